@@ -1,0 +1,31 @@
+# Every target does its own set-up: a fresh clone needs only Python 3.10+.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench clean check-qt
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $(STAMP)
+
+check-qt: $(STAMP)
+	@$(PY) -m gui.qtcheck
+
+run: $(STAMP) check-qt
+	$(VENV)/bin/sandtable $(ARGS)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n 2 $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) -m engine bench load --json
+	$(PY) -m engine bench los --json
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,50 @@
+"""``python -m engine``: the headless command line.
+
+Each sub-command lives in ``engine/commands/<name>.py`` with
+``register(subparsers)`` adding its parser and setting ``func(args) -> int``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+
+from .errors import BadFile, SandtableError
+
+COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Sandtable's headless command line")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"engine.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"engine.commands.{name}":
+                continue  # not built yet
+            raise
+        mod.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BadFile as e:
+        if getattr(args, "json", False):
+            for p in e.problems:
+                print(json.dumps(p.to_dict()))
+        else:
+            for p in e.problems:
+                print(p, file=sys.stderr)
+        return 1
+    except SandtableError as e:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": str(e)}))
+        else:
+            print(f"error: {e}", file=sys.stderr)
+        return 1

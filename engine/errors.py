@@ -1,0 +1,51 @@
+"""Typed errors: every refusal explains itself (DESIGN invariant 3)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class SandtableError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+
+class BadHexId(SandtableError, ValueError):
+    """A printed hex id that is malformed or off the map."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file: ``FILE: key.path: what (expected …)``."""
+
+    file: str
+    key: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+    def to_dict(self) -> dict:
+        d = {"file": self.file, "key": self.key, "message": self.message}
+        if self.line is not None:
+            d["line"] = self.line
+        return d
+
+
+class BadFile(SandtableError):
+    """A file that cannot be loaded; carries every problem found, not just the first."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class IllegalAction(SandtableError, ValueError):
+    """An action the rules forbid; ``rule`` is the reference, like ``Demyansk 5.2``."""
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{rule}: {message}" if rule else message)

@@ -1,0 +1,148 @@
+"""Printed hex ids (``B34.16``, ``0512``) to lattice hexes and back, one scheme per sheet.
+
+A sheet's columns run left to right and its rows top to bottom.  On a
+flat-top map every other *column* is shifted half a hex down; on a pointy-top
+map every other *row* is shifted half a hex right.  ``shifted`` says which
+printed numbers are the shifted ones (``"even"`` or ``"odd"``).  ``origin``
+is the axial position of the sheet's first hex (first column, first row) on
+the board's lattice, so several sheets can share one lattice.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import BadHexId
+from .hexes import FLAT, ORIENTATIONS, POINTY, Hex
+
+STYLES = ("tcs", "classic")
+
+
+@dataclass(frozen=True)
+class NumberingScheme:
+    """How one sheet prints its hex ids.
+
+    ``style="tcs"`` prints ``{sheet}{col:02}.{row:02}`` like ``B34.16``;
+    ``style="classic"`` prints ``{col:02}{row:02}`` like ``0512``.
+    """
+
+    style: str = "classic"
+    sheet: str = ""
+    orientation: str = FLAT
+    first_col: int = 1
+    first_row: int = 1
+    cols: int = 10
+    rows: int = 10
+    shifted: str = "even"
+    origin: tuple[int, int] = (0, 0)
+    col_digits: int = 2
+    row_digits: int = 2
+
+    def __post_init__(self):
+        if self.style not in STYLES:
+            raise ValueError(f"numbering style must be one of {STYLES}, not {self.style!r}")
+        if self.orientation not in ORIENTATIONS:
+            raise ValueError(f"orientation must be one of {ORIENTATIONS}, not {self.orientation!r}")
+        if self.shifted not in ("even", "odd"):
+            raise ValueError(f"shifted must be 'even' or 'odd', not {self.shifted!r}")
+        if self.cols < 1 or self.rows < 1:
+            raise ValueError("a sheet needs at least one column and one row")
+        if self.style == "tcs" and not self.sheet:
+            raise ValueError("TCS numbering needs a sheet letter")
+        object.__setattr__(self, "_regex", self._make_regex())
+
+    # ------------------------------------------------------------ parsing
+    def _make_regex(self):
+        if self.style == "tcs":
+            return re.compile(rf"^{re.escape(self.sheet)}(\d{{1,3}})\.(\d{{1,3}})$")
+        return re.compile(rf"^(\d{{{self.col_digits}}})(\d{{{self.row_digits}}})$")
+
+    def _is_shifted(self, number: int) -> bool:
+        return (number % 2 == 0) == (self.shifted == "even")
+
+    def colrow_to_hex(self, col: int, row: int) -> Hex:
+        """The lattice hex of printed column/row numbers (no range check)."""
+        c = col - self.first_col
+        rr = row - self.first_row
+        if self.orientation == FLAT:
+            first_shifted = self._is_shifted(self.first_col)
+            if first_shifted:
+                r = rr - (c + (c & 1)) // 2
+            else:
+                r = rr - (c - (c & 1)) // 2
+            q = c
+        else:
+            first_shifted = self._is_shifted(self.first_row)
+            if first_shifted:
+                q = c - (rr + (rr & 1)) // 2
+            else:
+                q = c - (rr - (rr & 1)) // 2
+            r = rr
+        return Hex(q + self.origin[0], r + self.origin[1])
+
+    def hex_to_colrow(self, h: Hex) -> tuple[int, int]:
+        """Printed column/row numbers of a lattice hex (may lie outside the sheet)."""
+        q = h.q - self.origin[0]
+        r = h.r - self.origin[1]
+        if self.orientation == FLAT:
+            c = q
+            if self._is_shifted(self.first_col):
+                rr = r + (c + (c & 1)) // 2
+            else:
+                rr = r + (c - (c & 1)) // 2
+        else:
+            rr = r
+            if self._is_shifted(self.first_row):
+                c = q + (rr + (rr & 1)) // 2
+            else:
+                c = q + (rr - (rr & 1)) // 2
+        return c + self.first_col, rr + self.first_row
+
+    def contains_colrow(self, col: int, row: int) -> bool:
+        return (self.first_col <= col < self.first_col + self.cols
+                and self.first_row <= row < self.first_row + self.rows)
+
+    def contains(self, h: Hex) -> bool:
+        return self.contains_colrow(*self.hex_to_colrow(h))
+
+    def format_colrow(self, col: int, row: int) -> str:
+        if self.style == "tcs":
+            return f"{self.sheet}{col:02d}.{row:02d}"
+        return f"{col:0{self.col_digits}d}{row:0{self.row_digits}d}"
+
+    def format(self, h: Hex) -> str:
+        """The printed id of a hex on this sheet, like ``B34.16``."""
+        col, row = self.hex_to_colrow(h)
+        if not self.contains_colrow(col, row):
+            raise BadHexId(f"{h} is not on sheet {self.sheet or '(unnamed)'}")
+        return self.format_colrow(col, row)
+
+    def matches(self, text: str) -> bool:
+        return bool(self._regex.match(text))
+
+    def parse(self, text: str) -> Hex:
+        """The lattice hex of a printed id on this sheet; raises BadHexId."""
+        m = self._regex.match(text.strip())
+        if not m:
+            expected = (f"{self.sheet}CC.RR" if self.style == "tcs"
+                        else "C" * self.col_digits + "R" * self.row_digits)
+            raise BadHexId(f"{text!r} is not a hex id of this sheet (expected {expected})")
+        col, row = int(m.group(1)), int(m.group(2))
+        if not self.contains_colrow(col, row):
+            raise BadHexId(
+                f"{text!r} is off the sheet (columns {self.format_range()})")
+        return self.colrow_to_hex(col, row)
+
+    def format_range(self) -> str:
+        c0, r0 = self.first_col, self.first_row
+        c1, r1 = c0 + self.cols - 1, r0 + self.rows - 1
+        return f"{c0}-{c1}, rows {r0}-{r1}"
+
+    def hexes(self) -> list[Hex]:
+        """Every hex of the sheet, row by row."""
+        return [self.colrow_to_hex(c, r)
+                for r in range(self.first_row, self.first_row + self.rows)
+                for c in range(self.first_col, self.first_col + self.cols)]
+
+
+__all__ = ["NumberingScheme", "STYLES", "FLAT", "POINTY"]
