@@ -1,0 +1,1 @@
+"""Sandtable's PySide6 application: views, editors and dialogs. No game rule lives here."""

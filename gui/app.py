@@ -1,0 +1,53 @@
+"""``sandtable [FILE]``: the main window."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_MAP = Path(__file__).resolve().parent.parent / "maps" / "demo.toml"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="sandtable", description="Play, digitise and build paper wargames")
+    p.add_argument("file", nargs="?", help="a map file (maps/*.toml) to open")
+    p.add_argument("--screenshot", metavar="OUT.png", help="open offscreen, save a PNG of the window and exit")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from .qtcheck import missing_packages
+
+    if not os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        missing = missing_packages()
+        if missing:
+            print("Sandtable cannot start Qt: missing system packages: " + " ".join(missing), file=sys.stderr)
+            print(f"Install them with:  sudo apt-get install {' '.join(missing)}", file=sys.stderr)
+            return 1
+    if args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from .mainwindow import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Sandtable")
+    win = MainWindow()
+    path = Path(args.file) if args.file else DEFAULT_MAP
+    win.open_file(path)
+    win.resize(1280, 860)
+    if args.screenshot:
+        win.show()
+        app.processEvents()
+        win.map_view.fit()
+        app.processEvents()
+        ok = win.grab().save(args.screenshot)
+        return 0 if ok else 1
+    win.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
