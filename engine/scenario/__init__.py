@@ -1,0 +1,14 @@
+"""Scenarios: the data model, the loader, set-up areas and set-up checks."""
+from .areas import AreaContext, AreaError, AreaSyntaxError, parse_area
+from .load import load_scenario, parse_scenario
+from .model import (
+    Branch, Deployment, EntryOption, Reinforcement, Scenario, Selector, SetupRule, Side, Unit,
+    Variant, Victory, VictoryAward, Withdrawal, UNIT_SIZES, UNIT_TYPES,
+)
+from .setup import validate_setup
+
+__all__ = [
+    "AreaContext", "AreaError", "AreaSyntaxError", "parse_area", "load_scenario", "parse_scenario",
+    "Branch", "Deployment", "EntryOption", "Reinforcement", "Scenario", "Selector", "SetupRule", "Side",
+    "Unit", "Variant", "Victory", "VictoryAward", "Withdrawal", "UNIT_SIZES", "UNIT_TYPES", "validate_setup",
+]

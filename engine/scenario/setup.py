@@ -1,0 +1,140 @@
+"""Checking a set-up against the map and the scenario's set-up rules."""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..board import Board
+from ..errors import BadHexId, Problem
+from ..hexes import Hex, hex_neighbors
+from .areas import AreaContext, AreaError
+from .model import Scenario, SetupRule
+
+
+def placement_hexes(scenario: Scenario, board: Board, placement: dict[str, str | Hex] | None = None,
+                    problems: list[Problem] | None = None) -> dict[str, Hex]:
+    """Unit id -> hex of a placement (printed ids parsed); bad ids become problems."""
+    placement = scenario.default_placement() if placement is None else placement
+    out: dict[str, Hex] = {}
+    for uid, where in placement.items():
+        if isinstance(where, Hex):
+            if where in board:
+                out[uid] = where
+            elif problems is not None:
+                problems.append(Problem(scenario.path, f"units.{uid}.hex", f"{where} is off the map"))
+            continue
+        try:
+            out[uid] = board.parse_hex(where)
+        except BadHexId as e:
+            if problems is not None:
+                problems.append(Problem(scenario.path, f"units.{uid}.hex", str(e)))
+    return out
+
+
+def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | Hex] | None = None,
+                   context: AreaContext | None = None) -> list[Problem]:
+    """Every way a set-up breaks the map or the scenario's rules (empty when it is legal).
+
+    ``placement`` maps unit ids to printed hex ids or hexes; by default the
+    scenario's own default set-up is checked.
+    """
+    problems: list[Problem] = []
+    ctx = context or AreaContext(board)
+    file = scenario.path
+    where = placement_hexes(scenario, board, placement, problems)
+    for uid in where:
+        if uid not in scenario.units:
+            problems.append(Problem(file, f"units.{uid}", "no such unit in the scenario"))
+    missing = [u.id for u in scenario.initial_units() if u.id not in where and u.id not in _bad(problems)]
+    for uid in missing:
+        problems.append(Problem(file, f"units.{uid}.hex", "not placed (every unit of the set-up needs a hex)"))
+    for uid in where:
+        if uid in scenario.units and uid not in scenario.deployment_of():
+            problems.append(Problem(file, f"units.{uid}.hex",
+                                    "placed on the map, but it is not part of the initial set-up"))
+
+    # stacking
+    limit = scenario.stacking_limit
+    if limit:
+        counts = Counter(where.values())
+        for h, n in sorted(counts.items()):
+            if n > limit:
+                ids = sorted(uid for uid, x in where.items() if x == h)
+                problems.append(Problem(file, f"units.{ids[0]}.hex",
+                                        f"{_cite(scenario.stacking_rule)}{n} units in hex {board.hex_id(h)} "
+                                        f"({', '.join(ids)}); at most {limit} allowed"))
+
+    # each unit inside its set-up areas
+    for uid, h in where.items():
+        if uid not in scenario.units:
+            continue
+        for i, expr in enumerate(scenario.setup_area(uid)):
+            try:
+                ok = ctx.contains(expr, h)
+            except AreaError as e:
+                problems.append(Problem(file, f"units.{uid}.setup", f"area {expr!r}: {e}"))
+                continue
+            if not ok:
+                dep = scenario.deployment_of().get(uid, "")
+                rule = ""
+                for d in scenario.deployments:
+                    if d.id == dep:
+                        rule = d.rule
+                problems.append(Problem(file, f"units.{uid}.hex",
+                                        f"{_cite(rule)}{board.hex_id(h)} is not in the set-up area {expr!r}"))
+
+    # the scenario's set-up rules
+    for i, rule in enumerate(scenario.setup_rules):
+        problems += check_setup_rule(scenario, board, ctx, where, rule, f"setup_rules[{i}]")
+    return problems
+
+
+def _bad(problems: list[Problem]) -> set[str]:
+    return {p.key.split(".")[1] for p in problems if p.key.startswith("units.")}
+
+
+def _cite(rule: str) -> str:
+    return f"{rule}: " if rule else ""
+
+
+def zone_of_control(hexes, board: Board, not_into: set[str] = frozenset()) -> set[Hex]:
+    """The hexes next to units (Demyansk 4: a unit's ZOC is its six neighbours), less barred terrain."""
+    out = set()
+    for h in hexes:
+        for n in hex_neighbors(h):
+            if n in board and board.terrain_of(n) not in not_into:
+                out.add(n)
+    return out
+
+
+def check_setup_rule(scenario: Scenario, board: Board, ctx: AreaContext, where: dict[str, Hex],
+                     rule: SetupRule, key: str) -> list[Problem]:
+    """Problems with one set-up rule (an empty list when it holds)."""
+    file = scenario.path
+    try:
+        area = ctx.hexes(rule.area)
+    except AreaError as e:
+        return [Problem(file, f"{key}.area", str(e))]
+    dep = scenario.deployment_of()
+    chosen = {uid: h for uid, h in where.items()
+              if uid in scenario.units and rule.select.matches(scenario.units[uid], dep)}
+    cite = _cite(rule.rule)
+    what = rule.text or rule.area
+    occupied = set(chosen.values())
+    if rule.kind == "occupy_each":
+        empty = sorted(area - occupied)
+        if empty:
+            return [Problem(file, key, f"{cite}{what}: no unit in {', '.join(board.hex_id(h) for h in empty)}")]
+        return []
+    if rule.kind == "cover":
+        zoc = zone_of_control(occupied, board, set(rule.zoc_not_into))
+        bare = sorted(area - occupied - zoc)
+        if bare:
+            return [Problem(file, key, f"{cite}{what}: neither a unit nor a zone of control in "
+                                       f"{', '.join(board.hex_id(h) for h in bare)}")]
+        return []
+    n = sum(1 for h in chosen.values() if h in area)
+    if rule.min is not None and n < rule.min:
+        return [Problem(file, key, f"{cite}{what}: {n} units, at least {rule.min} needed")]
+    if rule.max is not None and n > rule.max:
+        return [Problem(file, key, f"{cite}{what}: {n} units, at most {rule.max} allowed")]
+    return []

@@ -1,0 +1,181 @@
+"""Loading scenario files: the data model, and every bad input named by file and key path."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from engine.errors import BadFile
+from engine.scenario import load_scenario, parse_area, AreaSyntaxError
+
+GOOD = """
+[scenario]
+id = "tiny"
+name = "Tiny"
+ruleset = "demyansk"
+map = "tiny-map.toml"
+first_turn = 1
+last_turn = 3
+first_side = "red"
+stacking = { limit = 1, rule = "Demyansk 5.3" }
+
+[[sides]]
+id = "red"
+name = "Red"
+colour = "#aa2222"
+[sides.branches.army]
+fill = "#aa2222"
+text = "#000000"
+
+[[sides]]
+id = "blue"
+name = "Blue"
+colour = "#2222aa"
+
+[[units]]
+id = "red-1"
+side = "red"
+type = "infantry"
+size = "division"
+attack = 4
+defense = 5
+movement = 7
+hex = "0202"
+
+[[units]]
+id = "red-hq"
+side = "red"
+type = "hq"
+size = "army"
+attack = 0
+defense = 1
+movement = 4
+command_radius = 5
+setup = "within 1 of 0303"
+hex = "0303"
+
+[[units]]
+id = "blue-1"
+side = "blue"
+type = "mechanized"
+size = "regiment"
+division = "18mot"
+attack = 10
+defense = 9
+movement = 8
+flags = ["mechanized"]
+
+[[deployments]]
+id = "red-start"
+side = "red"
+order = 1
+area = "all"
+units = ["red-1", "red-hq"]
+
+[[reinforcements]]
+turn = 2
+side = "blue"
+units = ["blue-1"]
+entry = "edge west"
+
+[victory]
+kind = "points"
+[[victory.awards]]
+side = "red"
+points = 3
+event = "destroyed_in_combat"
+select = { side = "blue", not_type = ["infantry"] }
+"""
+
+
+def write(tmp_path, text, name="s.toml"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_a_good_scenario_loads_into_plain_data(tmp_path):
+    s = load_scenario(write(tmp_path, GOOD))
+    assert s.id == "tiny" and s.ruleset == "demyansk" and (s.first_turn, s.last_turn) == (1, 3)
+    assert s.map_path == str((tmp_path / "tiny-map.toml").resolve())
+    assert s.units["blue-1"].strengths == "10-9-8"
+    assert s.units["blue-1"].has_flag("mechanized")
+    assert s.units["red-hq"].command_radius == 5
+    assert s.default_placement() == {"red-1": "0202", "red-hq": "0303"}
+    assert s.setup_area("red-hq") == ["all", "within 1 of 0303"]
+    assert [u.id for u in s.reinforcement_units()] == ["blue-1"]
+    assert s.stacking_limit == 1 and s.stacking_rule == "Demyansk 5.3"
+    award = s.victory.awards[0]
+    assert award.select.matches(s.units["blue-1"]) and not award.select.matches(s.units["red-1"])
+
+
+def problems_of(tmp_path, text):
+    with pytest.raises(BadFile) as e:
+        load_scenario(write(tmp_path, text))
+    return [str(p) for p in e.value.problems]
+
+
+def test_unknown_keys_are_errors_with_their_key_path(tmp_path):
+    probs = problems_of(tmp_path, GOOD.replace('movement = 7\n', 'movement = 7\nspeed = 3\n'))
+    assert any("units[0] (red-1).speed: unknown key" in p for p in probs)
+    assert all(p.startswith(str(tmp_path / "s.toml")) for p in probs)
+
+
+def test_wrong_types_and_choices_are_named(tmp_path):
+    text = GOOD.replace('type = "mechanized"', 'type = "cavalry"').replace("attack = 4", 'attack = "four"')
+    probs = problems_of(tmp_path, text)
+    assert any("units[2] (blue-1).type: 'cavalry' is not one of" in p for p in probs)
+    assert any("units[0] (red-1).attack: expected an integer, found a string 'four'" in p for p in probs)
+
+
+def test_references_to_missing_units_and_sides_are_errors(tmp_path):
+    text = GOOD.replace('units = ["blue-1"]', 'units = ["blue-9"]').replace('first_side = "red"',
+                                                                          'first_side = "green"')
+    probs = problems_of(tmp_path, text)
+    assert any("reinforcements[0].units[0]: no unit 'blue-9'" in p for p in probs)
+    assert any("scenario.first_side: 'green' is not a side" in p for p in probs)
+    assert any("units[2] (blue-1): is neither in a [[deployments]] group nor in [[reinforcements]]" in p
+               for p in probs)
+
+
+def test_a_unit_on_the_map_needs_a_default_hex(tmp_path):
+    probs = problems_of(tmp_path, GOOD.replace('hex = "0202"\n', ""))
+    assert any("units[0] (red-1).hex: missing" in p for p in probs)
+
+
+def test_bad_area_expressions_are_caught_when_loading(tmp_path):
+    probs = problems_of(tmp_path, GOOD.replace('setup = "within 1 of 0303"', 'setup = "within of 0303"'))
+    assert any("units[1] (red-hq).setup: bad area expression" in p for p in probs)
+
+
+def test_a_turn_outside_the_game_is_an_error(tmp_path):
+    probs = problems_of(tmp_path, GOOD.replace("turn = 2", "turn = 9"))
+    assert any("reinforcements[0].turn: turn 9 is outside the game (turns 1-3)" in p for p in probs)
+
+
+def test_malformed_toml_names_the_line(tmp_path):
+    probs = problems_of(tmp_path, GOOD.replace('name = "Tiny"', 'name = Tiny'))
+    assert len(probs) == 1 and "s.toml:4:" in probs[0] and "not valid TOML" in probs[0]
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(BadFile) as e:
+        load_scenario(tmp_path / "nope.toml")
+    assert "file not found" in str(e.value)
+
+
+@pytest.mark.parametrize("text", [
+    "inside pocket_perimeter and east of start_line",
+    "within 2 of 'Staraya Russa' and not along start_line",
+    "on or north of row of demyansk",
+    "(terrain woods or terrain rough) and adjacent to fedorovka",
+    "edge west",
+])
+def test_area_expressions_parse(text):
+    parse_area(text)
+
+
+@pytest.mark.parametrize("text", ["", "within 2 staraya", "inside", "edge up", "(a or b", "a b"])
+def test_bad_area_expressions_say_what_is_wrong(text):
+    with pytest.raises(AreaSyntaxError):
+        parse_area(text)
