@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 import numpy as np
@@ -168,9 +169,19 @@ class Board:
     boxes: dict[str, Box] = field(default_factory=dict)
     obstacles: list[Obstacle] = field(default_factory=list)
     elevation_unit: str = "m"
+    source: str | None = field(default=None, compare=False)  # the map file it was loaded from
 
     def __post_init__(self):
         self._index: dict[Hex, list[Sheet]] | None = None
+
+    def image_path(self, sheet: Sheet) -> Path | None:
+        """Where a sheet's image is: relative paths are relative to the map file."""
+        if sheet.image is None:
+            return None
+        p = Path(sheet.image)
+        if self.source is not None and not p.is_absolute():
+            p = Path(self.source).parent / p
+        return p
 
     # ------------------------------------------------------------ lattice
     @property

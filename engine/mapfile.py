@@ -1,0 +1,951 @@
+"""Map files (``maps/*.toml``): load one into a Board with every problem named, save one back.
+
+The format is described in ``docs/map-format.md``.  Loading never runs code,
+never opens an image (it only checks that the file exists) and never builds
+shapely geometry.  Saving writes the whole file atomically, keys and lists in
+a fixed order, so that the same board always gives the same text.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from .board import Affine, Area, Board, Box, Line, Obstacle, Sheet
+from .errors import BadFile, Problem
+from .fileio import atomic_write_text, read_toml
+from .hexes import FLAT, ORIENTATIONS, Hex, Hexside, hex_distance, hexside
+from .keypath import format_path, key_lines, line_of
+from .numbering import STYLES, NumberingScheme
+
+FORMAT = 1
+NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows
+MAX_SHEET_SIDE = 999    # columns or rows of one sheet
+MAX_HEXES = 250_000     # hexes of one map
+OBSTACLE_DECIMALS = 3   # obstacle points are written to a thousandth of a pixel
+
+TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
+            "links", "areas", "lines", "boxes", "obstacles")
+MAP_KEYS = ("format", "name", "orientation", "elevation_unit")
+SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
+              "origin", "transform", "col_digits", "row_digits")
+ROWS_KEYS = ("rows",)
+AREA_KEYS = ("name", "kind", "hexes")
+LINE_KEYS = ("name", "kind", "hexsides")
+BOX_KEYS = ("id", "name", "kind")
+OBSTACLE_KEYS = ("kind", "height", "sheet", "points")
+
+_TCS_SHEET_ID = re.compile(r"^[A-Za-z]+$")
+_SHEET_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+# ---------------------------------------------------------------- public API
+
+def load_map(path: str | os.PathLike) -> Board:
+    """Read and check a map file; raises BadFile listing every problem found."""
+    p = Path(path)
+    doc = read_toml(p)
+    board, problems = _Loader(p, doc).load()
+    if problems:
+        _add_lines(p, problems)
+        raise BadFile(problems)
+    return board
+
+
+def load_map_doc(doc: dict[str, Any], path: str | os.PathLike) -> Board:
+    """Check an already parsed map document as if read from ``path``; raises BadFile."""
+    p = Path(path)
+    board, problems = _Loader(p, doc).load()
+    if problems:
+        _add_lines(p, problems)
+        raise BadFile(problems)
+    return board
+
+
+def save_map(board: Board, path: str | os.PathLike) -> None:
+    """Write a board as a map file, atomically (the old file or the whole new one)."""
+    text = dumps_map(board)
+    atomic_write_text(path, text)
+
+
+def is_map_doc(doc: dict[str, Any]) -> bool:
+    """Whether a parsed TOML document is a map file (it has a ``[map]`` table)."""
+    return isinstance(doc.get("map"), dict)
+
+
+def map_differences(a: Board, b: Board) -> list[str]:
+    """Names of the board fields where two boards differ (empty sets count as absent)."""
+    out = []
+    for name in ("name", "orientation", "elevation_unit", "sheets", "legend", "terrain",
+                 "elevation", "boxes", "obstacles"):
+        if getattr(a, name) != getattr(b, name):
+            out.append(name)
+    for name in ("features", "hexsides", "links"):
+        if _nonempty(getattr(a, name)) != _nonempty(getattr(b, name)):
+            out.append(name)
+    if a.areas != b.areas:
+        out.append("areas")
+    if a.lines != b.lines:
+        out.append("lines")
+    return out
+
+
+def _nonempty(d: dict) -> dict:
+    return {k: v for k, v in d.items() if v}
+
+
+def _add_lines(path: Path, problems: list[Problem]) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return
+    found = key_lines(text)
+    for i, pr in enumerate(problems):
+        if pr.line is None and pr.key:
+            line = line_of(found, pr.key)
+            if line is not None:
+                problems[i] = Problem(pr.file, pr.key, pr.message, line)
+
+
+# ---------------------------------------------------------------- loading
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date or time"
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)
+            and math.isfinite(v))
+
+
+class _Loader:
+    """One pass over a parsed map document that builds the board and collects problems."""
+
+    def __init__(self, path: Path, doc: dict[str, Any]):
+        self.path = path
+        self.file = str(path)
+        self.doc = doc
+        self.problems: list[Problem] = []
+        self.ids: dict[str, Hex] = {}
+        self.sheet_grids: dict[str, list[list[Hex]]] = {}
+        self.overlap: set[Hex] = set()
+
+    # ------------------------------------------------------------ helpers
+    def problem(self, path: tuple, message: str) -> None:
+        self.problems.append(Problem(self.file, format_path(path), message))
+
+    def keys(self, table: dict, path: tuple, allowed: tuple, required: tuple = ()) -> bool:
+        """Unknown keys are problems; missing required keys are problems; False if any."""
+        ok = True
+        for k in table:
+            if k not in allowed:
+                ok = False
+                close = difflib.get_close_matches(str(k), allowed, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                self.problem(path + (k,), f"unknown key ({hint}expected one of {', '.join(allowed)})")
+        for k in required:
+            if k not in table:
+                ok = False
+                self.problem(path, f"missing key {k!r}")
+        return ok
+
+    def table(self, value: Any, path: tuple) -> dict | None:
+        if isinstance(value, dict):
+            return value
+        self.problem(path, f"expected a table, found {_kind_of(value)}")
+        return None
+
+    def array(self, value: Any, path: tuple) -> list | None:
+        if isinstance(value, list):
+            return value
+        self.problem(path, f"expected an array, found {_kind_of(value)}")
+        return None
+
+    def string(self, value: Any, path: tuple, choices: tuple = ()) -> str | None:
+        if not isinstance(value, str):
+            self.problem(path, f"expected a string, found {_kind_of(value)}")
+            return None
+        if choices and value not in choices:
+            self.problem(path, f"{value!r} is not one of {', '.join(choices)}")
+            return None
+        return value
+
+    def integer(self, value: Any, path: tuple, lo: int, hi: int) -> int | None:
+        if not _is_int(value):
+            self.problem(path, f"expected an integer, found {_kind_of(value)}")
+            return None
+        if not lo <= value <= hi:
+            self.problem(path, f"{value} is out of range (expected {lo} to {hi})")
+            return None
+        return value
+
+    def number(self, value: Any, path: tuple) -> float | None:
+        if not _is_number(value):
+            what = "not a finite number" if isinstance(value, float) else f"found {_kind_of(value)}"
+            self.problem(path, f"expected a number, {what}")
+            return None
+        return float(value)
+
+    # ------------------------------------------------------------ the whole file
+    def load(self) -> tuple[Board, list[Problem]]:
+        doc = self.doc
+        board = Board(source=str(self.path))
+        self.keys(doc, (), TOP_KEYS, required=("map", "sheets"))
+        if "map" in doc:
+            self.load_map_table(doc["map"], board)
+        if "legend" in doc:
+            self.load_legend(doc["legend"], board)
+        sheets_ok = False
+        if "sheets" in doc:
+            sheets_ok = self.load_sheets(doc["sheets"], board)
+        if sheets_ok:
+            board.invalidate()
+            self.load_rows("terrain", board, self.terrain_row)
+            self.load_rows("elevation", board, self.elevation_row)
+            self.load_features(board)
+            self.load_hexsides(board)
+            self.load_links(board)
+            self.load_areas(board)
+            self.load_lines(board)
+            self.load_obstacles(board)
+        else:
+            for k in ("terrain", "elevation", "features", "hexsides", "links", "areas", "lines", "obstacles"):
+                if k in doc and not isinstance(doc[k], (dict, list)):
+                    self.problem((k,), f"expected a table or an array, found {_kind_of(doc[k])}")
+        self.load_boxes(board)
+        return board, self.problems
+
+    def load_map_table(self, value: Any, board: Board) -> None:
+        t = self.table(value, ("map",))
+        if t is None:
+            return
+        self.keys(t, ("map",), MAP_KEYS, required=("format",))
+        if "format" in t:
+            fmt = t["format"]
+            if not _is_int(fmt):
+                self.problem(("map", "format"), f"expected an integer, found {_kind_of(fmt)}")
+            elif fmt != FORMAT:
+                self.problem(("map", "format"), f"format {fmt} is not supported (this program reads format {FORMAT})")
+        if "name" in t:
+            name = self.string(t["name"], ("map", "name"))
+            if name is not None:
+                board.name = name
+        if "orientation" in t:
+            o = self.string(t["orientation"], ("map", "orientation"), ORIENTATIONS)
+            if o is not None:
+                board.orientation = o
+        if "elevation_unit" in t:
+            u = self.string(t["elevation_unit"], ("map", "elevation_unit"))
+            if u is not None:
+                board.elevation_unit = u
+
+    def load_legend(self, value: Any, board: Board) -> None:
+        t = self.table(value, ("legend",))
+        if t is None:
+            return
+        for code, name in t.items():
+            path = ("legend", code)
+            if len(code) != 1 or code == NO_VALUE or code.isspace():
+                self.problem(path, f"a terrain code is one character other than '{NO_VALUE}' and space")
+                continue
+            name = self.string(name, path)
+            if name is not None:
+                board.legend[code] = name
+
+    # ------------------------------------------------------------ sheets
+    def load_sheets(self, value: Any, board: Board) -> bool:
+        arr = self.array(value, ("sheets",))
+        if arr is None:
+            return False
+        if not arr:
+            self.problem(("sheets",), "a map needs at least one sheet")
+            return False
+        before = len(self.problems)
+        seen: set[str] = set()
+        for i, item in enumerate(arr):
+            sheet = self.load_sheet(item, ("sheets", i), board.orientation)
+            if sheet is None:
+                continue
+            if sheet.id in seen:
+                self.problem(("sheets", i, "id"), f"sheet id {sheet.id!r} is used twice")
+                continue
+            seen.add(sheet.id)
+            board.sheets.append(sheet)
+        if len(self.problems) > before:
+            return False
+        return self.index_sheets(board)
+
+    def load_sheet(self, value: Any, path: tuple, orientation: str) -> Sheet | None:
+        t = self.table(value, path)
+        if t is None:
+            return None
+        before = len(self.problems)
+        self.keys(t, path, SHEET_KEYS, required=("id", "cols", "rows"))
+        style = "tcs"
+        if "numbering" in t:
+            style = self.string(t["numbering"], path + ("numbering",), STYLES) or style
+        sid = self.string(t["id"], path + ("id",)) if "id" in t else None
+        if sid is not None:
+            pattern = _TCS_SHEET_ID if style == "tcs" else _SHEET_ID
+            if not pattern.match(sid):
+                what = "letters" if style == "tcs" else "letters, digits, '-' and '_'"
+                self.problem(path + ("id",), f"a sheet id is made of {what}, not {sid!r}")
+        nums = {}
+        for k, default, lo in (("first_col", 1, 0), ("first_row", 1, 0), ("cols", None, 1), ("rows", None, 1)):
+            if k in t:
+                nums[k] = self.integer(t[k], path + (k,), lo, MAX_SHEET_SIDE)
+            else:
+                nums[k] = default
+        digits = {}
+        for k in ("col_digits", "row_digits"):
+            if k in t:
+                if style == "tcs":
+                    self.problem(path + (k,), "only classic numbering has a digit count (TCS ids are like A05.06)")
+                else:
+                    digits[k] = self.integer(t[k], path + (k,), 1, 3)
+        shifted = "even"
+        if "shifted" in t:
+            shifted = self.string(t["shifted"], path + ("shifted",), ("even", "odd")) or shifted
+        origin = (0, 0)
+        if "origin" in t:
+            o = t["origin"]
+            if (isinstance(o, list) and len(o) == 2 and all(_is_int(x) and abs(x) <= 100_000 for x in o)):
+                origin = (o[0], o[1])
+            else:
+                self.problem(path + ("origin",), "expected two integers [q, r] (the axial position of the sheet's first hex)")
+        transform = Affine()
+        if "transform" in t:
+            tr = t["transform"]
+            if isinstance(tr, list) and len(tr) == 6 and all(_is_number(x) for x in tr):
+                transform = Affine(*(float(x) for x in tr))
+                try:
+                    transform.inverse()
+                except ValueError:
+                    self.problem(path + ("transform",), "the transform is singular (it squashes the lattice into a line)")
+            else:
+                self.problem(path + ("transform",), "expected six numbers [a, b, c, d, e, f] (u = a*x + b*y + c, v = d*x + e*y + f)")
+        image = None
+        if "image" in t:
+            image = self.string(t["image"], path + ("image",))
+            if image is not None:
+                self.check_image(image, path + ("image",))
+        if len(self.problems) > before:
+            return None
+        if style == "classic":
+            for k, n, first in (("col_digits", nums["cols"], nums["first_col"]), ("row_digits", nums["rows"], nums["first_row"])):
+                d = digits.get(k, 2)
+                if first + n - 1 >= 10 ** d:
+                    self.problem(path + (k,), f"{d} digits cannot number up to {first + n - 1}")
+                    return None
+        try:
+            scheme = NumberingScheme(style=style, sheet=sid, orientation=orientation,
+                                     first_col=nums["first_col"], first_row=nums["first_row"],
+                                     cols=nums["cols"], rows=nums["rows"], shifted=shifted,
+                                     origin=origin, col_digits=digits.get("col_digits", 2),
+                                     row_digits=digits.get("row_digits", 2))
+        except ValueError as e:
+            self.problem(path, str(e))
+            return None
+        return Sheet(sid, scheme, image, transform)
+
+    def check_image(self, image: str, path: tuple) -> None:
+        folder = self.path.parent
+        try:
+            found = (folder / image).is_file()
+        except (OSError, ValueError):
+            found = False
+        if not found:
+            where = str(folder) if str(folder) != "." else "the current folder"
+            self.problem(path, f"file {image!r} not found (looked in {where}{os.sep if where != 'the current folder' else ''})")
+
+    def index_sheets(self, board: Board) -> bool:
+        """Every printed id of every sheet, and the hexes two sheets share."""
+        total = sum(sh.numbering.cols * sh.numbering.rows for sh in board.sheets)
+        if total > MAX_HEXES:
+            self.problem(("sheets",), f"the sheets have {total} hexes in all (at most {MAX_HEXES})")
+            return False
+        ids = self.ids
+        owner: dict[Hex, str] = {}
+        ok = True
+        for i, sh in enumerate(board.sheets):
+            ns = sh.numbering
+            grid = []
+            clash = None
+            for row in range(ns.first_row, ns.first_row + ns.rows):
+                line = []
+                for col in range(ns.first_col, ns.first_col + ns.cols):
+                    h = ns.colrow_to_hex(col, row)
+                    hid = ns.format_colrow(col, row)
+                    prev = ids.get(hid)
+                    if prev is not None and prev != h and clash is None:
+                        clash = hid
+                    ids[hid] = h
+                    if h in owner:
+                        if owner[h] != sh.id:
+                            self.overlap.add(h)
+                    else:
+                        owner[h] = sh.id
+                    line.append(h)
+                grid.append(line)
+            self.sheet_grids[sh.id] = grid
+            if clash is not None:
+                ok = False
+                self.problem(("sheets", i, "id"),
+                             f"hex id {clash!r} names two different hexes on two sheets "
+                             f"(give the sheets different column or row ranges, or TCS numbering)")
+        return ok
+
+    # ------------------------------------------------------------ hex ids
+    def resolve(self, text: Any, path: tuple, board: Board) -> Hex | None:
+        if not isinstance(text, str):
+            self.problem(path, f"expected a hex id (a string), found {_kind_of(text)}")
+            return None
+        h = self.ids.get(text)
+        if h is not None:
+            return h
+        return self.resolve_slow(text, path, board)
+
+    def resolve_slow(self, text: str, path: tuple, board: Board) -> Hex | None:
+        t = text.strip()
+        for sh in board.sheets:
+            ns = sh.numbering
+            if ns.matches(t):
+                col, row = (int(x) for x in ns._regex.match(t).groups())
+                if ns.contains_colrow(col, row):
+                    return ns.colrow_to_hex(col, row)
+        matching = [sh for sh in board.sheets if sh.numbering.matches(t)]
+        if matching:
+            ranges = "; ".join(f"sheet {sh.id} has columns {sh.numbering.format_range()}" for sh in matching)
+            self.problem(path, f"{text!r} is off the map ({ranges})")
+        else:
+            forms = ", ".join(sh.numbering.format_colrow(sh.numbering.first_col, sh.numbering.first_row)
+                              for sh in board.sheets)
+            self.problem(path, f"{text!r} is not a hex id of this map (ids look like {forms})")
+        return None
+
+    def resolve_side(self, text: Any, path: tuple, board: Board) -> Hexside | None:
+        if not isinstance(text, str):
+            self.problem(path, f"expected a hexside like \"A05.06/A05.07\", found {_kind_of(text)}")
+            return None
+        parts = text.split("/")
+        if len(parts) != 2:
+            self.problem(path, f"{text!r} is not a hexside (expected two hex ids joined by '/', like \"A05.06/A05.07\")")
+            return None
+        a = self.resolve(parts[0].strip(), path, board)
+        b = self.resolve(parts[1].strip(), path, board)
+        if a is None or b is None:
+            return None
+        if hex_distance(a, b) != 1:
+            self.problem(path, f"{text!r}: the two hexes are not adjacent, so they share no hexside")
+            return None
+        return hexside(a, b)
+
+    # ------------------------------------------------------------ rows
+    def load_rows(self, section: str, board: Board, parse_row) -> None:
+        if section not in self.doc:
+            return
+        t = self.table(self.doc[section], (section,))
+        if t is None:
+            return
+        sheet_ids = [sh.id for sh in board.sheets]
+        merged: dict[Hex, tuple[Any, str, int, int]] = {}
+        for sid, block in t.items():
+            path = (section, sid)
+            if sid not in self.sheet_grids:
+                self.problem(path, f"no sheet has id {sid!r} (sheets: {', '.join(sheet_ids)})")
+                continue
+            b = self.table(block, path)
+            if b is None:
+                continue
+            if not self.keys(b, path, ROWS_KEYS, required=("rows",)):
+                continue
+            rows = self.array(b["rows"], path + ("rows",))
+            if rows is None:
+                continue
+            grid = self.sheet_grids[sid]
+            ns = board.sheet(sid).numbering
+            if len(rows) != len(grid):
+                self.problem(path + ("rows",), f"{len(rows)} rows, but sheet {sid} has {len(grid)} "
+                                               f"(rows {ns.first_row}-{ns.first_row + ns.rows - 1})")
+                continue
+            overlap = self.overlap
+            for ri, (row, hexes) in enumerate(zip(rows, grid)):
+                rpath = path + ("rows", ri)
+                values = parse_row(row, rpath, hexes, board, ns)
+                if values is None:
+                    continue
+                for ci, (h, v) in enumerate(zip(hexes, values)):
+                    if h in overlap:
+                        prev = merged.get(h)
+                        if prev is None:
+                            merged[h] = (v, sid, ri, ci)
+                        elif prev[0] != v:
+                            other = board.sheet(prev[1]).numbering.format(h)
+                            self.problem(rpath, f"column {ci + 1} ({ns.format(h)}) says {_show(v)}, "
+                                                f"but sheet {prev[1]} says {_show(prev[0])} for the same hex ({other})")
+        return
+
+    def terrain_row(self, row: Any, path: tuple, hexes: list[Hex], board: Board, ns) -> list | None:
+        if not isinstance(row, str):
+            self.problem(path, f"expected a string of terrain codes, found {_kind_of(row)}")
+            return None
+        if len(row) != len(hexes):
+            what = "short" if len(row) < len(hexes) else "long"
+            self.problem(path, f"row too {what}: {len(row)} codes, but the sheet has {len(hexes)} columns")
+            return None
+        legend = board.legend
+        terrain = board.terrain
+        out = []
+        for ci, (code, h) in enumerate(zip(row, hexes)):
+            if code == NO_VALUE:
+                out.append(None)
+                continue
+            name = legend.get(code)
+            if name is None:
+                have = ", ".join(legend) or "nothing"
+                self.problem(path, f"unknown terrain code {code!r} at column {ci + 1} "
+                                   f"({ns.format(h)}; legend has {have})")
+                return None
+            terrain[h] = name
+            out.append(name)
+        return out
+
+    def elevation_row(self, row: Any, path: tuple, hexes: list[Hex], board: Board, ns) -> list | None:
+        if not isinstance(row, str):
+            self.problem(path, f"expected a string of numbers separated by spaces, found {_kind_of(row)}")
+            return None
+        tokens = row.split()
+        if len(tokens) != len(hexes):
+            what = "short" if len(tokens) < len(hexes) else "long"
+            self.problem(path, f"row too {what}: {len(tokens)} values, but the sheet has {len(hexes)} columns")
+            return None
+        elevation = board.elevation
+        out = []
+        for ci, (tok, h) in enumerate(zip(tokens, hexes)):
+            if tok == NO_VALUE:
+                out.append(None)
+                continue
+            try:
+                v = float(tok)
+            except ValueError:
+                v = math.nan
+            if not math.isfinite(v) or "_" in tok:
+                self.problem(path, f"{tok!r} at column {ci + 1} ({ns.format(h)}) is not a number "
+                                   f"(write '{NO_VALUE}' for a hex without elevation)")
+                return None
+            elevation[h] = v
+            out.append(v)
+        return out
+
+    # ------------------------------------------------------------ features, hexsides, links
+    def named_lists(self, section: str):
+        if section not in self.doc:
+            return
+        t = self.table(self.doc[section], (section,))
+        if t is None:
+            return
+        for name, items in t.items():
+            arr = self.array(items, (section, name))
+            if arr is not None:
+                yield name, arr
+
+    def load_features(self, board: Board) -> None:
+        for name, arr in self.named_lists("features"):
+            for i, text in enumerate(arr):
+                h = self.resolve(text, ("features", name, i), board)
+                if h is not None:
+                    board.features.setdefault(h, set()).add(name)
+
+    def load_hexsides(self, board: Board) -> None:
+        for name, arr in self.named_lists("hexsides"):
+            for i, text in enumerate(arr):
+                side = self.resolve_side(text, ("hexsides", name, i), board)
+                if side is not None:
+                    board.hexsides.setdefault(side, set()).add(name)
+
+    def load_links(self, board: Board) -> None:
+        for kind, arr in self.named_lists("links"):
+            links = board.links.setdefault(kind, set())
+            for i, text in enumerate(arr):
+                path = ("links", kind, i)
+                if not isinstance(text, str):
+                    self.problem(path, f"expected a path of hex ids like \"A01.01 A02.01 A02.02\", found {_kind_of(text)}")
+                    continue
+                ids = text.split()
+                if len(ids) < 2:
+                    self.problem(path, f"{text!r}: a path needs at least two hex ids separated by spaces")
+                    continue
+                hexes = [self.resolve(t, path, board) for t in ids]
+                if any(h is None for h in hexes):
+                    continue
+                for k, (a, b) in enumerate(zip(hexes, hexes[1:])):
+                    if hex_distance(a, b) != 1:
+                        self.problem(path, f"{ids[k]!r} and {ids[k + 1]!r} (hexes {k + 1} and {k + 2} of the path) are not adjacent")
+                        break
+                    links.add(hexside(a, b))
+            if not links:
+                del board.links[kind]
+
+    # ------------------------------------------------------------ areas, lines, boxes, obstacles
+    def tables(self, section: str):
+        if section not in self.doc:
+            return
+        arr = self.array(self.doc[section], (section,))
+        if arr is None:
+            return
+        for i, item in enumerate(arr):
+            t = self.table(item, (section, i))
+            if t is not None:
+                yield i, t
+
+    def load_areas(self, board: Board) -> None:
+        for i, t in self.tables("areas"):
+            path = ("areas", i)
+            self.keys(t, path, AREA_KEYS, required=("name", "hexes"))
+            name = self.string(t["name"], path + ("name",)) if "name" in t else None
+            kind = self.string(t.get("kind", "area"), path + ("kind",))
+            hexes = set()
+            arr = self.array(t["hexes"], path + ("hexes",)) if "hexes" in t else None
+            for k, text in enumerate(arr or ()):
+                h = self.resolve(text, path + ("hexes", k), board)
+                if h is not None:
+                    hexes.add(h)
+            if name is None or kind is None:
+                continue
+            if name in board.areas:
+                self.problem(path + ("name",), f"area {name!r} is defined twice")
+                continue
+            board.areas[name] = Area(name, kind, hexes)
+
+    def load_lines(self, board: Board) -> None:
+        for i, t in self.tables("lines"):
+            path = ("lines", i)
+            self.keys(t, path, LINE_KEYS, required=("name", "hexsides"))
+            name = self.string(t["name"], path + ("name",)) if "name" in t else None
+            kind = self.string(t.get("kind", "line"), path + ("kind",))
+            sides = set()
+            arr = self.array(t["hexsides"], path + ("hexsides",)) if "hexsides" in t else None
+            for k, text in enumerate(arr or ()):
+                s = self.resolve_side(text, path + ("hexsides", k), board)
+                if s is not None:
+                    sides.add(s)
+            if name is None or kind is None:
+                continue
+            if name in board.lines:
+                self.problem(path + ("name",), f"line {name!r} is defined twice")
+                continue
+            board.lines[name] = Line(name, kind, sides)
+
+    def load_boxes(self, board: Board) -> None:
+        for i, t in self.tables("boxes"):
+            path = ("boxes", i)
+            self.keys(t, path, BOX_KEYS, required=("id",))
+            bid = self.string(t["id"], path + ("id",)) if "id" in t else None
+            name = self.string(t.get("name", bid or ""), path + ("name",))
+            kind = self.string(t.get("kind", "holding"), path + ("kind",))
+            if bid is None or name is None or kind is None:
+                continue
+            if bid in board.boxes:
+                self.problem(path + ("id",), f"box {bid!r} is defined twice")
+                continue
+            board.boxes[bid] = Box(bid, name, kind)
+
+    def load_obstacles(self, board: Board) -> None:
+        sheets = {sh.id: sh for sh in board.sheets}
+        for i, t in self.tables("obstacles"):
+            path = ("obstacles", i)
+            self.keys(t, path, OBSTACLE_KEYS, required=("kind", "height", "points"))
+            kind = self.string(t["kind"], path + ("kind",)) if "kind" in t else None
+            height = self.number(t["height"], path + ("height",)) if "height" in t else None
+            sheet_id = None
+            sheet = board.sheets[0]
+            if "sheet" in t:
+                sheet_id = self.string(t["sheet"], path + ("sheet",))
+                if sheet_id is not None and sheet_id not in sheets:
+                    self.problem(path + ("sheet",), f"no sheet has id {sheet_id!r} (sheets: {', '.join(sheets)})")
+                    continue
+                if sheet_id is None:
+                    continue
+                sheet = sheets[sheet_id]
+            pts = t.get("points")
+            if pts is None:
+                continue
+            if not (isinstance(pts, list) and len(pts) >= 3
+                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(x) for x in p) for p in pts)):
+                self.problem(path + ("points",), "expected three or more [u, v] points (pixels of the sheet's image)")
+                continue
+            if kind is None or height is None:
+                continue
+            inv = sheet.transform.inverse()
+            lattice = [inv.apply(float(u), float(v)) for u, v in pts]
+            board.obstacles.append(Obstacle(kind, height, lattice, sheet_id))
+
+
+def _show(v: Any) -> str:
+    return "nothing" if v is None else repr(v)
+
+
+# ---------------------------------------------------------------- saving
+
+def dumps_map(board: Board) -> str:
+    """The text of a map file for a board (deterministic: same board, same text)."""
+    if not board.sheets:
+        raise ValueError("a map needs at least one sheet")
+    w = _Writer()
+    w.table("map")
+    w.kv("format", FORMAT)
+    w.kv("name", board.name)
+    w.kv("orientation", board.orientation)
+    w.kv("elevation_unit", board.elevation_unit)
+
+    legend = _legend_for(board)
+    w.table("legend")
+    for code in sorted(legend):
+        w.kv(code, legend[code])
+
+    for sh in board.sheets:
+        ns = sh.numbering
+        w.array_table("sheets")
+        w.kv("id", sh.id)
+        if sh.image is not None:
+            w.kv("image", sh.image)
+        w.kv("numbering", ns.style)
+        w.kv("first_col", ns.first_col)
+        w.kv("first_row", ns.first_row)
+        w.kv("cols", ns.cols)
+        w.kv("rows", ns.rows)
+        w.kv("shifted", ns.shifted)
+        if ns.style == "classic":
+            w.kv("col_digits", ns.col_digits)
+            w.kv("row_digits", ns.row_digits)
+        w.kv("origin", list(ns.origin))
+        w.kv("transform", sh.transform.as_list())
+
+    code_of = {}
+    for code in sorted(legend, reverse=True):
+        code_of[legend[code]] = code
+    for sh in board.sheets:
+        hexes = sh.hexes()
+        if not any(h in board.terrain for h in hexes):
+            continue
+        w.table("terrain", sh.id)
+        cols = sh.numbering.cols
+        rows = []
+        for r in range(0, len(hexes), cols):
+            rows.append("".join(code_of[board.terrain[h]] if h in board.terrain else NO_VALUE
+                                for h in hexes[r:r + cols]))
+        w.rows("rows", rows)
+    for sh in board.sheets:
+        hexes = sh.hexes()
+        if not any(h in board.elevation for h in hexes):
+            continue
+        w.table("elevation", sh.id)
+        cols = sh.numbering.cols
+        rows = []
+        for r in range(0, len(hexes), cols):
+            rows.append(" ".join(_num(board.elevation[h]) if h in board.elevation else NO_VALUE
+                                 for h in hexes[r:r + cols]))
+        w.rows("rows", rows)
+
+    hid = board.hex_id
+    by_feature: dict[str, list[str]] = {}
+    for h, names in board.features.items():
+        for name in names:
+            by_feature.setdefault(name, []).append(hid(h))
+    if by_feature:
+        w.table("features")
+        for name in sorted(by_feature):
+            w.rows(name, sorted(by_feature[name]))
+
+    def side_id(s: Hexside) -> str:
+        return f"{hid(s.a)}/{hid(s.b)}"
+
+    by_side: dict[str, list[str]] = {}
+    for s, names in board.hexsides.items():
+        for name in names:
+            by_side.setdefault(name, []).append(side_id(s))
+    if by_side:
+        w.table("hexsides")
+        for name in sorted(by_side):
+            w.rows(name, sorted(by_side[name]))
+
+    kinds = [k for k in sorted(board.links) if board.links[k]]
+    if kinds:
+        w.table("links")
+        for kind in kinds:
+            paths = link_paths(board.links[kind])
+            w.rows(kind, [" ".join(hid(h) for h in p) for p in paths])
+
+    for name in sorted(board.areas):
+        a = board.areas[name]
+        w.array_table("areas")
+        w.kv("name", a.name)
+        w.kv("kind", a.kind)
+        w.rows("hexes", sorted(hid(h) for h in a.hexes), per_line=10)
+    for name in sorted(board.lines):
+        ln = board.lines[name]
+        w.array_table("lines")
+        w.kv("name", ln.name)
+        w.kv("kind", ln.kind)
+        w.rows("hexsides", sorted(side_id(s) for s in ln.hexsides), per_line=5)
+    for bid in sorted(board.boxes):
+        b = board.boxes[bid]
+        w.array_table("boxes")
+        w.kv("id", b.id)
+        w.kv("name", b.name)
+        w.kv("kind", b.kind)
+    for ob in board.obstacles:
+        sheet = board.sheet(ob.sheet) if ob.sheet is not None else board.sheets[0]
+        w.array_table("obstacles")
+        w.kv("kind", ob.kind)
+        w.kv("height", ob.height)
+        if ob.sheet is not None:
+            w.kv("sheet", ob.sheet)
+        pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in ob.points]
+        w.kv("points", pts)
+    return w.text()
+
+
+def _legend_for(board: Board) -> dict[str, str]:
+    """The board's legend, plus a code for any terrain name the legend lacks."""
+    legend = dict(board.legend)
+    have = set(legend.values())
+    for name in sorted(set(board.terrain.values()) - have):
+        pool = [c for c in name.lower() + name.upper() if c.isalnum()]
+        pool += list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        code = next((c for c in pool if c not in legend), None)
+        if code is None:
+            raise ValueError(f"no free one-letter code for terrain {name!r}")
+        legend[code] = name
+        have.add(name)
+    return legend
+
+
+def link_paths(links: set[Hexside]) -> list[list[Hex]]:
+    """Hex-to-hex links as few, long paths (each link in exactly one path), deterministic."""
+    adj: dict[Hex, list[Hex]] = {}
+    for s in links:
+        adj.setdefault(s.a, []).append(s.b)
+        adj.setdefault(s.b, []).append(s.a)
+    for v in adj.values():
+        v.sort()
+    unused = set(links)
+    left = {h: len(v) for h, v in adj.items()}
+    paths = []
+    while unused:
+        odd = [h for h, n in left.items() if n % 2 == 1]
+        start = min(odd) if odd else min(h for h, n in left.items() if n > 0)
+        path = [start]
+        cur = start
+        while True:
+            nxt = next((n for n in adj[cur] if hexside(cur, n) in unused), None)
+            if nxt is None:
+                break
+            unused.discard(hexside(cur, nxt))
+            left[cur] -= 1
+            left[nxt] -= 1
+            path.append(nxt)
+            cur = nxt
+        paths.append(path)
+    paths.sort()
+    return paths
+
+
+def _num(v: float) -> str:
+    if float(v).is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    return repr(float(v))
+
+
+def _round_px(c: float) -> float:
+    r = round(c, OBSTACLE_DECIMALS)
+    return 0.0 if r == 0 else r
+
+
+def _toml_str(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif o < 0x20 or o == 0x7F:
+            out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\u{o:04x}"))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else _toml_str(k)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"{v} cannot be written to a map file")
+        return repr(v)
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to a map file")
+
+
+class _Writer:
+    """A small TOML emitter: short arrays inline, rows and id lists one block per line."""
+
+    def __init__(self):
+        self.parts: list[str] = []
+
+    def _header(self, text: str) -> None:
+        if self.parts:
+            self.parts.append("")
+        self.parts.append(text)
+
+    def table(self, *names: str) -> None:
+        self._header("[" + ".".join(_toml_key(n) for n in names) + "]")
+
+    def array_table(self, name: str) -> None:
+        self._header("[[" + _toml_key(name) + "]]")
+
+    def kv(self, key: str, value: Any) -> None:
+        self.parts.append(f"{_toml_key(key)} = {_toml_value(value)}")
+
+    def rows(self, key: str, items: list[str], per_line: int = 1) -> None:
+        if not items:
+            self.parts.append(f"{_toml_key(key)} = []")
+            return
+        self.parts.append(f"{_toml_key(key)} = [")
+        for i in range(0, len(items), per_line):
+            self.parts.append("  " + " ".join(_toml_str(s) + "," for s in items[i:i + per_line]))
+        self.parts.append("]")
+
+    def text(self) -> str:
+        return "\n".join(self.parts) + "\n"

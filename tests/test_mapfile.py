@@ -1,0 +1,507 @@
+"""Map files: loading with every problem named, saving, round trips, overlapping sheets."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import tomli
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.board import Affine, Area, Board, Box, Line, Obstacle, Sheet
+from engine.errors import BadFile
+from engine.hexes import Hex, hex_distance, hexside
+from engine.keypath import find_line, format_path, parse_path
+from engine.mapfile import dumps_map, link_paths, load_map, map_differences, save_map
+from engine.numbering import NumberingScheme
+
+# Two 4x3 TCS sheets; B's first column is A's last column (A04.xx == B01.xx).
+MAP_TEXT = """\
+[map]
+format = 1
+name = "Two sheets"
+orientation = "flat"
+elevation_unit = "m"
+
+[legend]
+c = "clear"
+w = "woods"
+r = "rough"
+
+[[sheets]]
+id = "A"
+image = "a.png"
+numbering = "tcs"
+cols = 4
+rows = 3
+origin = [0, 0]
+transform = [40.0, 0.0, 50.0, 0.0, 40.0, 60.0]
+
+[[sheets]]
+id = "B"
+image = "b.png"
+cols = 4
+rows = 3
+origin = [3, -1]
+transform = [40.0, 0.0, 10.0, 0.0, 40.0, 100.0]
+
+[terrain.A]
+rows = [
+  "ccwr",
+  "cwcc",
+  "crcc",
+]
+
+[terrain.B]
+rows = [
+  "rccw",
+  "cccc",
+  "cc.c",
+]
+
+[elevation.A]
+rows = [
+  "0 10 20 30",
+  "0 10 . 30",
+  "0 0 0 0",
+]
+
+[features]
+trench = ["A01.01", "B02.02"]
+wire = ["A04.01"]
+
+[hexsides]
+river = [
+  "A01.01/A01.02",
+  "A02.02/A02.03",
+]
+
+[links]
+road = ["A01.01 A02.01 A03.01 A04.01 B02.01"]
+
+[[areas]]
+name = "Krasni Bor"
+kind = "town"
+hexes = ["A02.02", "A03.02"]
+
+[[lines]]
+name = "start line"
+hexsides = ["A01.02/A02.02"]
+
+[[boxes]]
+id = "dead"
+name = "Dead pile"
+kind = "dead"
+
+[[obstacles]]
+kind = "building"
+height = 10
+sheet = "B"
+points = [[10.0, 100.0], [50.0, 100.0], [50.0, 140.0]]
+"""
+
+
+def write_map(folder: Path, text: str = MAP_TEXT, name: str = "m.toml", images=("a.png", "b.png")) -> Path:
+    for img in images:
+        (folder / img).write_bytes(b"\x89PNG\r\n\x1a\n")
+    p = folder / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def problems_of(path: Path) -> list:
+    with pytest.raises(BadFile) as e:
+        load_map(path)
+    return e.value.problems
+
+
+# ---------------------------------------------------------------- a valid map
+
+def test_valid_map_loads_with_what_it_says(tmp_path):
+    board = load_map(write_map(tmp_path))
+    assert board.name == "Two sheets"
+    assert [s.id for s in board.sheets] == ["A", "B"]
+    assert len(board.hexes()) == 4 * 3 * 2 - 3          # one column shared
+    a13 = board.parse_hex("A01.03")
+    assert board.terrain[board.parse_hex("A03.01")] == "woods"
+    assert board.terrain[a13] == "clear"
+    assert board.elevation[board.parse_hex("A04.01")] == 30.0
+    assert board.parse_hex("A03.02") not in board.elevation  # '.' means no elevation
+    assert board.parse_hex("B03.03") not in board.terrain     # '.' means no terrain
+    assert board.features[board.parse_hex("B02.02")] == {"trench"}
+    a11, a12 = board.parse_hex("A01.01"), board.parse_hex("A01.02")
+    assert board.hexside_features(a12, a11) == {"river"}
+    assert board.has_link("road", board.parse_hex("A04.01"), board.parse_hex("B02.01"))
+    assert board.areas["Krasni Bor"].kind == "town"
+    assert board.lines["start line"].kind == "line"
+    assert board.boxes["dead"].name == "Dead pile"
+    assert board.source == str(tmp_path / "m.toml")
+    assert board.image_path(board.sheets[1]) == tmp_path / "b.png"
+
+
+def test_overlapping_sheets_share_one_hex(tmp_path):
+    board = load_map(write_map(tmp_path))
+    shared = board.parse_hex("A04.02")
+    assert board.parse_hex("B01.02") == shared
+    assert board.hex_ids(shared) == ["A04.02", "B01.02"]
+    assert board.terrain[shared] == "clear"
+    # the wire was given by its A id and is found through its B id
+    assert board.features_of(board.parse_hex("B01.01")) == {"wire"}
+
+
+def test_obstacle_points_are_converted_from_sheet_pixels_to_lattice(tmp_path):
+    board = load_map(write_map(tmp_path))
+    ob = board.obstacles[0]
+    assert ob.sheet == "B" and ob.height == 10.0
+    # B's transform maps lattice (0, 0) to pixel (10, 100) at 40 px per unit
+    assert ob.points == [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]
+
+
+def test_classic_numbering_sheet(tmp_path):
+    text = """\
+[map]
+format = 1
+orientation = "pointy"
+
+[legend]
+c = "clear"
+
+[[sheets]]
+id = "main"
+numbering = "classic"
+first_col = 1
+first_row = 1
+cols = 3
+rows = 2
+shifted = "odd"
+
+[terrain.main]
+rows = ["ccc", "c.c"]
+
+[features]
+city = ["0102"]
+"""
+    board = load_map(write_map(tmp_path, text, images=()))
+    h = board.parse_hex("0102")
+    assert board.features[h] == {"city"}
+    assert board.hex_id(h) == "0102"
+    assert len(board.terrain) == 5
+
+
+# ---------------------------------------------------------------- problems named
+
+def test_misspelt_key_is_named_with_file_line_and_expected_keys(tmp_path):
+    p = write_map(tmp_path, MAP_TEXT.replace("cols = 4\nrows = 3\norigin = [0, 0]", "colls = 4\nrows = 3\norigin = [0, 0]"))
+    probs = problems_of(p)
+    msgs = [str(x) for x in probs]
+    unknown = [x for x in probs if x.key == "sheets[0].colls"]
+    assert len(unknown) == 1
+    assert unknown[0].file == str(p)
+    assert unknown[0].line == 16
+    assert "unknown key" in unknown[0].message and "did you mean 'cols'" in unknown[0].message
+    assert "expected one of id, image, numbering" in unknown[0].message
+    assert any(x.key == "sheets[0]" and "missing key 'cols'" in x.message for x in probs), msgs
+
+
+def test_unknown_top_level_key_is_an_error(tmp_path):
+    probs = problems_of(write_map(tmp_path, MAP_TEXT + "\n[terain]\nx = 1\n"))
+    assert [(x.key, x.line) for x in probs] == [("terain", 83)]
+    assert "did you mean 'terrain'" in probs[0].message
+
+
+def test_unknown_terrain_code(tmp_path):
+    p = write_map(tmp_path, MAP_TEXT.replace('"cwcc",', '"cwcQ",'))
+    (pr,) = problems_of(p)
+    assert pr.key == "terrain.A.rows[1]"
+    assert pr.line == 32
+    assert pr.message == "unknown terrain code 'Q' at column 4 (A04.02; legend has c, w, r)"
+    assert str(pr).startswith(f"{p}:32: terrain.A.rows[1]: unknown terrain code 'Q'")
+
+
+def test_hex_id_off_the_sheet(tmp_path):
+    p = write_map(tmp_path, MAP_TEXT.replace('"A02.02/A02.03",', '"A45.01/A04.02",'))
+    (pr,) = problems_of(p)
+    assert pr.key == "hexsides.river[1]"
+    assert pr.message == "'A45.01' is off the map (sheet A has columns 1-4, rows 1-3)"
+    assert pr.line == 57
+
+
+def test_missing_image(tmp_path):
+    p = write_map(tmp_path, images=("a.png",))
+    (pr,) = problems_of(p)
+    assert pr.key == "sheets[1].image"
+    assert pr.file == str(p)
+    assert pr.message == f"file 'b.png' not found (looked in {tmp_path}/)"
+
+
+@pytest.mark.parametrize("old, new, key, words", [
+    ('"cwcc",', '"cwc",', "terrain.A.rows[1]", "row too short: 3 codes, but the sheet has 4 columns"),
+    ('"cwcc",', '"cwccc",', "terrain.A.rows[1]", "row too long: 5 codes"),
+    ('"crcc",\n]', ']', "terrain.A.rows", "2 rows, but sheet A has 3 (rows 1-3)"),
+    ('"0 10 . 30"', '"0 1O . 30"', "elevation.A.rows[1]", "'1O' at column 2 (A02.02) is not a number"),
+    ('"0 10 . 30"', '"0 10 30"', "elevation.A.rows[1]", "row too short: 3 values"),
+    ('"A02.02/A02.03"', '"A02.02/A04.03"', "hexsides.river[1]", "the two hexes are not adjacent"),
+    ('"A02.02/A02.03"', '"A02.02-A02.03"', "hexsides.river[1]", "is not a hexside"),
+    ('hexes = ["A02.02", "A03.02"]', 'hexes = ["A02.02", "A03.09"]', "areas[0].hexes[1]", "'A03.09' is off the map"),
+    ('hexes = ["A02.02", "A03.02"]', 'hexes = ["A02.02", "Z1"]', "areas[0].hexes[1]", "is not a hex id of this map (ids look like A01.01, B01.01)"),
+    ('"rccw",', '"cccw",', "terrain.B.rows[0]", "column 1 (B01.01) says 'clear', but sheet A says 'rough' for the same hex (A04.01)"),
+    ("cols = 4\nrows = 3\norigin = [3, -1]", "cols = 4\nrows = 3\norigin = [3]", "sheets[1].origin", "expected two integers"),
+    ("cols = 4\nrows = 3\norigin = [3, -1]", 'cols = "4"\nrows = 3\norigin = [3, -1]', "sheets[1].cols", "expected an integer, found a string"),
+    ("cols = 4\nrows = 3\norigin = [3, -1]", 'cols = true\nrows = 3\norigin = [3, -1]', "sheets[1].cols", "expected an integer, found true/false"),
+    ("transform = [40.0, 0.0, 10.0, 0.0, 40.0, 100.0]", "transform = [1, 2, 0, 2, 4, 0]", "sheets[1].transform", "singular"),
+    ('numbering = "tcs"', 'numbering = "tsc"', "sheets[0].numbering", "'tsc' is not one of tcs, classic"),
+    ('orientation = "flat"', 'orientation = "flag"', "map.orientation", "'flag' is not one of flat, pointy"),
+    ("format = 1", "format = 2", "map.format", "format 2 is not supported"),
+    ('road = ["A01.01 A02.01 A03.01 A04.01 B02.01"]', 'road = ["A01.01 A03.01"]', "links.road[0]",
+     "'A01.01' and 'A03.01' (hexes 1 and 2 of the path) are not adjacent"),
+    ('road = ["A01.01 A02.01 A03.01 A04.01 B02.01"]', 'road = ["A01.01"]', "links.road[0]", "at least two hex ids"),
+    ('sheet = "B"', 'sheet = "C"', "obstacles[0].sheet", "no sheet has id 'C'"),
+    ("[terrain.B]", "[terrain.C]", "terrain.C", "no sheet has id 'C' (sheets: A, B)"),
+    ('w = "woods"', 'ww = "woods"', "legend.ww", "one character"),
+    ('kind = "dead"', 'kind = 3', "boxes[0].kind", "expected a string, found an integer"),
+    ('id = "dead"', 'id = "dead"\ncolour = "red"', "boxes[0].colour", "unknown key"),
+])
+def test_each_kind_of_problem_names_key_and_problem(tmp_path, old, new, key, words):
+    assert old in MAP_TEXT
+    probs = problems_of(write_map(tmp_path, MAP_TEXT.replace(old, new, 1)))
+    hits = [x for x in probs if x.key == key and words in x.message]
+    assert hits, [str(x) for x in probs]
+    assert all(x.file.endswith("m.toml") for x in probs)
+
+
+def test_all_problems_are_collected_not_just_the_first(tmp_path):
+    text = (MAP_TEXT.replace('"cwcc",', '"cwcQ",')
+            .replace('"A02.02/A02.03",', '"A45.01/A04.02",')
+            .replace('kind = "town"', 'kind = "town"\nsize = 3'))
+    probs = problems_of(write_map(tmp_path, text))
+    assert sorted(x.key for x in probs) == ["areas[0].size", "hexsides.river[1]", "terrain.A.rows[1]"]
+
+
+def test_broken_sheets_stop_hex_checks_but_still_report_other_problems(tmp_path):
+    text = MAP_TEXT.replace("cols = 4\nrows = 3\norigin = [0, 0]", "rows = 3\norigin = [0, 0]").replace(
+        'name = "Dead pile"', "name = 5")
+    probs = problems_of(write_map(tmp_path, text))
+    assert [(x.key, x.message) for x in probs] == [
+        ("sheets[0]", "missing key 'cols'"),
+        ("boxes[0].name", "expected a string, found an integer"),
+    ]
+
+
+def test_syntax_error_gives_line(tmp_path):
+    (pr,) = problems_of(write_map(tmp_path, MAP_TEXT.replace("cols = 4\n", "cols = = 4\n", 1)))
+    assert pr.line == 16 and "not valid TOML" in pr.message
+
+
+def test_missing_file_and_not_a_map(tmp_path):
+    (pr,) = problems_of(tmp_path / "none.toml")
+    assert pr.message == "file not found"
+    probs = problems_of(write_map(tmp_path, 'title = "x"\n'))
+    assert {x.key for x in probs} == {"title", ""}
+    assert any("missing key 'map'" in x.message for x in probs)
+
+
+def test_classic_sheets_with_clashing_ids_are_refused(tmp_path):
+    text = """\
+[map]
+format = 1
+
+[[sheets]]
+id = "one"
+numbering = "classic"
+cols = 3
+rows = 3
+
+[[sheets]]
+id = "two"
+numbering = "classic"
+cols = 3
+rows = 3
+origin = [5, 0]
+"""
+    (pr,) = problems_of(write_map(tmp_path, text, images=()))
+    assert pr.key == "sheets[1].id" and "'0101' names two different hexes" in pr.message
+
+
+# ---------------------------------------------------------------- saving and round trips
+
+def rich_board() -> Board:
+    """A board with something in every field, built in code."""
+    a = Sheet("A", NumberingScheme(style="tcs", sheet="A", cols=6, rows=5), "a.png",
+              Affine(50.0, 1.5, 20.0, -1.0, 50.0, 30.0))
+    origin_b = a.numbering.colrow_to_hex(6, 1)
+    b = Sheet("B", NumberingScheme(style="tcs", sheet="B", cols=6, rows=5, origin=(origin_b.q, origin_b.r)),
+              "b.png", Affine(49.0, 0.0, -200.0, 0.0, 51.0, 10.0))
+    board = Board(name='Demo "quoted" map', sheets=[a, b], legend={"c": "clear", "w": "woods", "t": "town"})
+    for i, h in enumerate(board.hexes()):
+        board.terrain[h] = ("clear", "woods", "town")[i % 3]
+        if i % 4:
+            board.elevation[h] = float(i % 7) * 10 + (0.5 if i % 5 == 0 else 0.0)
+    h = board.parse_hex
+    board.features = {h("A02.02"): {"trench", "wire"}, h("B03.03"): {"city"}}
+    board.hexsides = {hexside(h("A01.01"), h("A01.02")): {"river"},
+                      hexside(h("A06.02"), h("B02.02")): {"river", "AT ditch"}}
+    road = ["A01.01", "A02.01", "A03.02", "A04.01", "A05.02", "A06.01", "B02.01", "B03.02"]
+    board.links = {"road": {hexside(h(x), h(y)) for x, y in zip(road, road[1:])}
+                   | {hexside(h("A03.02"), h("A03.03")), hexside(h("A03.03"), h("A03.04"))},
+                   "railroad": {hexside(h("A01.05"), h("A02.05"))}}
+    board.areas = {"Krasni Bor": Area("Krasni Bor", "town", {h("B03.03"), h("B04.03")}),
+                   "Soviet entry": Area("Soviet entry", "entry", {h("A01.01"), h("A01.02")})}
+    board.lines = {"start line": Line("start line", "start", {hexside(h("A01.01"), h("A02.01"))})}
+    board.boxes = {"dead": Box("dead", "Dead pile", "dead")}
+    board.obstacles = [Obstacle("building", 12.5, [(0.0, 0.0), (1.0, 0.25), (0.5, 1.0)], "B"),
+                       Obstacle("woods", 20.0, [(2.0, 2.0), (3.0, 2.0), (3.0, 3.0), (2.0, 3.0)], None)]
+    board.invalidate()
+    return board
+
+
+def test_save_then_load_gives_an_equal_board(tmp_path):
+    board = rich_board()
+    for img in ("a.png", "b.png"):
+        (tmp_path / img).write_bytes(b"png")
+    p = tmp_path / "rich.toml"
+    save_map(board, p)
+    again = load_map(p)
+    # obstacle points go through the sheet's pixels and back: equal to a micro-hex
+    for o1, o2 in zip(board.obstacles, again.obstacles):
+        assert [pytest.approx(pt, abs=1e-4) for pt in o1.points] == o2.points
+    again.obstacles = board.obstacles
+    assert map_differences(board, again) == []
+    assert again == board
+
+
+def test_load_save_load_compares_every_field_and_text_is_stable(tmp_path):
+    first = load_map(write_map(tmp_path))
+    out = tmp_path / "out.toml"
+    save_map(first, out)
+    second = load_map(out)
+    assert map_differences(first, second) == []
+    for name in ("name", "orientation", "sheets", "legend", "terrain", "features", "elevation",
+                 "hexsides", "links", "areas", "lines", "boxes", "obstacles", "elevation_unit"):
+        assert getattr(first, name) == getattr(second, name), name
+    text = out.read_text()
+    save_map(second, out)
+    assert out.read_text() == text
+
+
+def test_save_is_deterministic_and_readable():
+    text = dumps_map(rich_board())
+    assert text == dumps_map(rich_board())
+    doc = tomli.loads(text)
+    assert doc["map"]["format"] == 1
+    assert doc["terrain"]["A"]["rows"][0] == "ctwctw"
+    assert '  "A01.01/A01.02",' in text
+    assert 'road = [\n  "A01.01 A02.01 A03.02' in text
+
+
+def test_save_adds_a_legend_code_for_an_unknown_terrain(tmp_path):
+    board = rich_board()
+    board.terrain[board.parse_hex("A01.01")] = "marsh"
+    doc = tomli.loads(dumps_map(board))
+    assert doc["legend"]["m"] == "marsh"
+    assert doc["terrain"]["A"]["rows"][0][0] == "m"
+
+
+def test_failed_save_leaves_the_old_file(tmp_path):
+    p = tmp_path / "keep.toml"
+    p.write_text("old")
+    board = rich_board()
+    board.features[Hex(100, 100)] = {"trench"}       # not on the map: cannot be written
+    with pytest.raises(Exception):
+        save_map(board, p)
+    assert p.read_text() == "old"
+    assert [f.name for f in tmp_path.iterdir()] == ["keep.toml"]
+
+
+def test_link_paths_cover_every_link_once():
+    board = rich_board()
+    links = board.links["road"]
+    paths = link_paths(links)
+    used = [hexside(a, b) for p in paths for a, b in zip(p, p[1:])]
+    assert sorted(used) == sorted(links)
+    assert all(hex_distance(a, b) == 1 for p in paths for a, b in zip(p, p[1:]))
+    assert len(paths) == 2        # the main road and its branch
+
+
+# ---------------------------------------------------------------- key paths
+
+def test_key_paths_format_parse_and_find_their_line():
+    assert format_path(("sheets", 0, "cols")) == "sheets[0].cols"
+    assert format_path(("hexsides", "AT ditch", 2)) == 'hexsides."AT ditch"[2]'
+    assert parse_path('hexsides."AT ditch"[2]') == ("hexsides", "AT ditch", 2)
+    assert find_line(MAP_TEXT, "sheets[1].transform") == 27
+    assert find_line(MAP_TEXT, "features.trench[1]") == 51
+    assert find_line(MAP_TEXT, "obstacles[0].points[2]") == 81
+    assert find_line(MAP_TEXT, "areas[0].nothing") == 63
+
+
+# ---------------------------------------------------------------- never a traceback
+
+BASE_DOC = tomli.loads(MAP_TEXT)
+
+garbage = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True)
+    | st.text(max_size=12) | st.sampled_from(["A01.01", "A04.02/A04.03", "B02.01", "", ".", "Q", "0 1 2 3"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, prefix + (i,))
+
+
+def _strip_none(v):
+    if isinstance(v, dict):
+        return {k: _strip_none(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list):
+        return [_strip_none(x) for x in v if x is not None]
+    return v
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_documents_load_or_raise_badfile(tmp_path, data):
+    doc = copy.deepcopy(BASE_DOC)
+    for _ in range(data.draw(st.integers(1, 3))):
+        paths = [p for p in _paths(doc) if p]
+        target = data.draw(st.sampled_from(paths))
+        parent = doc
+        for seg in target[:-1]:
+            parent = parent[seg]
+        action = data.draw(st.sampled_from(["drop", "replace", "replace", "add"]))
+        last = target[-1]
+        if action == "drop":
+            del parent[last]
+        elif action == "replace":
+            parent[last] = data.draw(garbage)
+        elif isinstance(parent, dict):
+            parent[data.draw(st.text(min_size=1, max_size=8))] = data.draw(garbage)
+        else:
+            parent.append(data.draw(garbage))
+    doc = _strip_none(doc)
+    p = write_map(tmp_path, tomli_w.dumps(doc), name="fuzz.toml")
+    try:
+        board = load_map(p)
+    except BadFile as e:
+        assert e.problems and all(pr.file == str(p) for pr in e.problems)
+        assert all(str(pr) for pr in e.problems)
+    else:
+        assert isinstance(board, Board) and board.sheets
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pos=st.integers(0, len(MAP_TEXT) - 1), junk=st.text(min_size=1, max_size=5))
+def test_mangled_text_loads_or_raises_badfile(tmp_path, pos, junk):
+    p = write_map(tmp_path, MAP_TEXT[:pos] + junk + MAP_TEXT[pos:], name="fuzz.toml")
+    try:
+        load_map(p)
+    except BadFile as e:
+        assert e.problems
