@@ -26,6 +26,7 @@ NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's
 MAX_SHEET_SIDE = 999    # columns or rows of one sheet
 MAX_HEXES = 250_000     # hexes of one map
 OBSTACLE_DECIMALS = 3   # obstacle points are written to a thousandth of a pixel
+PATH_PIECE = 12         # a long road is written as pieces of 12 hexes, each starting where the last ended
 
 TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
             "links", "areas", "lines", "boxes", "obstacles")
@@ -761,11 +762,10 @@ def dumps_map(board: Board) -> str:
             continue
         w.table("elevation", sh.id)
         cols = sh.numbering.cols
-        rows = []
-        for r in range(0, len(hexes), cols):
-            rows.append(" ".join(_num(board.elevation[h]) if h in board.elevation else NO_VALUE
-                                 for h in hexes[r:r + cols]))
-        w.rows("rows", rows)
+        cells = [_num(board.elevation[h]) if h in board.elevation else NO_VALUE for h in hexes]
+        width = max(len(c) for c in cells)
+        cells = [c.rjust(width) for c in cells]
+        w.rows("rows", [" ".join(cells[r:r + cols]) for r in range(0, len(cells), cols)])
 
     hid = board.hex_id
     by_feature: dict[str, list[str]] = {}
@@ -793,8 +793,11 @@ def dumps_map(board: Board) -> str:
     if kinds:
         w.table("links")
         for kind in kinds:
-            paths = link_paths(board.links[kind])
-            w.rows(kind, [" ".join(hid(h) for h in p) for p in paths])
+            pieces = []
+            for p in link_paths(board.links[kind]):
+                for i in range(0, len(p) - 1, PATH_PIECE - 1):
+                    pieces.append(" ".join(hid(h) for h in p[i:i + PATH_PIECE]))
+            w.rows(kind, pieces)
 
     for name in sorted(board.areas):
         a = board.areas[name]

@@ -1,0 +1,71 @@
+"""``python -m engine validate FILE...``: check map and scenario files, one line per problem."""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+from ..errors import BadFile, Problem, SandtableError
+from ..fileio import read_toml
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("validate", help="check map and scenario files",
+                              description="Check map files (with a [map] table) and scenario files "
+                                          "(with a [scenario] table). Exit 0 when all are valid.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per problem or valid file")
+    p.set_defaults(func=run)
+
+
+def check_file(path: str) -> tuple[str, list[Problem]]:
+    """What kind of file it is ("map", "scenario" or "") and its problems (none if valid)."""
+    try:
+        doc = read_toml(path)
+    except BadFile as e:
+        return "", e.problems
+    try:
+        if isinstance(doc.get("map"), dict):
+            from ..mapfile import load_map_doc
+
+            load_map_doc(doc, path)
+            return "map", []
+        if isinstance(doc.get("scenario"), dict):
+            return "scenario", _check_scenario(path)
+    except BadFile as e:
+        return ("map" if "map" in doc else "scenario"), e.problems
+    except SandtableError as e:
+        return "", [Problem(path, "", str(e))]
+    return "", [Problem(path, "", "not a file this program knows: expected a map file (with a [map] table) "
+                                  "or a scenario file (with a [scenario] table)")]
+
+
+def _check_scenario(path: str) -> list[Problem]:
+    try:
+        scenario = importlib.import_module("engine.scenario")
+    except ModuleNotFoundError as e:
+        if e.name not in ("engine.scenario",):
+            raise
+        return [Problem(path, "", "this is a scenario file, but this build cannot read scenarios")]
+    scenario.load_scenario(path)
+    return []
+
+
+def run(args) -> int:
+    bad = 0
+    for path in args.files:
+        kind, problems = check_file(path)
+        if problems:
+            bad += 1
+        if args.json:
+            if problems:
+                for p in problems:
+                    print(json.dumps(p.to_dict()))
+            else:
+                print(json.dumps({"file": path, "ok": True, "kind": kind}))
+        else:
+            for p in problems:
+                print(p)
+            if not problems:
+                print(f"{path}: ok ({kind})")
+    return 1 if bad else 0
