@@ -45,7 +45,7 @@ hex = "0202"
 [[units]]
 id = "red-hq"
 side = "red"
-type = "hq"
+type = "headquarters"
 size = "army"
 attack = 0
 defense = 1

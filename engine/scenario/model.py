@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# Demyansk 2.1's symbol summary, named as the rulesets' unit-type tables name them.
 UNIT_TYPES = (
-    "infantry", "armor", "mechanized", "light_infantry", "engineer", "military_police",
-    "assault_gun", "airborne", "antiaircraft", "naval_infantry", "hq",
+    "infantry", "armored", "mechanized", "motorized", "light_infantry", "engineer", "military_police",
+    "assault_gun", "airborne", "antiaircraft", "naval_infantry", "headquarters",
 )
 UNIT_SIZES = ("battalion", "regiment", "brigade", "division", "corps", "army")
 SETUP_RULE_KINDS = ("occupy_each", "count", "cover")
