@@ -1,0 +1,266 @@
+"""The rules framework: game states, actions, dice as chance events, undo/redo, log, replay, saves.
+
+A ruleset (say ``engine.rulesets.demyansk``) is loaded once and bound to a
+scenario; it never changes.  A state is plain data the ruleset can turn into
+a dict and back.  ``apply(state, action)`` returns a new state and the events
+it caused; refusals raise :class:`engine.errors.IllegalAction`.  Dice come
+from the generator whose state lives inside the game state, so replaying a
+log, or undoing an attack and declaring it again, gives the same rolls.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .errors import BadFile, IllegalAction, Problem
+from .fileio import read_toml, write_toml
+
+SAVE_FORMAT = 1
+MASK64 = (1 << 64) - 1
+
+
+# ---------------------------------------------------------------- dice
+
+def seed_rng(seed: int) -> int:
+    """The generator state for a game seed (splitmix64 of the seed)."""
+    return _mix((int(seed) * 0x9E3779B97F4A7C15) & MASK64)
+
+
+def _mix(z: int) -> int:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & MASK64
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & MASK64
+    return z ^ (z >> 31)
+
+
+def next_die(rng: int, sides: int = 6) -> tuple[int, int]:
+    """One die roll from the generator state: ``(face 1..sides, next state)``."""
+    rng = (rng + 0x9E3779B97F4A7C15) & MASK64
+    value = _mix(rng)
+    # rejection-free: the top bits are uniform enough for a d6 (bias < 2**-60)
+    return 1 + (value >> 11) * sides // (1 << 53), rng
+
+
+# ---------------------------------------------------------------- events and outcome
+
+@dataclass(frozen=True)
+class Event:
+    """Something an action caused, like ``rolled 5 for combat at 3:1``; the log and the GUI read these."""
+
+    kind: str
+    text: str
+    data: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "text": self.text, **({"data": self.data} if self.data else {})}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: the winner (a side, or ``None`` for a draw) and how it was decided."""
+
+    winner: str | None
+    reason: str
+    breakdown: dict = field(default_factory=dict)
+
+
+class Action(Protocol):
+    """What every action record offers: a dict form and a short text form."""
+
+    def to_dict(self) -> dict: ...
+
+    def text(self) -> str: ...
+
+
+class Rules(Protocol):
+    """A ruleset bound to a scenario: immutable, creates and advances states."""
+
+    name: str
+
+    def initial_state(self, seed: int) -> Any: ...
+
+    def legal_actions(self, state: Any) -> list: ...
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, list[Event]]: ...
+
+    def parse_action(self, text: str) -> Any: ...
+
+    def state_to_dict(self, state: Any) -> dict: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def state_hash(rules: Rules, state: Any) -> str:
+    """A SHA-256 over the state's canonical JSON: equal hashes mean equal games."""
+    text = json.dumps(rules.state_to_dict(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_hash(path: str | Path) -> str:
+    """SHA-256 of a file's bytes (a saved game records its scenario's)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- a game in progress
+
+@dataclass
+class LogEntry:
+    """One player action and the events it caused."""
+
+    action: Any
+    events: list[Event]
+
+    def to_dict(self) -> dict:
+        return {"action": self.action.text(), "events": [e.to_dict() for e in self.events]}
+
+
+class Game:
+    """A game in progress: rules, the current state, the log, undo and redo.
+
+    Undo steps back exactly one player action by restoring the state before
+    it (snapshots, not reverse logic); the restored state carries the dice
+    generator, so the same action gives the same rolls again.
+    """
+
+    def __init__(self, rules: Rules, seed: int, scenario_path: str | None = None):
+        self.rules = rules
+        self.seed = int(seed)
+        self.scenario_path = scenario_path
+        self.state = rules.initial_state(self.seed)
+        self._before: list[Any] = []
+        self.log: list[LogEntry] = []
+        self._redo: list[LogEntry] = []
+
+    def legal_actions(self) -> list:
+        return self.rules.legal_actions(self.state)
+
+    def play(self, action: Any) -> list[Event]:
+        """Apply one player action (an action record or its text form)."""
+        if isinstance(action, str):
+            action = self.rules.parse_action(action)
+        new_state, events = self.rules.apply(self.state, action)
+        self._before.append(self.state)
+        self.state = new_state
+        self.log.append(LogEntry(action, events))
+        self._redo.clear()
+        return events
+
+    def can_undo(self) -> bool:
+        return bool(self.log)
+
+    def undo(self) -> LogEntry:
+        """Step back one player action; raises IllegalAction when there is none."""
+        if not self.log:
+            raise IllegalAction("", "there is nothing to undo")
+        entry = self.log.pop()
+        self.state = self._before.pop()
+        self._redo.append(entry)
+        return entry
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def redo(self) -> list[Event]:
+        """Play again the action last undone."""
+        if not self._redo:
+            raise IllegalAction("", "there is nothing to redo")
+        entry = self._redo.pop()
+        redo_rest = self._redo
+        events = self.play(entry.action)
+        self._redo = redo_rest
+        return events
+
+    def is_over(self) -> bool:
+        return self.rules.is_over(self.state)
+
+    def outcome(self) -> Outcome | None:
+        return self.rules.outcome(self.state)
+
+    def hash(self) -> str:
+        return state_hash(self.rules, self.state)
+
+    def actions_text(self) -> list[str]:
+        return [e.action.text() for e in self.log]
+
+    # ------------------------------------------------------------ saved games
+    def save(self, path: str | Path) -> None:
+        """Write the saved game TOML atomically: scenario file and hash, seed, action log, state hash."""
+        doc: dict[str, Any] = {"format": SAVE_FORMAT, "ruleset": self.rules.name}
+        if self.scenario_path:
+            doc["scenario"] = str(self.scenario_path)
+            doc["scenario_sha256"] = file_hash(self.scenario_path)
+        doc["seed"] = self.seed
+        doc["state_sha256"] = self.hash()
+        doc["actions"] = self.actions_text()
+        write_toml(path, doc)
+
+
+def replay(rules: Rules, seed: int, actions: list[str], scenario_path: str | None = None) -> Game:
+    """A game rebuilt by playing a log of action texts from the start."""
+    game = Game(rules, seed, scenario_path)
+    for i, text in enumerate(actions):
+        try:
+            game.play(text)
+        except IllegalAction as e:
+            raise IllegalAction(e.rule, f"action {i + 1} of the log ({text!r}) is refused: {e.message}") from None
+    return game
+
+
+def read_save(path: str | Path) -> dict:
+    """The checked contents of a saved game file (BadFile names what is wrong)."""
+    doc = read_toml(path)
+    problems = []
+    for key, kind in (("seed", int), ("actions", list), ("ruleset", str)):
+        if not isinstance(doc.get(key), kind):
+            problems.append(Problem(str(path), key, f"expected {kind.__name__}"))
+    if problems:
+        raise BadFile(problems)
+    if not all(isinstance(a, str) for a in doc["actions"]):
+        raise BadFile([Problem(str(path), "actions", "expected a list of action texts")])
+    return doc
+
+
+def load_game(path: str | Path, rules_for_scenario=None) -> Game:
+    """Load a saved game: check its scenario's hash, then replay its log.
+
+    ``rules_for_scenario(scenario_path) -> Rules`` binds the ruleset; by
+    default the scenario names its ruleset (see :func:`load_rules`).
+    """
+    doc = read_save(path)
+    scen = doc.get("scenario")
+    if scen is not None:
+        sp = Path(scen)
+        if not sp.is_absolute() and not sp.exists():
+            sp = Path(path).parent / scen
+        if not sp.exists():
+            raise BadFile([Problem(str(path), "scenario", f"the scenario file {scen} is missing")])
+        if doc.get("scenario_sha256") and file_hash(sp) != doc["scenario_sha256"]:
+            raise BadFile([Problem(str(path), "scenario_sha256",
+                                   f"the scenario {scen} has changed since this game was saved; "
+                                   "the log may no longer replay")])
+        scen = str(sp)
+    rules = (rules_for_scenario or load_rules)(scen)
+    game = replay(rules, doc["seed"], doc["actions"], scen)
+    if doc.get("state_sha256") and game.hash() != doc["state_sha256"]:
+        raise BadFile([Problem(str(path), "state_sha256", "the replayed log does not reach the saved state")])
+    return game
+
+
+def load_rules(scenario_path: str) -> Rules:
+    """The ruleset a scenario file names, bound to that scenario."""
+    from .scenario import load_scenario  # the scenario loader names the ruleset
+
+    scenario = load_scenario(scenario_path)
+    name = getattr(scenario, "ruleset", None)
+    if not name:
+        raise BadFile([Problem(str(scenario_path), "ruleset", "expected the name of a ruleset, like \"demyansk\"")])
+    try:
+        mod = importlib.import_module(f"engine.rulesets.{name}")
+    except ModuleNotFoundError:
+        raise BadFile([Problem(str(scenario_path), "ruleset", f"there is no ruleset called {name!r}")]) from None
+    return mod.rules_for_scenario(scenario)

@@ -1,0 +1,15 @@
+"""Demyansk Pocket (1942): the ruleset (Python here, its numbers in ``tables.toml``)."""
+from __future__ import annotations
+
+from .rules import DemyanskRules
+from .tables import load_tables
+from .units import GERMAN, SOVIET, UnitSpec
+
+__all__ = ["DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "load_tables", "rules_for_scenario"]
+
+
+def rules_for_scenario(scenario):
+    """The ruleset bound to a loaded scenario (see ``engine.scenario``)."""
+    from .from_scenario import rules_for_scenario as build
+
+    return build(scenario)

@@ -1,0 +1,155 @@
+"""Demyansk actions: frozen records with a dict form and a short text form ("move 3-123 0512-0613")."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ...errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move a unit to a hex in a movement phase (5), like ``move 3-123 0512-0613``."""
+
+    unit: str
+    to: str
+    frm: str = ""
+
+    def text(self) -> str:
+        return f"move {self.unit} {self.frm}-{self.to}" if self.frm else f"move {self.unit} {self.to}"
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Announce a battle (6): ``attack 9-SS by 3-123+4-7``."""
+
+    defender: str
+    attackers: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"attack {self.defender} by {'+'.join(self.attackers)}"
+
+
+@dataclass(frozen=True)
+class Resolve:
+    """Resolve a declared battle (6): ``resolve 9-SS``."""
+
+    defender: str
+
+    def text(self) -> str:
+        return f"resolve {self.defender}"
+
+
+@dataclass(frozen=True)
+class EnterResult:
+    """Enter the result of a blank CRT cell from the printed chart (6.6): ``result DR2``."""
+
+    result: str
+
+    def text(self) -> str:
+        return f"result {self.result}"
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """Choose where a unit retreats to (6.7): ``retreat 3-123 0613`` or ``retreat 3-123 off``."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"retreat {self.unit} {self.to}"
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Advance one attacker into the vacated hex (6.7), or none: ``advance 3-123`` / ``advance none``."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"advance {self.unit}"
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Bring a reinforcement onto its map edge (9.1): ``enter 3-123 0101``."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"enter {self.unit} {self.to}"
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Air-drop a parachute brigade (8.2): ``drop 1-AB 0915``."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"drop {self.unit} {self.to}"
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """Withdraw a unit of a departing division (9.3 special rule 1): ``withdraw 18-30``."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"withdraw {self.unit}"
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    """End the current phase (3): ``end``."""
+
+    def text(self) -> str:
+        return "end"
+
+
+ACTIONS = {"move": Move, "attack": Declare, "resolve": Resolve, "result": EnterResult, "retreat": Retreat,
+           "advance": Advance, "enter": Enter, "drop": Drop, "withdraw": Withdraw, "end": EndPhase}
+
+for _cls in ACTIONS.values():
+    _cls.to_dict = lambda self: {"kind": type(self).__name__.lower(), **asdict(self)}
+
+
+def parse_action(text: str):
+    """The action of a text form; IllegalAction says what a well-formed one looks like."""
+    words = text.split()
+    if not words or words[0] not in ACTIONS:
+        raise IllegalAction("", f"{text!r} is not an action (expected one of: {', '.join(ACTIONS)})")
+    verb, args = words[0], words[1:]
+    try:
+        if verb == "end" and not args:
+            return EndPhase()
+        if verb == "move" and len(args) == 2:
+            frm, _, to = args[1].rpartition("-")
+            return Move(args[0], to, frm)
+        if verb == "attack" and len(args) == 3 and args[1] == "by":
+            return Declare(args[0], tuple(args[2].split("+")))
+        if verb in ("resolve", "result", "advance", "withdraw") and len(args) == 1:
+            return {"resolve": Resolve, "result": EnterResult, "advance": Advance, "withdraw": Withdraw}[verb](args[0])
+        if verb in ("retreat", "enter", "drop") and len(args) == 2:
+            return {"retreat": Retreat, "enter": Enter, "drop": Drop}[verb](args[0], args[1])
+    except (ValueError, IndexError):
+        pass
+    forms = {"move": "move UNIT FROM-TO", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
+             "result": "result DR2", "retreat": "retreat UNIT HEX|off", "advance": "advance UNIT|none",
+             "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end"}
+    raise IllegalAction("", f"{text!r} is malformed (expected {forms[verb]!r})")
+
+
+def action_from_dict(d: dict):
+    """An action from its dict form."""
+    d = dict(d)
+    kind = d.pop("kind", "")
+    for cls in ACTIONS.values():
+        if cls.__name__.lower() == kind:
+            if "attackers" in d:
+                d["attackers"] = tuple(d["attackers"])
+            return cls(**d)
+    raise IllegalAction("", f"unknown action kind {kind!r}")

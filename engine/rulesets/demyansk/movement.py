@@ -1,0 +1,173 @@
+"""Movement (Demyansk 5, 5.1, 5.2, 5.3, 7.1, 7.2, 8.1, 8.3): legal destinations, their costs, why a neighbour is blocked."""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from ...errors import IllegalAction
+from ...hexes import Hex
+from .state import State
+from .units import GERMAN, SOVIET, enemy_of
+from .zoc import enemy_zoc_for, side_hexes
+
+
+def half(value: int) -> int:
+    """Errata: halved values round up."""
+    return (value + 1) // 2
+
+
+@dataclass
+class Reach:
+    """Where a unit may end its move this phase, at what cost, and why each blocked neighbour is blocked."""
+
+    unit: str
+    start: Hex
+    allowance: int
+    destinations: dict[Hex, int] = field(default_factory=dict)
+    blocked: dict[Hex, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def movement_allowance(rules, st: State, uid: str) -> tuple[int, list[str]]:
+    """The unit's MA this phase with the rules that changed it."""
+    spec = rules.specs[uid]
+    u = st.units[uid]
+    ma = spec.movement
+    notes = []
+    if spec.side == GERMAN and rules.is_pocket_unit(st, uid) and not st.pocket_supplied:
+        ma = half(ma)
+        notes.append("Demyansk 7.2: out of supply in the pocket, MA halved (rounded up)")
+    if spec.side == SOVIET and u.out_of_command and not rules.exempt_from_command(st, uid):
+        ma -= 1
+        notes.append("Demyansk 8.1: began the phase outside every HQ's command radius, MA -1")
+    if u.entry_mp:
+        ma -= u.entry_mp
+        notes.append(f"Demyansk 9.1 (errata): {u.entry_mp} MP spent entering the map")
+    return max(ma, 0), notes
+
+
+def may_move_now(rules, st: State, uid: str) -> str | None:
+    """Why this unit may not move in the current phase, or None (3, 8.4)."""
+    spec = rules.specs[uid]
+    u = st.units[uid]
+    phase = st.phase
+    if u.status != "map":
+        return f"{uid} is not on the map"
+    side_of_phase = GERMAN if phase.startswith("german") else SOVIET
+    if not phase.endswith("movement"):
+        return f"Demyansk 3: units move only in a movement phase, not in the {phase} phase"
+    if spec.side != side_of_phase:
+        return f"Demyansk 3: it is the {side_of_phase} player's phase"
+    if phase == "german-mechanized-movement" and not rules.tables.type_flag(spec.type, "mechanized_phase"):
+        return "Demyansk 8.4: only the mechanized and assault gun units move in the mechanized movement phase"
+    is_hq = rules.tables.type_flag(spec.type, "hq")
+    if phase == "soviet-hq-movement" and not is_hq:
+        return "Demyansk 3: only headquarters move in the Soviet headquarters movement phase"
+    if phase == "soviet-movement" and is_hq:
+        return "Demyansk 3: headquarters move only in the Soviet headquarters movement phase"
+    if u.moved:
+        return f"Demyansk 5: {uid} has already moved this phase"
+    if u.landed_on:
+        return "Demyansk 8.2: a parachute brigade on a German unit stays to fight it"
+    return None
+
+
+def reach(rules, st: State, uid: str) -> Reach:
+    """Legal destinations of one unit (cheapest cost each) and the reason each blocked neighbour is blocked."""
+    spec = rules.specs[uid]
+    u = st.units[uid]
+    start = u.hex
+    ma, notes = movement_allowance(rules, st, uid)
+    r = Reach(uid, start, ma, notes=notes)
+    m = rules.map
+    enemy = side_hexes(rules, st, enemy_of(spec.side))
+    friends = side_hexes(rules, st, spec.side)
+    ezoc = enemy_zoc_for(rules, st, uid)
+    light = rules.tables.type_flag(spec.type, "woods_mp")
+    in_zoc = start in ezoc
+    if spec.side == SOVIET and in_zoc:
+        for n in m.neighbors[start]:
+            r.blocked[n] = "Demyansk 5.2: a Soviet unit may never leave a German zone of control"
+        return r
+    withdrawing = spec.side == GERMAN and in_zoc           # 7.1
+    leave_cost = half(spec.movement) if withdrawing else 0
+    if withdrawing:
+        r.notes.append("Demyansk 7.1: leaving a Soviet zone of control costs half the MA "
+                       "and no other Soviet-controlled hex may be entered this phase")
+    forbidden = rules.forbidden_destinations(st, uid)
+    dist: dict[Hex, int] = {start: 0}
+    heap = [(0, start)]
+    neighbors = m.neighbors
+    river = m.river_pairs
+    prohibited = m.prohibited
+    mp_of = m.terrain_mp
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > dist.get(h, 1 << 30):
+            continue
+        if h != start and h in ezoc:
+            continue                                  # 5.2: stop on entering
+        for n in neighbors[h]:
+            if n in prohibited:
+                if h == start:
+                    r.blocked[n] = "prohibited terrain (lake)"
+                continue
+            if n in enemy:
+                if h == start:
+                    r.blocked[n] = "Demyansk 5.1: a unit may never enter a hex with an enemy unit"
+                continue
+            if withdrawing and n in ezoc:
+                if h == start:
+                    r.blocked[n] = ("Demyansk 7.1: a German unit that withdraws may not enter "
+                                    "another Soviet zone of control in the same phase")
+                continue
+            step = mp_of(n, light)
+            if (h, n) in river:
+                step += 2                             # TEC: +2 MP to cross a river hexside
+            if h == start:
+                step += leave_cost
+            new = cost + step
+            if new > ma and h != start:
+                continue
+            # 5: a unit may always move at least one hex
+            if new < dist.get(n, 1 << 30):
+                dist[n] = new
+                if new <= ma:
+                    heapq.heappush(heap, (new, n))
+    for h, c in dist.items():
+        if h == start:
+            continue
+        if h in friends:
+            continue                                  # 5.3: may pass through, not end in
+        if h in forbidden:
+            continue
+        r.destinations[h] = c
+    for n in neighbors[start]:
+        if n in r.blocked or n in r.destinations:
+            continue
+        if n in friends:
+            r.blocked[n] = "Demyansk 5.3: only one unit may be in a hex (it may be passed through)"
+        elif n in forbidden:
+            r.blocked[n] = forbidden[n]
+    return r
+
+
+def check_move(rules, st: State, uid: str, to: Hex) -> int:
+    """The cost of a legal move, or IllegalAction with the rule that forbids it."""
+    if uid not in rules.specs:
+        raise IllegalAction("", f"there is no unit {uid!r}")
+    why = may_move_now(rules, st, uid)
+    if why:
+        rule, _, msg = why.partition(": ")
+        raise IllegalAction(rule, msg) if msg else IllegalAction("", why)
+    r = reach(rules, st, uid)
+    if to in r.destinations:
+        return r.destinations[to]
+    if to in r.blocked:
+        rule, _, msg = r.blocked[to].partition(": ")
+        raise IllegalAction(rule if msg else "", msg or r.blocked[to])
+    if to == r.start:
+        raise IllegalAction("", f"{uid} is already in {rules.map.hex_id(to)}")
+    raise IllegalAction("Demyansk 5", f"{uid} cannot reach {rules.map.hex_id(to)} this phase: "
+                        f"its movement allowance is {r.allowance} and a unit that enters an enemy "
+                        "zone of control must stop (5.2)")

@@ -1,0 +1,385 @@
+"""The Demyansk Pocket ruleset bound to one scenario: legal actions and apply (Demyansk 3, the sequence of play)."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from ...board import Board
+from ...errors import BadHexId, IllegalAction
+from ...game import Event, Outcome, next_die, seed_rng
+from ...hexes import Hex, hex_distance
+from . import actions as A
+from .arrivals import check_drop, check_enter, check_withdraw, drop, enter, withdraw
+from .combat import check_declaration
+from .mapinfo import MapInfo
+from .movement import check_move, may_move_now, reach
+from .results import answer, place, resolve, retreat_options
+from .state import DUE, GAME_OVER, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
+from .supply import continuous_front, determine_supply, linked_to_west, west_region
+from .tables import Tables, load_tables
+from .units import GERMAN, SOVIET, UnitSpec
+from .victory import open_line, victory_points
+from .zoc import forget, side_hexes
+
+
+class _Forbidden:
+    """Hexes a unit may not end its move in, with one reason for all (9.3 special rule 2)."""
+
+    def __init__(self, hexes=frozenset(), reason: str = ""):
+        self.hexes, self.reason = hexes, reason
+
+    def __contains__(self, h) -> bool:
+        return h in self.hexes
+
+    def __getitem__(self, h) -> str:
+        return self.reason
+
+
+class DemyanskRules:
+    """Demyansk Pocket for one scenario: map, counters, turns, options; never changes during a game."""
+
+    name = "demyansk"
+
+    def __init__(self, board: Board, units: list[UnitSpec], turns: int, victory: str = "open-line",
+                 options: dict | None = None, tables: Tables | None = None, withdrawals: bool = False,
+                 pocket_stays_until: int | None = None, garrison_until: int | None = None):
+        self.tables = tables or load_tables()
+        self.options = {**self.tables.options, **(options or {})}
+        self.map = MapInfo(board, self.tables)
+        self.board = board
+        self.specs: dict[str, UnitSpec] = {u.id: u for u in units}
+        self.order = [u.id for u in units]
+        self.turns = turns
+        self.victory = victory
+        self.withdrawals = withdrawals                  # 9.3 special rule 1
+        self.pocket_stays_until = pocket_stays_until    # 9.3 special rule 2
+        self.garrison_until = garrison_until            # 9.3 special rule 3
+        self.divisions: dict[str, list[str]] = {}
+        for u in units:
+            if u.division and u.side == GERMAN:
+                self.divisions.setdefault(u.division, []).append(u.id)
+        self.pocket_units = [u.id for u in units if u.pocket]
+        self.hqs = [u.id for u in units if self.tables.type_flag(u.type, "hq")]
+
+    # ------------------------------------------------------------ unit facts
+    def is_infantry(self, uid: str) -> bool:
+        return self.tables.type_flag(self.specs[uid].type, "infantry")
+
+    def is_pocket_unit(self, st: State, uid: str) -> bool:
+        """Began in the pocket, or a western unit cut off at this turn's supply check (7.2)."""
+        return self.specs[uid].pocket or uid in st.trapped
+
+    def exempt_from_command(self, st: State, uid: str) -> bool:
+        """HQs themselves, and parachute brigades on their drop turn (errata to 8.2), ignore 8.1."""
+        spec = self.specs[uid]
+        if self.tables.type_flag(spec.type, "hq"):
+            return True
+        u = st.units[uid]
+        return u.drop_turn is not None and u.drop_turn == st.turn
+
+    def command_radius(self, hq: str) -> int:
+        """8.1: the scenario's radius, or (the shipped choice) the HQ's movement allowance."""
+        spec = self.specs[hq]
+        return spec.command_radius if spec.command_radius is not None else spec.movement
+
+    def in_command(self, st: State, uid: str) -> bool:
+        h = st.units[uid].hex
+        return any(st.units[q].status == ON_MAP and hex_distance(st.units[q].hex, h) <= self.command_radius(q)
+                   for q in self.hqs)
+
+    def has_integrity(self, st: State, division: str) -> bool:
+        """6.5: no original unit of the division has been lost."""
+        return all(st.units[m].status not in ("eliminated", "off-map") for m in self.divisions[division])
+
+    def forbidden_destinations(self, st: State, uid: str):
+        """9.3 special rule 2: a pocket unit stays east of the front until the turn ends, unless the front reached it."""
+        if (self.pocket_stays_until is None or st.turn > self.pocket_stays_until or not self.specs[uid].pocket
+                or linked_to_west(self, st, st.units[uid].hex)):
+            return _Forbidden()
+        return _Forbidden(west_region(self, st), f"Demyansk 9.3: units that began in the pocket may not move west "
+                          f"of the continuous front before the end of turn {self.pocket_stays_until}")
+
+    def roll(self, st: State, events: list, purpose: str) -> int:
+        """One die as a chance event: a die entered at the table if any, else the game's generator."""
+        if st.preset_dice:
+            die = st.preset_dice.pop(0)
+        else:
+            die, st.rng = next_die(st.rng)
+        events.append(Event("roll", f"rolled {die} for {purpose}", {"die": die, "purpose": purpose}))
+        return die
+
+    # ------------------------------------------------------------ states
+    def initial_state(self, seed: int, dice: list[int] | None = None) -> State:
+        units = {}
+        for uid in self.order:
+            spec = self.specs[uid]
+            if spec.setup:
+                units[uid] = UnitState(hex=self.board.parse_hex(spec.setup), status=ON_MAP)
+            else:
+                units[uid] = UnitState(hex=None, status=DUE)
+        st = State(turn=1, phase=PHASES[0], units=units, rng=seed_rng(seed), preset_dice=list(dice or []))
+        self._begin_phase(st, [])
+        return st
+
+    def state_to_dict(self, st: State) -> dict:
+        return state_to_dict(st, self.map.hex_id)
+
+    def is_over(self, st: State) -> bool:
+        return st.over
+
+    def outcome(self, st: State) -> Outcome | None:
+        if not st.over:
+            return None
+        return victory_points(self, st) if self.victory == "points" else open_line(self, st)
+
+    def parse_action(self, text: str):
+        return A.parse_action(text)
+
+    def hex(self, text: str) -> Hex:
+        try:
+            return self.board.parse_hex(text)
+        except BadHexId as e:
+            raise IllegalAction("", str(e)) from None
+
+    # ------------------------------------------------------------ apply
+    def apply(self, st: State, action) -> tuple[State, list[Event]]:
+        """The new state and the events of one action; IllegalAction (with the rule) if it is refused."""
+        if st.over:
+            raise IllegalAction("", "the game is over")
+        events: list[Event] = []
+        if st.pending:
+            p = st.pending[0]
+            new = st.copy()
+            answer(self, new, action, events)
+            return new, events
+        if isinstance(action, A.Move):
+            to = self.hex(action.to)
+            uid = action.unit
+            if uid in self.specs and action.frm and st.units[uid].status == ON_MAP \
+                    and self.hex(action.frm) != st.units[uid].hex:
+                raise IllegalAction("", f"{uid} is in {self.map.hex_id(st.units[uid].hex)}, not {action.frm}")
+            cost = check_move(self, st, uid, to)
+            new = st.copy()
+            frm = self.map.hex_id(st.units[uid].hex)
+            place(self, new, uid, to)
+            new.units[uid].moved = True
+            events.append(Event("move", f"{uid} moves {frm}-{action.to} ({cost} MP)", {"unit": uid, "cost": cost}))
+            return new, events
+        if isinstance(action, A.Declare):
+            odds = check_declaration(self, st, action.defender, tuple(action.attackers))
+            new = st.copy()
+            new.battles.append(Battle(action.defender, tuple(action.attackers)))
+            events.append(Event("declare", f"battle announced: {action.text()} at {odds.label}",
+                                {"modifiers": odds.modifiers}))
+            return new, events
+        if isinstance(action, A.Resolve):
+            self._check_paras_committed(st)
+            new = st.copy()
+            resolve(self, new, action.defender, events)
+            return new, events
+        if isinstance(action, A.Enter):
+            h = self.hex(action.to)
+            check_enter(self, st, action.unit, h)
+            new = st.copy()
+            enter(self, new, action.unit, h, events)
+            return new, events
+        if isinstance(action, A.Drop):
+            h = self.hex(action.to)
+            check_drop(self, st, action.unit, h)
+            new = st.copy()
+            drop(self, new, action.unit, h, events)
+            return new, events
+        if isinstance(action, A.Withdraw):
+            check_withdraw(self, st, action.unit)
+            new = st.copy()
+            withdraw(self, new, action.unit, events)
+            return new, events
+        if isinstance(action, A.EndPhase):
+            self._check_end(st)
+            new = st.copy()
+            self._end_phase(new, events)
+            return new, events
+        if isinstance(action, (A.Retreat, A.Advance, A.EnterResult)):
+            raise IllegalAction("Demyansk 6.7", "there is no retreat, advance or blank result to decide now")
+        raise IllegalAction("", f"{action!r} is not a Demyansk action")
+
+    def _check_paras_committed(self, st: State) -> None:
+        if st.resolving:
+            return
+        for uid, u in st.units.items():
+            if u.landed_on and u.status == ON_MAP and not any(uid in b.attackers for b in st.battles):
+                raise IllegalAction("Demyansk 8.2", f"the parachute brigade {uid} landed on {u.landed_on} "
+                                    "and must attack it: announce that battle first")
+
+    # ------------------------------------------------------------ sequence of play (3)
+    def _check_end(self, st: State) -> None:
+        if st.phase.endswith("combat"):
+            self._check_paras_committed(st)
+            left = [b.defender for b in st.battles if not b.resolved]
+            if left:
+                raise IllegalAction("Demyansk 6", f"announced battles must all be resolved: {', '.join(left)}")
+        if st.phase == "german-movement":
+            why = self.garrison_shortfall(st)
+            if why:
+                raise IllegalAction("Demyansk 6.2", why)
+
+    def garrison_shortfall(self, st: State) -> str | None:
+        """6.2: an empty fortification hex that an unmoved German unit could still reach, or None."""
+        if self.garrison_until is not None and st.turn > self.garrison_until:
+            return None
+        lost = set(st.forts_lost)
+        occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
+        empty = [f for f in sorted(self.map.forts) if f not in lost and f not in occupied]
+        if not empty:
+            return None
+        for uid in self.order:
+            u = st.units[uid]
+            if self.specs[uid].side != GERMAN or u.status != ON_MAP or u.moved or u.hex in self.map.forts:
+                continue
+            if may_move_now(self, st, uid):
+                continue
+            dest = reach(self, st, uid).destinations
+            for f in empty:
+                if f in dest:
+                    return (f"every fortification hex must be held at the end of the German movement phase: "
+                            f"{self.map.hex_id(f)} is empty and {uid} can reach it")
+        return None
+
+    def _end_phase(self, st: State, events: list) -> None:
+        i = PHASES.index(st.phase)
+        if st.phase == "german-movement":
+            if not continuous_front(self, st):
+                st.front_failures.append(st.turn)
+                events.append(Event("front", f"Demyansk 7.3: no continuous German front on turn {st.turn}"))
+        if i + 1 < len(PHASES):
+            st.phase = PHASES[i + 1]
+        else:
+            self._end_turn(st, events)
+            if st.over:
+                return
+            st.turn += 1
+            st.phase = PHASES[0]
+        events.append(Event("phase", f"turn {st.turn}, {st.phase} phase"))
+        self._begin_phase(st, events)
+
+    def _end_turn(self, st: State, events: list) -> None:
+        for u in st.units.values():
+            u.entry_mp = 0
+        if self.withdrawals:
+            for uid in self.order:
+                wt = self.specs[uid].withdraw_turn
+                if wt is not None and st.turn > wt and st.units[uid].status == ON_MAP:
+                    st.withdrawal_vp += 1
+                    events.append(Event("vp", f"Demyansk 9.3: {uid} still on the map after turn {wt}: Soviet +1 VP"))
+        if st.turn >= self.turns:
+            st.over = True
+            st.phase = GAME_OVER
+            out = self.outcome(st)
+            events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
+
+    def _begin_phase(self, st: State, events: list) -> None:
+        ph = st.phase
+        st.battles = []
+        st.resolving = False
+        for u in st.units.values():
+            u.moved = False
+        if ph == "german-reinforcement":
+            determine_supply(self, st, events)
+        if ph in ("soviet-combat", "soviet-movement"):
+            for uid in self.order:
+                if self.specs[uid].side == SOVIET and st.units[uid].status == ON_MAP:
+                    st.units[uid].out_of_command = not self.in_command(st, uid)     # 8.1
+        if ph == "german-combat":
+            for uid in self.order:
+                st.units[uid].out_of_command = False
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, st: State) -> list:
+        """Every legal action now, in a fixed order (declarations: each defender with every legal group)."""
+        if st.over:
+            return []
+        if st.pending:
+            p = st.pending[0]
+            if p["kind"] == "result":
+                return [A.EnterResult(r) for r in p["options"]]
+            if p["kind"] == "retreat":
+                return [A.Retreat(p["unit"], o) for o in p["options"]]
+            return [A.Advance(o) for o in p["options"]]
+        out: list = []
+        ph = st.phase
+        if ph.endswith("reinforcement"):
+            out.extend(self._arrivals(st))
+        elif ph.endswith("movement"):
+            for uid in self.order:
+                if may_move_now(self, st, uid) is None:
+                    r = reach(self, st, uid)
+                    frm = self.map.hex_id(r.start)
+                    out.extend(A.Move(uid, self.map.hex_id(h), frm) for h in sorted(r.destinations))
+            if self.withdrawals and ph.startswith("german"):
+                for uid in self.order:
+                    try:
+                        check_withdraw(self, st, uid)
+                    except IllegalAction:
+                        continue
+                    out.append(A.Withdraw(uid))
+        elif ph.endswith("combat"):
+            if not st.resolving:
+                out.extend(self.declarations(st))
+            out.extend(A.Resolve(b.defender) for b in st.battles if not b.resolved)
+        try:
+            self._check_end(st)
+            out.append(A.EndPhase())
+        except IllegalAction:
+            pass
+        return out
+
+    def declarations(self, st: State, max_group: int = 6) -> list:
+        """Every legal battle that could be announced now."""
+        side = GERMAN if st.phase.startswith("german") else SOVIET
+        taken = {a for b in st.battles for a in b.attackers}
+        out = []
+        occ_side = {u.hex: uid for uid, u in st.units.items() if u.status == ON_MAP and self.specs[uid].side == side
+                    and uid not in taken and self.specs[uid].attack > 0}
+        for d in self.order:
+            u = st.units[d]
+            if u.status != ON_MAP or self.specs[d].side == side:
+                continue
+            near = [occ_side[h] for h in (u.hex, *self.map.neighbors[u.hex]) if h in occ_side]
+            for n in range(1, min(len(near), max_group) + 1):
+                for group in combinations(near, n):
+                    try:
+                        check_declaration(self, st, d, group)
+                    except IllegalAction:
+                        continue
+                    out.append(A.Declare(d, group))
+        return out
+
+    def _arrivals(self, st: State) -> list:
+        out = []
+        side = GERMAN if st.phase.startswith("german") else SOVIET
+        edge = sorted(self.map.edges["west" if side == GERMAN else "east"])
+        for uid in self.order:
+            spec = self.specs[uid]
+            if spec.side != side or st.units[uid].status != DUE or (spec.arrives or 0) > st.turn:
+                continue
+            for h in edge:
+                try:
+                    check_enter(self, st, uid, h)
+                except IllegalAction:
+                    continue
+                out.append(A.Enter(uid, self.map.hex_id(h)))
+            if self.tables.type_flag(spec.type, "airborne"):
+                for h in sorted(self.map.pocket):
+                    try:
+                        check_drop(self, st, uid, h)
+                    except IllegalAction:
+                        continue
+                    out.append(A.Drop(uid, self.map.hex_id(h)))
+        return out
+
+    # ------------------------------------------------------------ queries for the GUI and the command line
+    def destinations(self, st: State, uid: str):
+        """Legal destinations of a unit with their costs, and why each blocked neighbour is blocked."""
+        return reach(self, st, uid)
+
+    def retreat_options(self, st: State, uid: str, hexes: int) -> list[str]:
+        return retreat_options(self, st, uid, hexes)
