@@ -1,0 +1,175 @@
+"""The map commands: ``validate``, ``hex``, ``bench load``; and the documented example map."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.mapfile import dumps_map, load_map
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "map-format.md"
+
+
+@pytest.fixture
+def example_map(tmp_path) -> Path:
+    """The complete example of docs/map-format.md, with its two images."""
+    block = re.search(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S).group(1)
+    for name in ("crossroads-a.png", "crossroads-b.png"):
+        (tmp_path / name).write_bytes(b"\x89PNG\r\n\x1a\n")
+    p = tmp_path / "crossroads.toml"
+    p.write_text(block, encoding="utf-8")
+    return p
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------- the documented example
+
+def test_documented_example_loads_and_is_in_saved_form(example_map):
+    board = load_map(example_map)
+    assert len(board.hexes()) == 21
+    assert dumps_map(board) == example_map.read_text(encoding="utf-8")
+
+
+def test_documented_example_obstacle_is_at_sheet_b_first_hex(example_map):
+    board = load_map(example_map)
+    (ob,) = board.obstacles
+    cx, cy = board.center(board.parse_hex("B01.01"))
+    assert ob.points[0] == pytest.approx((cx, cy), abs=1e-3)
+
+
+# ---------------------------------------------------------------- validate
+
+def test_validate_valid_map_exits_0(capsys, example_map):
+    code, out, _ = run_cli(capsys, "validate", str(example_map))
+    assert code == 0
+    assert out == f"{example_map}: ok (map)\n"
+    code, out, _ = run_cli(capsys, "validate", "--json", str(example_map))
+    assert code == 0
+    assert json.loads(out) == {"file": str(example_map), "ok": True, "kind": "map"}
+
+
+def test_validate_reports_each_problem_with_file_line_and_key(capsys, example_map, tmp_path):
+    text = example_map.read_text()
+    misspelt = tmp_path / "misspelt.toml"
+    misspelt.write_text(text.replace("cols = 4\nrows = 3\nshifted", "colls = 4\nrows = 3\nshifted", 1))
+    bad_code = tmp_path / "code.toml"
+    bad_code.write_text(text.replace('"cwcc",', '"cwcQ",'))
+    code, out, _ = run_cli(capsys, "validate", str(example_map), str(misspelt), str(bad_code))
+    assert code == 1
+    assert out.splitlines() == [
+        f"{example_map}: ok (map)",
+        f"{misspelt}:18: sheets[0].colls: unknown key (did you mean 'cols'? expected one of id, image, "
+        "numbering, first_col, first_row, cols, rows, shifted, origin, transform, col_digits, row_digits)",
+        f"{misspelt}:12: sheets[0]: missing key 'cols'",
+        f"{bad_code}:39: terrain.A.rows[1]: unknown terrain code 'Q' at column 4 (A04.02; legend has c, r, w)",
+    ]
+    code, out, _ = run_cli(capsys, "validate", "--json", str(misspelt), str(bad_code))
+    assert code == 1
+    problems = [json.loads(x) for x in out.splitlines()]
+    assert [(p["file"], p["key"], p["line"]) for p in problems] == [
+        (str(misspelt), "sheets[0].colls", 18), (str(misspelt), "sheets[0]", 12),
+        (str(bad_code), "terrain.A.rows[1]", 39)]
+
+
+def test_validate_names_the_kinds_of_file_it_expects(capsys, tmp_path):
+    other = tmp_path / "other.toml"
+    other.write_text('title = "not a map"\n')
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[map\n")
+    code, out, _ = run_cli(capsys, "validate", str(other), str(broken), str(tmp_path / "none.toml"))
+    assert code == 1
+    assert f"{other}: not a file this program knows: expected a map file (with a [map] table) " \
+           f"or a scenario file (with a [scenario] table)" in out
+    assert f"{broken}:1: not valid TOML" in out
+    assert f"{tmp_path / 'none.toml'}: file not found" in out
+
+
+def test_validate_hands_scenario_files_to_the_scenario_loader(capsys, tmp_path):
+    bad = tmp_path / "scenario.toml"
+    bad.write_text('[scenario]\nid = "x"\nname = 3\n')
+    code, out, _ = run_cli(capsys, "validate", "--json", str(bad))
+    assert code == 1
+    problems = [json.loads(x) for x in out.splitlines()]
+    assert problems and all(p["file"] == str(bad) for p in problems)
+    assert any(p["key"].startswith("scenario") for p in problems)
+
+
+# ---------------------------------------------------------------- hex
+
+def test_hex_command_text_for_a_shared_hex(capsys, example_map):
+    code, out, _ = run_cli(capsys, "hex", str(example_map), "B01.01")
+    assert code == 0
+    assert out == (
+        "A04.01 (also B01.01)\n"
+        "  axial      q=3 r=-1\n"
+        "  sheets     A, B\n"
+        "  terrain    rough\n"
+        "  elevation  30 m\n"
+        "  features   -\n"
+        "  areas      -\n"
+        "  road       to B02.01, A03.01\n"
+        "  neighbours\n"
+        "    B02.01   road link\n"
+        "    A03.01   road link\n"
+        "    A03.02\n"
+        "    A04.02\n"
+    )
+
+
+def test_hex_command_json(capsys, example_map):
+    code, out, _ = run_cli(capsys, "hex", str(example_map), "A01.02", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["id"] == "A01.02" and d["ids"] == ["A01.02"]
+    assert d["axial"] == [0, 1]
+    assert d["terrain"] == "clear" and d["elevation"] == 0.0
+    assert d["features"] == [] and d["areas"] == []
+    by_id = {n["id"]: n for n in d["neighbours"]}
+    assert set(by_id) == {"A01.01", "A02.01", "A02.02", "A01.03"}
+    assert by_id["A01.01"]["hexside"] == ["river"]
+    assert by_id["A02.02"]["lines"] == ["start line"]
+    code, out, _ = run_cli(capsys, "hex", str(example_map), "A02.02", "--json")
+    assert json.loads(out)["areas"] == ["Krasni Bor"]
+
+
+def test_hex_command_refuses_off_map_and_malformed_ids(capsys, example_map):
+    code, _, err = run_cli(capsys, "hex", str(example_map), "A09.01")
+    assert code == 1
+    assert err == f"{example_map}: hex 'A09.01' is off the map (sheet A: 'A09.01' is off the sheet (columns 1-4, rows 1-3))\n"
+    code, out, _ = run_cli(capsys, "hex", str(example_map), "nonsense", "--json")
+    assert code == 1
+    assert json.loads(out) == {"file": str(example_map),
+                               "error": "'nonsense' is not a hex id of this map (ids look like A01.01, B01.01)"}
+
+
+def test_hex_command_on_a_bad_file_names_the_problem(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "hex", str(tmp_path / "none.toml"), "A01.01")
+    assert code == 1
+    assert err == f"{tmp_path / 'none.toml'}: file not found\n"
+
+
+# ---------------------------------------------------------------- bench
+
+def test_bench_load_prints_medians(capsys):
+    code, out, _ = run_cli(capsys, "bench", "load", "--json", "--repeat", "1")
+    assert code == 0
+    rows = [json.loads(x) for x in out.splitlines()]
+    generated = rows[-1]
+    assert generated["hexes"] == 3 * 35 * 68 - 2 * 68
+    assert generated["map_load_ms"] > 0 and generated["repeat"] == 1
+    if len(rows) == 2:
+        assert rows[0]["map"] == "maps/demo.toml" and rows[0]["hexes"] > 0
+
+
+def test_bench_unknown_benchmark(capsys):
+    code, _, err = run_cli(capsys, "bench", "nothing")
+    assert code == 1
+    assert "no benchmark 'nothing' (there are: " in err and "load" in err
