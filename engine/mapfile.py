@@ -78,13 +78,20 @@ def is_map_doc(doc: dict[str, Any]) -> bool:
     return isinstance(doc.get("map"), dict)
 
 
-def map_differences(a: Board, b: Board) -> list[str]:
-    """Names of the board fields where two boards differ (empty sets count as absent)."""
+def map_differences(a: Board, b: Board, tolerance: float = 1e-3) -> list[str]:
+    """Names of the board fields where two boards differ.
+
+    Empty sets count as absent.  Obstacle points may differ by ``tolerance``
+    hex sizes: they are stored in image pixels, so a board built in memory
+    comes back from its file moved by float rounding.
+    """
     out = []
     for name in ("name", "orientation", "elevation_unit", "sheets", "legend", "terrain",
-                 "elevation", "boxes", "obstacles"):
+                 "elevation", "boxes"):
         if getattr(a, name) != getattr(b, name):
             out.append(name)
+    if not _same_obstacles(a.obstacles, b.obstacles, tolerance):
+        out.append("obstacles")
     for name in ("features", "hexsides", "links"):
         if _nonempty(getattr(a, name)) != _nonempty(getattr(b, name)):
             out.append(name)
@@ -93,6 +100,17 @@ def map_differences(a: Board, b: Board) -> list[str]:
     if a.lines != b.lines:
         out.append("lines")
     return out
+
+
+def _same_obstacles(xs: list[Obstacle], ys: list[Obstacle], tolerance: float) -> bool:
+    if len(xs) != len(ys):
+        return False
+    for x, y in zip(xs, ys):
+        if (x.kind, x.height, x.sheet, len(x.points)) != (y.kind, y.height, y.sheet, len(y.points)):
+            return False
+        if any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(x.points, y.points)):
+            return False
+    return True
 
 
 def _nonempty(d: dict) -> dict:

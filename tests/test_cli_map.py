@@ -77,6 +77,7 @@ def test_validate_reports_each_problem_with_file_line_and_key(capsys, example_ma
     assert [(p["file"], p["key"], p["line"]) for p in problems] == [
         (str(misspelt), "sheets[0].colls", 18), (str(misspelt), "sheets[0]", 12),
         (str(bad_code), "terrain.A.rows[1]", 39)]
+    assert all(p["ok"] is False for p in problems)
 
 
 def test_validate_names_the_kinds_of_file_it_expects(capsys, tmp_path):

@@ -363,11 +363,12 @@ def test_save_then_load_gives_an_equal_board(tmp_path):
     p = tmp_path / "rich.toml"
     save_map(board, p)
     again = load_map(p)
-    # obstacle points go through the sheet's pixels and back: equal to a micro-hex
-    for o1, o2 in zip(board.obstacles, again.obstacles):
-        assert [pytest.approx(pt, abs=1e-4) for pt in o1.points] == o2.points
-    again.obstacles = board.obstacles
     assert map_differences(board, again) == []
+    # obstacle points go through the sheet's pixels and back: equal to a hundred-thousandth of a hex
+    for o1, o2 in zip(board.obstacles, again.obstacles):
+        assert o2.points == [pytest.approx(pt, abs=1e-5) for pt in o1.points]
+    assert map_differences(board, again, tolerance=0.0) == ["obstacles"]
+    again.obstacles = board.obstacles
     assert again == board
 
 

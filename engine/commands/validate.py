@@ -60,7 +60,7 @@ def run(args) -> int:
         if args.json:
             if problems:
                 for p in problems:
-                    print(json.dumps(p.to_dict()))
+                    print(json.dumps({**p.to_dict(), "ok": False}))
             else:
                 print(json.dumps({"file": path, "ok": True, "kind": kind}))
         else:
