@@ -100,7 +100,7 @@ def sheet_image_path(board: Board, sheet: Sheet, out_path) -> Path:
 
 
 def render_board(board: Board, out_path, px_per_hex: float = 64, supersample: int = 2,
-                 seed: int = 1, colours: int | None = 256) -> list[Path]:
+                 seed: int = 1, colours: int | None = 128) -> list[Path]:
     """Draw every sheet to an image file and set each sheet's image and transform to match.
 
     The image format follows the file's suffix (``.png`` or ``.jpg``);
@@ -125,7 +125,7 @@ def _encode(img: Image.Image, path: Path, colours: int | None) -> bytes:
         img.save(buf, "JPEG", quality=90, optimize=True)
     elif suffix == ".png":
         if colours:
-            img = img.quantize(colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+            img = img.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         img.save(buf, "PNG", optimize=False, compress_level=9)
     else:
         raise ValueError(f"{path}: map images are .png or .jpg, not {path.suffix or 'no suffix'}")
@@ -267,7 +267,7 @@ def _print_on_paper(img: Image.Image, seed: int) -> Image.Image:
     rng = np.random.default_rng(seed + 7919)
     blotch = Image.fromarray((rng.random((h // 40 + 2, w // 40 + 2)) * 255).astype(np.uint8))
     blotch = np.asarray(blotch.resize((w, h), Image.Resampling.BICUBIC), dtype=np.float32) / 255.0
-    factor = 0.972 + 0.04 * blotch
+    factor = 0.978 + 0.03 * blotch
     arr = np.asarray(img, dtype=np.float32) * factor[:, :, None]
     return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
 
@@ -498,10 +498,18 @@ class _Painter:
         self._buildings(h, "town", 6, 0.55, (168, 82, 66), (96, 44, 36))
 
     def symbol_city(self, h: Hex) -> None:
+        """City blocks on a street grid, a few lots left empty."""
+        rnd = self.rng("city", h.q, h.r)
         cx, cy = self.center(h)
-        for k in (-1, 1):
-            self.polyline([(cx - 0.8, cy + 0.22 * k), (cx + 0.8, cy + 0.22 * k)], (236, 226, 214), 0.06, caps=False)
-        self._buildings(h, "city", 12, 0.62, (132, 62, 54), (72, 34, 30))
+        for i in range(-2, 3):
+            for j in range(-2, 3):
+                x, y = cx + 0.27 * i + 0.06 * (j % 2), cy + 0.25 * j
+                if math.hypot(x - cx, y - cy) > 0.68 or rnd.random() < 0.2:
+                    continue
+                bw, bh = rnd.uniform(0.13, 0.19), rnd.uniform(0.1, 0.16)
+                block = box(x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)
+                self.fill(block, (132, 62, 54))
+                self.stroke(block.exterior, (72, 34, 30), 0.012)
 
     # ------------------------------------------------------------ hexsides
     def side_segments(self, feature: str) -> list[tuple[tuple, tuple]]:
@@ -557,15 +565,15 @@ class _Painter:
         for kind in kinds:
             chains = self.link_chains(kind)
             if kind == "road":
+                self.bridges(kind, 0.13)
                 for c in chains:
                     self.polyline(c, (92, 62, 40), 0.13)
                 for c in chains:
                     self.polyline(c, (238, 186, 104), 0.075)
-                self.bridges(kind, 0.13)
             elif kind == "railroad":
+                self.bridges(kind, 0.1)
                 for c in chains:
                     self.railroad(c)
-                self.bridges(kind, 0.1)
             else:
                 for c in chains:
                     self.polyline(c, (110, 90, 70), 0.05)
@@ -592,13 +600,17 @@ class _Painter:
             mx, my = (ax + bx) / 2, (ay + by) / 2
             dx, dy = (bx - ax) / SQRT3, (by - ay) / SQRT3
             nx, ny = -dy, dx
+            deck = shapely.Polygon([(mx - 0.2 * dx + nx * k * (width * 0.5 + 0.04), my - 0.2 * dy + ny * k * (width * 0.5 + 0.04))
+                                    for k in (-1, 1)] + [(mx + 0.2 * dx + nx * k * (width * 0.5 + 0.04), my + 0.2 * dy + ny * k * (width * 0.5 + 0.04))
+                                                         for k in (1, -1)])
+            self.fill(deck, (236, 230, 214))
             for k in (-1, 1):
                 ox, oy = nx * k * (width * 0.5 + 0.05), ny * k * (width * 0.5 + 0.05)
-                self.polyline([(mx - 0.2 * dx + ox + 0.05 * k * nx, my - 0.2 * dy + oy + 0.05 * k * ny),
-                               (mx - 0.15 * dx + ox, my - 0.15 * dy + oy),
-                               (mx + 0.15 * dx + ox, my + 0.15 * dy + oy),
-                               (mx + 0.2 * dx + ox + 0.05 * k * nx, my + 0.2 * dy + oy + 0.05 * k * ny)],
-                              INK, 0.03, caps=False)
+                self.polyline([(mx - 0.28 * dx + ox + 0.08 * k * nx, my - 0.28 * dy + oy + 0.08 * k * ny),
+                               (mx - 0.2 * dx + ox, my - 0.2 * dy + oy),
+                               (mx + 0.2 * dx + ox, my + 0.2 * dy + oy),
+                               (mx + 0.28 * dx + ox + 0.08 * k * nx, my + 0.28 * dy + oy + 0.08 * k * ny)],
+                              INK, 0.04, caps=False)
 
     # ------------------------------------------------------------ hex features
     def paint_features(self) -> None:
@@ -750,7 +762,7 @@ class _Painter:
     # ------------------------------------------------------------ grid, ids, labels, frame
     def paint_grid(self) -> None:
         grid = (70, 64, 56)
-        wd = max(1, int(round(GRID_WIDTH * self.s)))
+        wd = max(self.ss, int(round(GRID_WIDTH * self.s)))
         for h in self.hexes:
             corners = self.pts(self.layout.polygon_corners(h))
             self.draw.line(corners + [corners[0]], fill=grid, width=wd, joint="curve")

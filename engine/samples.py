@@ -59,11 +59,11 @@ DITCH_COURSE = (("A21.10", "A22.10"), ("A21.13", "A22.13"), ("A22.16", "A23.16")
 START_LINE_COURSE = (("A08.01", "A09.01"), ("A07.06", "A08.06"), ("A08.10", "A09.10"),
                      ("A07.15", "A08.15"), ("A08.20", "A09.20"))
 
-ROAD_ROUTE = ("A01.08", "A05.09", "A10.09", "A12.09", "A14.10", "A18.10", "A23.13", "A25.14", "A30.13")
+ROAD_ROUTE = ("A01.08", "A05.09", "A10.09", "A11.09", "A12.09", "A14.10", "A18.10", "A23.13", "A25.14", "A30.13")
 ROAD_NORTH_ROUTE = ("A11.09", "A11.05", "A10.01")
 RAILROAD_ROUTE = ("A26.01", "A26.07", "A25.12", "A25.16", "A24.20")
 
-TRENCH_HEXES = [f"A20.{r:02d}" for r in range(2, 7)] + [f"A19.{r:02d}" for r in range(7, 12)] \
+TRENCH_HEXES = [f"A20.{r:02d}" for r in range(2, 7)] + [f"A19.{r:02d}" for r in range(7, 13)] \
     + [f"A20.{r:02d}" for r in range(12, 18)]
 WIRE_HEXES = [f"A19.{r:02d}" for r in range(3, 7)] + [f"A18.{r:02d}" for r in range(7, 10)] \
     + [f"A19.{r:02d}" for r in range(13, 17)]
