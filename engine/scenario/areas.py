@@ -18,6 +18,7 @@ Grammar (lowest precedence first)::
               | "row" "of" primary                     the same printed row
               | "terrain" NAME | "feature" NAME
               | "edge" ("north"|"south"|"east"|"west")
+              | ("columns"|"rows") N "to" N            by printed column or row number
 
 Names are matched without regard to case, spaces, hyphens or underscores
 (``staraya_russa`` names the area "Staraya Russa"); a name with other
@@ -35,7 +36,7 @@ from ..board import Board
 from ..hexes import Hex, hex_neighbors, hexside
 
 KEYWORDS = {"or", "and", "not", "all", "within", "of", "adjacent", "to", "along", "inside", "outside",
-            "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge"}
+            "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge", "columns", "rows"}
 COMPASS = ("north", "south", "east", "west")
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|'([^']*)'|\"([^\"]*)\"|([A-Za-z0-9_.\-]+))")
 
@@ -165,6 +166,13 @@ class _Parser:
             if d[0] != "kw" or d[1] not in COMPASS:
                 raise AreaSyntaxError(f"expected north, south, east or west after 'edge', found {d[1]!r}")
             return ("edge", d[1])
+        if word in ("columns", "rows"):
+            lo = self.take()
+            self.expect_kw("to")
+            hi = self.take()
+            if lo[0] != "num" or hi[0] != "num":
+                raise AreaSyntaxError(f"expected '{word} N to M' with numbers, found {lo[1]!r} to {hi[1]!r}")
+            return ("band", word, int(lo[1]), int(hi[1]))
         if word == "row":
             self.expect_kw("of")
             return ("row", "=", self.primary())
@@ -271,6 +279,9 @@ class AreaContext:
             return self._edge(node[1])
         if op == "row":
             return self._rows(node[1], self._eval(node[2]), node[2])
+        if op == "band":
+            i = 0 if node[1] == "columns" else 1
+            return {h for h in self._hexes if node[2] <= self.colrow_of(h)[i] <= node[3]}
         raise AreaError(f"unknown expression {op!r}")  # pragma: no cover - the parser makes no others
 
     def _grow(self, base: set[Hex], n: int) -> set[Hex]:
@@ -352,9 +363,13 @@ class AreaContext:
                     out.add(h)
         return out
 
-    def row_of(self, h: Hex) -> int:
+    def colrow_of(self, h: Hex) -> tuple[int, int]:
+        """Printed column and row numbers of a hex (on its first sheet)."""
         sheets = self.board.sheets_of(h)
-        return sheets[0].numbering.hex_to_colrow(h)[1] if sheets else 0
+        return sheets[0].numbering.hex_to_colrow(h) if sheets else (0, 0)
+
+    def row_of(self, h: Hex) -> int:
+        return self.colrow_of(h)[1]
 
     def _rows(self, op: str, base: set[Hex], node) -> set[Hex]:
         rows = {self.row_of(h) for h in base & self._hexes}
