@@ -6,12 +6,22 @@ import os
 import sys
 from pathlib import Path
 
-DEFAULT_MAP = Path(__file__).resolve().parent.parent / "maps" / "demo.toml"
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MAP = ROOT / "maps" / "demo.toml"
+DEFAULT_SCENARIOS = (ROOT / "scenarios" / "demyansk-1.toml", ROOT / "scenarios" / "demyansk" / "scenario-1.toml")
+
+
+def default_file() -> Path:
+    """The default scenario (Demyansk scenario I) when it is there, else the demo map."""
+    for p in DEFAULT_SCENARIOS:
+        if p.is_file():
+            return p
+    return DEFAULT_MAP
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="sandtable", description="Play, digitise and build paper wargames")
-    p.add_argument("file", nargs="?", help="a map file (maps/*.toml) to open")
+    p.add_argument("file", nargs="?", help="a map or scenario file to open")
     p.add_argument("--screenshot", metavar="OUT.png", help="open offscreen, save a PNG of the window and exit")
     return p.parse_args(argv)
 
@@ -35,16 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
     win = MainWindow()
-    path = Path(args.file) if args.file else DEFAULT_MAP
-    win.open_file(path)
+    path = Path(args.file) if args.file else default_file()
     win.resize(1280, 860)
     if args.screenshot:
         win.show()
         app.processEvents()
-        win.map_view.fit()
+        opened = win.open_file(path)
         app.processEvents()
+        win.map_view.fit()
+        win.map_view.wait_until_drawn()
         ok = win.grab().save(args.screenshot)
-        return 0 if ok else 1
+        if not opened:
+            print(win.last_error, file=sys.stderr)
+        return 0 if ok and opened else 1
+    win.open_file(path)
     win.show()
     return app.exec()
 

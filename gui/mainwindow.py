@@ -1,66 +1,151 @@
-"""The main window: the map view, a status bar, and the menus."""
+"""The main window: the map view, menus, the status line with hover text and tiling progress."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar
 
-from engine.errors import BadFile
+from engine.errors import BadFile, BadHexId, Problem
 
-from .mapview import MapView
+from .counterart import CounterArt
+from .mapview import ZOOM_PRESETS, MapView
 
 
 class MainWindow(QMainWindow):
-    """Sandtable's window; opens map files and shows them."""
+    """Sandtable's window: opens map and scenario files and shows them."""
 
-    def __init__(self):
+    def __init__(self, cache: Path | None = None):
         super().__init__()
         self.setWindowTitle("Sandtable")
-        self.map_view = MapView(self)
+        self.map_view = MapView(self, cache=cache)
         self.setCentralWidget(self.map_view)
         self.hover_label = QLabel()
         self.statusBar().addWidget(self.hover_label, 1)
+        self.tile_bar = QProgressBar()
+        self.tile_bar.setRange(0, 1000)
+        self.tile_bar.setMaximumWidth(260)
+        self.tile_bar.setFormat("Cutting the map into tiles… %p%")
+        self.tile_bar.hide()
+        self.statusBar().addPermanentWidget(self.tile_bar)
+        self.zoom_label = QLabel()
+        self.statusBar().addPermanentWidget(self.zoom_label)
         self.map_view.hovered.connect(self.hover_label.setText)
+        self.map_view.tiling.connect(self._tiling)
+        self.map_view.problem.connect(lambda m: self.show_error("Map image problem", m))
         self.board = None
+        self.scenario = None
+        self.last_error = ""
+        self._tiling_state: dict[str, float] = {}
         self._make_menus()
 
     def _make_menus(self):
+        v = self.map_view
         file_menu = self.menuBar().addMenu("&File")
-        open_act = QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file)
-        quit_act = QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close)
-        file_menu.addActions([open_act, quit_act])
+        file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
+        file_menu.addSeparator()
+        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close))
         view_menu = self.menuBar().addMenu("&View")
         self.grid_act = QAction("Hex &grid", self, checkable=True, checked=True, shortcut="G",
-                                toggled=self.map_view.set_grid_visible)
-        fit_act = QAction("&Fit to window", self, shortcut="F", triggered=self.map_view.fit)
-        view_menu.addActions([self.grid_act, fit_act])
+                                toggled=v.set_grid_visible)
+        self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
+                               toggled=v.set_ids_visible)
+        view_menu.addActions([self.grid_act, self.ids_act])
+        view_menu.addSeparator()
+        view_menu.addAction(QAction("&Fit to window", self, shortcut="F", triggered=self._fit))
+        view_menu.addAction(QAction("Zoom &in", self, shortcut=QKeySequence.ZoomIn, triggered=lambda: self._zoom(1.25)))
+        view_menu.addAction(QAction("Zoom &out", self, shortcut=QKeySequence.ZoomOut, triggered=lambda: self._zoom(0.8)))
+        presets = view_menu.addMenu("Zoom &presets")
+        group = QActionGroup(self)
+        for i, z in enumerate(ZOOM_PRESETS, start=1):
+            act = QAction(f"{z * 100:g}%", self, shortcut=f"Ctrl+{i}", triggered=lambda _=False, z=z: self._set_zoom(z))
+            group.addAction(act)
+            presets.addAction(act)
+
+    def _fit(self):
+        self.map_view.fit()
+        self._show_zoom()
+
+    def _zoom(self, f: float):
+        self.map_view.zoom_by(f)
+        self._show_zoom()
+
+    def _set_zoom(self, z: float):
+        self.map_view.set_zoom(z)
+        self._show_zoom()
+
+    def _show_zoom(self):
+        self.zoom_label.setText(f"{self.map_view.zoom() * 100:.0f}%")
+
+    def _tiling(self, label: str, fraction: float) -> None:
+        self._tiling_state[label] = fraction
+        busy = {k: f for k, f in self._tiling_state.items() if f < 1.0}
+        if not busy:
+            self.tile_bar.hide()
+            self._tiling_state.clear()
+            return
+        self.tile_bar.show()
+        self.tile_bar.setValue(int(1000 * sum(self._tiling_state.values()) / len(self._tiling_state)))
 
     def _choose_file(self):
-        path, _ = QFileDialog.getOpenFileName(self, "Open a map", "maps", "Map files (*.toml)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open a map or scenario", "", "Sandtable files (*.toml)")
         if path:
             self.open_file(Path(path))
 
+    # ------------------------------------------------------------ files
     def open_file(self, path: Path) -> bool:
-        """Open a map file; a bad file is reported, never a traceback."""
-        from engine.mapfile import load_map
+        """Open a map or scenario file; a bad file is reported in words, never as a traceback."""
+        from engine.fileio import read_toml
+        from engine.mapfile import is_map_doc, load_map
 
+        path = Path(path)
         try:
-            board = load_map(path)
+            doc = read_toml(path)
+            if is_map_doc(doc):
+                board, placed, scenario = load_map(path), [], None
+            else:
+                board, placed, scenario = self._load_scenario(path)
         except BadFile as e:
             self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
             return False
-        self.board = board
+        self.board, self.scenario = board, scenario
+        if scenario is not None:
+            art = CounterArt(scenario.sides)
+            self.map_view.set_art(art)
         self.map_view.show_board(board)
-        if self.map_view.problems:
-            self.show_error(f"Problems opening {path}", "\n".join(self.map_view.problems))
-        self.setWindowTitle(f"Sandtable — {board.name}")
-        self.statusBar().showMessage(f"{board.name}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
+        self.map_view.set_pieces(placed)
+        title = scenario.name if scenario is not None else board.name
+        self.setWindowTitle(f"Sandtable — {title}")
+        self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
+        self._show_zoom()
         return True
 
+    def _load_scenario(self, path: Path):
+        from engine.mapfile import load_map
+        from engine.scenario import load_scenario
+
+        scenario = load_scenario(path)
+        board = load_map(scenario.map_path)
+        placed, problems = [], []
+        for unit in scenario.units.values():
+            if not unit.hex:
+                continue
+            try:
+                placed.append((unit, board.parse_hex(unit.hex)))
+            except BadHexId as e:
+                problems.append(Problem(str(path), f"units.{unit.id}.hex", str(e)))
+        if problems:
+            raise BadFile(problems)
+        return board, placed, scenario
+
     def show_error(self, title: str, text: str) -> None:
-        self.statusBar().showMessage(title, 10000)
-        if self.isVisible():
+        self.last_error = f"{title}\n{text}"
+        self.statusBar().showMessage(f"{title}: {text.splitlines()[0] if text else ''}", 15000)
+        if self.isVisible() and not self._offscreen():
             QMessageBox.warning(self, title, text)
-        else:
-            self.last_error = f"{title}\n{text}"
+
+    def _offscreen(self) -> bool:
+        """True when Qt draws offscreen (tests, screenshots): no modal dialogs then."""
+        from PySide6.QtGui import QGuiApplication
+
+        return QGuiApplication.platformName() in ("offscreen", "minimal")

@@ -1,0 +1,72 @@
+"""Build (or find) a map image's tile pyramid in a background thread and report to the GUI."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal
+
+from .tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
+
+
+def cache_root() -> Path:
+    """The user cache folder for tiles (QStandardPaths.CacheLocation, which follows $XDG_CACHE_HOME)."""
+    loc = QStandardPaths.writableLocation(QStandardPaths.CacheLocation)
+    if not loc:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        loc = os.path.join(base, "sandtable")
+    return Path(loc)
+
+
+class PyramidJob(QObject):
+    """One image's pyramid: ``progress(fraction)``, then ``ready(pyramid)`` or ``failed(message)``."""
+
+    progress = Signal(float)
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, image: Path, root: Path | None = None, parent=None):
+        super().__init__(parent)
+        self.image = Path(image)
+        self.root = root or cache_root()
+        self.pyramid: Pyramid | None = None
+        self.error: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"tiles {self.image.name}", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the build ends (for tests and the benchmark); True if it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def finished(self) -> bool:
+        return self.pyramid is not None or self.error is not None
+
+    def _run(self) -> None:
+        try:
+            pyramid = build_pyramid(self.image, self.root, progress=self.progress.emit,
+                                    cancelled=self._stop.is_set)
+        except BuildCancelled:
+            return
+        except MapImageError as e:
+            self.error = str(e)
+            self.failed.emit(self.error)
+            return
+        except MemoryError:
+            self.error = f"{self.image}: not enough memory to cut the image into tiles"
+            self.failed.emit(self.error)
+            return
+        except OSError as e:
+            self.error = f"{self.image}: cannot write the tile cache under {self.root} ({e.strerror or e})"
+            self.failed.emit(self.error)
+            return
+        self.pyramid = pyramid
+        self.ready.emit(pyramid)

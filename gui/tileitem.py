@@ -1,0 +1,200 @@
+"""A sheet's image on the map, drawn from its tile pyramid: only visible tiles of the right level.
+
+Tiles are read from disk in worker threads (``QImage`` is safe there) and
+kept as pixmaps in a least-recently-used cache shared by every sheet.  A tile
+that is not in memory yet is drawn from the nearest coarser level that is, so
+zooming and panning never wait for the disk.
+"""
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap
+from PySide6.QtWidgets import QGraphicsItem
+
+from .tiles import Pyramid
+
+CACHE_BYTES = 384 * 1024 * 1024
+PAPER = QColor(222, 214, 190)
+
+
+class TileStore(QObject):
+    """Pixmaps of tiles by ``(folder, level, col, row)``: an LRU cache fed by background reads."""
+
+    loaded = Signal(object)          # the key of a tile now in memory
+
+    def __init__(self, budget_bytes: int = CACHE_BYTES, workers: int = 2, parent=None):
+        super().__init__(parent)
+        self.budget = budget_bytes
+        self.used = 0
+        self._pixmaps: OrderedDict[tuple, QPixmap] = OrderedDict()
+        self._asked: set[tuple] = set()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tile")
+        self._arrived.connect(self._store)
+        self.reads = 0
+
+    _arrived = Signal(object, object)
+
+    def get(self, key: tuple) -> QPixmap | None:
+        pm = self._pixmaps.get(key)
+        if pm is not None:
+            self._pixmaps.move_to_end(key)
+        return pm
+
+    def request(self, key: tuple, path: str) -> None:
+        """Read a tile in the background unless it is in memory or on its way."""
+        if key in self._pixmaps or key in self._asked:
+            return
+        self._asked.add(key)
+        self._pool.submit(self._read, key, path)
+
+    def load_now(self, key: tuple, path: str) -> QPixmap | None:
+        """Read a tile in this thread (the top level of a pyramid, always kept)."""
+        pm = self.get(key)
+        if pm is None:
+            image = QImage(path)
+            if not image.isNull():
+                self._store(key, image)
+                pm = self._pixmaps.get(key)
+        return pm
+
+    def pending(self) -> int:
+        return len(self._asked)
+
+    def _read(self, key: tuple, path: str) -> None:
+        image = QImage(path)
+        self._arrived.emit(key, image)
+
+    def _store(self, key: tuple, image: QImage) -> None:
+        self._asked.discard(key)
+        if image.isNull() or key in self._pixmaps:
+            return
+        pm = QPixmap.fromImage(image)
+        self.reads += 1
+        self._pixmaps[key] = pm
+        self.used += pm.width() * pm.height() * 4
+        while self.used > self.budget and len(self._pixmaps) > 1:
+            old_key, old = self._pixmaps.popitem(last=False)
+            self.used -= old.width() * old.height() * 4
+        self.loaded.emit(key)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class TiledImageItem(QGraphicsItem):
+    """One sheet's image in its own pixel coordinates, painted tile by tile from a pyramid."""
+
+    def __init__(self, width: int, height: int, store: TileStore, label: str = ""):
+        super().__init__()
+        self.width, self.height = width, height
+        self.store = store
+        self.label = label
+        self.pyramid: Pyramid | None = None
+        self.progress = 0.0
+        self.error = ""
+        self.last_level: int | None = None
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        store.loaded.connect(self._tile_arrived)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.width, self.height)
+
+    def set_pyramid(self, pyramid: Pyramid) -> None:
+        self.pyramid = pyramid
+        top = len(pyramid.levels) - 1
+        lv = pyramid.levels[top]
+        for row in range(lv.rows):
+            for col in range(lv.cols):
+                self.store.load_now(self._key(top, col, row), str(pyramid.tile_path(top, col, row)))
+        self.update()
+
+    def set_progress(self, fraction: float) -> None:
+        self.progress = fraction
+        self.update()
+
+    def set_error(self, message: str) -> None:
+        self.error = message
+        self.update()
+
+    def _key(self, level: int, col: int, row: int) -> tuple:
+        return (str(self.pyramid.folder), level, col, row)
+
+    def _tile_arrived(self, key) -> None:
+        if self.pyramid is not None and key[0] == str(self.pyramid.folder):
+            k = 1 << key[1]
+            t = self.pyramid.tile * k
+            self.update(QRectF(key[2] * t, key[3] * t, t, t))
+
+    def level_for_painter(self, painter: QPainter, option) -> int:
+        scale = option.levelOfDetailFromTransform(painter.worldTransform())
+        dpr = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
+        return self.pyramid.level_for(scale * dpr)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        exposed = option.exposedRect.intersected(self.boundingRect())
+        if self.pyramid is None:
+            self._paint_placeholder(painter, exposed)
+            return
+        level = self.level_for_painter(painter, option)
+        self.last_level = level
+        painter.setRenderHint(QPainter.Antialiasing, False)
+        painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
+        self._paint_level(painter, exposed, level)
+
+    def visible_tiles(self, exposed: QRectF, level: int) -> list[tuple[int, int]]:
+        """``(col, row)`` of the tiles of a level that meet a rectangle (level-0 pixels)."""
+        lv = self.pyramid.levels[level]
+        t = self.pyramid.tile << level
+        c0 = max(0, int(exposed.left() // t))
+        c1 = min(lv.cols - 1, int(math.ceil(exposed.right() / t)) - 1)
+        r0 = max(0, int(exposed.top() // t))
+        r1 = min(lv.rows - 1, int(math.ceil(exposed.bottom() / t)) - 1)
+        return [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+
+    def _paint_level(self, painter: QPainter, exposed: QRectF, level: int) -> None:
+        p = self.pyramid
+        k = 1 << level
+        t = p.tile
+        lv = p.levels[level]
+        for col, row in self.visible_tiles(exposed, level):
+            key = self._key(level, col, row)
+            pm = self.store.get(key)
+            w = min(t, lv.width - col * t)
+            h = min(t, lv.height - row * t)
+            target = QRectF(col * t * k, row * t * k, w * k, h * k)
+            if pm is not None:
+                painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
+                continue
+            self.store.request(key, str(p.tile_path(level, col, row)))
+            self._paint_coarser(painter, target, level)
+
+    def _paint_coarser(self, painter: QPainter, target: QRectF, level: int) -> None:
+        """Fill ``target`` from the nearest coarser level in memory."""
+        p = self.pyramid
+        t = p.tile
+        for up in range(level + 1, len(p.levels)):
+            k = 1 << up
+            col, row = int(target.left() // (t * k)), int(target.top() // (t * k))
+            pm = self.store.get(self._key(up, col, row))
+            if pm is None:
+                continue
+            # the part of the coarse tile that covers the target, in the coarse tile's pixels
+            sx = (target.left() - col * t * k) / k
+            sy = (target.top() - row * t * k) / k
+            src = QRectF(sx, sy, target.width() / k, target.height() / k)
+            painter.drawPixmap(target, pm, src)
+            return
+        painter.fillRect(target, PAPER)
+
+    def _paint_placeholder(self, painter: QPainter, exposed: QRectF) -> None:
+        painter.fillRect(exposed, PAPER)
+        painter.setPen(QColor(90, 80, 60))
+        font = QFont()
+        font.setPixelSize(max(12, int(min(self.width, self.height) / 30)))
+        painter.setFont(font)
+        text = self.error or f"Preparing {self.label} … {self.progress * 100:.0f}%"
+        painter.drawText(self.boundingRect(), Qt.AlignCenter | Qt.TextWordWrap, text)
