@@ -170,7 +170,7 @@ class Game:
         if not self._redo:
             raise IllegalAction("", "there is nothing to redo")
         entry = self._redo.pop()
-        redo_rest = self._redo
+        redo_rest = list(self._redo)
         events = self.play(entry.action)
         self._redo = redo_rest
         return events
