@@ -506,3 +506,73 @@ def test_mangled_text_loads_or_raises_badfile(tmp_path, pos, junk):
         load_map(p)
     except BadFile as e:
         assert e.problems
+
+
+# ---------------------------------------------------------------- random boards round trip
+
+names = st.text(min_size=1, max_size=8).filter(lambda s: s.strip() == s and s)
+
+
+@st.composite
+def random_boards(draw):
+    orientation = draw(st.sampled_from(["flat", "pointy"]))
+    n_sheets = draw(st.integers(1, 3))
+    classic = n_sheets == 1 and draw(st.booleans())
+    sheets = []
+    for i in range(n_sheets):
+        sid = "main" if classic else "ABC"[i]
+        ns = NumberingScheme(style="classic" if classic else "tcs", sheet=sid, orientation=orientation,
+                             first_col=draw(st.integers(0, 3)), first_row=draw(st.integers(0, 3)),
+                             cols=draw(st.integers(1, 6)), rows=draw(st.integers(1, 6)),
+                             shifted=draw(st.sampled_from(["even", "odd"])),
+                             origin=(draw(st.integers(-4, 4)), draw(st.integers(-4, 4))))
+        a, e = draw(st.floats(20, 80)), draw(st.floats(20, 80))
+        b, d = draw(st.floats(-3, 3)), draw(st.floats(-3, 3))
+        sheets.append(Sheet(sid, ns, None, Affine(a, b, draw(st.floats(-500, 500)), d, e, draw(st.floats(-500, 500)))))
+    board = Board(name=draw(names), orientation=orientation, sheets=sheets,
+                  elevation_unit=draw(st.sampled_from(["m", "ft", "levels"])))
+    codes = draw(st.lists(st.characters(blacklist_characters=". ", blacklist_categories=("Cs", "Zs", "Cc")),
+                          min_size=1, max_size=4, unique=True))
+    board.legend = {c: draw(names) for c in codes}
+    hexes = board.hexes()
+    terrains = sorted(set(board.legend.values()))
+    for h in hexes:
+        if draw(st.booleans()):
+            board.terrain[h] = draw(st.sampled_from(terrains))
+        if draw(st.booleans()):
+            board.elevation[h] = draw(st.floats(-1000, 10000, allow_nan=False) | st.integers(-50, 500).map(float))
+    pick = st.sampled_from(hexes)
+    for _ in range(draw(st.integers(0, 4))):
+        board.features.setdefault(draw(pick), set()).add(draw(names))
+    sides = sorted({hexside(h, n) for h in hexes for n in board.neighbors(h)})
+    if sides:
+        side = st.sampled_from(sides)
+        for _ in range(draw(st.integers(0, 4))):
+            board.hexsides.setdefault(draw(side), set()).add(draw(names))
+        for kind in draw(st.lists(names, max_size=2, unique=True)):
+            board.links[kind] = set(draw(st.lists(side, min_size=1, max_size=12)))
+        for name in draw(st.lists(names, max_size=2, unique=True)):
+            board.lines[name] = Line(name, draw(names), set(draw(st.lists(side, max_size=4))))
+    for name in draw(st.lists(names, max_size=2, unique=True)):
+        board.areas[name] = Area(name, draw(names), set(draw(st.lists(pick, max_size=4))))
+    for bid in draw(st.lists(names, max_size=2, unique=True)):
+        board.boxes[bid] = Box(bid, draw(names), draw(names))
+    for _ in range(draw(st.integers(0, 2))):
+        pts = [(draw(st.floats(-10, 10)), draw(st.floats(-10, 10))) for _ in range(draw(st.integers(3, 5)))]
+        board.obstacles.append(Obstacle(draw(names), draw(st.floats(0, 100)), pts,
+                                        draw(st.sampled_from([None] + [s.id for s in sheets]))))
+    return board
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(board=random_boards())
+def test_random_boards_survive_save_and_load(tmp_path, board):
+    p = tmp_path / "random.toml"
+    save_map(board, p)
+    again = load_map(p)
+    assert map_differences(board, again) == []
+    save_map(again, p)
+    text = p.read_text(encoding="utf-8")
+    third = load_map(p)
+    assert third == again                      # from a file on, the round trip is exact
+    assert dumps_map(third) == text
