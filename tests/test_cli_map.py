@@ -87,8 +87,8 @@ def test_validate_names_the_kinds_of_file_it_expects(capsys, tmp_path):
     broken.write_text("[map\n")
     code, out, _ = run_cli(capsys, "validate", str(other), str(broken), str(tmp_path / "none.toml"))
     assert code == 1
-    assert f"{other}: not a file this program knows: expected a map file (with a [map] table) " \
-           f"or a scenario file (with a [scenario] table)" in out
+    assert f"{other}: not a file this program knows: expected a map file (with a [map] table), " \
+           f"a scenario file (with a [scenario] table) or a gridless table (with a [table] table)" in out
     assert f"{broken}:1: not valid TOML" in out
     assert f"{tmp_path / 'none.toml'}: file not found" in out
 
@@ -174,3 +174,17 @@ def test_bench_unknown_benchmark(capsys):
     code, _, err = run_cli(capsys, "bench", "nothing")
     assert code == 1
     assert "no benchmark 'nothing' (there are: " in err and "load" in err
+
+
+def test_validate_hands_gridless_tables_to_the_table_loader(capsys, tmp_path):
+    shipped = Path(__file__).resolve().parent.parent / "maps" / "scw-table.toml"
+    code, out, _ = run_cli(capsys, "validate", "--json", str(shipped))
+    assert code == 0
+    assert json.loads(out) == {"file": str(shipped), "ok": True, "kind": "table"}
+    bad = tmp_path / "table.toml"
+    bad.write_text('[table]\nwidth = "wide"\n')
+    code, out, _ = run_cli(capsys, "validate", "--json", str(bad))
+    assert code == 1
+    problems = [json.loads(x) for x in out.splitlines()]
+    assert problems and all(p["file"] == str(bad) and p["ok"] is False for p in problems)
+    assert any(p["key"] == "table.width" for p in problems)

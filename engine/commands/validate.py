@@ -30,24 +30,38 @@ def check_file(path: str) -> tuple[str, list[Problem]]:
 
             load_map_doc(doc, path)
             return "map", []
-        if isinstance(doc.get("scenario"), dict):
-            return "scenario", _check_scenario(path)
+        for kind, module, loader in OTHER_KINDS:
+            if isinstance(doc.get(kind), dict):
+                return kind, _check_with(path, kind, module, loader)
     except BadFile as e:
-        return ("map" if "map" in doc else "scenario"), e.problems
+        return _kind_of(doc), e.problems
     except SandtableError as e:
-        return "", [Problem(path, "", str(e))]
-    return "", [Problem(path, "", "not a file this program knows: expected a map file (with a [map] table) "
-                                  "or a scenario file (with a [scenario] table)")]
+        return _kind_of(doc), [Problem(path, "", str(e))]
+    return "", [Problem(path, "", "not a file this program knows: expected a map file (with a [map] table), "
+                                  "a scenario file (with a [scenario] table) or a gridless table "
+                                  "(with a [table] table)")]
 
 
-def _check_scenario(path: str) -> list[Problem]:
+# kind of file (its identifying table) -> the module and function that load it
+OTHER_KINDS = (("scenario", "engine.scenario", "load_scenario"),
+               ("table", "engine.table", "load_table"))
+
+
+def _kind_of(doc: dict) -> str:
+    for kind in ("map",) + tuple(k for k, _, _ in OTHER_KINDS):
+        if isinstance(doc.get(kind), dict):
+            return kind
+    return ""
+
+
+def _check_with(path: str, kind: str, module: str, loader: str) -> list[Problem]:
     try:
-        scenario = importlib.import_module("engine.scenario")
+        mod = importlib.import_module(module)
     except ModuleNotFoundError as e:
-        if e.name not in ("engine.scenario",):
+        if e.name != module:
             raise
-        return [Problem(path, "", "this is a scenario file, but this build cannot read scenarios")]
-    scenario.load_scenario(path)
+        return [Problem(path, "", f"this is a {kind} file, but this build cannot read {kind}s")]
+    getattr(mod, loader)(path)
     return []
 
 
