@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .board import Affine, Area, Board, Box, Line, Obstacle, Sheet
-from .errors import BadFile, Problem
+from .errors import BadFile, BadHexId, Problem
 from .fileio import atomic_write_text, read_toml
-from .hexes import FLAT, ORIENTATIONS, Hex, Hexside, hex_distance, hexside
+from .hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
 from .keypath import format_path, key_lines, line_of
 from .numbering import STYLES, NumberingScheme
 
@@ -447,11 +447,11 @@ class _Loader:
     def resolve_slow(self, text: str, path: tuple, board: Board) -> Hex | None:
         t = text.strip()
         for sh in board.sheets:
-            ns = sh.numbering
-            if ns.matches(t):
-                col, row = (int(x) for x in ns._regex.match(t).groups())
-                if ns.contains_colrow(col, row):
-                    return ns.colrow_to_hex(col, row)
+            if sh.numbering.matches(t):
+                try:
+                    return sh.numbering.parse(t)
+                except BadHexId:
+                    continue
         matching = [sh for sh in board.sheets if sh.numbering.matches(t)]
         if matching:
             ranges = "; ".join(f"sheet {sh.id} has columns {sh.numbering.format_range()}" for sh in matching)

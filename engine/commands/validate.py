@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib
 import json
-from pathlib import Path
 
 from ..errors import BadFile, Problem, SandtableError
 from ..fileio import read_toml
