@@ -6,10 +6,18 @@ from .data import load_tables
 
 
 def throw(state: dict, events: list, kind: str, why: str) -> tuple[int, ...]:
-    """Throw ``D6``, ``D10`` (0 read as 10), ``AvD``, ``2D6`` or ``2AvD`` and log it."""
+    """Throw ``D6``, ``D10`` (0 read as 10), ``AvD``, ``2D6`` or ``2AvD`` and log it.
+
+    Faces waiting in ``state["hand_dice"]`` (dice thrown by hand at the table
+    and typed in, or set by a test) are used first, in order; then the game's
+    generator throws.
+    """
     count, die = (2, kind[1:]) if kind.startswith("2") else (1, kind)
     faces = []
     for _ in range(count):
+        if state.get("hand_dice"):
+            faces.append(int(state["hand_dice"].pop(0)))
+            continue
         if die == "D10":
             face, state["rng"] = next_die(state["rng"], 10)
         else:

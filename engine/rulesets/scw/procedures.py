@@ -48,12 +48,14 @@ class Advance:
     text: str
 
 
-def advance(bravado: int, roll: tuple[int, int], under_fire: bool = False, covering: int = 0) -> Advance:
+def advance(bravado: int, roll: tuple[int, int], under_fire: bool = False, covering: int = 0,
+            moving: bool = True) -> Advance:
     """Throw 2 dice against Bravado: full rate (Bravado inches) or less the excess (SCW Advance 1).
 
     Out of a cone an odd double costs a casualty (SCW Advance 2).  Under
     fire the excess is also lost from Bravado for good, pinning at 0 (SCW
     Under Fire 1), and any double costs a casualty (SCW Under Fire 2).
+    ``moving=False`` leaves the rate out of the text (a second cone's throw).
     ``covering`` is the covering fire bonus (SCW Covering Fire 4): it is
     added to the Bravado the throw is compared with, so it cuts both the
     loss of movement and the loss of Bravado, but never raises the rate
@@ -72,7 +74,7 @@ def advance(bravado: int, roll: tuple[int, int], under_fire: bool = False, cover
         pinned = False
     parts = [f"threw {roll[0]}+{roll[1]}={score} against Bravado {bravado}"
              + (f"+{covering} covering fire" if covering else ""),
-             f"moves up to {rate:g} inches"]
+             *([f"moves up to {rate:g} inches"] if moving else [])]
     if under_fire and new_bravado != bravado:
         parts.append(f"Bravado {bravado} -> {new_bravado} under fire")
     if casualties:
@@ -240,7 +242,7 @@ def silencing_fire(range_inches: float, roll: tuple[int, int], tables: Tables | 
         return 0, f"threw {roll[0]}+{roll[1]}={score} at {range_inches:.1f} inches: no effect"
     over = score - range_inches
     lost = int(over // per)
-    return lost, (f"threw {roll[0]}+{roll[1]}={score} at {range_inches:.1f} inches, {over:g} over: "
+    return lost, (f"threw {roll[0]}+{roll[1]}={score} at {range_inches:.1f} inches, {over:.1f} over: "
                   f"the gun loses {lost} Bravado")
 
 

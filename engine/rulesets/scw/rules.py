@@ -49,7 +49,8 @@ class ScwRules:
         sc = self.scenario
         state = {"turn": 1, "phase": "turn", "rng": seed_rng(seed), "teams": {}, "leaders": {}, "cards": {},
                  "guns": {}, "covering": {}, "covering_kind": None, "moving": [], "pending": None,
-                 "fallen": [], "outcome": None, "start_figures": 0, "last_turn": sc.last_turn}
+                 "fallen": [], "outcome": None, "start_figures": 0, "last_turn": sc.last_turn,
+                 "hand_dice": []}
         self._deploy(state)
         self._deal(state)
         if sc.placement == "auto":
@@ -511,7 +512,7 @@ class ScwRules:
             return 0
         dice = "2" + self.t.troop(t["troops"]).dice[1:]
         roll = throw(state, events, dice, f"{t['id']} caught in the cone of {g['id']}")
-        adv = P.advance(t["bravado"], roll, under_fire=True)
+        adv = P.advance(t["bravado"], roll, under_fire=True, moving=False)
         t["bravado"] = adv.bravado
         events.append(Event("under_fire", f"{t['id']} under fire from {g['id']}: {adv.text}", {"team": t["id"]}))
         cas = adv.casualties + (P.assault_ones(roll) if ones else 0)
@@ -662,7 +663,7 @@ class ScwRules:
         for g in under[1:]:  # SCW Bomb and Bayonet 4: a separate test for each cone
             b = state["covering"].get(g["id"], {}).get("bonus", 0)
             r2 = throw(state, events, dice, f"{t['id']} under fire from {g['id']} as well")
-            a2 = P.advance(t["bravado"], r2, under_fire=True, covering=b)
+            a2 = P.advance(t["bravado"], r2, under_fire=True, covering=b, moving=False)
             events.append(Event("under_fire", f"{t['id']} in the cone of {g['id']}: {a2.text}", {"team": t["id"]}))
             t["bravado"] = a2.bravado
             casualties += a2.casualties
