@@ -1,0 +1,69 @@
+"""``python -m engine play SCENARIO --seed N --bot german,soviet``: bots play a scenario to the end; prints the winner and the victory breakdown."""
+from __future__ import annotations
+
+import importlib
+import json
+import time
+
+from ..errors import BadFile, Problem
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("play", help="play a scenario to the end with bots",
+                              description="Play a scenario headless to its end with the baseline bot for each "
+                                          "side named, print the winner and the victory breakdown.")
+    p.add_argument("scenario", metavar="SCENARIO")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play)")
+    p.add_argument("--save", metavar="FILE", help="write the saved game (TOML) at the end")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..game import Game, load_rules
+
+    rules = load_rules(args.scenario)
+    sides = sorted({s.side for s in rules.specs.values()})
+    chosen = [s.strip() for s in args.bot.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in sides]
+    if unknown or sorted(chosen) != sides:
+        raise BadFile([Problem("--bot", "", f"headless play needs a bot for every side: --bot {','.join(sides)}"
+                               + (f" (unknown: {', '.join(unknown)})" if unknown else ""))])
+    bot_mod = importlib.import_module(f"engine.rulesets.{rules.name}.bot")
+    bots = {s: bot_mod.DemyanskBot(s) for s in sides}
+    game = Game(rules, args.seed, args.scenario)
+    t0 = time.perf_counter()
+    bot_mod.play_out(rules, game, bots)
+    seconds = time.perf_counter() - t0
+    out = game.outcome()
+    if args.save:
+        game.save(args.save)
+    blanks = sum(b.blank_cells for b in bots.values())
+    report = {"scenario": args.scenario, "seed": args.seed, "turns": game.state.turn, "over": game.is_over(),
+              "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
+              "breakdown": out.breakdown if out else {}, "actions": len(game.log),
+              "blank_cells_answered": blanks, "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.scenario}, seed {args.seed}: {report['turns']} turns, {report['actions']} actions, "
+          f"{report['seconds']} s")
+    print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
+    _print_breakdown(report["breakdown"], "  ")
+    if blanks:
+        print(f"blank chart cells: {blanks}, answered by the bot with "
+              f"{next(iter(bots.values())).blank_answer} (no printed chart at hand)")
+    print(f"state hash: {report['state_sha256']}")
+    if args.save:
+        print(f"saved: {args.save}")
+    return 0
+
+
+def _print_breakdown(d: dict, indent: str) -> None:
+    for k, v in d.items():
+        if isinstance(v, dict):
+            print(f"{indent}{k}:")
+            _print_breakdown(v, indent + "  ")
+        else:
+            print(f"{indent}{k}: {v}")

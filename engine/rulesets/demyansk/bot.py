@@ -1,0 +1,195 @@
+"""A baseline Demyansk player: legal, not random; attacks at good odds, garrisons and keeps the front, heads for its objectives.
+
+It answers a blank CRT cell with ``blank_answer`` (default "NE") because a
+bot has no printed chart; callers report how often that happened.
+"""
+from __future__ import annotations
+
+from ...errors import IllegalAction
+from ...hexes import Hex, hex_distance
+from . import actions as A
+from .combat import check_declaration
+from .movement import may_move_now, reach
+from .state import DUE, ON_MAP, State
+from .supply import continuous_front, linked_to_west
+from .units import GERMAN, SOVIET, enemy_of
+from .zoc import side_hexes
+
+
+class DemyanskBot:
+    """Chooses one legal action at a time for one side."""
+
+    def __init__(self, side: str, min_column: int = 3, blank_answer: str = "NE"):
+        self.side = side
+        self.min_column = min_column
+        self.blank_answer = blank_answer
+        self.blank_cells = 0
+        self._done: set[str] = set()
+        self._phase_key = None
+
+    # ------------------------------------------------------------ entry point
+    def choose(self, rules, st: State):
+        key = (st.turn, st.phase)
+        if key != self._phase_key:
+            self._phase_key, self._done = key, set()
+        if st.pending:
+            return self._answer(rules, st)
+        ph = st.phase
+        if ph.endswith("reinforcement"):
+            return self._arrive(rules, st) or A.EndPhase()
+        if ph.endswith("combat"):
+            return self._fight(rules, st) or A.EndPhase()
+        return self._move(rules, st) or A.EndPhase()
+
+    # ------------------------------------------------------------ pending choices
+    def _answer(self, rules, st: State):
+        p = st.pending[0]
+        if p["kind"] == "result":
+            self.blank_cells += 1
+            return A.EnterResult(self.blank_answer)
+        if p["kind"] == "retreat":
+            enemies = [st.units[u].hex for u in st.units if st.units[u].status == ON_MAP
+                       and rules.specs[u].side != rules.specs[p["unit"]].side]
+            def safety(o):
+                if o == "off":
+                    return (-1, o)
+                h = rules.board.parse_hex(o)
+                return (min((hex_distance(h, e) for e in enemies), default=99), o)
+            return A.Retreat(p["unit"], max(p["options"], key=safety))
+        return A.Advance(p["options"][0])
+
+    # ------------------------------------------------------------ objectives
+    def _targets(self, rules, st: State) -> list[Hex]:
+        """Where this side's units head: Germans for the pocket, Soviets for the nearest Germans."""
+        if self.side == GERMAN:
+            pocket = [st.units[u].hex for u in rules.pocket_units if st.units[u].status == ON_MAP]
+            return pocket or sorted(side_hexes(rules, st, SOVIET))
+        return sorted(side_hexes(rules, st, GERMAN))
+
+    # ------------------------------------------------------------ reinforcements
+    def _arrive(self, rules, st: State):
+        targets = self._targets(rules, st)
+        for a in rules.legal_actions(st):
+            if isinstance(a, A.Drop):
+                continue
+            if isinstance(a, A.Enter) and a.unit not in self._done:
+                self._done.add(a.unit)
+                options = [x for x in rules.legal_actions(st) if isinstance(x, A.Enter) and x.unit == a.unit]
+                return min(options, key=lambda x: (_nearest(rules.board.parse_hex(x.to), targets), x.to))
+        return None
+
+    # ------------------------------------------------------------ combat
+    def _fight(self, rules, st: State):
+        if not st.resolving:
+            declared = self._declare(rules, st)
+            if declared:
+                return declared
+        for b in st.battles:
+            if not b.resolved:
+                return A.Resolve(b.defender)
+        return None
+
+    def _declare(self, rules, st: State):
+        taken = {a for b in st.battles for a in b.attackers}
+        attacked = {b.defender for b in st.battles}
+        mine = {u.hex: uid for uid, u in st.units.items() if u.status == ON_MAP and rules.specs[uid].side == self.side
+                and uid not in taken and rules.specs[uid].attack > 0}
+        best = None
+        for d in rules.order:
+            u = st.units[d]
+            if u.status != ON_MAP or rules.specs[d].side == self.side or d in attacked:
+                continue
+            group = tuple(mine[h] for h in (u.hex, *rules.map.neighbors[u.hex]) if h in mine)
+            if not group:
+                continue
+            try:
+                odds = check_declaration(rules, st, d, group)
+            except IllegalAction:
+                continue
+            must = any(st.units[a].landed_on == d for a in group)
+            if odds.column >= self.min_column or must:
+                score = (must, odds.column, -len(group))
+                if best is None or score > best[0]:
+                    best = (score, A.Declare(d, group))
+        return best[1] if best else None
+
+    # ------------------------------------------------------------ movement
+    def _move(self, rules, st: State):
+        if self.side == GERMAN:
+            if rules.withdrawals:
+                for uid in rules.order:
+                    wt = rules.specs[uid].withdraw_turn
+                    if wt is not None and st.turn >= wt - 1 and st.units[uid].status == ON_MAP:
+                        try:
+                            rules.apply(st, A.Withdraw(uid))
+                        except IllegalAction:
+                            continue
+                        return A.Withdraw(uid)
+            garrison = self._garrison(rules, st)
+            if garrison:
+                return garrison
+        targets = self._targets(rules, st)
+        enemy = side_hexes(rules, st, enemy_of(self.side))
+        for uid in rules.order:
+            if uid in self._done or rules.specs[uid].side != self.side:
+                continue
+            self._done.add(uid)
+            if may_move_now(rules, st, uid):
+                continue
+            u = st.units[uid]
+            if u.hex in rules.map.forts and uid in rules.pocket_units:
+                continue                                    # 6.2: garrisons stay
+            if any(n in enemy for n in rules.map.neighbors[u.hex]):
+                continue                                    # holds the line
+            r = reach(rules, st, uid)
+            if not r.destinations:
+                continue
+            here = _nearest(u.hex, targets)
+            dest = min(r.destinations, key=lambda h: (_nearest(h, targets), r.destinations[h], h))
+            if _nearest(dest, targets) >= here:
+                continue
+            if self.side == GERMAN and uid in rules.pocket_units and not linked_to_west(rules, st, u.hex):
+                continue                                    # the pocket holds; the relief comes to it
+            move = A.Move(uid, rules.map.hex_id(dest), rules.map.hex_id(u.hex))
+            if self.side == GERMAN and not self._keeps_front(rules, st, move):
+                continue                                    # 7.3: never open the front
+            return move
+        return None
+
+    def _keeps_front(self, rules, st: State, move) -> bool:
+        if not continuous_front(rules, st):
+            return True
+        after, _ = rules.apply(st, move)
+        return continuous_front(rules, after)
+
+    def _garrison(self, rules, st: State):
+        lost = set(st.forts_lost)
+        occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
+        empty = [f for f in sorted(rules.map.forts) if f not in lost and f not in occupied]
+        for f in empty:
+            for uid in rules.order:
+                u = st.units[uid]
+                if rules.specs[uid].side != GERMAN or u.status != ON_MAP or u.hex in rules.map.forts:
+                    continue
+                if may_move_now(rules, st, uid):
+                    continue
+                if f in reach(rules, st, uid).destinations:
+                    self._done.add(uid)
+                    return A.Move(uid, rules.map.hex_id(f), rules.map.hex_id(u.hex))
+        return None
+
+
+def _nearest(h: Hex, targets: list[Hex]) -> int:
+    return min((hex_distance(h, t) for t in targets), default=0)
+
+
+def play_out(rules, game, bots: dict, max_actions: int = 200000) -> None:
+    """Let bots play a game to its end (or to ``max_actions``)."""
+    n = 0
+    while not game.is_over() and n < max_actions:
+        st = game.state
+        side = st.pending[0]["side"] if st.pending else (GERMAN if st.phase.startswith("german") else SOVIET)
+        bot = bots.get(side)
+        action = bot.choose(rules, st) if bot else A.EndPhase()
+        game.play(action)
+        n += 1

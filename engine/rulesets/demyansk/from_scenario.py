@@ -1,0 +1,61 @@
+"""Bind the Demyansk ruleset to a loaded scenario (``engine.scenario.Scenario``) and its map."""
+from __future__ import annotations
+
+from ...errors import BadFile, Problem
+from ...mapfile import load_map
+from .rules import DemyanskRules
+from .units import UnitSpec
+
+VICTORY_KINDS = {"open_path": "open-line", "points": "points"}
+
+
+def _is_pocket(scenario, uid: str) -> bool:
+    """A unit begins in the pocket (7.2) when its deployment's area or id names the pocket, or it is flagged so."""
+    unit = scenario.units[uid]
+    if unit.side != "german":
+        return False
+    if unit.has_flag("pocket"):
+        return True
+    for d in scenario.deployments:
+        if uid in d.units and ("pocket" in d.area.split() or "pocket" in d.id):
+            return True
+    return False
+
+
+def _special(scenario, *names, default=None):
+    for n in names:
+        if n in scenario.special_rules:
+            return scenario.special_rules[n]
+    return default
+
+
+def unit_specs(scenario) -> list[UnitSpec]:
+    """The counters of a scenario as the rules see them."""
+    placement = scenario.default_placement()
+    arrives = {uid: r.turn for r in scenario.reinforcements for uid in r.units}
+    withdraw = {uid: w.by_turn for w in scenario.withdrawals for uid in w.units}
+    out = []
+    for uid, u in scenario.units.items():
+        out.append(UnitSpec(
+            id=uid, side=u.side, type=u.type, attack=u.attack, defense=u.defense, movement=u.movement,
+            name=u.name, army=u.branch, division=u.division or None, setup=placement.get(uid) or None,
+            arrives=arrives.get(uid), pocket=_is_pocket(scenario, uid), command_radius=u.command_radius,
+            withdraw_turn=withdraw.get(uid)))
+    return out
+
+
+def rules_for_scenario(scenario, board=None) -> DemyanskRules:
+    """The Demyansk rules for a scenario; the map is read from the scenario's map file unless given."""
+    board = board if board is not None else load_map(scenario.map_path)
+    victory = scenario.victory.kind if scenario.victory else "open_path"
+    if victory not in VICTORY_KINDS:
+        raise BadFile([Problem(scenario.path, "victory.kind",
+                               f"the Demyansk rules know {', '.join(VICTORY_KINDS)}, not {victory!r}")])
+    rules = DemyanskRules(
+        board, unit_specs(scenario), turns=scenario.last_turn, victory=VICTORY_KINDS[victory],
+        options=dict(scenario.options), withdrawals=bool(scenario.withdrawals),
+        pocket_stays_until=_special(scenario, "pocket_units_stay_east_until_turn", "pocket_stays_until"),
+        garrison_until=_special(scenario, "garrison_duty_last_turn", "garrison_until"),
+    )
+    rules.scenario = scenario
+    return rules
