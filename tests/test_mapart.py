@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFont
 
-from engine import mapart
+from engine.mapart import palette
 from engine.board import Board, Sheet
 from engine.hexes import FLAT, hexside
 from engine.mapart import render_board, render_sheet, sheet_frame
@@ -142,7 +142,7 @@ def test_jpeg_output_and_an_unknown_image_type_is_refused_without_writing(tmp_pa
     jpg = render_board(board, tmp_path / "small.jpg", px_per_hex=PX)[0]
     with Image.open(jpg) as img:
         assert img.format == "JPEG"
-    with pytest.raises(ValueError, match=r"small\.gif: map images are \.png or \.jpg"):
+    with pytest.raises(ValueError, match=r"small\.gif: map images are \.png or \.jpg, not \.gif"):
         render_board(board, tmp_path / "small.gif", px_per_hex=PX)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["small.jpg"]
 
@@ -155,13 +155,13 @@ def test_without_dejavu_the_default_font_is_used(monkeypatch):
             raise OSError("cannot open resource")
         return real(font, *args, **kwargs)
 
-    mapart._font.cache_clear()
+    palette.font.cache_clear()
     monkeypatch.setattr(ImageFont, "truetype", missing)
     try:
         board = small_board()
         art = render_sheet(board, board.sheets[0], px_per_hex=PX)
-        font = mapart._font(12)
+        font = palette.font(12)
         assert not isinstance(font, ImageFont.FreeTypeFont) or "DejaVu" not in str(getattr(font, "path", ""))
         assert art.image.size == sheet_frame(board, board.sheets[0], PX)[1]
     finally:
-        mapart._font.cache_clear()
+        palette.font.cache_clear()

@@ -1,0 +1,163 @@
+"""The layers of a printed sheet, bottom to top: ground and hills, terrain, lines, features, grid, labels."""
+from __future__ import annotations
+
+import shapely
+from shapely.geometry import box
+
+from ..hexes import SQRT3
+from . import shapes
+from .canvas import Canvas
+from .linework import paint_hexsides, paint_links, paint_named_lines
+from .palette import (AREA_EDGE, AREA_LABEL, CONTOUR, GRID, HALO, INK, PAPER, TERRAIN_STYLE,
+                      ground_colour, terrain_order)
+from .symbols import FEATURE_SYMBOLS, TERRAIN_SYMBOLS
+
+GRID_WIDTH = 0.018   # hex sizes
+
+
+def paint(cv: Canvas) -> None:
+    """Draw every layer of a sheet."""
+    paint_ground(cv)
+    paint_terrain(cv)
+    paint_hexsides(cv)
+    paint_links(cv)
+    paint_features(cv)
+    paint_obstacles(cv)
+    paint_areas(cv)
+    paint_named_lines(cv)
+    paint_grid(cv)
+    paint_labels(cv)
+    paint_margin(cv)
+
+
+def paint_ground(cv: Canvas) -> None:
+    """Ground tinted by height, with a contour line wherever the elevation changes."""
+    elev = cv.board.elevation
+    heights = sorted({elev.get(h, 0.0) for h in cv.hexes})
+    lo, span = heights[0], (heights[-1] - heights[0]) or 1.0
+    cv.fill(cv.rect, ground_colour(0.0))
+    for level in heights[1:]:
+        zone = shapes.smooth(cv.region(lambda h, L=level: elev.get(h, 0.0) >= L), 0.6)
+        zone = shapes.wobble(zone, 0.05, cv.seed + int(level))
+        cv.fill(zone.intersection(cv.rect), ground_colour((level - lo) / span))
+        cv.stroke(zone.boundary.intersection(cv.rect), CONTOUR, 0.04)
+
+
+def paint_terrain(cv: Canvas) -> None:
+    """Each terrain as a soft-edged region with its symbol in every hex; unknown terrain is named."""
+    terrain = cv.board.terrain
+    for name in sorted({terrain.get(h) for h in cv.hexes} - {None, "clear"}, key=lambda n: (terrain_order(n), n)):
+        hexes = [h for h in cv.hexes if terrain.get(h) == name]
+        style = TERRAIN_STYLE.get(name)
+        if style is None:
+            for h in hexes:
+                cx, cy = cv.center(h)
+                cv.text(cx, cy + 0.45, name, 0.2, colour=(90, 80, 70))
+            continue
+        colour, alpha, edge, soften, bend = style
+        zone = shapes.smooth(cv.region(lambda h: terrain.get(h) == name), soften)
+        zone = shapes.wobble(zone, bend, cv.seed + sum(map(ord, name)))
+        cv.fill(zone.intersection(cv.rect), colour, alpha)
+        if edge is not None:
+            cv.stroke(zone.boundary.intersection(cv.rect), edge, 0.04)
+        if name in ("lake", "sea"):
+            cv.stroke(zone.buffer(-0.14).boundary.intersection(cv.rect), (96, 146, 196), 0.02)
+        symbol = TERRAIN_SYMBOLS.get(name)
+        if symbol is not None:
+            for h in hexes:
+                symbol(cv, h)
+
+
+def paint_features(cv: Canvas) -> None:
+    """Hex features by their symbols (unknown ones by name); trenches and wire last, on top."""
+    feats = cv.board.features
+    order = list(FEATURE_SYMBOLS)
+    for h in cv.hexes:
+        for name in sorted(set(feats.get(h, ())) - set(order)):
+            cx, cy = cv.center(h)
+            cv.text(cx, cy + 0.42, name, 0.18, colour=(90, 40, 30), halo=PAPER)
+    for name in order:
+        for h in cv.hexes:
+            if name in feats.get(h, ()):
+                FEATURE_SYMBOLS[name](cv, h)
+
+
+def paint_obstacles(cv: Canvas) -> None:
+    """Traced LOS obstacles as printed: dark woods, solid buildings, grey for anything else."""
+    for ob in cv.board.obstacles:
+        if ob.sheet not in (None, cv.sheet.id):
+            continue
+        poly = ob.polygon()
+        if ob.kind in ("woods", "forest", "orchard"):
+            cv.fill(poly, (58, 104, 46), 230)
+            cv.stroke(poly.exterior, (30, 62, 26), 0.03)
+            rnd = cv.rng("obstacle", *poly.centroid.coords[0])
+            inner = poly.buffer(-0.1)
+            x0, y0, x1, y1 = inner.bounds
+            for _ in range(10):
+                x, y = rnd.uniform(x0, x1), rnd.uniform(y0, y1)
+                if inner.contains(shapely.Point(x, y)):
+                    cv.disc(x, y, 0.05, (96, 150, 72))
+        elif ob.kind in ("building", "house", "wall"):
+            cv.fill(poly, (96, 40, 34))
+            cv.stroke(poly.exterior, INK, 0.02)
+        else:
+            cv.fill(poly, (90, 90, 90), 160)
+            cv.stroke(poly.exterior, INK, 0.02)
+
+
+def paint_areas(cv: Canvas) -> None:
+    """Named areas other than towns: a tinted band and a dashed line just inside their edge."""
+    for name in sorted(cv.board.areas):
+        area = cv.board.areas[name]
+        if area.kind == "town" or not (area.hexes & cv.on_sheet):
+            continue
+        inner = shapes.hex_union(cv.layout, [h for h in area.hexes if h in cv.on_sheet]).buffer(-0.08, join_style="mitre")
+        cv.fill(inner.difference(inner.buffer(-0.16, join_style="mitre")), AREA_EDGE, 60)
+        for ring in shapes.lines_of(inner):
+            cv.dashed(list(ring.coords), AREA_EDGE, 0.045, 0.16, 0.09)
+
+
+def paint_grid(cv: Canvas) -> None:
+    """The hex grid, a centre dot in every hex and its printed id at the top."""
+    wd = max(cv.ss, int(round(GRID_WIDTH * cv.s)))
+    for h in cv.hexes:
+        corners = cv.pts(cv.layout.polygon_corners(h))
+        cv.draw.line(corners + [corners[0]], fill=GRID, width=wd, joint="curve")
+    top = SQRT3 / 2 if cv.board.orientation == "flat" else 0.78
+    for h in cv.hexes:
+        cx, cy = cv.center(h)
+        cv.disc(cx, cy, 0.035, GRID)
+        cv.text(cx, cy - top + 0.07, cv.sheet.numbering.format(h), 0.2, colour=GRID, anchor="mt")
+
+
+def paint_labels(cv: Canvas) -> None:
+    """Town names below their towns, other areas' names above them."""
+    for name in sorted(cv.board.areas):
+        area = cv.board.areas[name]
+        hexes = [h for h in area.hexes if h in cv.on_sheet]
+        if not hexes:
+            continue
+        xs, ys = zip(*(cv.center(h) for h in hexes))
+        if area.kind == "town":
+            cv.text(sum(xs) / len(xs), max(ys) + 0.62, name.upper(), 0.34, bold=True, halo=HALO)
+        else:
+            cv.text(sum(xs) / len(xs), min(ys) - 0.5, name, 0.26, colour=AREA_LABEL, bold=True, halo=HALO)
+
+
+def paint_margin(cv: Canvas) -> None:
+    """The map's frame, its title below it, and its off-map boxes (right to left) beside the title."""
+    x0, y0, x1, y1 = cv.rect.bounds
+    cv.stroke(cv.rect.exterior, INK, 0.05)
+    cv.stroke(cv.rect.buffer(0.15, join_style="mitre").exterior, INK, 0.02)
+    title = cv.board.name if len(cv.board.sheets) == 1 else f"{cv.board.name} — sheet {cv.sheet.id}"
+    cv.text(x0, y1 + 0.75, title.upper(), 0.42, bold=True, anchor="lm")
+    right = x1
+    for key in sorted(cv.board.boxes, reverse=True):
+        if right - 4.2 < x0 + 8.0:
+            break
+        frame = box(right - 4.2, y1 + 0.35, right, y1 + 1.15)
+        cv.fill(frame, (226, 218, 196))
+        cv.stroke(frame.exterior, INK, 0.03)
+        cv.text(right - 2.1, y1 + 0.75, cv.board.boxes[key].name, 0.28, bold=True)
+        right -= 4.6

@@ -1,0 +1,202 @@
+"""Printed symbols: trees, rocks, tufts and buildings for terrain; trenches, wire, forts, airfields, mills."""
+from __future__ import annotations
+
+import math
+
+import shapely
+import shapely.affinity
+from shapely.geometry import box
+
+from ..hexes import Hex, hex_neighbors
+from .canvas import Canvas
+from .palette import INK
+
+
+# ---------------------------------------------------------------- terrain
+
+def woods(cv: Canvas, h: Hex) -> None:
+    """A cluster of tree crowns, back to front, each with its shadow and a light top."""
+    rnd = cv.rng("woods", h.q, h.r)
+    cx, cy = cv.center(h)
+    crowns = []
+    for _ in range(9):
+        a, d = rnd.uniform(0, 2 * math.pi), 0.62 * math.sqrt(rnd.random())
+        crowns.append((cy + d * math.sin(a), cx + d * math.cos(a), rnd.uniform(0.13, 0.2)))
+    for y, x, r in sorted(crowns):
+        cv.disc(x + 0.02, y + 0.03, r, (70, 100, 50))
+        cv.disc(x, y, r, (92, 140, 66), outline=(48, 84, 38), width=0.02)
+        cv.disc(x - r * 0.3, y - r * 0.3, r * 0.38, (128, 172, 96))
+
+
+def rough(cv: Canvas, h: Hex) -> None:
+    """Stipple and a few broken rock outlines."""
+    rnd = cv.rng("rough", h.q, h.r)
+    cx, cy = cv.center(h)
+    for _ in range(16):
+        a, d = rnd.uniform(0, 2 * math.pi), 0.7 * math.sqrt(rnd.random())
+        cv.disc(cx + d * math.cos(a), cy + d * math.sin(a), 0.025, (120, 92, 60))
+    for _ in range(5):
+        a, d = rnd.uniform(0, 2 * math.pi), 0.55 * math.sqrt(rnd.random())
+        x, y = cx + d * math.cos(a), cy + d * math.sin(a)
+        s = rnd.uniform(0.09, 0.14)
+        cv.polyline([(x - s, y + s * 0.5), (x - s * 0.2, y - s * 0.6), (x + s * 0.3, y - s * 0.1),
+                     (x + s, y + s * 0.5)], (110, 82, 52), 0.025, caps=False)
+
+
+def _tufts(cv: Canvas, h: Hex, kind: str, colour, water) -> None:
+    rnd = cv.rng(kind, h.q, h.r)
+    cx, cy = cv.center(h)
+    for _ in range(5):
+        a, d = rnd.uniform(0, 2 * math.pi), 0.58 * math.sqrt(rnd.random())
+        x, y = cx + d * math.cos(a), cy + d * math.sin(a)
+        cv.polyline([(x - 0.16, y + 0.02), (x + 0.16, y + 0.02)], water, 0.025)
+        for k in range(-2, 3):
+            ang = math.radians(24 * k)
+            ln = 0.15 - 0.02 * abs(k)
+            bx = x + 0.025 * k
+            cv.polyline([(bx, y), (bx + ln * math.sin(ang), y - ln * math.cos(ang))], colour, 0.018, caps=False)
+
+
+def marsh(cv: Canvas, h: Hex) -> None:
+    """Reed tufts over short strokes of water."""
+    _tufts(cv, h, "marsh", (40, 104, 86), (82, 140, 190))
+
+
+def bog(cv: Canvas, h: Hex) -> None:
+    """Peat cuttings (dark strips) and tufts."""
+    rnd = cv.rng("peat", h.q, h.r)
+    cx, cy = cv.center(h)
+    for i in range(3):
+        y = cy - 0.35 + 0.35 * i + rnd.uniform(-0.05, 0.05)
+        x = cx + rnd.uniform(-0.25, 0.05)
+        cv.fill(box(x, y - 0.04, x + rnd.uniform(0.22, 0.38), y + 0.04), (112, 84, 56), 200)
+    _tufts(cv, h, "bog", (70, 84, 40), (120, 96, 64))
+
+
+def town(cv: Canvas, h: Hex) -> None:
+    """Scattered houses, some turned."""
+    rnd = cv.rng("town", h.q, h.r)
+    cx, cy = cv.center(h)
+    for _ in range(6):
+        a, d = rnd.uniform(0, 2 * math.pi), 0.55 * math.sqrt(rnd.random())
+        x, y = cx + d * math.cos(a), cy + d * math.sin(a)
+        bw, bh = rnd.uniform(0.1, 0.2), rnd.uniform(0.07, 0.13)
+        rot = rnd.choice((0.0, 0.0, math.pi / 2, rnd.uniform(-0.4, 0.4)))
+        house = shapely.affinity.rotate(box(x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2), rot,
+                                        origin=(x, y), use_radians=True)
+        cv.fill(house, (168, 82, 66))
+        cv.stroke(house.exterior, (96, 44, 36), 0.012)
+
+
+def city(cv: Canvas, h: Hex) -> None:
+    """Blocks on a street grid, a few lots left empty."""
+    rnd = cv.rng("city", h.q, h.r)
+    cx, cy = cv.center(h)
+    for i in range(-2, 3):
+        for j in range(-2, 3):
+            x, y = cx + 0.27 * i + 0.06 * (j % 2), cy + 0.25 * j
+            if math.hypot(x - cx, y - cy) > 0.68 or rnd.random() < 0.2:
+                continue
+            bw, bh = rnd.uniform(0.13, 0.19), rnd.uniform(0.1, 0.16)
+            block = box(x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)
+            cv.fill(block, (132, 62, 54))
+            cv.stroke(block.exterior, (72, 34, 30), 0.012)
+
+
+TERRAIN_SYMBOLS = {"woods": woods, "forest": woods, "rough": rough, "marsh": marsh, "bog": bog,
+                   "town": town, "city": city}
+
+
+# ---------------------------------------------------------------- hex features
+
+def _spokes(cv: Canvas, h: Hex, name: str) -> list[tuple[tuple, tuple]]:
+    """Half-lines from the hex centre toward neighbours with the same feature (or straight across)."""
+    feats = cv.board.features
+    c = cv.center(h)
+    out = []
+    for n in hex_neighbors(h):
+        if name in feats.get(n, ()):
+            nc = cv.center(n)
+            out.append((c, ((c[0] + nc[0]) / 2, (c[1] + nc[1]) / 2)))
+    if len(out) == 1:
+        out.append((c, (2 * c[0] - out[0][1][0], 2 * c[1] - out[0][1][1])))
+    if not out:
+        out = [((c[0] - 0.6, c[1]), c), (c, (c[0] + 0.6, c[1]))]
+    return out
+
+
+def trench(cv: Canvas, h: Hex) -> None:
+    """A zigzag trench with its spoil, joined to the trenches next door."""
+    for a, b in _spokes(cv, h, "trench"):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ln = math.hypot(dx, dy)
+        n = max(2, int(ln / 0.09))
+        nx, ny = -dy / ln, dx / ln
+        pts = []
+        for i in range(n + 1):
+            t = i / n
+            off = 0.0 if i in (0, n) else (0.06 if i % 2 else -0.06)
+            pts.append((a[0] + dx * t + nx * off, a[1] + dy * t + ny * off))
+        cv.polyline(pts, (200, 176, 140), 0.09)
+        cv.polyline(pts, (84, 56, 34), 0.04)
+
+
+def wire(cv: Canvas, h: Hex) -> None:
+    """A wire entanglement: a line of crosses, joined to the wire next door."""
+    colour = (40, 36, 32)
+    for a, b in _spokes(cv, h, "wire"):
+        cv.polyline([a, b], colour, 0.02, caps=False)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = max(1, int(math.hypot(dx, dy) / 0.16))
+        for i in range(n):
+            x, y = a[0] + dx * (i + 0.5) / n, a[1] + dy * (i + 0.5) / n
+            s = 0.065
+            cv.polyline([(x - s, y - s), (x + s, y + s)], colour, 0.026, caps=False)
+            cv.polyline([(x - s, y + s), (x + s, y - s)], colour, 0.026, caps=False)
+
+
+def fortification(cv: Canvas, h: Hex) -> None:
+    """A star fort."""
+    cx, cy = cv.center(h)
+    star = []
+    for i in range(10):
+        r = 0.36 if i % 2 == 0 else 0.2
+        a = math.radians(-90 + 36 * i)
+        star.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    poly = shapely.Polygon(star)
+    cv.fill(poly, (150, 40, 36), 150)
+    cv.stroke(poly.exterior, (110, 24, 20), 0.035)
+
+
+def airfield(cv: Canvas, h: Hex) -> None:
+    """Two crossing runways with centre marks."""
+    cx, cy = cv.center(h)
+    for ang in (math.radians(20), math.radians(-40)):
+        strip = shapely.affinity.rotate(box(cx - 0.72, cy - 0.08, cx + 0.72, cy + 0.08), ang,
+                                        origin=(cx, cy), use_radians=True)
+        cv.fill(strip, (150, 148, 140))
+        cv.stroke(strip.exterior, (70, 68, 64), 0.015)
+        d = (math.cos(ang), math.sin(ang))
+        for k in range(-3, 4):
+            x, y = cx + d[0] * 0.18 * k, cy + d[1] * 0.18 * k
+            cv.polyline([(x - d[0] * 0.05, y - d[1] * 0.05), (x + d[0] * 0.05, y + d[1] * 0.05)],
+                        (245, 244, 238), 0.02, caps=False)
+
+
+def mill(cv: Canvas, h: Hex) -> None:
+    """A mill house with four sails."""
+    cx, cy = cv.center(h)
+    cy += 0.1
+    body = box(cx - 0.12, cy - 0.1, cx + 0.12, cy + 0.2)
+    cv.fill(body, (168, 82, 66))
+    cv.stroke(body.exterior, INK, 0.02)
+    hub = (cx, cy - 0.1)
+    for a in (45, 135, 225, 315):
+        r = math.radians(a)
+        cv.polyline([hub, (hub[0] + 0.3 * math.cos(r), hub[1] + 0.3 * math.sin(r))], INK, 0.035)
+    cv.disc(hub[0], hub[1], 0.04, INK)
+
+
+# Features drawn over the others (lines that join from hex to hex) come last.
+FEATURE_SYMBOLS = {"fortification": fortification, "airfield": airfield, "mill": mill,
+                   "wire": wire, "trench": trench}
