@@ -23,6 +23,9 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from ..game import Game, load_rules
 
+    own = _ruleset_play(args.scenario)
+    if own is not None:
+        return own(args)
     rules = load_rules(args.scenario)
     sides = sorted({s.side for s in rules.specs.values()})
     chosen = [s.strip() for s in args.bot.split(",") if s.strip()]
@@ -58,6 +61,22 @@ def run(args) -> int:
     if args.save:
         print(f"saved: {args.save}")
     return 0
+
+
+def _ruleset_play(path: str):
+    """A ruleset's own headless play (``engine/rulesets/<name>/headless.py``), if the scenario's ruleset has one."""
+    from ..fileio import read_toml
+
+    head = read_toml(path).get("scenario")
+    name = head.get("ruleset") if isinstance(head, dict) else None
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    try:
+        return importlib.import_module(f"engine.rulesets.{name}.headless").run
+    except ModuleNotFoundError as e:
+        if e.name in (f"engine.rulesets.{name}", f"engine.rulesets.{name}.headless"):
+            return None
+        raise
 
 
 def _print_breakdown(d: dict, indent: str) -> None:
