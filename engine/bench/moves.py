@@ -1,0 +1,81 @@
+"""Benchmark: legal destinations of one unit on the Demyansk map, against networkx's Dijkstra as a yardstick.
+
+Prints one row: ``moves_ms`` (median time of the full legal-destinations
+query for every unit that can move in the opening position of scenario II,
+zones of control worked out afresh each time), ``networkx_ms`` (median time
+of networkx's single-source Dijkstra on the same entry costs, enemy hexes
+removed, cut off at the movement allowance; no zones of control, so less
+work), ``units`` and ``destinations`` (the total both found; networkx finds
+more because it ignores the zones of control).  networkx is a benchmark extra.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+DEFAULT_REPEAT = 20
+SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demyansk-2-campaign.toml"
+
+
+def _graph(rules, st, uid):
+    import networkx as nx
+
+    from ..rulesets.demyansk.units import enemy_of
+    from ..rulesets.demyansk.zoc import side_hexes
+
+    m = rules.map
+    enemy = side_hexes(rules, st, enemy_of(rules.specs[uid].side))
+    light = rules.tables.type_flag(rules.specs[uid].type, "woods_mp")
+    g = nx.DiGraph()
+    for h in m.hexes:
+        if h in m.prohibited or h in enemy:
+            continue
+        for n in m.neighbors[h]:
+            if n in m.prohibited or n in enemy:
+                continue
+            g.add_edge(h, n, weight=m.terrain_mp(n, light) + (2 if m.crosses_river(h, n) else 0))
+    return g
+
+
+def run(args) -> list[dict]:
+    from ..game import load_rules
+    from ..rulesets.demyansk.movement import may_move_now, reach
+    from ..rulesets.demyansk.zoc import forget
+
+    repeat = args.repeat or DEFAULT_REPEAT
+    rules = load_rules(str(SCENARIO))
+    st = rules.initial_state(1)
+    movers = []
+    for side, phase in (("german", "german-movement"), ("soviet", "soviet-movement")):
+        s = st.copy()
+        s.phase = phase
+        rules._begin_phase(s, [])
+        movers += [(s, uid) for uid in rules.order if rules.specs[uid].side == side and not may_move_now(rules, s, uid)]
+    ours, found = [], 0
+    for _ in range(repeat):
+        for s, uid in movers:
+            forget(s)
+            t = time.perf_counter()
+            r = reach(rules, s, uid)
+            ours.append(time.perf_counter() - t)
+        found = sum(len(reach(rules, s, uid).destinations) for s, uid in movers)
+    row = {"moves_ms": round(statistics.median(ours) * 1000, 3), "units": len(movers), "destinations": found}
+    try:
+        import networkx as nx
+    except ImportError:
+        row["networkx_ms"] = None
+        row["networkx"] = "not installed (pip install networkx: a benchmark extra)"
+        return [row]
+    theirs, nfound = [], 0
+    graphs = [(_graph(rules, s, uid), s.units[uid].hex, reach(rules, s, uid).allowance) for s, uid in movers]
+    for _ in range(repeat):
+        nfound = 0
+        for g, start, ma in graphs:
+            t = time.perf_counter()
+            d = nx.single_source_dijkstra_path_length(g, start, cutoff=ma)
+            theirs.append(time.perf_counter() - t)
+            nfound += len(d) - 1
+    row["networkx_ms"] = round(statistics.median(theirs) * 1000, 3)
+    row["networkx_destinations"] = nfound
+    return [row]
