@@ -28,7 +28,8 @@ def small_board(sheets="A") -> Board:
     board.elevation = {h: 20.0 for h in board.hexes()}
     board.elevation[p("A04.05")] = 40.0
     board.hexsides = {hexside(p("A04.03"), p("A05.03")): {"river"}}
-    board.links = {"road": {hexside(p("A02.05"), p("A03.05")), hexside(p("A03.05"), p("A04.05"))}}
+    board.links = {"road": {hexside(p("A02.05"), p("A03.05")), hexside(p("A03.05"), p("A04.05")),
+                            hexside(p("A02.03"), p("A01.03"))}}
     return board
 
 
@@ -113,6 +114,22 @@ def test_terrain_rivers_and_roads_are_drawn_where_the_board_has_them(rendered):
         r0, g0, b0 = mean_rgb(img, *sheet.transform.apply(*board.center(p("A04.05"))), 10)
         r1, g1, b1 = mean_rgb(img, *sheet.transform.apply(*board.center(p("A06.05"))), 10)
         assert r0 + g0 + b0 < r1 + g1 + b1 - 15, "the hill is tinted darker than the ground"
+
+
+def test_a_road_heading_off_the_board_runs_to_the_frame_and_stops_there(rendered):
+    board, path = rendered
+    sheet = board.sheets[0]
+    (ax, ay), (bx, by) = board.center(board.parse_hex("A02.03")), board.center(board.parse_hex("A01.03"))
+    x0 = board.layout.polygon_corners(board.parse_hex("A01.03"))[3][0]   # the west edge of the printed map
+    assert abs(x0 - (bx - 1.0)) < 1e-9
+    with Image.open(path) as img:
+        img = img.convert("RGB")
+        t = 0.58   # past A01.03's hexside, short of the frame
+        r, g, b = mean_rgb(img, *sheet.transform.apply(bx + t * (bx - ax), by + t * (by - ay)), 0)
+        assert r > b + 50, "the road is drawn on beyond its last hex"
+        t = 0.95   # in the margin outside the frame
+        r, g, b = mean_rgb(img, *sheet.transform.apply(bx + t * (bx - ax), by + t * (by - ay)), 0)
+        assert r - b < 45 and r > 190, "the margin is plain paper"
 
 
 def test_rendering_is_deterministic(tmp_path):

@@ -23,12 +23,35 @@ def side_chains(cv: Canvas, sides) -> list[list[tuple]]:
 
 
 def link_chains(cv: Canvas, links) -> list[list[tuple]]:
-    """Hex-to-hex links touching the sheet, joined into polylines through hex centres."""
+    """Hex-to-hex links touching the sheet, joined into polylines through hex centres.
+
+    A line that ends in a hex at the edge of the board, heading off it, is
+    drawn on to the edge of the printed map, as printed maps show roads
+    leaving the sheet.
+    """
     edges = []
     for side in sorted(links):
         if side.a in cv.on_sheet or side.b in cv.on_sheet:
             edges.append((shapes.key(cv.center(side.a)), shapes.key(cv.center(side.b))))
-    return shapes.chains(edges)
+    out = []
+    for chain in shapes.chains(edges):
+        chain = list(chain)
+        if chain[0] != chain[-1]:
+            chain = _run_off(cv, chain[::-1])[::-1]
+            chain = _run_off(cv, chain)
+        for part in shapes.lines_of(LineString(chain).intersection(cv.rect)):
+            out.append(list(part.coords))
+    return out
+
+
+def _run_off(cv: Canvas, chain: list[tuple]) -> list[tuple]:
+    """The chain with one more step if its last hex is on the sheet and the next one is off the board."""
+    (px, py), (ex, ey) = chain[-2], chain[-1]
+    end = cv.layout.pixel_to_hex(ex, ey)
+    beyond = cv.layout.pixel_to_hex(2 * ex - px, 2 * ey - py)
+    if end in cv.on_sheet and beyond not in cv.board:
+        return chain + [(2 * ex - px, 2 * ey - py)]
+    return chain
 
 
 def paint_hexsides(cv: Canvas) -> None:
