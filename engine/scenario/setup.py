@@ -63,22 +63,23 @@ def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | 
                                         f"{_cite(scenario.stacking_rule)}{n} units in hex {board.hex_id(h)} "
                                         f"({', '.join(ids)}); at most {limit} allowed"))
 
-    # each unit inside its set-up areas
+    # each unit inside its set-up areas: its deployment's, then its own
+    deployment = {uid: d for d in scenario.deployments for uid in d.units}
     for uid, h in where.items():
         if uid not in scenario.units:
             continue
-        for i, expr in enumerate(scenario.setup_area(uid)):
+        areas = []
+        if uid in deployment and deployment[uid].area:
+            areas.append((deployment[uid].area, deployment[uid].rule))
+        if scenario.units[uid].setup:
+            areas.append((scenario.units[uid].setup, deployment[uid].rule if uid in deployment else ""))
+        for expr, rule in areas:
             try:
                 ok = ctx.contains(expr, h)
             except AreaError as e:
                 problems.append(Problem(file, f"units.{uid}.setup", f"area {expr!r}: {e}"))
                 continue
             if not ok:
-                dep = scenario.deployment_of().get(uid, "")
-                rule = ""
-                for d in scenario.deployments:
-                    if d.id == dep:
-                        rule = d.rule
                 problems.append(Problem(file, f"units.{uid}.hex",
                                         f"{_cite(rule)}{board.hex_id(h)} is not in the set-up area {expr!r}"))
 
