@@ -144,3 +144,29 @@ def test_3_a_pending_choice_blocks_everything_else():
     st, _ = r.apply(st, Resolve("d"))
     assert st.pending and st.pending[0]["side"] == "german"
     assert refused(r, st, EndPhase()).rule == "Demyansk 6.7"
+
+
+def test_8_2_errata_a_brigade_is_at_full_strength_on_its_drop_turn_then_under_the_hq_rule():
+    b = board(pocket=POCKET)
+    far_hq = unit("hq", "soviet", "0-1-1", "1008", type="headquarters")
+    r = rules([far_hq, para(), unit("g", "german", "1-1-7", "0604")], board=b)
+    st, _ = r.apply(state_in(r, "soviet-reinforcement", turn=2), Drop("para", "0603"))
+    for _ in range(2):
+        st, _ = r.apply(st, EndPhase())
+    assert st.phase == "soviet-combat" and st.units["para"].out_of_command
+    from engine.rulesets.demyansk.combat import battle_odds
+    assert battle_odds(r, st, "g", ("para",)).attack == 3                 # full strength on the drop turn
+    st.turn = 3
+    assert battle_odds(r, st, "g", ("para",)).attack == 2                 # then half outside the radius (8.1)
+
+
+def test_9_3_pocket_units_may_not_move_west_of_the_front_before_the_end_of_turn_10():
+    wall = [unit(f"s{i}", "soviet", "4-5-7", f"02{i:02d}") for i in range(1, 9, 2)]   # cuts the west edge off
+    b = board(pocket=POCKET)
+    r = rules([unit("p", "german", "3-4-7", "0604", pocket=True)] + wall, board=b, pocket_stays_until=10, turns=18)
+    st = state_in(r, "german-movement", turn=10)
+    e = refused(r, st, r.parse_action("move p 0604-0404"))
+    assert e.rule == "Demyansk 9.3" and "west of the continuous front" in e.message
+    r.apply(st, r.parse_action("move p 0604-0504"))                       # inside the pocket: free to move
+    st = state_in(r, "german-movement", turn=11)
+    r.apply(st, r.parse_action("move p 0604-0404"))

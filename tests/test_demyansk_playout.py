@@ -31,7 +31,7 @@ def check_invariants(r, st):
         assert st.pending[0]["side"] in ("german", "soviet")
 
 
-@pytest.mark.parametrize("path,seed", [(TRAPPED, 3), (CAMPAIGN, 4)])
+@pytest.mark.parametrize("path,seed", [(TRAPPED, 3), (CAMPAIGN, 4)], ids=["trapped", "campaign"])
 def test_random_legal_play_keeps_the_invariants_and_replays_exactly(path, seed, tmp_path):
     r = load_rules(path)
     g = Game(r, seed, path)
@@ -79,3 +79,11 @@ def test_scenario_i_opening_position_follows_the_set_up():
     assert all(any(st.units[u].hex == f for u in on) for f in r.map.forts)   # one unit in each fortification
     assert r.turns == 10 and r.victory == "open-line"
     assert st.pocket_supplied                                            # 7.2: turn 1
+    from engine.rulesets.demyansk.supply import continuous_front
+    assert continuous_front(r, st)                                       # 7.3: along the start line
+
+
+def test_scenario_ii_binds_its_special_rules():
+    r = load_rules(CAMPAIGN)
+    assert (r.turns, r.victory, r.withdrawals, r.pocket_stays_until, r.garrison_until) == (18, "points", True, 10, 10)
+    assert sorted(u for u, s in r.specs.items() if s.withdraw_turn == 10) == ["ger-18mot-30", "ger-18mot-51"]

@@ -37,7 +37,25 @@ class MapInfo:
         self.edges = {name: self._edge(name) for name in EDGE_AREAS}
         area = board.areas.get(POCKET_AREA)
         self.pocket: frozenset[Hex] = frozenset(area.hexes) if area else frozenset()
+        self.west_of_pocket = self._west_of(self.pocket)
         self._ids: dict[Hex, str] = {}
+
+    def _west_of(self, area: frozenset[Hex]) -> frozenset[Hex]:
+        """Hexes left of an area's westernmost hex in their row (9.3 special rule 2)."""
+        if not area or not self.board.sheets:
+            return frozenset()
+        ns = self.board.sheets[0].numbering
+        first: dict[int, int] = {}
+        for h in area:
+            col, row = ns.hex_to_colrow(h)
+            first[row] = min(first.get(row, col), col)
+        default = min(first.values())
+        out = set()
+        for h in self.hexes:
+            col, row = ns.hex_to_colrow(h)
+            if col < first.get(row, default):
+                out.add(h)
+        return frozenset(out)
 
     def _edge(self, name: str) -> frozenset[Hex]:
         area = self.board.areas.get(EDGE_AREAS[name])

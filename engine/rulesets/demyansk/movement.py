@@ -163,6 +163,10 @@ def check_move(rules, st: State, uid: str, to: Hex) -> int:
     r = reach(rules, st, uid)
     if to in r.destinations:
         return r.destinations[to]
+    forbidden = rules.forbidden_destinations(st, uid)
+    if to in forbidden:
+        rule, _, msg = forbidden[to].partition(": ")
+        raise IllegalAction(rule, msg)
     if to in r.blocked:
         rule, _, msg = r.blocked[to].partition(": ")
         raise IllegalAction(rule if msg else "", msg or r.blocked[to])

@@ -14,7 +14,7 @@ from .mapinfo import MapInfo
 from .movement import check_move, may_move_now, reach
 from .results import answer, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
-from .supply import continuous_front, determine_supply, linked_to_west, west_region
+from .supply import continuous_front, determine_supply, linked_to_west
 from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 from .victory import open_line, victory_points
@@ -91,11 +91,16 @@ class DemyanskRules:
         return all(st.units[m].status not in ("eliminated", "off-map") for m in self.divisions[division])
 
     def forbidden_destinations(self, st: State, uid: str):
-        """9.3 special rule 2: a pocket unit stays east of the front until the turn ends, unless the front reached it."""
+        """9.3 special rule 2: a pocket unit stays east of the front until the turn ends, unless the front reached it.
+
+        A choice: for a unit the front has not reached (no free path to the
+        west, 7.2), "west of the continuous front" is read as west of the
+        pocket's westernmost hex in the same row.
+        """
         if (self.pocket_stays_until is None or st.turn > self.pocket_stays_until or not self.specs[uid].pocket
                 or linked_to_west(self, st, st.units[uid].hex)):
             return _Forbidden()
-        return _Forbidden(west_region(self, st), f"Demyansk 9.3: units that began in the pocket may not move west "
+        return _Forbidden(self.map.west_of_pocket, f"Demyansk 9.3: units that began in the pocket may not move west "
                           f"of the continuous front before the end of turn {self.pocket_stays_until}")
 
     def roll(self, st: State, events: list, purpose: str) -> int:
