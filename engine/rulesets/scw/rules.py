@@ -645,12 +645,13 @@ class ScwRules:
     def _advance(self, state, t, dest, events, charge: bool = False) -> bool:
         """One team's move: the guns lay, the dice, fire, cones and bands, cards, re-opening guns (docs/skirmish-turn.md)."""
         start = tuple(t["at"])
+        # a gun that swings onto the team catches it: that counts as moving into its cone (SCW Under Fire 3)
+        start_in = {g["id"] for g in self._in_cone(state, start)}
         react(state, t["id"], self.radius, events)
         planned = LineString([start, dest])
         swept = planned.buffer(self.radius, quad_segs=8)
         guns = active_guns(state)
         under = [g for g in guns if swept.intersects(gun_cone(g))]
-        start_in = {g["id"] for g in self._in_cone(state, start)}
         dice = "2" + self.t.troop(t["troops"]).dice[1:]
         casualties = 0
         bonus = state["covering"].get(under[0]["id"], {}).get("bonus", 0) if under else 0
@@ -726,7 +727,6 @@ class ScwRules:
         if not hidden:
             return
         hit = cards_revealed(np.array([c["front"] for c in hidden]), path, self.t["cards"]["reveal_range"])
-        troops = self.t.troop(self.scenario.defender_troops)
         for c, h in zip(hidden, hit):
             if not h:
                 continue
@@ -735,13 +735,17 @@ class ScwRules:
                 events.append(Event("revealed", f"the card at {c['position']} is the {c['face']}: nobody there",
                                     {"card": c["id"], "face": c["face"]}))
                 continue
-            g = {"id": c["id"], "at": list(c["at"]), "bearing": float(c["facing"]), "base": troops.bravado,
-                 "troops": troops.key, "lost": 0, "lost_since_open": 0, "silenced": False, "captured": False,
-                 "lmg_fire": [], "target": None, "figures": self.t["hmg"]["figures"]}
-            state["guns"][c["id"]] = g
+            g = state["guns"][c["id"]] = self.gun_from_card(c)
             events.append(Event("revealed", f"the card at {c['position']} is the {c['face']}: a machine gun!",
                                 {"card": c["id"], "face": c["face"], "gun": True}))
             lay(state, g, list(state["moving"]), self.radius, events, "opens fire")
+
+    def gun_from_card(self, card: dict) -> dict:
+        """The machine gun a turned picture card becomes, laid the way the card faces (SCW Contact 1)."""
+        troops = self.t.troop(self.scenario.defender_troops)
+        return {"id": card["id"], "at": list(card["at"]), "bearing": float(card["facing"]), "base": troops.bravado,
+                "troops": troops.key, "lost": 0, "lost_since_open": 0, "silenced": False, "captured": False,
+                "lmg_fire": [], "target": None, "figures": self.t["hmg"]["figures"]}
 
     # ------------------------------------------------------------ SCW At 'em with Bomb and Bayonet
     def _close_assault(self, state, t, g, events) -> None:
