@@ -44,6 +44,13 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=str(p.parent))
     try:
+        # mkstemp makes the file private (0600); give it the mode an ordinary
+        # new file would have, or keep the mode of the file it replaces.
+        try:
+            mode = os.stat(p).st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -55,6 +62,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
