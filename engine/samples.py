@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .board import Area, Board, Box, Line, Obstacle, Sheet
-from .hexes import FLAT, Hex, Hexside, hex_distance, hex_linedraw, hex_range, hexside, hexsides_of
+from .hexes import FLAT, Hex, Hexside, hex_linedraw, hex_range, hexside, hexsides_of
 from .numbering import NumberingScheme
 
 COLS, ROWS = 30, 20
@@ -49,6 +49,7 @@ LEGEND = {"c": "clear", "w": "woods", "r": "rough", "m": "marsh", "t": "town",
 # Hills: (summit hex, height in metres, radius across columns, radius down rows).
 HILLS = (("A04.03", 120.0, 5.5, 4.5), ("A21.05", 80.0, 3.5, 4.0), ("A13.18", 60.0, 2.6, 2.2))
 GROUND_M = 20.0
+LOWLAND = ("lake", "marsh")   # terrain at 0 m, like the river's banks
 CONTOUR_M = 20.0
 
 # The river runs along hexsides: waypoints are hexsides it passes (west/east hex).
@@ -133,14 +134,13 @@ def _lay_terrain(board: Board) -> None:
 
 def _raise_hills(board: Board) -> None:
     """Elevation in metres: oval hills in 20 m steps over 20 m ground; river banks, lake and marsh at 0 m."""
-    low = {t for t in ("lake", "marsh")}
     river_banks: set[Hex] = set()
     for side in _course(board, RIVER_COURSE):
         river_banks.update(side.hexes())
     summits = [(board.center(board.parse_hex(hid)), peak, rx, ry) for hid, peak, rx, ry in HILLS]
     for x in board.hexes():
         cx, cy = board.center(x)
-        height = 0.0 if (board.terrain[x] in low or x in river_banks) else GROUND_M
+        height = 0.0 if (board.terrain[x] in LOWLAND or x in river_banks) else GROUND_M
         for (sx, sy), peak, rx, ry in summits:
             d = math.hypot((cx - sx) / (1.5 * rx), (cy - sy) / (math.sqrt(3) * ry))
             height = max(height, math.floor(peak * max(0.0, 1.0 - d) / CONTOUR_M + 0.5) * CONTOUR_M)
@@ -155,11 +155,13 @@ def _midpoint(board: Board, a: str, b: str) -> tuple[float, float]:
 def _course(board: Board, course) -> list[Hexside]:
     """The hexsides along a course of waypoint hexsides, run past both map edges."""
     pts = [_midpoint(board, a, b) for a, b in course]
-    (x0, y0), (x1, y1) = pts[0], pts[1]
-    (x8, y8), (x9, y9) = pts[-2], pts[-1]
-    pts = [(x0 - 0.3 * (x1 - x0) / math.dist(pts[0], pts[1]), y0 - 0.3 * (y1 - y0) / math.dist(pts[0], pts[1]))] \
-        + pts + [(x9 + 0.3 * (x9 - x8) / math.dist(pts[-2], pts[-1]), y9 + 0.3 * (y9 - y8) / math.dist(pts[-2], pts[-1]))]
-    return board.snap_polyline(pts)
+    return board.snap_polyline([_beyond(pts[1], pts[0])] + pts + [_beyond(pts[-2], pts[-1])])
+
+
+def _beyond(p: tuple[float, float], q: tuple[float, float], by: float = 0.3) -> tuple[float, float]:
+    """The point ``by`` hex sizes past ``q`` on the line from ``p``."""
+    d = math.dist(p, q)
+    return (q[0] + by * (q[0] - p[0]) / d, q[1] + by * (q[1] - p[1]) / d)
 
 
 def _route(board: Board, route) -> set[Hexside]:

@@ -87,9 +87,8 @@ def render_board(board: Board, out_path, px_per_hex: float = 64, supersample: in
         path = sheet_image_path(board, sheet, out)
         art = render_sheet(board, sheet, px_per_hex, supersample, seed)
         atomic_write_bytes(path, encode_image(art.image, path.suffix, colours))
+        sheet.transform, sheet.image = art.transform, path.name
         art = None   # one sheet image in memory at a time
-        sheet.transform = sheet_frame(board, sheet, px_per_hex)[0]
-        sheet.image = path.name
         paths.append(path)
     return paths
 
