@@ -404,29 +404,19 @@ class _Loader:
             self.problem(("sheets",), f"the sheets have {total} hexes in all (at most {MAX_HEXES})")
             return False
         ids = self.ids
-        owner: dict[Hex, str] = {}
+        seen: set[Hex] = set()
         ok = True
         for i, sh in enumerate(board.sheets):
-            ns = sh.numbering
-            grid = []
-            clash = None
-            for row in range(ns.first_row, ns.first_row + ns.rows):
-                line = []
-                for col in range(ns.first_col, ns.first_col + ns.cols):
-                    h = ns.colrow_to_hex(col, row)
-                    hid = ns.format_colrow(col, row)
-                    prev = ids.get(hid)
-                    if prev is not None and prev != h and clash is None:
-                        clash = hid
-                    ids[hid] = h
-                    if h in owner:
-                        if owner[h] != sh.id:
-                            self.overlap.add(h)
-                    else:
-                        owner[h] = sh.id
-                    line.append(h)
-                grid.append(line)
+            grid = sheet_grid(sh.numbering)
             self.sheet_grids[sh.id] = grid
+            hexes = [h for row in grid for h in row]
+            labels = [x for row in sheet_labels(sh.numbering) for x in row]
+            mine = set(hexes)
+            self.overlap |= seen & mine
+            seen |= mine
+            new = dict(zip(labels, hexes))
+            clash = next((k for k in sorted(ids.keys() & new.keys()) if ids[k] != new[k]), None)
+            ids.update(new)
             if clash is not None:
                 ok = False
                 self.problem(("sheets", i, "id"),
@@ -718,6 +708,29 @@ class _Loader:
             inv = sheet.transform.inverse()
             lattice = [inv.apply(float(u), float(v)) for u, v in pts]
             board.obstacles.append(Obstacle(kind, height, lattice, sheet_id))
+
+
+def sheet_grid(ns: NumberingScheme) -> list[list[Hex]]:
+    """A sheet's hexes as printed rows, top to bottom, each row left to right."""
+    cols = range(ns.first_col, ns.first_col + ns.cols)
+    rows = range(ns.first_row, ns.first_row + ns.rows)
+    if ns.orientation == "flat":        # down a column, r grows by one per row
+        top = [ns.colrow_to_hex(c, ns.first_row) for c in cols]
+        return [[Hex(h.q, h.r + k) for h in top] for k in range(ns.rows)]
+    left = [ns.colrow_to_hex(ns.first_col, r) for r in rows]   # along a row, q grows by one
+    return [[Hex(h.q + k, h.r) for k in range(ns.cols)] for h in left]
+
+
+def sheet_labels(ns: NumberingScheme) -> list[list[str]]:
+    """A sheet's printed ids in the same order as :func:`sheet_grid`."""
+    c0, r0 = ns.first_col, ns.first_row
+    if ns.style == "tcs":
+        heads = [f"{ns.sheet}{c:02d}." for c in range(c0, c0 + ns.cols)]
+        tails = [f"{r:02d}" for r in range(r0, r0 + ns.rows)]
+    else:
+        heads = [f"{c:0{ns.col_digits}d}" for c in range(c0, c0 + ns.cols)]
+        tails = [f"{r:0{ns.row_digits}d}" for r in range(r0, r0 + ns.rows)]
+    return [[head + tail for head in heads] for tail in tails]
 
 
 def _show(v: Any) -> str:

@@ -576,3 +576,16 @@ def test_random_boards_survive_save_and_load(tmp_path, board):
     third = load_map(p)
     assert third == again                      # from a file on, the round trip is exact
     assert dumps_map(third) == text
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+@pytest.mark.parametrize("style, shifted, first", [("tcs", "even", 1), ("tcs", "odd", 0), ("classic", "odd", 3)])
+def test_sheet_grid_and_labels_agree_with_the_numbering(orientation, style, shifted, first):
+    from engine.mapfile import sheet_grid, sheet_labels
+
+    ns = NumberingScheme(style=style, sheet="B", orientation=orientation, first_col=first, first_row=first + 1,
+                         cols=5, rows=4, shifted=shifted, origin=(2, -3))
+    hexes = [h for row in sheet_grid(ns) for h in row]
+    labels = [x for row in sheet_labels(ns) for x in row]
+    assert hexes == ns.hexes()
+    assert labels == [ns.format(h) for h in hexes]
