@@ -179,3 +179,33 @@ def test_area_expressions_parse(text):
 def test_bad_area_expressions_say_what_is_wrong(text):
     with pytest.raises(AreaSyntaxError):
         parse_area(text)
+
+
+def test_a_scenario_saved_and_loaded_again_is_the_same(tmp_path):
+    from pathlib import Path
+
+    from engine.scenario import save_scenario
+
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    for name in ("demyansk-1-trapped.toml", "demyansk-2-campaign.toml"):
+        s = load_scenario(root / name)
+        out = tmp_path / name
+        save_scenario(s, out)
+        again = load_scenario(out)
+        assert again.map_path == s.map_path
+        for field in ("id", "name", "ruleset", "first_turn", "last_turn", "first_side", "sides", "units",
+                      "deployments", "setup_rules", "reinforcements", "withdrawals", "options", "special_rules",
+                      "variants", "victory", "stacking_limit", "stacking_rule", "rule", "text"):
+            assert getattr(again, field) == getattr(s, field), field
+
+
+def test_a_hand_made_set_up_is_written_back(tmp_path):
+    from pathlib import Path
+
+    from engine.scenario import save_scenario, with_placement
+
+    s = load_scenario(Path(__file__).resolve().parent.parent / "scenarios" / "demyansk-1-trapped.toml")
+    moved = with_placement(s, {"ger-mp": "1911"})
+    assert moved.units["ger-mp"].hex == "1911" and s.units["ger-mp"].hex == "1910"
+    save_scenario(moved, tmp_path / "x.toml")
+    assert load_scenario(tmp_path / "x.toml").default_placement()["ger-mp"] == "1911"

@@ -5,10 +5,12 @@ from .model import (
     Branch, Deployment, EntryOption, Reinforcement, Scenario, Selector, SetupRule, Side, Unit,
     Variant, Victory, VictoryAward, Withdrawal, UNIT_SIZES, UNIT_TYPES,
 )
+from .save import save_scenario, scenario_to_dict, with_placement
 from .setup import validate_setup
 
 __all__ = [
     "AreaContext", "AreaError", "AreaSyntaxError", "parse_area", "load_scenario", "parse_scenario",
     "Branch", "Deployment", "EntryOption", "Reinforcement", "Scenario", "Selector", "SetupRule", "Side",
     "Unit", "Variant", "Victory", "VictoryAward", "Withdrawal", "UNIT_SIZES", "UNIT_TYPES", "validate_setup",
+    "save_scenario", "scenario_to_dict", "with_placement",
 ]
