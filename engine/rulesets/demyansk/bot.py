@@ -166,14 +166,18 @@ class DemyanskBot:
         lost = set(st.forts_lost)
         occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
         empty = [f for f in sorted(rules.map.forts) if f not in lost and f not in occupied]
-        for f in empty:
-            for uid in rules.order:
-                u = st.units[uid]
-                if rules.specs[uid].side != GERMAN or u.status != ON_MAP or u.hex in rules.map.forts:
-                    continue
-                if may_move_now(rules, st, uid):
-                    continue
-                if f in reach(rules, st, uid).destinations:
+        if not empty:
+            return None
+        for uid in rules.order:
+            u = st.units[uid]
+            if rules.specs[uid].side != GERMAN or u.status != ON_MAP or u.hex in rules.map.forts:
+                continue
+            near = [f for f in empty if hex_distance(u.hex, f) <= rules.specs[uid].movement]
+            if not near or may_move_now(rules, st, uid):
+                continue
+            dest = reach(rules, st, uid).destinations
+            for f in near:
+                if f in dest:
                     self._done.add(uid)
                     return A.Move(uid, rules.map.hex_id(f), rules.map.hex_id(u.hex))
         return None

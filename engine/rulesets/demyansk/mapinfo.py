@@ -38,6 +38,8 @@ class MapInfo:
         area = board.areas.get(POCKET_AREA)
         self.pocket: frozenset[Hex] = frozenset(area.hexes) if area else frozenset()
         self.west_of_pocket = self._west_of(self.pocket)
+        self.mp = {h: self._terrain_mp(h, False) for h in self.hexes}
+        self.mp_light = {h: self._terrain_mp(h, True) for h in self.hexes}
         self._ids: dict[Hex, str] = {}
 
     def _west_of(self, area: frozenset[Hex]) -> frozenset[Hex]:
@@ -80,6 +82,9 @@ class MapInfo:
 
     def terrain_mp(self, h: Hex, light_infantry: bool = False) -> int:
         """MP to enter a hex (5, TEC): the dearest of its terrain; 8.3 light infantry pay 1 for woods."""
+        return (self.mp_light if light_infantry else self.mp)[h]
+
+    def _terrain_mp(self, h: Hex, light_infantry: bool) -> int:
         cost = 1
         for k in self.kinds[h]:
             mp = self.tables.terrain.get(k, {}).get("mp", 1)

@@ -100,7 +100,7 @@ def reach(rules, st: State, uid: str) -> Reach:
     neighbors = m.neighbors
     river = m.river_pairs
     prohibited = m.prohibited
-    mp_of = m.terrain_mp
+    mp_of = m.mp_light if light else m.mp
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > dist.get(h, 1 << 30):
@@ -121,7 +121,7 @@ def reach(rules, st: State, uid: str) -> Reach:
                     r.blocked[n] = ("Demyansk 7.1: a German unit that withdraws may not enter "
                                     "another Soviet zone of control in the same phase")
                 continue
-            step = mp_of(n, light)
+            step = mp_of[n]
             if (h, n) in river:
                 step += 2                             # TEC: +2 MP to cross a river hexside
             if h == start:

@@ -242,6 +242,9 @@ class DemyanskRules:
                 continue
             if may_move_now(self, st, uid):
                 continue
+            ma = self.specs[uid].movement
+            if not any(hex_distance(u.hex, f) <= ma for f in empty):
+                continue
             dest = reach(self, st, uid).destinations
             for f in empty:
                 if f in dest:

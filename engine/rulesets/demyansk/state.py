@@ -39,6 +39,10 @@ class UnitState:
     drop_turn: int | None = None  # errata: full strength inside the perimeter on the drop turn
     destroyed_in_combat: bool = False
 
+    def copy(self) -> "UnitState":
+        return UnitState(self.hex, self.status, self.moved, self.entry_mp, self.out_of_command, self.landed_on,
+                         self.dropped, self.drop_turn, self.destroyed_in_combat)
+
 
 @dataclass
 class Battle:
@@ -77,7 +81,7 @@ class State:
     def copy(self) -> "State":
         return replace(
             self,
-            units={k: replace(v) for k, v in self.units.items()},
+            units={k: v.copy() for k, v in self.units.items()},
             preset_dice=list(self.preset_dice),
             battles=[replace(b) for b in self.battles],
             pending=[dict(p) for p in self.pending],
