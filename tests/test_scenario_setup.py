@@ -170,3 +170,21 @@ def test_a_unit_left_off_the_map_or_unknown_is_reported(board):
     probs = [str(p) for p in s.validate_setup(board, {"r1": "0502", "b1": "0504", "x9": "0101"})]
     assert any("units.r2.hex: not placed" in p for p in probs)
     assert any("units.x9: no such unit in the scenario" in p for p in probs)
+
+
+def test_a_scenario_file_is_checked_with_its_map_and_set_up(tmp_path):
+    from pathlib import Path
+
+    from engine.scenario import check_scenario_file
+
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    assert check_scenario_file(root / "demyansk-1-trapped.toml") == []
+    text = (root / "demyansk-1-trapped.toml").read_text().replace('hex = "1910"', 'hex = "1911"')
+    moved = tmp_path / "moved.toml"
+    moved.write_text(text.replace('map = "../maps/demyansk.toml"', f'map = "{(root.parent / "maps" / "demyansk.toml").as_posix()}"'))
+    probs = [str(p) for p in check_scenario_file(moved)]
+    assert probs == [f"{moved}: units.ger-mp.hex: Demyansk 9.2: 1911 is not in the set-up area 'fedorovka'"]
+    lost = tmp_path / "lost.toml"
+    lost.write_text(text.replace('map = "../maps/demyansk.toml"', 'map = "nowhere.toml"'))
+    probs = [str(p) for p in check_scenario_file(lost)]
+    assert probs[0] == f"{lost}: scenario.map: the map 'nowhere.toml' cannot be read" and "file not found" in probs[1]

@@ -6,11 +6,11 @@ from .model import (
     Variant, Victory, VictoryAward, Withdrawal, UNIT_SIZES, UNIT_TYPES,
 )
 from .save import save_scenario, scenario_to_dict, with_placement
-from .setup import validate_setup
+from .setup import check_scenario_file, validate_setup
 
 __all__ = [
     "AreaContext", "AreaError", "AreaSyntaxError", "parse_area", "load_scenario", "parse_scenario",
     "Branch", "Deployment", "EntryOption", "Reinforcement", "Scenario", "Selector", "SetupRule", "Side",
     "Unit", "Variant", "Victory", "VictoryAward", "Withdrawal", "UNIT_SIZES", "UNIT_TYPES", "validate_setup",
-    "save_scenario", "scenario_to_dict", "with_placement",
+    "save_scenario", "scenario_to_dict", "with_placement", "check_scenario_file",
 ]

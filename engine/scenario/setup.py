@@ -139,3 +139,22 @@ def check_setup_rule(scenario: Scenario, board: Board, ctx: AreaContext, where: 
     if rule.max is not None and n > rule.max:
         return [Problem(file, key, f"{cite}{what}: {n} units, at most {rule.max} allowed")]
     return []
+
+
+def check_scenario_file(path) -> list[Problem]:
+    """Every problem of a scenario file: the file itself, its map, and its default set-up on that map."""
+    from ..errors import BadFile
+    from ..mapfile import load_map
+    from .load import load_scenario
+
+    try:
+        scenario = load_scenario(path)
+    except BadFile as e:
+        return list(e.problems)
+    if not scenario.map_path:
+        return [Problem(str(path), "scenario.map", "missing (a scenario needs a map to check its set-up)")]
+    try:
+        board = load_map(scenario.map_path)
+    except BadFile as e:
+        return [Problem(str(path), "scenario.map", f"the map {scenario.map!r} cannot be read")] + list(e.problems)
+    return validate_setup(scenario, board)
