@@ -253,6 +253,9 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
 
 def load_rules(scenario_path: str) -> Rules:
     """The ruleset a scenario file names, bound to that scenario."""
+    own = own_format_ruleset(scenario_path, "rules_for_own_scenario")
+    if own is not None:
+        return own(scenario_path)
     from .scenario import load_scenario  # the scenario loader names the ruleset
 
     scenario = load_scenario(scenario_path)
@@ -264,3 +267,19 @@ def load_rules(scenario_path: str) -> Rules:
     except ModuleNotFoundError:
         raise BadFile([Problem(str(scenario_path), "ruleset", f"there is no ruleset called {name!r}")]) from None
     return mod.rules_for_scenario(scenario)
+
+
+def own_format_ruleset(path: str, hook: str):
+    """The ``hook`` function of a ruleset that reads its own scenario format, named by the file's
+    ``scenario.ruleset`` (the gridless skirmish); None for every other scenario."""
+    head = read_toml(path).get("scenario")
+    name = head.get("ruleset") if isinstance(head, dict) else None
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    try:
+        mod = importlib.import_module(f"engine.rulesets.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"engine.rulesets.{name}":
+            return None
+        raise
+    return getattr(mod, hook, None)

@@ -117,3 +117,15 @@ def test_an_order_after_the_end_is_refused():
     with pytest.raises(IllegalAction) as e:
         game.play("end")
     assert "the game is over" in str(e.value)
+
+
+def test_the_scenario_names_its_ruleset_for_load_rules_saved_games_and_validate(tmp_path, capsys):
+    from engine.game import load_rules
+
+    assert load_rules(SCENARIO).name == "scw"
+    game = Game(RULES, 2, SCENARIO)
+    game.play("move T3 36,39")
+    game.save(tmp_path / "g.toml")
+    assert load_game(tmp_path / "g.toml").hash() == game.hash()
+    assert main(["validate", SCENARIO, "maps/scw-table.toml"]) == 0
+    assert "scw-platoon-attack.toml: ok (scenario)" in capsys.readouterr().out

@@ -29,6 +29,13 @@ def check_file(path: str) -> tuple[str, list[Problem]]:
 
             load_map_doc(doc, path)
             return "map", []
+        if isinstance(doc.get("scenario"), dict):
+            from ..game import own_format_ruleset
+
+            own = own_format_ruleset(path, "load_own_scenario")
+            if own is not None:
+                own(path)
+                return "scenario", []
         for kind, module, loader in OTHER_KINDS:
             if isinstance(doc.get(kind), dict):
                 return kind, _check_with(path, kind, module, loader)

@@ -6,12 +6,22 @@ from pathlib import Path
 from .rules import ScwRules
 from .scenario import ScwScenario, load_scw_scenario
 
-__all__ = ["ScwRules", "ScwScenario", "load_scw_scenario", "rules_for_path", "rules_for_scenario"]
+__all__ = ["ScwRules", "ScwScenario", "load_own_scenario", "load_scw_scenario", "rules_for_own_scenario",
+           "rules_for_path", "rules_for_scenario"]
+
+# This ruleset reads its own scenario format (a gridless table, no hexes):
+# ``validate`` and ``load_rules`` find these two by the file's scenario.ruleset.
+load_own_scenario = load_scw_scenario
 
 
 def rules_for_path(path: str | Path, variant: str | None = None) -> ScwRules:
     """The skirmish rules bound to a scenario file (and one of its variants)."""
     return ScwRules(load_scw_scenario(path, variant))
+
+
+def rules_for_own_scenario(path: str | Path) -> ScwRules:
+    """The rules bound to a skirmish scenario file (the hook ``engine.game.load_rules`` looks for)."""
+    return rules_for_path(path)
 
 
 def rules_for_scenario(scenario) -> ScwRules:
