@@ -148,7 +148,10 @@ def _draw(face: _Face, size_px: int, fill: str, ink: str) -> Image.Image:
     # the unit size above the symbol
     mark = SIZE_MARKS.get(face.size, "")
     if mark:
-        _text(d, (s * 0.5, s * 0.21), mark, _font(round(s * 0.13)), text)
+        font = _font(round(s * 0.13))
+        if font.getlength(mark) > s * 0.36:          # XXXX must clear the values on either side
+            font = _font(max(1, int(s * 0.13 * s * 0.36 / font.getlength(mark))))
+        _text(d, (s * 0.5, s * 0.21), mark, font, text)
     # the NATO symbol
     box = (s * 0.29, s * 0.29, s * 0.71, s * 0.58)
     _symbol(d, face, box, text, base, lw, s)
