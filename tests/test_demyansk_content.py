@@ -63,6 +63,10 @@ def test_the_map_file_is_what_the_map_data_builds(board):
 def test_the_map_has_every_place_the_scenarios_name(board):
     for name in ("Staraya Russa", "Demyansk", "Ramushevo", "Fedorovka", "Rosino", "Vatulino", "Kalitkina"):
         assert len(board.areas[name].hexes) == 1, name
+    quarter = board.areas["northeast_quarter"].hexes
+    num = board.sheets[0].numbering
+    assert len(quarter) == 15 * 11 and all(num.hex_to_colrow(h)[0] > 15 and num.hex_to_colrow(h)[1] <= 11
+                                           for h in quarter)
     kinds = {name: board.terrain_of(next(iter(board.areas[name].hexes))) for name in board.areas
              if board.areas[name].kind == "town"}
     assert kinds["Staraya Russa"] == "city" and kinds["Demyansk"] == "city"
@@ -295,7 +299,7 @@ def test_soviet_headquarters_where_9_2_puts_them(scenario, board, ctx):
     assert hex_distance(where["sov-hq-27a"], place["Kalitkina"]) <= 5
     ne = where["sov-hq-34a"]
     col, row = board.sheets[0].numbering.hex_to_colrow(ne)
-    assert col > 15 and row <= 11
+    assert col > 15 and row <= 11 and ne in board.areas["northeast_quarter"].hexes
     perimeter = ctx.hexes("along pocket_perimeter")
     assert min(hex_distance(ne, h) for h in perimeter) + 1 >= 3
 

@@ -13,6 +13,7 @@ north to the south edge west of the pocket, with Ramushevo on the German side.
 """
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -93,6 +94,12 @@ RIVERS = {
     "Redya": ((4.5, 23.0), (5.5, 17.0), (5.6, 12.0), (4.6, 8.0), (4.1, 4.6)),
 }
 
+# 9.2: the north-east quarter of the map (columns, rows), where one headquarters sets up.
+NORTHEAST_QUARTER = ((16, 30), (1, 11))
+# Areas the map file keeps but the printed map does not show.
+UNPRINTED_AREAS = ("northeast_quarter",)
+
+
 def sheet() -> Sheet:
     """The one sheet: 30 columns by 22 rows, flat-top, even columns half a hex down, ids like ``0512``."""
     return Sheet("A", NumberingScheme(style="classic", orientation=FLAT, cols=COLS, rows=ROWS, shifted="even"))
@@ -128,6 +135,9 @@ def build_board() -> Board:
     board.lines["pocket_perimeter"] = Line("pocket_perimeter", "perimeter", boundary(board, pocket))
     west = {x for x in board.hexes() if num.hex_to_colrow(x)[0] <= START_LINE_WEST[num.hex_to_colrow(x)[1]]}
     board.lines["start_line"] = Line("start_line", "start", boundary(board, west))
+    (c0, c1), (r0, r1) = NORTHEAST_QUARTER
+    board.areas["northeast_quarter"] = Area("northeast_quarter", "setup", {
+        x for x in board.hexes() if c0 <= num.hex_to_colrow(x)[0] <= c1 and r0 <= num.hex_to_colrow(x)[1] <= r1})
     return board
 
 
@@ -164,7 +174,9 @@ def write_map(folder) -> tuple[Path, Path]:
     folder = Path(folder)
     board = build_board()
     png = folder / "demyansk.png"
-    render_board(board, png, px_per_hex=PX_PER_HEX)
+    printed = copy.copy(board)
+    printed.areas = {k: v for k, v in board.areas.items() if k not in UNPRINTED_AREAS}
+    render_board(printed, png, px_per_hex=PX_PER_HEX)
     board.sheets[0].image = png.name
     toml = folder / "demyansk.toml"
     save_map(board, toml)
