@@ -182,3 +182,18 @@ def test_without_dejavu_the_default_font_is_used(monkeypatch):
         assert art.image.size == sheet_frame(board, board.sheets[0], PX)[1]
     finally:
         palette.font.cache_clear()
+
+
+def test_a_sheet_too_big_to_supersample_is_drawn_at_its_final_size_on_the_same_grid(monkeypatch, tmp_path):
+    import engine.mapart as art
+
+    board = small_board()
+    normal = render_sheet(board, board.sheets[0], px_per_hex=PX)
+    monkeypatch.setattr(art, "MAX_DRAWING_PIXELS", 1000)
+    plain = render_sheet(board, board.sheets[0], px_per_hex=PX)
+    assert plain.image.size == normal.image.size and plain.transform == normal.transform
+    assert plain.image.tobytes() != normal.image.tobytes()
+    gray = plain.image.convert("L")
+    for hid in ("A02.03", "A05.04"):
+        for cx, cy in board.layout.polygon_corners(board.parse_hex(hid)):
+            assert gray_at(gray, *plain.transform.apply(cx, cy)) < 140, hid

@@ -31,6 +31,7 @@ from .shapes import printed_rect
 MARGIN = 0.45        # hex sizes of paper round the printed area
 STRIP = 1.4          # hex sizes of paper below it for the title and the off-map boxes
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+MAX_DRAWING_PIXELS = 40_000_000   # above this a sheet is drawn at its final size, without supersampling
 
 
 @dataclass
@@ -51,13 +52,19 @@ def sheet_frame(board: Board, sheet: Sheet, px_per_hex: float) -> tuple[Affine, 
     return transform, (width, height)
 
 
-def render_sheet(board: Board, sheet: Sheet, px_per_hex: float = 64, supersample: int = 2,
+def render_sheet(board: Board, sheet: Sheet, px_per_hex: float = 64, supersample: int | None = None,
                  seed: int = 1) -> SheetArt:
-    """Draw one sheet; returns its image and the transform it was drawn with."""
+    """Draw one sheet; returns its image and the transform it was drawn with.
+
+    ``supersample`` None draws at twice the size (then reduces it) unless
+    that would take more than MAX_DRAWING_PIXELS, when it draws at 1x.
+    """
     transform, (w, h) = sheet_frame(board, sheet, px_per_hex)
+    if supersample is None:
+        supersample = 2 if w * h * 4 <= MAX_DRAWING_PIXELS else 1
     cv = Canvas(board, sheet, transform, (w, h), supersample, seed)
     paint(cv)
-    img = cv.image.resize((w, h), Image.Resampling.LANCZOS)
+    img = cv.image if supersample == 1 else cv.image.resize((w, h), Image.Resampling.LANCZOS)
     cv.image = cv.draw = None
     return SheetArt(print_on_paper(img, seed), transform)
 
@@ -70,7 +77,7 @@ def sheet_image_path(board: Board, sheet: Sheet, out_path) -> Path:
     return out.with_name(f"{out.stem}-{sheet.id}{out.suffix}")
 
 
-def render_board(board: Board, out_path, px_per_hex: float = 64, supersample: int = 2,
+def render_board(board: Board, out_path, px_per_hex: float = 64, supersample: int | None = None,
                  seed: int = 1, colours: int | None = 128) -> list[Path]:
     """Draw every sheet to an image file and set each sheet's image and transform to match.
 

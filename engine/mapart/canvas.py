@@ -58,6 +58,11 @@ class Canvas:
         """Fill polygons (holes left open) with a colour at an opacity."""
         if geom.is_empty:
             return
+        polys = [g for g in getattr(geom, "geoms", [geom]) if g.geom_type == "Polygon" and not g.is_empty]
+        if alpha == 255 and not any(p.interiors for p in polys):
+            for poly in polys:
+                self.draw.polygon(self.pts(poly.exterior.coords), fill=colour)
+            return
         x0, y0, x1, y1 = geom.bounds
         (u0, v0), (u1, v1) = self.pt(x0, y0), self.pt(x1, y1)
         w, h = self.image.size
@@ -67,9 +72,7 @@ class Canvas:
             return
         mask = Image.new("L", (bx1 - bx0, by1 - by0), 0)
         md = ImageDraw.Draw(mask)
-        for poly in getattr(geom, "geoms", [geom]):
-            if poly.geom_type != "Polygon" or poly.is_empty:
-                continue
+        for poly in polys:
             md.polygon([(u - bx0, v - by0) for u, v in self.pts(poly.exterior.coords)], fill=alpha)
             for hole in poly.interiors:
                 md.polygon([(u - bx0, v - by0) for u, v in self.pts(hole.coords)], fill=0)
