@@ -1,0 +1,116 @@
+"""Benchmark: single exact LOS queries and a whole viewshed on a generated 3-sheet map with traced obstacles.
+
+Prints one row: ``hexes``, ``obstacles``, ``los_single_ms`` (median of single
+exact queries between random hexes), ``viewshed_ms`` (median of full
+viewsheds from the observer hex), ``viewshed_loop_ms`` (the same viewshed as
+a loop of single exact queries, median) and ``viewshed_disagreements``
+(hexes on which the two differ, summed over every observer tried).
+"""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+
+from ..board import Board, Obstacle, Sheet
+from ..hexes import Hex
+from ..los import line_of_sight
+from ..los_model import SightMap
+from ..los_rules import DEFAULT_LOS_RULES
+from ..los_viewshed import viewshed, viewshed_by_loop
+from ..numbering import NumberingScheme
+
+DEFAULT_REPEAT = 5
+SHEET_COLS, SHEET_ROWS = 34, 60        # three sheets sharing a column: 6,060 hexes
+OBSTACLES = 2400
+SINGLE_QUERIES = 400
+
+
+def generated_board(seed: int = 1943) -> Board:
+    """Three TCS sheets side by side with rolling hills, whole-hex towns and traced woods and buildings."""
+    rng = random.Random(seed)
+    sheets = []
+    origin = Hex(0, 0)
+    for sid in "ABC":
+        ns = NumberingScheme(style="tcs", sheet=sid, cols=SHEET_COLS, rows=SHEET_ROWS, origin=(origin.q, origin.r))
+        sheets.append(Sheet(sid, ns))
+        origin = ns.colrow_to_hex(SHEET_COLS, 1)
+    board = Board(name="Generated LOS benchmark map", sheets=sheets)
+    hexes = board.hexes()
+    xs = [board.center(h)[0] for h in hexes]
+    ys = [board.center(h)[1] for h in hexes]
+    hills = [(rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys)), rng.uniform(20, 90), rng.uniform(4, 14))
+             for _ in range(40)]
+    for h, x, y in zip(hexes, xs, ys):
+        e = sum(a * math.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * s * s)) for hx, hy, a, s in hills)
+        board.elevation[h] = float(10 * round(e / 10))
+        roll = rng.random()
+        if roll < 0.04:
+            board.terrain[h] = "town"
+        elif roll < 0.06:
+            board.terrain[h] = "bog"
+        else:
+            board.terrain[h] = "clear"
+    for _ in range(OBSTACLES):
+        cx, cy = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
+        kind = "woods" if rng.random() < 0.75 else "building"
+        radius = rng.uniform(0.25, 0.9) if kind == "woods" else rng.uniform(0.12, 0.35)
+        n = rng.randint(6, 12)
+        pts = []
+        for i in range(n):
+            ang = 2 * math.pi * (i + rng.uniform(-0.3, 0.3)) / n
+            rad = radius * rng.uniform(0.6, 1.0)
+            pts.append((cx + rad * math.cos(ang), cy + rad * math.sin(ang)))
+        board.obstacles.append(Obstacle(kind, 20.0 if kind == "woods" else 10.0, pts))
+    return board
+
+
+def _median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(times)
+
+
+def run(args) -> list[dict]:
+    repeat = args.repeat or DEFAULT_REPEAT
+    board = generated_board()
+    sm = SightMap(board, DEFAULT_LOS_RULES)
+    hexes = sm.hexes
+    rng = random.Random(7)
+    pairs = [tuple(rng.sample(hexes, 2)) for _ in range(SINGLE_QUERIES)]
+    for a, b in pairs[:20]:
+        line_of_sight(sm, a, b)
+    single = []
+    for a, b in pairs:
+        t0 = time.perf_counter()
+        line_of_sight(sm, a, b, observer_height=2.0)
+        single.append((time.perf_counter() - t0) * 1000.0)
+    centre = hexes[len(hexes) // 2]
+    observers = [centre] + rng.sample(hexes, 2)
+    vs_ms = _median_ms(lambda: viewshed(sm, centre, observer_height=2.0), repeat)
+    loop_ms = _median_ms(lambda: viewshed_by_loop(sm, centre, observer_height=2.0), max(1, min(repeat, 3)))
+    disagreements = 0
+    visible = 0
+    rechecks = 0
+    for o in observers:
+        fast = viewshed(sm, o, observer_height=2.0)
+        slow = viewshed_by_loop(sm, o, observer_height=2.0)
+        disagreements += len(fast.visible ^ slow)
+        visible += len(fast.visible)
+        rechecks += fast.exact_rechecks
+    return [{
+        "hexes": len(hexes),
+        "obstacles": len(board.obstacles),
+        "los_single_ms": round(statistics.median(single), 4),
+        "viewshed_ms": round(vs_ms, 2),
+        "viewshed_loop_ms": round(loop_ms, 1),
+        "speedup": round(loop_ms / vs_ms, 1),
+        "viewshed_disagreements": disagreements,
+        "observers_compared": len(observers),
+        "visible_hexes": visible,
+        "exact_rechecks": rechecks,
+    }]
