@@ -255,6 +255,20 @@ def test_soviets_outside_the_perimeter_east_of_the_start_line_covering_the_perim
     assert soviet_side <= set(soviet.values()) | zoc
 
 
+def test_soviet_zones_of_control_stop_at_the_fortifications(scenario, board):
+    """Demyansk 6.2, as the set-up's cover rule counts it: a Soviet unit next to a fortification
+    does not cover it, so a perimeter hex is covered only by units and ZOC outside the forts."""
+    from engine.scenario.setup import zone_of_control
+
+    where = placed(scenario, board)
+    soviet = [h for u, h in where.items() if scenario.units[u].side == "soviet"]
+    forts = {h for h, f in board.features.items() if "fortification" in f}
+    watched = {n for h in soviet for n in hex_neighbors(h)} & forts
+    assert len(watched) >= 5
+    assert not zone_of_control(soviet, board, {"fortification"}) & forts
+    assert watched <= zone_of_control(soviet, board)
+
+
 def test_the_soviet_north_south_split(scenario, board, ctx):
     where = placed(scenario, board)
     row = ctx.row_of(next(iter(board.areas["Demyansk"].hexes)))

@@ -103,12 +103,14 @@ def test_what_the_map_does_not_have_is_named(ctx, text, message):
         ctx.hexes(text)
 
 
-def test_zone_of_control_is_the_six_neighbours_less_barred_terrain(board):
+def test_zone_of_control_is_the_six_neighbours_less_barred_terrain_and_features(board):
     h = board.parse_hex("0505")
     assert len(zone_of_control([h], board)) == 6
-    board.terrain[board.parse_hex("0605")] = "fortification"
+    assert board.parse_hex("0604") in zone_of_control([h], board)
+    assert board.parse_hex("0604") not in zone_of_control([h], board, {"fortification"})   # a feature
+    board.terrain[board.parse_hex("0605")] = "swamp"
     try:
-        assert len(zone_of_control([h], board, {"fortification"})) == 5
+        assert len(zone_of_control([h], board, {"fortification", "swamp"})) == 4            # and a terrain
     finally:
         board.terrain[board.parse_hex("0605")] = "clear"
 

@@ -97,12 +97,14 @@ def _cite(rule: str) -> str:
     return f"{rule}: " if rule else ""
 
 
-def zone_of_control(hexes, board: Board, not_into: set[str] = frozenset()) -> set[Hex]:
-    """The hexes next to units (Demyansk 4: a unit's ZOC is its six neighbours), less barred terrain."""
+def zone_of_control(hexes, board: Board, not_into=frozenset()) -> set[Hex]:
+    """The hexes next to units (Demyansk 4: a unit's ZOC is its six neighbours), less hexes whose
+    terrain or a feature is in ``not_into`` (Demyansk 6.2: not into fortifications)."""
+    barred = set(not_into)
     out = set()
     for h in hexes:
         for n in hex_neighbors(h):
-            if n in board and board.terrain_of(n) not in not_into:
+            if n in board and board.terrain_of(n) not in barred and not (board.features_of(n) & barred):
                 out.add(n)
     return out
 
