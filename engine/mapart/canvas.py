@@ -109,10 +109,11 @@ class Canvas:
         self.draw.ellipse((u - rr, v - rr, u + rr, v + rr), fill=fill, outline=outline,
                           width=self.px(width) if outline else 0)
 
-    def text(self, x, y, s, size: float, colour=INK, anchor="mm", bold=False, halo=None) -> None:
+    def text(self, x, y, s, size: float, colour=INK, anchor="mm", bold=False, halo=None,
+             halo_width: float = 0.05) -> None:
         """Text at a lattice point; ``halo`` outlines it in a colour so it reads over the art."""
         kw = {}
         if halo is not None:
-            kw = {"stroke_width": max(1, int(round(0.05 * self.s))), "stroke_fill": halo}
+            kw = {"stroke_width": max(1, int(round(halo_width * self.s))), "stroke_fill": halo}
         self.draw.text(self.pt(x, y), s, font=font(max(6, int(round(size * self.s))), bold),
                        fill=colour, anchor=anchor, **kw)

@@ -128,7 +128,8 @@ def paint_grid(cv: Canvas) -> None:
     for h in cv.hexes:
         cx, cy = cv.center(h)
         cv.disc(cx, cy, 0.035, GRID)
-        cv.text(cx, cy - top + 0.07, cv.sheet.numbering.format(h), 0.2, colour=GRID, anchor="mt")
+        cv.text(cx, cy - top + 0.07, cv.sheet.numbering.format(h), 0.2, colour=GRID, anchor="mt",
+                halo=HALO if cv.board.terrain.get(h, "clear") != "clear" else None, halo_width=0.03)
 
 
 def paint_labels(cv: Canvas) -> None:
