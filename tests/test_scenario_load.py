@@ -209,3 +209,48 @@ def test_a_hand_made_set_up_is_written_back(tmp_path):
     assert moved.units["ger-mp"].hex == "1911" and s.units["ger-mp"].hex == "1910"
     save_scenario(moved, tmp_path / "x.toml")
     assert load_scenario(tmp_path / "x.toml").default_placement()["ger-mp"] == "1911"
+
+
+def _paths(doc, prefix=()):
+    """Every key path of a parsed document (tables and arrays of tables walked)."""
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield prefix + (k,)
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            if isinstance(v, dict):
+                yield from _paths(v, prefix + (i,))
+
+
+def _mutated(doc, path, value):
+    import copy
+
+    out = copy.deepcopy(doc)
+    node = out
+    for k in path[:-1]:
+        node = node[k]
+    if value is _DELETE:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return out
+
+
+_DELETE = object()
+
+
+def test_any_wrong_value_anywhere_is_a_bad_file_never_a_traceback():
+    import tomli
+
+    from engine.scenario import parse_scenario
+
+    doc = tomli.loads(GOOD)
+    paths = list(_paths(doc))
+    assert len(paths) > 60
+    for path in paths:
+        for value in ("x", 3, -1, True, [], [3], {}, {"a": 1}, _DELETE):
+            try:
+                parse_scenario(_mutated(doc, path, value), "s.toml")
+            except BadFile as e:
+                assert e.problems and all(p.file == "s.toml" and p.message for p in e.problems)
