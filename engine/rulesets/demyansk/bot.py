@@ -11,7 +11,7 @@ from . import actions as A
 from .combat import check_declaration
 from .movement import may_move_now, reach
 from .state import DUE, ON_MAP, State
-from .supply import continuous_front, linked_to_west
+from .supply import continuous_front, linked_to_west, pocket_linked
 from .units import GERMAN, SOVIET, enemy_of
 from .zoc import side_hexes
 
@@ -56,7 +56,11 @@ class DemyanskBot:
                 h = rules.board.parse_hex(o)
                 return (min((hex_distance(h, e) for e in enemies), default=99), o)
             return A.Retreat(p["unit"], max(p["options"], key=safety))
-        return A.Advance(p["options"][0])
+        for option in p["options"]:
+            move = A.Advance(option)
+            if option == "none" or self._keeps_line(rules, st, move):
+                return move
+        return A.Advance("none")
 
     # ------------------------------------------------------------ objectives
     def _targets(self, rules, st: State) -> list[Hex]:
@@ -128,6 +132,10 @@ class DemyanskBot:
             garrison = self._garrison(rules, st)
             if garrison:
                 return garrison
+            if st.phase == "german-movement" and not continuous_front(rules, st):
+                mend = self._mend_front(rules, st)
+                if mend:
+                    return mend
         targets = self._targets(rules, st)
         enemy = side_hexes(rules, st, enemy_of(self.side))
         for uid in rules.order:
@@ -151,16 +159,38 @@ class DemyanskBot:
             if self.side == GERMAN and uid in rules.pocket_units and not linked_to_west(rules, st, u.hex):
                 continue                                    # the pocket holds; the relief comes to it
             move = A.Move(uid, rules.map.hex_id(dest), rules.map.hex_id(u.hex))
-            if self.side == GERMAN and not self._keeps_front(rules, st, move):
-                continue                                    # 7.3: never open the front
+            if not self._keeps_line(rules, st, move):
+                continue                                    # never open the front or the ring
             return move
         return None
 
-    def _keeps_front(self, rules, st: State, move) -> bool:
-        if not continuous_front(rules, st):
+    def _mend_front(self, rules, st: State):
+        """7.3: the first move that makes the front continuous again, if one unit can."""
+        for uid in rules.order:
+            u = st.units[uid]
+            if (rules.specs[uid].side != GERMAN or u.status != ON_MAP or uid in rules.pocket_units
+                    or u.hex in rules.map.forts or may_move_now(rules, st, uid)):
+                continue
+            r = reach(rules, st, uid)
+            for h in sorted(r.destinations, key=lambda h: (r.destinations[h], h)):
+                move = A.Move(uid, rules.map.hex_id(h), rules.map.hex_id(u.hex))
+                after, _ = rules.apply(st, move)
+                if continuous_front(rules, after) and not rules.garrison_shortfall(after):
+                    self._done.add(uid)
+                    return move
+        return None
+
+    def _keeps_line(self, rules, st: State, move) -> bool:
+        """German: the move keeps a continuous front (7.3); Soviet: it keeps the pocket cut off (7.2)."""
+        if self.side == GERMAN:
+            if not continuous_front(rules, st):
+                return True
+            after, _ = rules.apply(st, move)
+            return continuous_front(rules, after)
+        if pocket_linked(rules, st):
             return True
         after, _ = rules.apply(st, move)
-        return continuous_front(rules, after)
+        return not pocket_linked(rules, after)
 
     def _garrison(self, rules, st: State):
         lost = set(st.forts_lost)
