@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from ...board import Area, Board, Line, Sheet
-from ...hexes import FLAT, Hex, Hexside, hex_distance, hexsides_of
+from ...hexes import FLAT, Hex, Hexside, hex_distance, hex_linedraw, hexside, hexsides_of
 from ...numbering import NumberingScheme
 
 COLS, ROWS = 30, 22
@@ -94,6 +94,18 @@ RIVERS = {
     "Redya": ((4.5, 23.0), (5.5, 17.0), (5.6, 12.0), (4.6, 8.0), (4.1, 4.6)),
 }
 
+# Roads (Demyansk 2.2 shows them; no rule of the game uses them): hex-to-hex
+# links through waypoint hexes.
+ROADS = (
+    ("0706", "0904", "1406", "1705", "2206", "2209", "2212"),
+    ("0706", "0908", "1109", "1312", "1914", "2113", "2212"),
+    ("2212", "2510", "2807", "3005"),
+    ("2212", "2416", "2619", "2722"),
+    ("2212", "2121", "2122"),
+    ("1415", "1312"),
+    ("0706", "0312", "0122"),
+)
+
 # 9.2: the north-east quarter of the map (columns, rows), where one headquarters sets up.
 NORTHEAST_QUARTER = ((16, 30), (1, 11))
 # Areas the map file keeps but the printed map does not show.
@@ -130,6 +142,8 @@ def build_board() -> Board:
         for side in river_course(board, course):
             board.hexsides.setdefault(side, set()).add("river")
 
+    board.links["road"] = {link for route in ROADS for link in road_links(board, route)}
+
     pocket = pocket_hexes(board)
     board.areas["pocket"] = Area("pocket", "setup", pocket)
     board.lines["pocket_perimeter"] = Line("pocket_perimeter", "perimeter", boundary(board, pocket))
@@ -149,6 +163,16 @@ def pocket_hexes(board: Board) -> set[Hex]:
 def boundary(board: Board, region: set[Hex]) -> set[Hexside]:
     """Hexsides between a region and the rest of the board."""
     return {s for x in region for s in hexsides_of(x) if s.other(x) in board and s.other(x) not in region}
+
+
+def road_links(board: Board, route) -> set[Hexside]:
+    """Hex-to-hex links along a route through waypoint hexes."""
+    hexes = [board.parse_hex(hid) for hid in route]
+    links: set[Hexside] = set()
+    for a, b in zip(hexes, hexes[1:]):
+        path = hex_linedraw(a, b)
+        links.update(hexside(u, v) for u, v in zip(path, path[1:]))
+    return links
 
 
 def river_course(board: Board, course) -> list[Hexside]:
