@@ -125,7 +125,8 @@ def demo_board() -> Board:
 
 def _lay_terrain(board: Board) -> None:
     rows = [r for r in TERRAIN_ART.strip("\n").split("\n")]
-    assert len(rows) == ROWS and all(len(r) == COLS for r in rows), "the terrain art must be 30 x 20"
+    if len(rows) != ROWS or any(len(r) != COLS for r in rows):
+        raise ValueError(f"the demo's terrain art must be {COLS} x {ROWS} glyphs")
     sheet = board.sheets[0].numbering
     for row, text in enumerate(rows, start=1):
         for col, glyph in enumerate(text, start=1):
