@@ -252,3 +252,34 @@ def _anchor(d: ImageDraw.ImageDraw, centre, size: float, ink, lw: int) -> None:
     d.ellipse([cx - size * 0.08, top - size * 0.05, cx + size * 0.08, top + size * 0.12], outline=ink, width=lw)
     d.arc([cx - size * 0.38, bottom - size * 0.5, cx + size * 0.38, bottom + size * 0.02], 20, 160, fill=ink,
           width=lw)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.counters SCENARIO OUT.png [SIZE]``: every counter of a scenario on one sheet."""
+    import sys
+
+    from .errors import BadFile
+    from .fileio import atomic_write_bytes
+    from .scenario import load_scenario
+
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) not in (2, 3) or (len(argv) == 3 and not argv[2].isdigit()):
+        print("usage: python -m engine.counters SCENARIO OUT.png [SIZE]", file=sys.stderr)
+        return 2
+    try:
+        scenario = load_scenario(argv[0])
+    except BadFile as e:
+        for p in e.problems:
+            print(p, file=sys.stderr)
+        return 1
+    size = int(argv[2]) if len(argv) == 3 else 72
+    sheet = counter_sheet(scenario.units.values(), size, scenario.sides, columns=12)
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG")
+    atomic_write_bytes(argv[1], buf.getvalue())
+    print(argv[1])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

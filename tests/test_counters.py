@@ -144,3 +144,14 @@ def test_every_counter_of_both_scenarios_draws_on_one_sheet():
     s = load_scenario(ROOT / "scenarios" / "demyansk-2-campaign.toml")
     sheet = counter_sheet(s.units.values(), 32, s.sides, columns=12)
     assert sheet.size == (12 * 32 + 13 * 6, 9 * 32 + 10 * 6)
+
+
+def test_a_sheet_of_a_scenarios_counters_from_the_command_line(tmp_path, capsys):
+    from engine.counters import main
+
+    out = tmp_path / "sheet.png"
+    assert main([str(ROOT / "scenarios" / "demyansk-1-trapped.toml"), str(out), "24"]) == 0
+    assert Image.open(out).size == (12 * 24 + 13 * 6, 9 * 24 + 10 * 6)
+    assert main([str(tmp_path / "none.toml"), str(out)]) == 1
+    assert "file not found" in capsys.readouterr().err
+    assert main(["only-one-argument"]) == 2
