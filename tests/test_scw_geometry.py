@@ -54,16 +54,16 @@ def test_cone_membership_of_many_teams_is_one_vectorized_shapely_call(monkeypatc
     pts = rng.uniform(0, 40, size=(2000, 2))
     cone = C.hmg_cone((20.0, 0.0), 90.0)
     calls = []
-    real = shapely.intersects
+    real = shapely.dwithin
 
-    def counting(a, b, **kw):
+    def counting(a, b, *args, **kw):
         calls.append((np.shape(a), np.shape(b)))
-        return real(a, b, **kw)
+        return real(a, b, *args, **kw)
 
-    monkeypatch.setattr(C.shapely, "intersects", counting)
+    monkeypatch.setattr(C.shapely, "dwithin", counting)
     inside = C.in_cone(cone, pts, 1.0)
     assert len(calls) == 1 and calls[0][1] == (2000,)
-    one_by_one = np.array([cone.intersects(Point(p).buffer(1.0, quad_segs=8)) for p in pts])
+    one_by_one = np.array([cone.distance(Point(p)) <= 1.0 for p in pts])
     assert inside.dtype == bool and (inside == one_by_one).all()
     assert 0 < inside.sum() < 2000
 

@@ -6,7 +6,7 @@ is a straight 4-inch line square to its axis, 18 inches down the axis.  The
 option ``apex_width`` (tables.toml ``hmg.apex_width``) starts it as wide as the
 gun's base instead (a trapezoid).  A range band is the straight distance from
 the gun: close to 6, effective to 12, long beyond (SCW Contact 3).  A team is
-in a cone when its footprint touches it.
+in a cone when its footprint (a circle) touches it: within its radius of the cone.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from ...table import bearing_to, bearing_vector, footprints
+from ...table import bearing_to, bearing_vector
 
 LENGTH = 18.0
 WIDTH = 4.0
@@ -50,8 +50,8 @@ def cones_at(gun: tuple[float, float], bearings: np.ndarray, length: float = LEN
 
 
 def in_cone(cone: Polygon, points: np.ndarray, radius: float) -> np.ndarray:
-    """Which teams (positions ``points``, footprints of ``radius``) the cone touches: one vectorized call."""
-    return shapely.intersects(cone, footprints(points, radius))
+    """Which teams (positions ``points``, round footprints of ``radius``) the cone touches: one vectorized call."""
+    return shapely.dwithin(cone, shapely.points(np.asarray(points, dtype=float).reshape(-1, 2)), radius)
 
 
 def range_band(gun: tuple[float, float], at: tuple[float, float],
@@ -108,10 +108,9 @@ def aim(gun: tuple[float, float], target: tuple[float, float], teams: np.ndarray
                 offsets.append(off * 0.999)
     offsets = np.unique(np.round(np.asarray(offsets, dtype=float), 9))
     cones = cones_at(gun, centre + offsets, length, width, apex_width)
-    feet = footprints(pts, radius)
-    held = shapely.intersects(cones[:, None], feet[None, :])
+    held = shapely.dwithin(cones[:, None], shapely.points(pts)[None, :], radius)
     counts = held.sum(axis=1)
-    holds_target = shapely.intersects(cones, Point(target).buffer(radius, quad_segs=8))
+    holds_target = shapely.dwithin(cones, Point(target), radius)
     counts = np.where(holds_target, counts, -1)
     best = counts.max()
     choice = np.flatnonzero(counts == best)

@@ -14,7 +14,6 @@ import numpy as np
 import shapely
 
 from ...game import Event
-from ...table import footprints
 from .cone import aim, hmg_cone
 from .data import load_tables
 
@@ -36,7 +35,7 @@ def cones_holding(state: dict, at: tuple[float, float], radius: float) -> list[d
     if not guns:
         return []
     cones = np.array([gun_cone(g) for g in guns], dtype=object)
-    hit = shapely.intersects(cones, footprints(np.array([at]), radius)[0])
+    hit = shapely.dwithin(cones, shapely.Point(at), radius)
     return [g for g, h in zip(guns, hit) if h]
 
 

@@ -649,9 +649,8 @@ class ScwRules:
         start_in = {g["id"] for g in self._in_cone(state, start)}
         react(state, t["id"], self.radius, events)
         planned = LineString([start, dest])
-        swept = planned.buffer(self.radius, quad_segs=8)
         guns = active_guns(state)
-        under = [g for g in guns if swept.intersects(gun_cone(g))]
+        under = [g for g in guns if gun_cone(g).dwithin(planned, self.radius)]
         dice = "2" + self.t.troop(t["troops"]).dice[1:]
         casualties = 0
         bonus = state["covering"].get(under[0]["id"], {}).get("bonus", 0) if under else 0
