@@ -32,6 +32,8 @@ def open_game(path: str, seed: int = 1):
 
 def unit_moves(rules, state, uid: str) -> dict:
     """The destinations report of one unit, as plain data (in its own movement phase if this is not one)."""
+    if not hasattr(rules, "destinations") or not hasattr(rules, "specs"):
+        raise IllegalAction("", f"the {rules.name} rules have no hex movement to list")
     from ..rulesets.demyansk.movement import may_move_now
 
     if uid not in rules.specs:

@@ -6,7 +6,7 @@ from ...mapfile import load_map
 from .rules import DemyanskRules
 from .units import UnitSpec
 
-VICTORY_KINDS = {"open_path": "open-line", "points": "points"}
+VICTORY_KINDS = {"open_path": "open-line", "points": "points", "conditions": "conditions"}
 
 
 def _is_pocket(scenario, uid: str) -> bool:
@@ -52,10 +52,20 @@ def rules_for_scenario(scenario, board=None) -> DemyanskRules:
         raise BadFile([Problem(scenario.path, "victory.kind",
                                f"the Demyansk rules know {', '.join(VICTORY_KINDS)}, not {victory!r}")])
     rules = DemyanskRules(
-        board, unit_specs(scenario), turns=scenario.last_turn, victory=VICTORY_KINDS[victory],
+        board, unit_specs(scenario), turns=scenario.last_turn, first_turn=scenario.first_turn, victory=VICTORY_KINDS[victory],
         options=dict(scenario.options), withdrawals=bool(scenario.withdrawals),
         pocket_stays_until=_special(scenario, "pocket_units_stay_east_until_turn", "pocket_stays_until"),
         garrison_until=_special(scenario, "garrison_duty_last_turn", "garrison_until"),
     )
     rules.scenario = scenario
+    if victory == "conditions":
+        from ...scenario import AreaContext
+        from ...victory import Judge
+
+        last = [c.id for c in scenario.victory.conditions if c.mode == "last"]
+        if last:
+            raise BadFile([Problem(scenario.path, "victory.conditions",
+                                   f"the Demyansk rules judge who holds a hex at the end only: "
+                                   f"use mode = \"end\" in {', '.join(last)}")])
+        rules.judge = Judge(scenario.victory, scenario, AreaContext(board))
     return rules

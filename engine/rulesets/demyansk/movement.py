@@ -90,7 +90,7 @@ def reach(rules, st: State, uid: str) -> Reach:
             r.blocked[n] = "Demyansk 5.2: a Soviet unit may never leave a German zone of control"
         return r
     withdrawing = spec.side == GERMAN and in_zoc           # 7.1
-    leave_cost = half(spec.movement) if withdrawing else 0
+    leave_cost = half(ma) if withdrawing else 0             # 7.1: half the allowance (rounded up)
     if withdrawing:
         r.notes.append("Demyansk 7.1: leaving a Soviet zone of control costs half the MA "
                        "and no other Soviet-controlled hex may be entered this phase")

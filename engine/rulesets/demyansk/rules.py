@@ -17,7 +17,7 @@ from .state import DUE, GAME_OVER, ON_MAP, PHASES, Battle, State, UnitState, sta
 from .supply import continuous_front, determine_supply, linked_to_west
 from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
-from .victory import open_line, victory_points
+from .victory import conditions, open_line, victory_points
 from .zoc import forget, side_hexes
 
 
@@ -41,7 +41,7 @@ class DemyanskRules:
 
     def __init__(self, board: Board, units: list[UnitSpec], turns: int, victory: str = "open-line",
                  options: dict | None = None, tables: Tables | None = None, withdrawals: bool = False,
-                 pocket_stays_until: int | None = None, garrison_until: int | None = None):
+                 pocket_stays_until: int | None = None, garrison_until: int | None = None, first_turn: int = 1):
         self.tables = tables or load_tables()
         self.options = {**self.tables.options, **(options or {})}
         self.map = MapInfo(board, self.tables)
@@ -49,6 +49,7 @@ class DemyanskRules:
         self.specs: dict[str, UnitSpec] = {u.id: u for u in units}
         self.order = [u.id for u in units]
         self.turns = turns
+        self.first_turn = first_turn
         self.victory = victory
         self.withdrawals = withdrawals                  # 9.3 special rule 1
         self.pocket_stays_until = pocket_stays_until    # 9.3 special rule 2
@@ -121,7 +122,7 @@ class DemyanskRules:
                 units[uid] = UnitState(hex=self.board.parse_hex(spec.setup), status=ON_MAP)
             else:
                 units[uid] = UnitState(hex=None, status=DUE)
-        st = State(turn=1, phase=PHASES[0], units=units, rng=seed_rng(seed), preset_dice=list(dice or []))
+        st = State(turn=self.first_turn, phase=PHASES[0], units=units, rng=seed_rng(seed), preset_dice=list(dice or []))
         self._begin_phase(st, [])
         return st
 
@@ -134,6 +135,8 @@ class DemyanskRules:
     def outcome(self, st: State) -> Outcome | None:
         if not st.over:
             return None
+        if self.victory == "conditions":
+            return conditions(self, st)
         return victory_points(self, st) if self.victory == "points" else open_line(self, st)
 
     def parse_action(self, text: str):

@@ -53,7 +53,7 @@ def determine_supply(rules, st: State, events: list) -> None:
                             f"{', '.join(st.trapped)}"))
     st.pocket_linked = pocket_linked(rules, st)
     st.pocket_attack_limit = None
-    if st.turn == 1:
+    if st.turn == rules.first_turn:
         st.pocket_supplied = True
         events.append(Event("supply", "Demyansk 7.2: on the first turn the pocket is supplied"))
         return

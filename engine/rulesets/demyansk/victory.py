@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...game import Outcome
-from .state import ELIMINATED, ON_MAP, State
+from .state import DUE, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
 from .supply import linked_to_west
 from .units import GERMAN, SOVIET
 
@@ -43,3 +43,18 @@ def victory_points(rules, st: State) -> Outcome:
     breakdown = {"soviet": soviet, "german": german, "soviet total": sv, "german total": gv}
     winner = GERMAN if gv > sv else SOVIET if sv > gv else None
     return Outcome(winner, f"Demyansk 9.3: victory points, German {gv}, Soviet {sv}", breakdown)
+
+
+def conditions(rules, st: State) -> Outcome:
+    """A scenario's general victory conditions (``engine.victory``), judged on this state."""
+    from ...victory import DUE as V_DUE, ELIMINATED as V_ELIM, EXITED, GONE, ON_MAP as V_MAP, Facts
+
+    status = {ON_MAP: V_MAP, DUE: V_DUE, ELIMINATED: V_ELIM, OFF_MAP: GONE, WITHDRAWN: EXITED}
+    facts = Facts(
+        sides=(GERMAN, SOVIET),
+        unit_side={uid: spec.side for uid, spec in rules.specs.items()},
+        where={uid: u.hex if u.status == ON_MAP else None for uid, u in st.units.items()},
+        status={uid: status.get(u.status, GONE) for uid, u in st.units.items()},
+        steps={uid: 0 if u.status in (ELIMINATED, OFF_MAP) else 1 for uid, u in st.units.items()},
+        original_steps={uid: 1 for uid in st.units})     # 2.1: every Demyansk counter is a single step
+    return rules.judge.outcome(facts)
