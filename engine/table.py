@@ -87,6 +87,11 @@ class Table:
     source: str = ""
 
     @property
+    def image_path(self) -> Path:
+        """The image file, relative to the table file."""
+        return Path(self.source).parent / (self.image or "")
+
+    @property
     def outline(self) -> Polygon:
         return shapely.box(0.0, 0.0, self.width, self.height)
 
@@ -217,6 +222,10 @@ def table_from_dict(doc: dict, file: str = "<table>") -> Table:
     return t
 
 
-def load_table(path: str | Path) -> Table:
-    """Read a table TOML file (see ``maps/scw-table.toml``)."""
-    return table_from_dict(read_toml(path), str(path))
+def load_table(path: str | Path, check_image: bool = True) -> Table:
+    """Read a table TOML file (see ``maps/scw-table.toml``); the image it names must exist beside it."""
+    table = table_from_dict(read_toml(path), str(path))
+    if check_image and table.image and not table.image_path.is_file():
+        raise BadFile([Problem(str(path), "table.image", f"the image file {table.image} is missing "
+                                                         f"(expected it at {table.image_path})")])
+    return table

@@ -73,3 +73,28 @@ def test_a_missing_or_malformed_table_file_is_a_clear_error(tmp_path):
     with pytest.raises(BadFile) as e:
         load_table(bad)
     assert "bad.toml:2: not valid TOML" in str(e.value)
+
+
+def test_a_table_naming_a_missing_image_is_refused_clearly(tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('[table]\nwidth = 24\nheight = 24\nimage = "gone.png"\n', encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        load_table(f)
+    assert "t.toml: table.image: the image file gone.png is missing" in str(e.value)
+
+
+def test_the_table_image_is_drawn_at_its_scale_and_shows_its_pieces():
+    from PIL import Image
+
+    from engine.rulesets.scw.tableart import COLOURS, GROUND, render_table
+
+    t = load_table(TABLE)
+    img = render_table(t)
+    assert img.size == (1440, 960)
+    with Image.open(t.image_path) as shipped:
+        assert shipped.size == img.size
+    roof = img.getpixel(t.to_pixels((9.0, 11.0)))
+    assert roof == COLOURS["building"][0]
+    open_ground = img.getpixel(t.to_pixels((40.0, 34.0)))
+    assert max(abs(a - b) for a, b in zip(open_ground, GROUND)) < 30
+    assert render_table(t).tobytes() == img.tobytes()  # the same table, the same pixels
