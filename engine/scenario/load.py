@@ -15,7 +15,7 @@ from .model import (
 )
 
 _MISSING = object()
-VICTORY_KINDS = ("open_path", "points")
+VICTORY_KINDS = ("open_path", "points", "conditions")
 
 
 class _Reader:
@@ -130,7 +130,7 @@ ALTERNATIVE_KEYS = ("from_turn", "entry", "method", "rule")
 WITHDRAWAL_KEYS = ("by_turn", "side", "units", "no_attack_from_turn", "rule", "text")
 VARIANT_KEYS = ("id", "name", "text", "options", "special_rules")
 VICTORY_KEYS = ("kind", "rule", "text", "side", "otherwise", "source", "target", "free_of", "when", "tie",
-                "awards")
+                "awards", "conditions", "otherwise_level")
 AWARD_KEYS = ("side", "points", "event", "select", "per", "rule", "text")
 
 
@@ -453,7 +453,13 @@ def _victory(rd: _Reader, t: Any, sides, deployments) -> Victory | None:
                 rd.bad(f"{key}.{k}", "missing (an open_path victory needs side, source and target)")
     if kind == "points" and not awards:
         rd.bad(f"{key}.awards", "missing (a points victory needs [[victory.awards]])")
+    conditions = ()
+    if kind == "conditions":
+        from ..victory import LEVELS, parse_conditions
+
+        conditions = parse_conditions(rd, t.get("conditions"), sides, deployments)
     return Victory(kind, rd.get(t, key, "rule", str, ""), rd.get(t, key, "text", str, ""), side,
                    otherwise or "", source, rd.area(t, key, "target"), rd.strings(t, key, "free_of"),
                    rd.get(t, key, "when", str, "end_of_game"), rd.get(t, key, "tie", str, "draw"),
-                   tuple(awards))
+                   tuple(awards), conditions,
+                   rd.get(t, key, "otherwise_level", str, "", LEVELS) or "" if kind == "conditions" else "")

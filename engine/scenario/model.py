@@ -199,6 +199,8 @@ class Victory:
     when: str = "end_of_game"
     tie: str = "draw"
     awards: tuple[VictoryAward, ...] = ()
+    conditions: tuple = ()        # kind "conditions": engine.victory.Condition records
+    otherwise_level: str = ""     # kind "conditions": the level ``otherwise`` wins at when nothing is met
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,12 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
             "awards": [_drop({"side": a.side, "points": a.points, "event": a.event,
                               "select": _selector(a.select) if a.select else None, "per": a.per, "rule": a.rule,
                               "text": a.text}) for a in v.awards]})
+        if v.conditions:
+            from ..victory import conditions_to_list
+
+            doc["victory"]["conditions"] = conditions_to_list(v.conditions, _selector)
+        if v.otherwise_level:
+            doc["victory"]["otherwise_level"] = v.otherwise_level
     doc["units"] = [_unit(u) for u in s.units.values()]
     return doc
 
