@@ -78,6 +78,17 @@ def test_7_2_a_free_path_to_the_west_supplies_the_pocket_automatically():
     assert st.pocket_linked and st.pocket_supplied and not [e for e in ev if e.kind == "roll"]
 
 
+def test_7_2_a_path_opened_during_the_turn_supplies_the_pocket_from_the_next_german_phase():
+    r = rules(WALL)
+    st = state_in(r, "german-reinforcement", turn=3)
+    st.pocket_supplied, st.pocket_attack_limit = False, 2
+    st.units["s3"].status = "eliminated"                  # the wall opens (say, in combat)
+    from engine.rulesets.demyansk.zoc import forget
+    forget(st)
+    st, ev = r.apply(st, EndPhase())
+    assert st.phase == "german-mechanized-movement" and st.pocket_supplied and st.pocket_attack_limit is None
+
+
 def test_7_2_western_units_cut_off_later_suffer_the_same():
     units = WALL + [unit("w", "german", "3-4-7", "0905")]
     r = rules(units)

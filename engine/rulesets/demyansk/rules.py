@@ -14,7 +14,7 @@ from .mapinfo import MapInfo
 from .movement import check_move, may_move_now, reach
 from .results import answer, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
-from .supply import continuous_front, determine_supply, linked_to_west
+from .supply import continuous_front, determine_supply, linked_to_west, pocket_linked
 from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 from .victory import conditions, open_line, victory_points
@@ -295,6 +295,9 @@ class DemyanskRules:
             u.moved = False
         if ph == "german-reinforcement":
             determine_supply(self, st, events)
+        elif ph.startswith("german") and not st.pocket_supplied and pocket_linked(self, st):
+            st.pocket_supplied, st.pocket_linked, st.pocket_attack_limit = True, True, None   # 7.2 "at any time"
+            events.append(Event("supply", "Demyansk 7.2: a free path now links the pocket to the west: supplied"))
         if ph in ("soviet-combat", "soviet-movement"):
             for uid in self.order:
                 if self.specs[uid].side == SOVIET and st.units[uid].status == ON_MAP:
