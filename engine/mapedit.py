@@ -1,0 +1,735 @@
+"""Map editing: every change the map editor makes to a Board, as plain functions, with undo.
+
+The functions change a :class:`~engine.board.Board` in place and return what
+they changed.  :class:`MapEdit` wraps them for an editing session: each edit
+is one undoable step (a snapshot of the board fields it touches, DESIGN
+lesson 5), and the session also holds what the map file does not store, such
+as the calibration clicks and the traced contour lines.  Points are lattice
+coordinates (hex size 1) unless a name says ``uv`` (image pixels).
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from .board import Area, Board, Box, Fit, Line, Obstacle, Sheet, fit_affine, Affine
+from .errors import BadHexId
+from .hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_neighbors, hex_range, hexside
+from .numbering import NumberingScheme
+
+DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump
+UPHILL_SIDES = ("right", "left")
+
+
+# ---------------------------------------------------------------- new maps and calibration
+
+@dataclass
+class SheetSpec:
+    """What a person says about one scan before calibrating it."""
+
+    id: str
+    image: str
+    cols: int
+    rows: int
+    numbering: str = "tcs"
+    first_col: int = 1
+    first_row: int = 1
+    shifted: str = "even"
+    col_digits: int = 2
+    row_digits: int = 2
+    origin: tuple[int, int] = (0, 0)
+
+
+def new_board(name: str, orientation: str, specs: Iterable[SheetSpec]) -> Board:
+    """An empty board with one sheet per scan; raises ValueError naming a bad sheet."""
+    board = Board(name=name, orientation=orientation)
+    seen = set()
+    for sp in specs:
+        if sp.id in seen:
+            raise ValueError(f"sheet id {sp.id!r} is used twice")
+        seen.add(sp.id)
+        scheme = NumberingScheme(style=sp.numbering, sheet=sp.id, orientation=orientation,
+                                 first_col=sp.first_col, first_row=sp.first_row, cols=sp.cols, rows=sp.rows,
+                                 shifted=sp.shifted, origin=tuple(sp.origin), col_digits=sp.col_digits,
+                                 row_digits=sp.row_digits)
+        board.sheets.append(Sheet(sp.id, scheme, sp.image))
+    board.invalidate()
+    return board
+
+
+def guess_transform(board: Board, sheet: Sheet, image_size: tuple[int, int], margin: float = 0.03) -> Affine:
+    """A first transform before any click: the sheet's grid filling its image inside a small margin."""
+    xs, ys = [], []
+    lay = board.layout
+    for h in sheet.hexes():
+        for x, y in lay.polygon_corners(h):
+            xs.append(x)
+            ys.append(y)
+    w, h = image_size
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    s = min(w * (1 - 2 * margin) / (x1 - x0), h * (1 - 2 * margin) / (y1 - y0))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return Affine(s, 0.0, w / 2 - s * cx, 0.0, s, h / 2 - s * cy)
+
+
+def suggest_id(board: Board, sheet: Sheet, uv: tuple[float, float]) -> str | None:
+    """The id of the sheet's hex under an image point by the current transform, or None off the sheet."""
+    x, y = sheet.transform.inverse().apply(*uv)
+    h = board.hex_at(x, y)
+    if not sheet.numbering.contains(h):
+        return None
+    return sheet.numbering.format(h)
+
+
+def place_sheet(board: Board, sheet: Sheet, id_here: str, id_on_board: str) -> None:
+    """Move a sheet on the lattice so that its hex ``id_here`` is the board's hex ``id_on_board``.
+
+    Overlapping sheets (TCS sheets share a row) are aligned by one shared hex;
+    raises BadHexId for an id that is not on its sheet or board.
+    """
+    target = None
+    for other in board.sheets:
+        if other is not sheet and other.numbering.matches(id_on_board):
+            target = other.numbering.parse(id_on_board)
+            break
+    if target is None:
+        raise BadHexId(f"{id_on_board!r} is not a hex of another sheet of this map")
+    here = sheet.numbering.parse(id_here)
+    o = sheet.numbering.origin
+    new_origin = (o[0] + target.q - here.q, o[1] + target.r - here.r)
+    sheet.numbering = dataclasses.replace(sheet.numbering, origin=new_origin)
+    board.invalidate()
+
+
+@dataclass
+class Calibration:
+    """Clicked hex centres on one sheet's image and the least-squares fit through them."""
+
+    sheet: str
+    clicks: list[tuple[str, tuple[float, float]]] = field(default_factory=list)
+    fit: Fit | None = None
+
+    def fit_to(self, board: Board) -> Fit | None:
+        """Fit the sheet's transform from the clicks (three or more not in a line) and set it."""
+        if len(self.clicks) < 3:
+            self.fit = None
+            return None
+        sh = board.sheet(self.sheet)
+        try:
+            self.fit = board.fit_sheet(sh, list(self.clicks))
+        except ValueError:
+            self.fit = None
+        return self.fit
+
+
+# ---------------------------------------------------------------- hexes: terrain, features, elevation
+
+def brush(board: Board, center: Hex, radius: int = 0) -> list[Hex]:
+    """The board's hexes within ``radius`` of a centre hex."""
+    return [h for h in hex_range(center, radius) if h in board]
+
+
+def paint_terrain(board: Board, hexes: Iterable[Hex], terrain: str | None) -> set[Hex]:
+    """Give hexes a terrain (None clears it); returns the hexes that changed."""
+    changed = set()
+    for h in hexes:
+        if h not in board or board.terrain.get(h) == terrain:
+            continue
+        if terrain is None:
+            del board.terrain[h]
+        else:
+            board.terrain[h] = terrain
+        changed.add(h)
+    return changed
+
+
+def region(board: Board, start: Hex, key: Callable[[Hex], object]) -> set[Hex]:
+    """The connected hexes around ``start`` on which ``key`` gives the same value."""
+    if start not in board:
+        return set()
+    want = key(start)
+    seen, todo = {start}, [start]
+    while todo:
+        h = todo.pop()
+        for n in board.neighbors(h):
+            if n not in seen and key(n) == want:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
+def flood_fill(board: Board, start: Hex, terrain: str | None) -> set[Hex]:
+    """Paint the region of equal terrain (or of no terrain) around ``start``; returns the changed hexes."""
+    return paint_terrain(board, region(board, start, board.terrain.get), terrain)
+
+
+def set_feature(board: Board, hexes: Iterable[Hex], feature: str, on: bool = True) -> set[Hex]:
+    """Add (or remove) a hex feature such as trench or wire; returns the hexes that changed."""
+    changed = set()
+    for h in hexes:
+        if h not in board:
+            continue
+        have = board.features.setdefault(h, set())
+        if on and feature not in have:
+            have.add(feature)
+            changed.add(h)
+        elif not on and feature in have:
+            have.discard(feature)
+            changed.add(h)
+        if not have:
+            del board.features[h]
+    return changed
+
+
+def set_elevation(board: Board, hexes: Iterable[Hex], value: float | None) -> set[Hex]:
+    """Set hexes to elevation ``value`` (None forgets it); returns the hexes that changed."""
+    changed = set()
+    for h in hexes:
+        if h not in board or board.elevation.get(h) == value:
+            continue
+        if value is None:
+            del board.elevation[h]
+        else:
+            board.elevation[h] = float(value)
+        changed.add(h)
+    return changed
+
+
+# ---------------------------------------------------------------- hexsides and links
+
+def hexside_at(board: Board, x: float, y: float, reach: float = 0.45) -> Hexside | None:
+    """The hexside nearest a lattice point if it is within ``reach`` hex sizes of it, else None."""
+    h = board.hex_at(x, y)
+    best, best_d = None, None
+    lay = board.layout
+    for d in range(6):
+        side = hexside(h, hex_neighbor(h, d))
+        mx, my = lay.hexside_midpoint(side)
+        dist = math.hypot(mx - x, my - y)
+        if best_d is None or dist < best_d:
+            best, best_d = side, dist
+    return best if best_d <= reach else None
+
+
+def toggle_hexside(board: Board, side: Hexside, feature: str) -> bool:
+    """Switch a hexside feature on or off; returns True when it is now on."""
+    have = board.hexsides.setdefault(side, set())
+    if feature in have:
+        have.discard(feature)
+        on = False
+    else:
+        have.add(feature)
+        on = True
+    if not have:
+        del board.hexsides[side]
+    return on
+
+
+def add_hexsides(board: Board, sides: Iterable[Hexside], feature: str) -> set[Hexside]:
+    """Put a hexside feature on several hexsides (an accepted trace); returns the new ones."""
+    changed = set()
+    for s in sides:
+        have = board.hexsides.setdefault(s, set())
+        if feature not in have:
+            have.add(feature)
+            changed.add(s)
+    return changed
+
+
+def trace_hexsides(board: Board, points: list[tuple[float, float]]) -> list[Hexside]:
+    """The hexsides a traced line runs along, to show before accepting (Black Wednesday 1.5)."""
+    return board.snap_polyline(points)
+
+
+def trace_path(board: Board, points: list[tuple[float, float]], step: float = 0.25) -> list[Hex]:
+    """The hexes a traced road or railroad passes through, in order, each adjacent to the last."""
+    from shapely.geometry import LineString
+
+    if len(points) < 2:
+        return [board.hex_at(*points[0])] if points and board.hex_at(*points[0]) in board else []
+    line = LineString(points)
+    n = max(2, int(math.ceil(line.length / step)) + 1)
+    path: list[Hex] = []
+    for i in range(n):
+        p = line.interpolate(i / (n - 1), normalized=True)
+        h = board.hex_at(p.x, p.y)
+        if path and h == path[-1]:
+            continue
+        if path and hex_distance(path[-1], h) > 1:
+            path.extend(hex_linedraw(path[-1], h)[1:-1])
+        path.append(h)
+    out: list[Hex] = []
+    for h in path:               # a wiggle back into the hex before: cut the loop
+        if h in out:
+            del out[out.index(h) + 1:]
+        else:
+            out.append(h)
+    return [h for h in out if h in board]
+
+
+def path_links(path: list[Hex]) -> list[Hexside]:
+    """The hex-to-hex links of a path of adjacent hexes."""
+    return [hexside(a, b) for a, b in zip(path, path[1:]) if hex_distance(a, b) == 1]
+
+
+def add_links(board: Board, kind: str, links: Iterable[Hexside]) -> set[Hexside]:
+    """Add hex-to-hex links of a kind (road, railroad); returns the new ones."""
+    have = board.links.setdefault(kind, set())
+    new = set(links) - have
+    have |= new
+    return new
+
+
+def remove_links(board: Board, kind: str, links: Iterable[Hexside]) -> set[Hexside]:
+    """Remove hex-to-hex links of a kind; returns the ones that were there."""
+    have = board.links.get(kind, set())
+    gone = set(links) & have
+    have -= gone
+    if kind in board.links and not have:
+        del board.links[kind]
+    return gone
+
+
+# ---------------------------------------------------------------- names, boxes, obstacles
+
+def name_area(board: Board, name: str, kind: str, hexes: Iterable[Hex]) -> Area:
+    """Create or replace a named area (town, set-up area, entry area, landing zone)."""
+    name = name.strip()
+    if not name:
+        raise ValueError("an area needs a name")
+    area = Area(name, kind.strip() or "area", {h for h in hexes if h in board})
+    board.areas[name] = area
+    return area
+
+
+def name_line(board: Board, name: str, kind: str, sides: Iterable[Hexside]) -> Line:
+    """Create or replace a named line along hexsides (start line, perimeter)."""
+    name = name.strip()
+    if not name:
+        raise ValueError("a line needs a name")
+    line = Line(name, kind.strip() or "line", set(sides))
+    board.lines[name] = line
+    return line
+
+
+def add_box(board: Board, box_id: str, name: str = "", kind: str = "holding") -> Box:
+    """Create or replace an off-map box (holding box, track, dead pile)."""
+    box_id = box_id.strip()
+    if not box_id:
+        raise ValueError("a box needs an id")
+    box = Box(box_id, name.strip() or box_id, kind.strip() or "holding")
+    board.boxes[box_id] = box
+    return box
+
+
+def add_obstacle(board: Board, kind: str, height: float, points: list[tuple[float, float]],
+                 sheet: str | None = None) -> Obstacle:
+    """Add a traced LOS obstacle "as printed" (three or more lattice points)."""
+    from shapely.geometry import Polygon
+
+    if len(points) < 3:
+        raise ValueError("an obstacle outline needs three or more points")
+    if not Polygon(points).is_valid:
+        raise ValueError("the outline crosses itself; trace it again without crossing")
+    if not math.isfinite(height) or height < 0:
+        raise ValueError(f"an obstacle's height is a number of {board.elevation_unit} from 0 up")
+    if sheet is None and board.sheets:
+        sheet = board.sheets[0].id
+    ob = Obstacle(kind.strip() or "obstacle", float(height), [(float(x), float(y)) for x, y in points], sheet)
+    board.obstacles.append(ob)
+    return ob
+
+
+# ---------------------------------------------------------------- contours
+
+@dataclass
+class Contour:
+    """A traced contour line at one elevation: a closed ring encloses higher ground;
+    an open line runs to the map's edge with higher ground on its ``uphill`` side
+    (the right or left of the direction it was traced in)."""
+
+    elevation: float
+    points: list[tuple[float, float]]
+    closed: bool = False
+    uphill: str = "right"
+
+
+def _board_outline(board: Board):
+    from shapely import union_all
+
+    lay = board.layout
+    return union_all([lay.polygon(h) for h in board.hexes()]).buffer(0.5)
+
+
+def contour_region(board: Board, contour: Contour, outline=None):
+    """The part of the board (a shapely geometry) that lies above a contour line."""
+    from shapely.geometry import LineString, Point, Polygon
+    from shapely.ops import split
+
+    if contour.uphill not in UPHILL_SIDES:
+        raise ValueError(f"uphill is one of {', '.join(UPHILL_SIDES)}, not {contour.uphill!r}")
+    outline = outline if outline is not None else _board_outline(board)
+    pts = contour.points
+    if contour.closed:
+        return Polygon(pts).buffer(0)
+    if len(pts) < 2:
+        raise ValueError("a contour line needs two or more points")
+    reach = 4.0 + math.hypot(*(outline.bounds[2] - outline.bounds[0], outline.bounds[3] - outline.bounds[1]))
+    ext = list(pts)
+    for end, prev in ((0, 1), (-1, -2)):
+        (x0, y0), (x1, y1) = ext[end], ext[prev]
+        d = math.hypot(x0 - x1, y0 - y1) or 1.0
+        far = (x0 + (x0 - x1) / d * reach, y0 + (y0 - y1) / d * reach)
+        if end == 0:
+            ext.insert(0, far)
+        else:
+            ext.append(far)
+    line = LineString(ext)
+    pieces = list(split(outline, line).geoms)
+    sign = 1 if contour.uphill == "right" else -1
+    keep = []
+    for piece in pieces:
+        p = piece.representative_point()
+        s = line.project(p)
+        a = line.interpolate(max(0.0, s - 1e-3))
+        b = line.interpolate(min(line.length, s + 1e-3))
+        q = line.interpolate(s)
+        cross = (b.x - a.x) * (p.y - q.y) - (b.y - a.y) * (p.x - q.x)
+        # y grows downwards on a map: a point on the right of the direction of travel has cross > 0
+        if cross * sign > 0:
+            keep.append(piece)
+    from shapely import union_all
+
+    return union_all(keep) if keep else Point(0, 0).buffer(0)
+
+
+def derive_elevations(board: Board, contours: Iterable[Contour], base: float = 0.0,
+                      hexes: Iterable[Hex] | None = None) -> dict[Hex, float]:
+    """Each hex's elevation from contour lines: the highest contour whose uphill side holds its centre.
+
+    Hexes above no contour get ``base``.  Sets and returns the elevations.
+    """
+    import numpy as np
+    import shapely
+
+    contours = sorted(contours, key=lambda c: c.elevation)
+    targets = list(hexes) if hexes is not None else board.hexes()
+    if not targets:
+        return {}
+    outline = _board_outline(board)
+    centres = np.array([board.center(h) for h in targets], dtype=float)
+    pts = shapely.points(centres)
+    level = np.full(len(targets), float(base))
+    for c in contours:
+        reg = contour_region(board, c, outline)
+        shapely.prepare(reg)
+        inside = shapely.contains(reg, pts)
+        level = np.where(inside, np.maximum(level, c.elevation), level)
+    out = {h: float(v) for h, v in zip(targets, level)}
+    board.elevation.update(out)
+    return out
+
+
+# ---------------------------------------------------------------- checks
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing "check map" found: what, in words, and where (hexes to go to)."""
+
+    kind: str
+    message: str
+    hexes: tuple[Hex, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "message": self.message, "hexes": [[h.q, h.r] for h in self.hexes]}
+
+
+def _ids(board: Board, hexes: Iterable[Hex]) -> str:
+    out = []
+    for h in hexes:
+        try:
+            out.append(board.hex_id(h))
+        except BadHexId:
+            out.append(f"({h.q}, {h.r}) off the map")
+    return "/".join(out)
+
+
+def check_map(board: Board, max_jump: float = DEFAULT_MAX_JUMP) -> list[Finding]:
+    """Everything that looks unfinished or wrong on a map, in a fixed order."""
+    out: list[Finding] = []
+    hexes = board.hexes()
+    for h in hexes:
+        if h not in board.terrain:
+            out.append(Finding("no terrain", f"{board.hex_id(h)} has no terrain", (h,)))
+    for side in sorted(board.hexsides, key=lambda s: (s.a, s.b)):
+        feats = board.hexsides[side]
+        if feats and (side.a not in board or side.b not in board):
+            out.append(Finding("edge hexside", f"{'+'.join(sorted(feats))} on {_ids(board, side.hexes())} "
+                                               "does not separate two hexes of the map",
+                               tuple(h for h in side.hexes() if h in board)))
+    for kind in sorted(board.links):
+        for side in sorted(board.links[kind], key=lambda s: (s.a, s.b)):
+            if side.a not in board or side.b not in board:
+                out.append(Finding("edge link", f"{kind} {_ids(board, side.hexes())} leads off the map",
+                                   tuple(h for h in side.hexes() if h in board)))
+    for h in hexes:
+        for n in board.neighbors(h):
+            if n > h:
+                jump = abs(board.elevation_of(h) - board.elevation_of(n))
+                if jump > max_jump:
+                    out.append(Finding("elevation jump",
+                                       f"{board.hex_id(h)} to {board.hex_id(n)}: {jump:g} {board.elevation_unit} "
+                                       f"(more than {max_jump:g})", (h, n)))
+    seen: dict[str, Hex] = {}
+    for sh in board.sheets:
+        for h in sh.hexes():
+            text = sh.numbering.format(h)
+            if text in seen and seen[text] != h:
+                out.append(Finding("id clash", f"{text} names two hexes (on sheet {sh.id} and another sheet)",
+                                   (seen[text], h)))
+            seen.setdefault(text, h)
+    for bid in sorted(board.boxes):
+        if bid in seen:
+            out.append(Finding("id clash", f"box {bid!r} has the id of hex {bid}", (seen[bid],)))
+    for name in sorted(board.areas):
+        if not any(h in board for h in board.areas[name].hexes):
+            out.append(Finding("empty area", f"area {name!r} has no hex of the map"))
+    for name in sorted(board.lines):
+        ln = board.lines[name]
+        if not any(s.a in board and s.b in board for s in ln.hexsides):
+            out.append(Finding("empty line", f"line {name!r} has no hexside of the map"))
+    return out
+
+
+# ---------------------------------------------------------------- an editing session with undo
+
+EDITABLE = ("terrain", "features", "elevation", "hexsides", "links", "areas", "lines", "boxes", "obstacles",
+            "legend", "name")
+
+
+def _copy_field(value):
+    if isinstance(value, dict) and value and isinstance(next(iter(value.values())), set):
+        return {k: set(v) for k, v in value.items()}
+    if isinstance(value, dict) and all(isinstance(v, (str, float, int)) for v in value.values()):
+        return dict(value)
+    return copy.deepcopy(value)
+
+
+@dataclass
+class Step:
+    """One undoable edit: its label and the fields of the board before (or after) it."""
+
+    label: str
+    fields: dict
+
+
+class MapEdit:
+    """A board being edited: the operations as undoable steps, the calibration and the contours."""
+
+    def __init__(self, board: Board, max_undo: int = 500):
+        self.board = board
+        self.undo_stack: list[Step] = []
+        self.redo_stack: list[Step] = []
+        self.max_undo = max_undo
+        self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id) for sh in board.sheets}
+        self.contours: list[Contour] = []
+        self.dirty = False
+
+    # ------------------------------------------------------------ undo
+    def _snapshot(self, names: Iterable[str]) -> dict:
+        snap = {}
+        for n in names:
+            if n == "contours":
+                snap[n] = copy.deepcopy(self.contours)
+            elif n == "sheets":
+                snap[n] = [(sh.id, sh.numbering, sh.transform) for sh in self.board.sheets]
+            elif n == "calibrations":
+                snap[n] = copy.deepcopy(self.calibrations)
+            else:
+                snap[n] = _copy_field(getattr(self.board, n))
+        return snap
+
+    def _restore(self, snap: dict) -> None:
+        for n, v in snap.items():
+            if n == "contours":
+                self.contours = copy.deepcopy(v)
+            elif n == "sheets":
+                for (sid, numbering, transform), sh in zip(v, self.board.sheets):
+                    sh.numbering, sh.transform = numbering, transform
+                self.board.invalidate()
+            elif n == "calibrations":
+                self.calibrations = copy.deepcopy(v)
+            else:
+                setattr(self.board, n, _copy_field(v))
+
+    def edit(self, label: str, names: tuple[str, ...], change: Callable[[], object]):
+        """Run ``change`` as one undoable step touching the named fields; returns its result.
+
+        A change that raises leaves the board as it was and records nothing.
+        """
+        before = self._snapshot(names)
+        try:
+            result = change()
+        except Exception:
+            self._restore(before)
+            raise
+        self.undo_stack.append(Step(label, before))
+        del self.undo_stack[:-self.max_undo]
+        self.redo_stack.clear()
+        self.dirty = True
+        return result
+
+    def can_undo(self) -> bool:
+        return bool(self.undo_stack)
+
+    def can_redo(self) -> bool:
+        return bool(self.redo_stack)
+
+    def undo(self) -> str | None:
+        """Undo the last edit; returns its label (None when there is nothing to undo)."""
+        if not self.undo_stack:
+            return None
+        step = self.undo_stack.pop()
+        self.redo_stack.append(Step(step.label, self._snapshot(step.fields)))
+        self._restore(step.fields)
+        self.dirty = True
+        return step.label
+
+    def redo(self) -> str | None:
+        """Redo the last undone edit; returns its label."""
+        if not self.redo_stack:
+            return None
+        step = self.redo_stack.pop()
+        self.undo_stack.append(Step(step.label, self._snapshot(step.fields)))
+        self._restore(step.fields)
+        self.dirty = True
+        return step.label
+
+    # ------------------------------------------------------------ the operations as steps
+    def paint(self, center: Hex, terrain: str | None, radius: int = 0) -> set[Hex]:
+        b = self.board
+        return self.edit(f"paint {terrain or 'no terrain'}", ("terrain", "legend"),
+                         lambda: self._coded(terrain) and paint_terrain(b, brush(b, center, radius), terrain))
+
+    def paint_stroke(self, hexes: Iterable[Hex], terrain: str | None) -> set[Hex]:
+        """A whole drag of the brush as one step."""
+        hexes = list(hexes)
+        return self.edit(f"paint {terrain or 'no terrain'}", ("terrain", "legend"),
+                         lambda: self._coded(terrain) and paint_terrain(self.board, hexes, terrain))
+
+    def fill(self, start: Hex, terrain: str | None) -> set[Hex]:
+        return self.edit(f"fill with {terrain or 'no terrain'}", ("terrain", "legend"),
+                         lambda: self._coded(terrain) and flood_fill(self.board, start, terrain))
+
+    def _coded(self, terrain: str | None) -> bool:
+        """Give a terrain a legend code before painting with it (the file writes codes)."""
+        if terrain is not None:
+            terrain_code(self.board, terrain)
+        return True
+
+    def feature(self, hexes: Iterable[Hex], feature: str, on: bool = True) -> set[Hex]:
+        hexes = list(hexes)
+        return self.edit(f"{'add' if on else 'remove'} {feature}", ("features",),
+                         lambda: set_feature(self.board, hexes, feature, on))
+
+    def elevation(self, hexes: Iterable[Hex], value: float | None) -> set[Hex]:
+        hexes = list(hexes)
+        return self.edit(f"elevation {value}", ("elevation",), lambda: set_elevation(self.board, hexes, value))
+
+    def toggle_hexside(self, side: Hexside, feature: str) -> bool:
+        return self.edit(f"toggle {feature}", ("hexsides",), lambda: toggle_hexside(self.board, side, feature))
+
+    def accept_hexsides(self, sides: Iterable[Hexside], feature: str) -> set[Hexside]:
+        sides = list(sides)
+        return self.edit(f"trace {feature}", ("hexsides",), lambda: add_hexsides(self.board, sides, feature))
+
+    def accept_links(self, kind: str, links: Iterable[Hexside]) -> set[Hexside]:
+        links = list(links)
+        return self.edit(f"trace {kind}", ("links",), lambda: add_links(self.board, kind, links))
+
+    def erase_links(self, kind: str, links: Iterable[Hexside]) -> set[Hexside]:
+        links = list(links)
+        return self.edit(f"erase {kind}", ("links",), lambda: remove_links(self.board, kind, links))
+
+    def name_area(self, name: str, kind: str, hexes: Iterable[Hex]) -> Area:
+        hexes = list(hexes)
+        return self.edit(f"area {name}", ("areas",), lambda: name_area(self.board, name, kind, hexes))
+
+    def remove_area(self, name: str) -> None:
+        self.edit(f"remove area {name}", ("areas",), lambda: self.board.areas.pop(name))
+
+    def name_line(self, name: str, kind: str, sides: Iterable[Hexside]) -> Line:
+        sides = list(sides)
+        return self.edit(f"line {name}", ("lines",), lambda: name_line(self.board, name, kind, sides))
+
+    def add_box(self, box_id: str, name: str = "", kind: str = "holding") -> Box:
+        return self.edit(f"box {box_id}", ("boxes",), lambda: add_box(self.board, box_id, name, kind))
+
+    def add_obstacle(self, kind: str, height: float, points, sheet: str | None = None) -> Obstacle:
+        return self.edit(f"obstacle {kind}", ("obstacles",),
+                         lambda: add_obstacle(self.board, kind, height, points, sheet))
+
+    def remove_obstacle(self, index: int) -> Obstacle:
+        return self.edit("remove obstacle", ("obstacles",), lambda: self.board.obstacles.pop(index))
+
+    def add_contour(self, contour: Contour) -> Contour:
+        if not contour.closed and len(contour.points) < 2 or contour.closed and len(contour.points) < 3:
+            raise ValueError("a contour needs two points (three for a closed ring)")
+        return self.edit(f"contour {contour.elevation:g}", ("contours",), lambda: self.contours.append(contour))
+
+    def derive_elevations(self, base: float = 0.0) -> dict[Hex, float]:
+        if not self.contours:
+            raise ValueError("trace contour lines first")
+        return self.edit("elevations from contours", ("elevation",),
+                         lambda: derive_elevations(self.board, self.contours, base))
+
+    def set_legend(self, code: str, terrain: str) -> None:
+        if len(code) != 1 or code in ". ":
+            raise ValueError("a terrain code is one character other than '.' and space")
+        self.edit(f"legend {code}", ("legend",), lambda: self.board.legend.__setitem__(code, terrain))
+
+    # ------------------------------------------------------------ calibration as steps
+    def click_centre(self, sheet_id: str, hex_id: str, uv: tuple[float, float]) -> Fit | None:
+        """Record a clicked hex centre on a sheet's image and refit; raises BadHexId for a bad id."""
+        sh = self.board.sheet(sheet_id)
+        sh.numbering.parse(hex_id)
+        cal = self.calibrations.setdefault(sheet_id, Calibration(sheet_id))
+
+        def change():
+            cal.clicks.append((hex_id, (float(uv[0]), float(uv[1]))))
+            return cal.fit_to(self.board)
+        return self.edit(f"calibrate {hex_id}", ("sheets", "calibrations"), change)
+
+    def remove_click(self, sheet_id: str, index: int) -> Fit | None:
+        cal = self.calibrations[sheet_id]
+
+        def change():
+            cal.clicks.pop(index)
+            return cal.fit_to(self.board)
+        return self.edit("remove calibration point", ("sheets", "calibrations"), change)
+
+    def place_sheet(self, sheet_id: str, id_here: str, id_on_board: str) -> None:
+        sh = self.board.sheet(sheet_id)
+        self.edit(f"place sheet {sheet_id}", ("sheets",), lambda: place_sheet(self.board, sh, id_here, id_on_board))
+
+
+def terrain_code(board: Board, terrain: str) -> str:
+    """The legend's code letter of a terrain, adding one (its first free letter) if needed."""
+    for code, name in board.legend.items():
+        if name == terrain:
+            return code
+    for ch in terrain.lower() + terrain.upper() + "abcdefghijklmnopqrstuvwxyz0123456789":
+        if ch.isalnum() and ch not in board.legend:
+            board.legend[ch] = terrain
+            return ch
+    raise ValueError("no free terrain code left")
+
+
+__all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_sheet", "Calibration", "brush",
+           "paint_terrain", "region", "flood_fill", "set_feature", "set_elevation", "hexside_at",
+           "toggle_hexside", "add_hexsides", "trace_hexsides", "trace_path", "path_links", "add_links",
+           "remove_links", "name_area", "name_line", "add_box", "add_obstacle", "Contour", "contour_region",
+           "derive_elevations", "Finding", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP"]

@@ -1,0 +1,270 @@
+"""Map editing operations on a Board: painting, hexsides, links, names, obstacles, contours, checks, undo."""
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.board import Board
+from engine.errors import BadHexId
+from engine.hexes import Hex, hex_distance, hexside
+from engine.mapedit import (Calibration, Contour, MapEdit, SheetSpec, brush, check_map, derive_elevations,
+                            flood_fill, guess_transform, hexside_at, new_board, paint_terrain, path_links,
+                            place_sheet, suggest_id, trace_hexsides, trace_path)
+from engine.mapfile import load_map, map_differences, save_map
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def small(cols=10, rows=8, numbering="tcs") -> Board:
+    return new_board("Test", "flat", [SheetSpec("A", "scan.png", cols, rows, numbering=numbering)])
+
+
+def h(board, text):
+    return board.parse_hex(text)
+
+
+def test_new_board_has_its_sheet_and_numbering():
+    b = small()
+    assert len(b.hexes()) == 80
+    assert b.hex_id(h(b, "A03.04")) == "A03.04"
+    with pytest.raises(ValueError, match="used twice"):
+        new_board("x", "flat", [SheetSpec("A", "a.png", 3, 3), SheetSpec("A", "b.png", 3, 3)])
+
+
+def test_guessed_transform_puts_the_grid_inside_the_image():
+    b = small()
+    t = guess_transform(b, b.sheets[0], (1000, 800))
+    for hh in b.hexes():
+        u, v = t.apply(*b.center(hh))
+        assert 0 < u < 1000 and 0 < v < 800
+    b.sheets[0].transform = t
+    u, v = t.apply(*b.center(h(b, "A05.05")))
+    assert suggest_id(b, b.sheets[0], (u + 3, v - 2)) == "A05.05"
+    assert suggest_id(b, b.sheets[0], (-500, -500)) is None
+
+
+def test_calibration_recovers_a_rotated_stretched_transform():
+    b = small()
+    ang = math.radians(1.5)
+    sx, sy = 40.0, 41.2
+    truth = lambda x, y: (sx * (x * math.cos(ang) - y * math.sin(ang)) + 60,
+                          sy * (x * math.sin(ang) + y * math.cos(ang)) + 45)
+    cal = Calibration("A")
+    assert cal.fit_to(b) is None
+    for hid in ("A01.01", "A10.01", "A01.08", "A10.08"):
+        cal.clicks.append((hid, truth(*b.center(h(b, hid)))))
+    fit = cal.fit_to(b)
+    assert fit.rms < 1e-6
+    worst = max(math.dist(b.sheets[0].transform.apply(*b.center(x)), truth(*b.center(x))) for x in b.hexes())
+    assert worst < 1e-6
+
+
+def test_brush_and_paint_and_flood_fill():
+    b = small()
+    c = h(b, "A05.04")
+    assert len(brush(b, c, 1)) == 7
+    assert len(brush(b, h(b, "A01.01"), 1)) == 3       # a corner hex: the rest is off the map
+    assert paint_terrain(b, brush(b, c, 1), "woods") == set(brush(b, c, 1))
+    assert paint_terrain(b, [c], "woods") == set()       # no change the second time
+    filled = flood_fill(b, h(b, "A01.01"), "clear")
+    assert len(filled) == 80 - 7
+    assert b.terrain[h(b, "A01.01")] == "clear" and b.terrain[c] == "woods"
+    # the woods are one region of equal terrain, not the whole board
+    assert flood_fill(b, c, "marsh") == set(brush(b, c, 1))
+
+
+def test_hexside_hit_and_toggle():
+    b = small()
+    a, n = h(b, "A03.03"), h(b, "A03.04")
+    side = hexside(a, n)
+    mx, my = b.layout.hexside_midpoint(side)
+    assert hexside_at(b, mx + 0.05, my - 0.05) == side
+    ax, ay = b.center(a)
+    assert hexside_at(b, ax, ay) is None                 # the centre is far from every hexside
+    ed = MapEdit(b)
+    assert ed.toggle_hexside(side, "river") is True
+    assert b.hexside_features(a, n) == {"river"}
+    assert ed.toggle_hexside(side, "river") is False
+    assert side not in b.hexsides
+    ed.undo()
+    assert b.hexside_features(a, n) == {"river"}
+
+
+def test_traced_line_snaps_to_the_hexsides_it_follows():
+    b = small()
+    # a line drawn just right of the boundary between columns 4 and 5, top to bottom
+    c4, c5 = b.center(h(b, "A04.02")), b.center(h(b, "A05.02"))
+    x = (c4[0] + c5[0]) / 2 + 0.05
+    y0, y1 = b.center(h(b, "A04.02"))[1], b.center(h(b, "A04.06"))[1]
+    sides = trace_hexsides(b, [(x, y0), (x + 0.02, (y0 + y1) / 2), (x, y1)])
+    assert sides
+    for s in sides:
+        cols = sorted(int(b.hex_id(hh)[1:3]) for hh in s.hexes())
+        assert cols in ([4, 5], [4, 4], [5, 5])
+    assert any(sorted(int(b.hex_id(hh)[1:3]) for hh in s.hexes()) == [4, 5] for s in sides)
+
+
+def test_traced_road_is_a_chain_of_adjacent_hexes():
+    b = small()
+    start, end = h(b, "A01.02"), h(b, "A09.06")
+    path = trace_path(b, [b.center(start), (5.0, 6.0), b.center(end)])
+    assert path[0] == start and path[-1] == end
+    assert all(hex_distance(p, q) == 1 for p, q in zip(path, path[1:]))
+    assert len(set(path)) == len(path)
+    ed = MapEdit(b)
+    new = ed.accept_links("road", path_links(path))
+    assert len(new) == len(path) - 1
+    assert b.has_link("road", path[0], path[1])
+    assert ed.erase_links("road", path_links(path[:2])) == {hexside(path[0], path[1])}
+    assert not b.has_link("road", path[0], path[1])
+
+
+def test_names_boxes_and_obstacles():
+    b = small()
+    ed = MapEdit(b)
+    town = ed.name_area("Ostrov", "town", [h(b, "A02.02"), h(b, "A02.03"), Hex(50, 50)])
+    assert town.hexes == {h(b, "A02.02"), h(b, "A02.03")}     # off-map hexes are left out
+    with pytest.raises(ValueError, match="needs a name"):
+        ed.name_area("  ", "town", [h(b, "A02.02")])
+    ed.name_line("Start line", "start", [hexside(h(b, "A04.04"), h(b, "A05.04"))])
+    ed.add_box("dead", "Dead pile", "dead")
+    ob = ed.add_obstacle("building", 10, [(1, 1), (2, 1), (2, 2)])
+    assert ob.sheet == "A" and ob.height == 10.0
+    with pytest.raises(ValueError, match="crosses itself"):
+        ed.add_obstacle("woods", 10, [(0, 0), (2, 2), (2, 0), (0, 2)])
+    with pytest.raises(ValueError, match="three or more"):
+        ed.add_obstacle("woods", 10, [(0, 0), (2, 2)])
+    assert len(b.obstacles) == 1 and len(ed.undo_stack) == 4   # failed edits record nothing
+
+
+def test_closed_contours_give_hex_elevations():
+    b = small(12, 10)
+    c = b.center(h(b, "A06.05"))
+    ring = lambda r: [(c[0] + r * math.cos(t / 12 * 2 * math.pi), c[1] + r * math.sin(t / 12 * 2 * math.pi))
+                      for t in range(12)]
+    got = derive_elevations(b, [Contour(40, ring(4.0), closed=True), Contour(60, ring(1.2), closed=True)], base=20)
+    assert got[h(b, "A06.05")] == 60
+    assert got[h(b, "A06.03")] == 40          # two rows up: inside the outer ring only
+    assert got[h(b, "A01.01")] == 20          # a corner: below both
+    assert b.elevation[h(b, "A06.05")] == 60.0
+
+
+def test_open_contour_line_has_higher_ground_on_its_uphill_side():
+    b = small(10, 8)
+    x = b.center(h(b, "A05.01"))[0] + 0.7
+    down = [(x, -1.0), (x, 16.0)]             # traced top to bottom: its right is the west on screen
+    got = derive_elevations(b, [Contour(20, down, uphill="right")], base=0)
+    assert got[h(b, "A02.04")] == 20 and got[h(b, "A09.04")] == 0
+    got = derive_elevations(b, [Contour(20, down, uphill="left")], base=0)
+    assert got[h(b, "A02.04")] == 0 and got[h(b, "A09.04")] == 20
+
+
+def test_check_map_lists_each_kind_of_finding():
+    b = small(4, 3)
+    paint_terrain(b, b.hexes(), "clear")
+    del b.terrain[h(b, "A02.02")]
+    off = Hex(-1, 0)
+    edge = hexside(h(b, "A01.01"), off)
+    b.hexsides[edge] = {"river"}
+    b.elevation[h(b, "A03.02")] = 100.0
+    b.areas["Nowhere"] = __import__("engine.board", fromlist=["Area"]).Area("Nowhere", "town", {Hex(40, 40)})
+    found = check_map(b, max_jump=40)
+    kinds = [f.kind for f in found]
+    assert kinds.count("no terrain") == 1 and found[0].hexes == (h(b, "A02.02"),)
+    assert "edge hexside" in kinds
+    jumps = [f for f in found if f.kind == "elevation jump"]
+    assert len(jumps) == len(b.neighbors(h(b, "A03.02")))
+    assert any(f.kind == "empty area" and "Nowhere" in f.message for f in found)
+    assert not [f for f in found if f.kind == "id clash"]
+
+
+def test_check_map_finds_clashing_ids():
+    b = new_board("Two", "flat", [SheetSpec("A", "a.png", 4, 3), SheetSpec("B", "b.png", 4, 3, origin=(4, -2))])
+    b.sheets[1].numbering = __import__("dataclasses").replace(b.sheets[1].numbering, sheet="A")
+    b.invalidate()
+    clashes = [f for f in check_map(b) if f.kind == "id clash"]
+    assert len(clashes) == 12
+    assert all(len(f.hexes) == 2 and f.hexes[0] != f.hexes[1] for f in clashes)
+
+
+def test_place_sheet_aligns_an_overlapping_sheet_on_a_shared_hex():
+    b = new_board("Two", "flat", [SheetSpec("A", "a.png", 6, 4), SheetSpec("B", "b.png", 6, 4)])
+    place_sheet(b, b.sheets[1], "B01.02", "A06.02")   # B's first column overlaps A's last
+    assert b.parse_hex("B01.02") == b.parse_hex("A06.02")
+    assert b.hex_ids(b.parse_hex("A06.03")) == ["A06.03", "B01.03"]
+    assert len(b.hexes()) == 6 * 4 * 2 - 4
+    with pytest.raises(BadHexId):
+        place_sheet(b, b.sheets[1], "B01.02", "C01.01")
+
+
+def test_undo_and_redo_every_kind_of_edit():
+    b = small()
+    ed = MapEdit(b)
+    c = h(b, "A04.04")
+    ed.paint(c, "woods", radius=1)
+    ed.fill(h(b, "A01.01"), "clear")
+    ed.feature([c], "trench")
+    ed.elevation([c], 40)
+    ed.accept_hexsides([hexside(c, h(b, "A04.05"))], "river")
+    ed.name_area("Wood", "area", [c])
+    ed.add_contour(Contour(20, [(0, 0), (3, 0), (3, 3)], closed=True))
+    after = (dict(b.terrain), {k: set(v) for k, v in b.features.items()}, dict(b.elevation),
+             {k: set(v) for k, v in b.hexsides.items()}, set(b.areas), len(ed.contours))
+    labels = []
+    while ed.can_undo():
+        labels.append(ed.undo())
+    assert labels[0] == "contour 20" and labels[-1] == "paint woods"
+    assert not b.terrain and not b.features and not b.elevation and not b.hexsides and not b.areas
+    assert not ed.contours
+    while ed.can_redo():
+        ed.redo()
+    assert (dict(b.terrain), {k: set(v) for k, v in b.features.items()}, dict(b.elevation),
+            {k: set(v) for k, v in b.hexsides.items()}, set(b.areas), len(ed.contours)) == after
+    ed.undo()
+    ed.paint(c, "marsh")
+    assert not ed.can_redo()                     # a new edit forgets what was undone
+
+
+def test_calibration_clicks_undo_to_the_previous_fit():
+    b = small()
+    ed = MapEdit(b)
+    with pytest.raises(BadHexId):
+        ed.click_centre("A", "A99.99", (1, 1))
+    pts = {"A01.01": (50, 40), "A10.01": (450, 40), "A01.08": (50, 560)}
+    for hid, uv in pts.items():
+        fit = ed.click_centre("A", hid, uv)
+    first = b.sheets[0].transform
+    assert fit is not None and fit.rms < 1e-6
+    ed.click_centre("A", "A10.08", (470, 600))
+    assert b.sheets[0].transform != first
+    ed.undo()
+    assert b.sheets[0].transform == first
+    assert len(ed.calibrations["A"].clicks) == 3
+
+
+def test_edited_board_saves_and_loads_with_the_same_facts(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (500, 420), "white").save(tmp_path / "scan.png")
+    b = small()
+    b.sheets[0].transform = guess_transform(b, b.sheets[0], (500, 420))
+    ed = MapEdit(b)
+    ed.fill(h(b, "A01.01"), "clear")
+    ed.paint(h(b, "A05.05"), "woods", radius=1)
+    ed.accept_hexsides(trace_hexsides(b, [b.center(h(b, "A02.02")), b.center(h(b, "A02.06"))]), "river")
+    ed.accept_links("road", path_links(trace_path(b, [b.center(h(b, "A01.04")), b.center(h(b, "A10.04"))])))
+    ed.name_area("Ostrov", "town", [h(b, "A03.03"), h(b, "A03.04")])
+    ed.add_obstacle("building", 8, [(3, 3), (4, 3), (4, 4)])
+    ed.add_box("dead", "Dead pile", "dead")
+    ed.elevation(brush(b, h(b, "A05.05"), 1), 40)
+    path = tmp_path / "edited.toml"
+    save_map(b, path)
+    again = load_map(path)
+    assert map_differences(b, again) == []
+    out = subprocess.run([sys.executable, "-m", "engine", "validate", str(path)], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
