@@ -130,7 +130,7 @@ def _shade(rgb, k: float) -> tuple[int, int, int]:
 
 
 def _draw(face: _Face, size_px: int, fill: str, ink: str) -> Image.Image:
-    ss = max(1, min(SUPERSAMPLE, 1600 // size_px))   # antialiasing, within a bounded drawing size
+    ss = max(1, min(SUPERSAMPLE, 1024 // size_px))   # antialiasing, within a bounded drawing size
     s = size_px * ss
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
