@@ -47,10 +47,7 @@ class _Reader:
         if name not in doc:
             return None if default is _MISSING else default
         v = doc[name]
-        ok = isinstance(v, typ) and not (typ is int and isinstance(v, bool))
-        if typ is int and isinstance(v, bool):
-            ok = False
-        if not ok:
+        if not isinstance(v, typ) or (typ is int and isinstance(v, bool)):
             self.bad(path, f"expected {_typename(typ)}, found {_kind(v)} {v!r}")
             return None if default is _MISSING else default
         if choices is not None and v not in choices:
@@ -76,9 +73,7 @@ class _Reader:
     def area(self, doc: dict, key: str, name: str, required: bool = False) -> str:
         text = self.get(doc, key, name, str, "")
         if not text:
-            if required and name not in doc:
-                pass  # reported by table()
-            elif required:
+            if required and doc.get(name) == "":
                 self.bad(_join(key, name), "expected an area expression, found an empty string")
             return ""
         try:
@@ -282,7 +277,7 @@ def _unit_refs(rd: _Reader, t: dict, key: str, units: dict[str, Unit], side: str
     return ids
 
 
-def _side_ref(rd: _Reader, t: dict, key: str, sides: dict[str, Side], required: bool = True) -> str:
+def _side_ref(rd: _Reader, t: dict, key: str, sides: dict[str, Side]) -> str:
     side = rd.get(t, key, "side", str, "")
     if side and side not in sides:
         rd.bad(f"{key}.side", f"{side!r} is not a side (sides: {', '.join(sides)})")
@@ -338,7 +333,7 @@ def _setup_rule(rd: _Reader, key: str, t: Any, sides, deployments) -> SetupRule:
                      rd.strings(t, key, "zoc_not_into"))
 
 
-def _turn(rd: _Reader, t: dict, key: str, name: str, turns, required=True) -> int | None:
+def _turn(rd: _Reader, t: dict, key: str, name: str, turns) -> int | None:
     v = rd.get(t, key, name, int, None)
     if v is not None and not (turns[0] <= v <= turns[1]):
         rd.bad(f"{key}.{name}", f"turn {v} is outside the game (turns {turns[0]}-{turns[1]})")
@@ -433,7 +428,7 @@ def _victory(rd: _Reader, t: Any, sides, deployments) -> Victory | None:
     key = "victory"
     t = rd.table(t, key, VICTORY_KEYS, ("kind",))
     kind = rd.get(t, key, "kind", str, "points", VICTORY_KINDS) or "points"
-    side = _side_ref(rd, t, key, sides, required=False)
+    side = _side_ref(rd, t, key, sides)
     otherwise = rd.get(t, key, "otherwise", str, "")
     if otherwise and otherwise not in sides:
         rd.bad(f"{key}.otherwise", f"{otherwise!r} is not a side (sides: {', '.join(sides)})")
