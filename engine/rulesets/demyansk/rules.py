@@ -9,7 +9,7 @@ from ...game import Event, Outcome, next_die, seed_rng
 from ...hexes import Hex, hex_distance
 from . import actions as A
 from .arrivals import check_drop, check_enter, check_withdraw, drop, enter, withdraw
-from .combat import check_declaration
+from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
 from .movement import check_move, may_move_now, reach
 from .results import answer, place, resolve, retreat_options
@@ -397,3 +397,7 @@ class DemyanskRules:
 
     def retreat_options(self, st: State, uid: str, hexes: int) -> list[str]:
         return retreat_options(self, st, uid, hexes)
+
+    def odds(self, st: State, defender: str, attackers) -> "Odds":
+        """A battle's odds with every modifier and its rule, whether or not it may be announced now."""
+        return battle_odds(self, st, defender, tuple(attackers))
