@@ -211,3 +211,21 @@ def test_6_6_ar_makes_every_attacker_retreat():
     assert [(p["unit"], p["hexes"]) for p in st.pending] == [("a", 2), ("b", 2)]
     # two hexes from 0504, never through the German zone of control (0404, 0405, 0506, 0605)
     assert st.pending[0]["options"] == ["0303", "0304", "0402", "0502", "0602", "0703", "0704", "0705"]
+
+
+def test_6_6_the_crt_data_marks_the_cells_the_rulebook_leaves_blank():
+    from engine.rulesets.demyansk.tables import load_tables
+    t = load_tables()
+    blank = [(die, col) for die in range(1, 7) for col in range(1, 7) if t.crt(die, col) == ""]
+    assert blank == [(4, 4), (4, 5), (4, 6)] + [(d, c) for d in (5, 6) for c in range(1, 7)]
+    assert [t.crt(1, c) for c in range(1, 7)] == ["AR2", "AR1", "EX", "DR1", "DR2", "DR3"]
+
+
+def test_a_malformed_tables_file_names_the_cell(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.demyansk.tables import TABLES_FILE, load_tables
+    bad = tmp_path / "tables.toml"
+    bad.write_text(TABLES_FILE.read_text().replace('["AR2", "AR1", "EX",  "DR1"', '["AR2", "AR9", "EX",  "DR1"'))
+    with pytest.raises(BadFile) as e:
+        load_tables(bad)
+    assert "crt.rows[0][1]" in str(e.value) and "'AR9'" in str(e.value)
