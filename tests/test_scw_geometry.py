@@ -121,3 +121,13 @@ def test_a_move_into_the_cone_reaches_its_closest_band():
     beside = LineString([(30.0, 10.0), (30.0, 2.0)])
     assert C.closest_band_on_path(gun, beside, cone, BANDS, 0.0) is None
     assert C.band_rank("close", BANDS) < C.band_rank("long", BANDS) < C.band_rank(None, BANDS)
+
+
+def test_the_cone_cut_into_its_range_bands_for_drawing():
+    gun = (36.0, 6.0)
+    cone = C.hmg_cone(gun, 90.0)
+    parts = C.band_polygons(gun, cone, BANDS)
+    assert list(parts) == ["close", "effective", "long"]
+    assert math.isclose(sum(p.area for p in parts.values()), cone.area, rel_tol=1e-3)
+    assert parts["close"].covers(Point(36.0, 11.9)) and parts["effective"].covers(Point(36.0, 17.9))
+    assert parts["long"].covers(Point(36.0, 19.0)) and not parts["long"].covers(Point(36.0, 17.0))

@@ -568,3 +568,43 @@ def test_the_attack_is_broken_when_the_last_turn_ends():
     s["turn"] = 20
     s, ev = order(s, "end")
     assert s["outcome"]["winner"] == "defender" and "turn 20" in s["outcome"]["reason"]
+
+
+# ---------------------------------------------------------------- what a table view asks
+
+def test_a_dragged_team_shows_where_the_guns_would_lay_without_changing_the_game():
+    s = quiet()
+    add_gun(s, "C1", (36.0, 10.0), 90.0)
+    before = {k: v for k, v in s.items()}
+    left = RULES.preview_guns(s, "T2", (28.0, 22.0))["C1"]
+    right = RULES.preview_guns(s, "T2", (44.0, 22.0))["C1"]
+    assert left["target"] == right["target"] == "T2"
+    assert left["bearing"] > 90.0 > right["bearing"]  # the cone follows the team across the table
+    assert left["cone"].distance(footprint((28.0, 22.0)).centroid) <= 1.0
+    assert set(left["bands"]) == {"close", "effective", "long"}
+    assert s == before and s["guns"]["C1"]["bearing"] == 90.0
+    assert RULES.allowance(s, "T2") == 8.0
+    s["teams"]["T2"]["cover"] = True
+    assert RULES.allowance(s, "T2") == 0.0
+
+
+def test_leaders_join_teams_within_their_bravado_and_the_commissar_goes_with_the_commander():
+    s = quiet()
+    assert "join L1 T2" not in [a.text() for a in RULES.legal_actions(s)]  # 12 inches away
+    put(s, "T2", (18.0, 44.0))
+    assert "join L1 T2" in [a.text() for a in RULES.legal_actions(s)]
+    with pytest.raises(IllegalAction) as e:
+        order(s, "join L1 T3")
+    assert "moves at most 8 inches" in e.value.message
+    s, _ = order(s, "join L1 T2")
+    assert s["leaders"]["L1"]["team"] == "T2"
+    with pytest.raises(IllegalAction):
+        order(s, "join L1 T1")
+    rules = rules_for_path(SCENARIO, "company")
+    c = quiet(rules=rules)
+    hq = c["leaders"]["CO"]["team"]
+    put(c, "T15", (c["teams"][hq]["at"][0] - 5.0, 44.0))
+    near = min((t for t in c["teams"].values() if t["id"] != hq),
+               key=lambda t: math.dist(t["at"], c["teams"][hq]["at"]))
+    c, ev = order(c, f"join CO {near['id']}", rules=rules)
+    assert c["leaders"]["CO"]["team"] == c["leaders"]["CM"]["team"] == near["id"]

@@ -64,6 +64,19 @@ def range_band(gun: tuple[float, float], at: tuple[float, float],
     return None
 
 
+def band_polygons(gun: tuple[float, float], cone: Polygon,
+                  bands: tuple[tuple[str, float], ...]) -> dict[str, Polygon]:
+    """The cone cut into its range bands (close, effective, long), for drawing."""
+    out = {}
+    inner = 0.0
+    centre = Point(gun)
+    for i, (name, limit) in enumerate(bands):
+        outer = cone if i == len(bands) - 1 else cone.intersection(centre.buffer(limit, quad_segs=32))
+        out[name] = outer.difference(centre.buffer(inner, quad_segs=32)) if inner > 0 else outer
+        inner = limit
+    return out
+
+
 def band_rank(band: str | None, bands: tuple[tuple[str, float], ...]) -> int:
     """0 for the closest band, rising outwards; the number of bands for None."""
     names = [n for n, _ in bands]

@@ -19,7 +19,8 @@ from ...table import distance
 from . import procedures as P
 from .actions import (Assault, Bayonet, Cover, EndTurn, Fire, Grenade, Hold, Join, Leave, Move, Order, Place,
                       PressOn, Rally, TakeCover, order_from_dict, parse_order)
-from .cone import band_rank, card_front_centre, cards_revealed, closest_band_on_path, crowded, range_band
+from .cone import (band_polygons, band_rank, card_front_centre, cards_revealed, closest_band_on_path, crowded,
+                   range_band)
 from .data import load_tables
 from .dice import shuffle, throw
 from .enemy import active_guns, cones_holding, gun_cone, lay, react
@@ -164,6 +165,25 @@ class ScwRules:
                 c["picture"] = None
         return v
 
+    def allowance(self, state: dict, team: str) -> float:
+        """How far a team may be ordered to move now: its Bravado in inches (SCW Advance 1), 0 if it cannot move."""
+        t = state["teams"][team]
+        if not t["alive"] or t["pinned"] or t["done"] or t["cover"] or state["pending"]:
+            return 0.0
+        return float(t["bravado"])
+
+    def preview_guns(self, state: dict, team: str, at: tuple[float, float]) -> dict[str, dict]:
+        """Where every firing gun would lay if ``team`` were moving at ``at`` (for a team being dragged).
+
+        Returns ``{gun id: {"bearing", "target", "cone", "bands"}}``; the state is not changed.
+        """
+        s = copy.deepcopy(state)
+        s["teams"][team]["at"] = [float(at[0]), float(at[1])]
+        react(s, team, self.radius, [])
+        return {g["id"]: {"bearing": g["bearing"], "target": g.get("target"), "cone": gun_cone(g),
+                          "bands": band_polygons(tuple(g["at"]), gun_cone(g), self.bands)}
+                for g in active_guns(s)}
+
     def apply(self, state: dict, action) -> tuple[dict, list[Event]]:
         """Check the order, then carry it out on a copy of the state; returns the new state and its events."""
         if isinstance(action, str):
@@ -307,11 +327,16 @@ class ScwRules:
         if d > ld["bravado"] + EPS:
             raise IllegalAction("SCW Advance 1", f"{t['id']} is {d:.1f} inches away; {ld['id']} moves at most "
                                                  f"{ld['bravado']} inches")
-        ld["team"] = t["id"]
-        ld["at"] = list(t["at"])
-        ld["moved"] = True
-        events.append(Event("joined", f"{ld['name']} goes over to {t['id']} ({d:.1f} inches)",
-                            {"leader": ld["id"], "team": t["id"]}))
+        followers = [ld]
+        cm = state["leaders"].get("CM")
+        if ld["rank"] == "company" and cm and cm["alive"] and cm["team"] == ld["team"]:
+            followers.append(cm)  # SCW Rallying 3: the commissar accompanies the company commander
+        for f in followers:
+            f["team"] = t["id"]
+            f["at"] = list(t["at"])
+            f["moved"] = True
+            events.append(Event("joined", f"{f['name']} goes over to {t['id']} ({d:.1f} inches)",
+                                {"leader": f["id"], "team": t["id"]}))
 
     def _do_rally(self, state, a: Rally, events) -> None:
         """SCW Rallying 1-4."""
@@ -503,7 +528,9 @@ class ScwRules:
         if not P.can_close_assault(distance(t["at"], g["at"]), t["bravado"]):
             events.append(Event("assault", f"{t['id']} cannot reach the gun now", {"team": t["id"]}))
             return
+        path = LineString([tuple(t["at"]), tuple(g["at"])])
         t["at"] = list(g["at"])
+        self._reveal(state, path, events)
         self._close_assault(state, t, g, events)
 
     def _caught_in_new_cone(self, state, t, g, events, ones: bool = False) -> int:
@@ -881,6 +908,10 @@ class ScwRules:
             for t in teams:
                 if t["pinned"] and ld["may_rally"] and not ld["rallied"] and self._leader_reaches(state, ld, t):
                     out.append(Rally(ld["id"], t["id"]))
+        for ld in (ld for _, ld in sorted(state["leaders"].items()) if ld["alive"] and not ld["moved"]):
+            for t in teams:
+                if t["id"] != ld["team"] and self._leader_reaches(state, ld, t):
+                    out.append(Join(ld["id"], t["id"]))
         free = [t for t in teams if not t["pinned"] and not t["done"]]
         for g in guns:
             if g["silenced"]:
