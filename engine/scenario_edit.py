@@ -1,0 +1,306 @@
+"""Editing a scenario: order of battle, organisation tree, copy/paste and "N x", set-up areas, arrivals, checks.
+
+Every operation takes a :class:`engine.scenario.Scenario` and returns a new
+one; nothing here changes a scenario in place, so an editor can keep the old
+one for undo.  ``check`` runs the same loader and set-up checks as a file
+opened from disk, so what the editor accepts is what the game accepts.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .board import Board
+from .errors import BadFile, Problem
+from .scenario import (
+    AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Scenario, Side, Unit, Victory,
+    parse_scenario, scenario_to_dict,
+)
+from .scenario.setup import validate_setup
+
+ORG_LEVELS = ("division", "regiment", "unit")
+INDEPENDENT = "(independent)"
+
+
+# ---------------------------------------------------------------- a new scenario
+
+def new_scenario(id: str, name: str, ruleset: str, map_path: str, sides: list[Side], first_turn: int = 1,
+                 last_turn: int = 10, first_side: str = "") -> Scenario:
+    """An empty scenario on a map: sides, turns, no units yet."""
+    return Scenario(id=id, name=name, ruleset=ruleset, map=str(map_path), map_path=str(Path(map_path).resolve()),
+                    first_turn=first_turn, last_turn=last_turn, first_side=first_side or sides[0].id,
+                    sides={s.id: s for s in sides}, units={})
+
+
+def set_turns(s: Scenario, first: int, last: int, names: list[str] | None = None) -> Scenario:
+    """Turns ``first`` to ``last``, with a name per turn (dates, clock times like ``0600 Feb 10``) if given."""
+    if last < first:
+        raise ValueError(f"the last turn {last} is before the first {first}")
+    names = tuple(names or ())
+    if names and len(names) != last - first + 1:
+        raise ValueError(f"expected {last - first + 1} turn names, found {len(names)}")
+    return dataclasses.replace(s, first_turn=first, last_turn=last, turn_names=names)
+
+
+# ---------------------------------------------------------------- order of battle
+
+def add_unit(s: Scenario, unit: Unit, deployment: str = "") -> Scenario:
+    """Add a unit (to a deployment group when one is named)."""
+    if unit.id in s.units:
+        raise ValueError(f"there is already a unit {unit.id!r}")
+    if unit.side not in s.sides:
+        raise ValueError(f"{unit.side!r} is not a side (sides: {', '.join(s.sides)})")
+    s = dataclasses.replace(s, units={**s.units, unit.id: unit})
+    return assign_deployment(s, [unit.id], deployment) if deployment else s
+
+
+def update_unit(s: Scenario, uid: str, **changes) -> Scenario:
+    """A unit with some of its fields changed (type, size, strengths, division, regiment …)."""
+    units = dict(s.units)
+    units[uid] = dataclasses.replace(units[uid], **changes)
+    return dataclasses.replace(s, units=units)
+
+
+def remove_units(s: Scenario, ids: list[str]) -> Scenario:
+    """Remove units from the order of battle and from every group that lists them."""
+    gone = set(ids)
+    return dataclasses.replace(
+        s, units={k: u for k, u in s.units.items() if k not in gone},
+        deployments=tuple(dataclasses.replace(d, units=tuple(u for u in d.units if u not in gone))
+                          for d in s.deployments),
+        reinforcements=tuple(dataclasses.replace(r, units=tuple(u for u in r.units if u not in gone))
+                             for r in s.reinforcements if set(r.units) - gone))
+
+
+def unique_id(taken, base: str) -> str:
+    """``base`` if free, else ``base-2``, ``base-3`` …"""
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def copy_units(s: Scenario, ids: list[str]) -> list[Unit]:
+    """The units to paste later (the clipboard holds plain unit records)."""
+    return [s.units[i] for i in ids]
+
+
+def paste_units(s: Scenario, clipboard: list[Unit], side: str = "", division: str | None = None,
+                regiment: str | None = None, deployment: str = "") -> tuple[Scenario, list[str]]:
+    """Add copies of clipboard units with fresh ids, into another side/division/regiment if given.
+
+    Copies carry no set-up hex: they are placed by hand or by their area.
+    """
+    new_ids = []
+    units = dict(s.units)
+    for u in clipboard:
+        uid = unique_id(units, u.id)
+        changes = {"id": uid, "hex": ""}
+        if side:
+            changes["side"] = side
+        if division is not None:
+            changes["division"] = division
+        if regiment is not None:
+            changes["regiment"] = regiment
+        units[uid] = dataclasses.replace(u, **changes)
+        new_ids.append(uid)
+    s = dataclasses.replace(s, units=units)
+    if deployment:
+        s = assign_deployment(s, new_ids, deployment)
+    else:
+        s = _join_groups_of(s, [u.id for u in clipboard], new_ids)
+    return s, new_ids
+
+
+def multiply(s: Scenario, uid: str, n: int) -> tuple[Scenario, list[str]]:
+    """"N x": the unit and ``n - 1`` copies of it, in the same group (ids numbered on)."""
+    if n < 1:
+        raise ValueError(f"expected a count of 1 or more, not {n}")
+    new_ids: list[str] = []
+    for _ in range(n - 1):
+        s, ids = paste_units(s, [s.units[uid]])
+        new_ids += ids
+    return s, new_ids
+
+
+def _join_groups_of(s: Scenario, originals: list[str], copies: list[str]) -> Scenario:
+    """Put each copy into the deployment or reinforcement of its original (if that side matches)."""
+    for orig, new in zip(originals, copies):
+        if s.units[new].side != s.units.get(orig, s.units[new]).side:
+            continue
+        s = dataclasses.replace(
+            s, deployments=tuple(dataclasses.replace(d, units=d.units + (new,)) if orig in d.units else d
+                                 for d in s.deployments),
+            reinforcements=tuple(dataclasses.replace(r, units=r.units + (new,)) if orig in r.units else r
+                                 for r in s.reinforcements))
+    return s
+
+
+@dataclass
+class OrgNode:
+    """A node of the organisation tree: a side, division, regiment or unit."""
+
+    level: str
+    name: str
+    unit: str = ""                       # the unit id, for a unit node
+    children: list["OrgNode"] = field(default_factory=list)
+
+    def unit_ids(self) -> list[str]:
+        """Every unit under this node, in order."""
+        if self.unit:
+            return [self.unit]
+        return [u for c in self.children for u in c.unit_ids()]
+
+
+def org_tree(s: Scenario, side: str) -> OrgNode:
+    """A side's order of battle as division > regiment > unit (units with neither stand alone)."""
+    root = OrgNode("side", side)
+    divs: dict[str, OrgNode] = {}
+    for u in s.units_of(side):
+        div = divs.get(u.division or INDEPENDENT)
+        if div is None:
+            div = divs[u.division or INDEPENDENT] = OrgNode("division", u.division or INDEPENDENT)
+            root.children.append(div)
+        parent = div
+        if u.regiment and u.division:
+            parent = next((c for c in div.children if c.level == "regiment" and c.name == u.regiment), None)
+            if parent is None:
+                parent = OrgNode("regiment", u.regiment)
+                div.children.append(parent)
+        parent.children.append(OrgNode("unit", u.name or u.id, u.id))
+    return root
+
+
+# ---------------------------------------------------------------- set-up
+
+def within(n: int, hex_id: str) -> str:
+    """The area expression "within N of HEX" (the seeds' "w/i 2 B16.29")."""
+    return f"within {int(n)} of {hex_id}"
+
+
+def union(*exprs: str) -> str:
+    """Hexes in any of the areas."""
+    parts = [e for e in exprs if e]
+    return " or ".join(f"({e})" if " " in e else e for e in parts)
+
+
+def area_hexes(board: Board, expr: str, context: AreaContext | None = None):
+    """The hexes of an area expression on a board; ValueError with the reason when it is wrong."""
+    try:
+        return (context or AreaContext(board)).hexes(expr)
+    except (AreaSyntaxError, AreaError) as e:
+        raise ValueError(f"{expr!r}: {e}") from None
+
+
+def set_deployment(s: Scenario, dep: Deployment) -> Scenario:
+    """Add or replace (by id) a deployment group."""
+    deps = [d for d in s.deployments if d.id != dep.id]
+    at = next((i for i, d in enumerate(s.deployments) if d.id == dep.id), len(deps))
+    deps.insert(at, dep)
+    return dataclasses.replace(s, deployments=tuple(deps))
+
+
+def assign_deployment(s: Scenario, ids: list[str], dep_id: str) -> Scenario:
+    """Move units into a deployment group (out of any other group or reinforcement)."""
+    moving = set(ids)
+    deps = tuple(dataclasses.replace(d, units=tuple(u for u in d.units if u not in moving)
+                                     + (tuple(i for i in ids) if d.id == dep_id else ()))
+                 for d in s.deployments)
+    if dep_id not in {d.id for d in deps}:
+        raise ValueError(f"no deployment {dep_id!r}")
+    reins = tuple(dataclasses.replace(r, units=tuple(u for u in r.units if u not in moving))
+                  for r in s.reinforcements)
+    return dataclasses.replace(s, deployments=deps, reinforcements=tuple(r for r in reins if r.units))
+
+
+def place(s: Scenario, uid: str, hex_id: str) -> Scenario:
+    """Set a unit's set-up hex (a unit dragged onto the map)."""
+    return update_unit(s, uid, hex=hex_id)
+
+
+def auto_place(s: Scenario, board: Board, side: str = "") -> Scenario:
+    """Place every unplaced unit of the set-up (of ``side``, if given) on a free hex of its areas, in order.
+
+    "Set up by the player": the editor offers this as a starting point the player then adjusts.
+    """
+    ctx = AreaContext(board)
+    taken = {u.hex for u in s.units.values() if u.hex}
+    limit = s.stacking_limit or 1
+    for u in s.initial_units():
+        if u.hex or (side and u.side != side):
+            continue
+        allowed = None
+        for expr in s.setup_area(u.id):
+            hexes = set(area_hexes(board, expr, ctx))
+            allowed = hexes if allowed is None else allowed & hexes
+        allowed = set(board.hexes()) if allowed is None else allowed
+        free = sorted((board.hex_id(h) for h in allowed), key=str)
+        free = [h for h in free if sum(1 for v in s.units.values() if v.hex == h) < limit]
+        if free:
+            s = place(s, u.id, free[0])
+            taken.add(free[0])
+    return s
+
+
+# ---------------------------------------------------------------- arrivals and victory
+
+def add_reinforcement(s: Scenario, r: Reinforcement) -> Scenario:
+    """Add a reinforcement group; its units leave any set-up group and lose their set-up hex."""
+    moving = set(r.units)
+    units = {k: (dataclasses.replace(u, hex="") if k in moving else u) for k, u in s.units.items()}
+    deps = tuple(dataclasses.replace(d, units=tuple(x for x in d.units if x not in moving)) for d in s.deployments)
+    reins = tuple(dataclasses.replace(x, units=tuple(y for y in x.units if y not in moving)) for x in s.reinforcements)
+    return dataclasses.replace(s, units=units, deployments=deps,
+                               reinforcements=tuple(x for x in reins if x.units) + (r,))
+
+
+def set_victory(s: Scenario, victory: Victory | None) -> Scenario:
+    return dataclasses.replace(s, victory=victory)
+
+
+# ---------------------------------------------------------------- checks
+
+def check(s: Scenario, board: Board | None = None) -> list[Problem]:
+    """Every problem of the scenario as the loader and the set-up checks see it (empty: ready to play)."""
+    doc = scenario_to_dict(s)
+    if s.map_path:
+        doc["scenario"]["map"] = s.map_path
+    file = s.path or f"{s.id}.toml"
+    try:
+        parsed = parse_scenario(doc, file)
+        problems = validate_setup(parsed, board) if board is not None else []
+    except BadFile as e:
+        parsed, problems = s, list(e.problems)
+    if board is None:
+        return problems
+    ctx = AreaContext(board)
+    parsed = dataclasses.replace(parsed, path=file)
+    for d in parsed.deployments:
+        if not d.area:
+            continue
+        try:
+            n = len(ctx.hexes(d.area))
+        except (AreaSyntaxError, AreaError) as e:
+            problems.append(Problem(parsed.path, f"deployments.{d.id}.area", str(e)))
+            continue
+        room = n * (parsed.stacking_limit or len(d.units) or 1)
+        if room < len(d.units):
+            problems.append(Problem(parsed.path, f"deployments.{d.id}.area",
+                                    f"{len(d.units)} units cannot set up in {n} hexes"))
+    for i, r in enumerate(parsed.reinforcements):
+        try:
+            if not ctx.hexes(r.entry):
+                problems.append(Problem(parsed.path, f"reinforcements[{i}].entry", f"{r.entry!r} names no hex"))
+        except (AreaSyntaxError, AreaError) as e:
+            problems.append(Problem(parsed.path, f"reinforcements[{i}].entry", str(e)))
+    if parsed.victory is not None:
+        for c in parsed.victory.conditions:
+            if c.area:
+                try:
+                    ctx.hexes(c.area)
+                except (AreaSyntaxError, AreaError) as e:
+                    problems.append(Problem(parsed.path, f"victory.conditions.{c.id}.area", str(e)))
+    return problems

@@ -1,0 +1,152 @@
+"""Editing a scenario: organisation tree, copy/paste, "N x", set-up areas, reinforcements, checks, saving."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine import scenario_edit as E
+from engine.mapfile import load_map
+from engine.scenario import (
+    Deployment, Reinforcement, Side, Unit, Victory, load_scenario, save_scenario,
+)
+from engine.victory import Condition
+
+ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "maps" / "demyansk.toml"
+
+
+@pytest.fixture(scope="module")
+def board():
+    return load_map(MAP)
+
+
+def inf(uid, side, division="", regiment="", **kw) -> Unit:
+    return Unit(id=uid, side=side, type="infantry", size="regiment", attack=3, defense=4, movement=5,
+                division=division, regiment=regiment, **kw)
+
+
+def small(board) -> "E.Scenario":
+    s = E.new_scenario("small", "Small", "demyansk", str(MAP), [Side("german", "German", "#7d8ea3"),
+                                                              Side("soviet", "Soviet", "#9a6a3c")],
+                       1, 2, "german")
+    s = E.set_deployment(s, Deployment("ger", "german", 1, E.within(2, "0707"), ()))
+    s = E.set_deployment(s, Deployment("sov", "soviet", 2, E.within(2, "1210"), ()))
+    s = E.add_unit(s, inf("g-12-27", "german", "12", "27"), "ger")
+    s = E.add_unit(s, inf("s-1", "soviet"), "sov")
+    return s
+
+
+def test_the_organisation_tree_groups_division_regiment_unit(board):
+    s = small(board)
+    s = E.add_unit(s, inf("g-12-48", "german", "12", "48"), "ger")
+    s = E.add_unit(s, inf("g-lone", "german"), "ger")
+    tree = E.org_tree(s, "german")
+    assert [c.name for c in tree.children] == ["12", E.INDEPENDENT]
+    assert [(c.level, c.name) for c in tree.children[0].children] == [("regiment", "27"), ("regiment", "48")]
+    assert tree.children[0].unit_ids() == ["g-12-27", "g-12-48"]
+    assert tree.unit_ids() == ["g-12-27", "g-12-48", "g-lone"]
+
+
+def test_copy_paste_into_another_division_and_n_times(board):
+    s = small(board)
+    clip = E.copy_units(s, ["g-12-27"])
+    s, ids = E.paste_units(s, clip, division="30", regiment="6")
+    assert ids == ["g-12-27-2"]
+    s, again = E.paste_units(s, clip)
+    assert again == ["g-12-27-3"]
+    assert (s.units["g-12-27-2"].division, s.units["g-12-27-2"].regiment) == ("30", "6")
+    assert s.units["g-12-27-2"].hex == ""
+    assert "g-12-27-2" in s.deployment("ger").units       # joins its original's set-up group
+    s, more = E.multiply(s, "s-1", 3)
+    assert more == ["s-1-2", "s-1-3"]
+    assert s.deployment("sov").units == ("s-1", "s-1-2", "s-1-3")
+    assert all(s.units[u].attack == 3 for u in more)
+    with pytest.raises(ValueError):
+        E.multiply(s, "s-1", 0)
+
+
+def test_within_and_union_areas_name_the_right_hexes(board):
+    hexes = E.area_hexes(board, E.within(2, "0707"))
+    assert len(hexes) == 19
+    both = E.area_hexes(board, E.union(E.within(1, "0707"), "1210"))
+    assert len(both) == 8 and board.parse_hex("1210") in both
+    with pytest.raises(ValueError, match="within 2 of"):
+        E.area_hexes(board, "within 2 of")
+
+
+def test_auto_place_puts_every_unit_in_its_area_and_the_check_passes(board):
+    s, _ = E.multiply(small(board), "g-12-27", 4)
+    problems = E.check(s, board)
+    assert any("default hex" in p.message for p in problems)
+    s = E.auto_place(s, board)
+    area = E.area_hexes(board, E.within(2, "0707"))
+    assert all(board.parse_hex(s.units[u].hex) in area for u in s.deployment("ger").units)
+    assert len({s.units[u].hex for u in s.units}) == len(s.units)
+    assert E.check(s, board) == []
+
+
+def test_a_unit_dragged_outside_its_area_is_named(board):
+    s = E.auto_place(small(board), board)
+    s = E.place(s, "g-12-27", "2020")
+    problems = E.check(s, board)
+    assert [p.key for p in problems] == ["units.g-12-27.hex"]
+    assert "within 2 of 0707" in problems[0].message
+
+
+def test_too_many_units_for_an_area_is_counted(board):
+    s = small(board)
+    s = E.set_deployment(s, Deployment("ger", "german", 1, "0707", ("g-12-27",)))
+    s, _ = E.multiply(s, "g-12-27", 2)
+    s = E.auto_place(s, board)
+    s = dataclass_stacking(s, 1)
+    msgs = [p.message for p in E.check(s, board)]
+    assert "2 units cannot set up in 1 hexes" in msgs
+
+
+def dataclass_stacking(s, limit):
+    import dataclasses
+
+    return dataclasses.replace(s, stacking_limit=limit)
+
+
+def test_a_reinforcement_takes_its_units_off_the_set_up(board):
+    s = E.auto_place(small(board), board)
+    s, (s2,) = E.multiply(s, "s-1", 2)
+    s = E.add_reinforcement(s, Reinforcement(2, "soviet", (s2,), "edge east"))
+    assert s2 not in s.deployment("sov").units and s.units[s2].hex == ""
+    assert E.check(s, board) == []
+    bad = E.add_reinforcement(s, Reinforcement(2, "soviet", ("s-1",), "edge nowhere"))
+    assert any("edge nowhere" in p.message for p in E.check(bad, board))
+
+
+def test_the_scenario_saves_and_loads_with_the_same_facts(board, tmp_path):
+    s = E.auto_place(small(board), board)
+    s = E.set_turns(s, 1, 2, ["0600 Feb 10", "1800 Feb 10"])
+    s = E.set_victory(s, Victory("conditions", conditions=(
+        Condition("hold", "occupy", "german", level="major", area=E.within(2, "0707"), count=3),)))
+    save_scenario(s, tmp_path / "small.toml")
+    again = load_scenario(tmp_path / "small.toml")
+    for f in ("id", "name", "ruleset", "first_turn", "last_turn", "turn_names", "first_side", "sides", "units",
+              "deployments", "reinforcements", "victory"):
+        assert getattr(again, f) == getattr(s, f), f
+    assert again.map_path == str(MAP.resolve())
+
+
+def test_bad_edits_say_what_is_wrong(board):
+    s = small(board)
+    with pytest.raises(ValueError, match="already a unit"):
+        E.add_unit(s, inf("s-1", "soviet"))
+    with pytest.raises(ValueError, match="not a side"):
+        E.add_unit(s, inf("x", "martian"))
+    with pytest.raises(ValueError, match="3 turn names"):
+        E.set_turns(s, 1, 3, ["a"])
+    with pytest.raises(ValueError, match="no deployment"):
+        E.assign_deployment(s, ["s-1"], "nowhere")
+
+
+def test_removing_units_clears_them_from_every_group(board):
+    s, ids = E.multiply(small(board), "s-1", 2)
+    s = E.add_reinforcement(s, Reinforcement(2, "soviet", (ids[0],), "edge east"))
+    s = E.remove_units(s, ["s-1", ids[0]])
+    assert "s-1" not in s.units and s.deployment("sov").units == () and s.reinforcements == ()
