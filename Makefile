@@ -26,6 +26,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m engine bench load --json
 	$(PY) -m engine bench los --json
+	$(PY) -m engine bench moves --json
+	$(PY) -m engine bench game --json
+	QT_QPA_PLATFORM=offscreen $(PY) -m gui.bench --json
 
 clean:
 	rm -rf $(VENV) build *.egg-info
