@@ -6,8 +6,7 @@ cards: it aims at face-down cards by their positions only).  Deterministic.
 from __future__ import annotations
 
 from ...table import distance
-from .actions import (Assault, Bayonet, Cover, EndTurn, Fire, Grenade, Leave, Move, Order, PressOn, Rally,
-                      TakeCover)
+from .actions import Cover, EndTurn, Move, Order
 
 PRESS_ON_AT = 5   # presses on after a casualty while Bravado is at least this
 

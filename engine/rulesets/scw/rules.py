@@ -7,13 +7,11 @@ down in ``docs/skirmish-turn.md``.
 from __future__ import annotations
 
 import copy
-import math
 
 import numpy as np
-import shapely
 from shapely.geometry import LineString, Point
 
-from ...errors import IllegalAction
+from ...errors import BadFile, IllegalAction, Problem
 from ...game import Event, Outcome, seed_rng
 from ...table import distance
 from . import procedures as P
@@ -114,8 +112,10 @@ class ScwRules:
             if not self._crowded(chosen + [name]):
                 chosen.append(name)
         if len(chosen) < len(state["cards"]):
-            raise IllegalAction("SCW Scenario 2", f"the table {self.table.source} has too few positions "
-                                                  "spread out enough for the cards")
+            raise BadFile([Problem(self.table.source, "points",
+                                   f"too few {self.scenario.position_kind} positions spread out enough for "
+                                   f"{len(state['cards'])} cards, no more than two within 4 inches "
+                                   "(SCW Scenario 2)")])
         for cid, name in zip(sorted(state["cards"]), chosen):
             self._lay_card(state["cards"][cid], name)
 
@@ -190,6 +190,11 @@ class ScwRules:
             action = parse_order(action)
         if state["outcome"]:
             raise IllegalAction("", f"the game is over: {state['outcome']['reason']}")
+        if state["phase"] == "setup" and action.verb != "place":
+            raise IllegalAction("SCW Scenario 2", "first the cards are laid on the table")
+        p = state["pending"]
+        if p and action.verb not in (("press-on", "take-cover") if p["kind"] == "press_on" else ("bayonet", "hold")):
+            raise IllegalAction("", f"first decide: {self._pending_text(state)}")
         handler = getattr(self, "_do_" + action.verb.replace("-", "_"))
         s = copy.deepcopy(state)
         events: list[Event] = []
