@@ -195,7 +195,7 @@ def test_a_scenario_saved_and_loaded_again_is_the_same(tmp_path):
         assert again.map_path == s.map_path
         for field in ("id", "name", "ruleset", "first_turn", "last_turn", "first_side", "sides", "units",
                       "deployments", "setup_rules", "reinforcements", "withdrawals", "options", "special_rules",
-                      "variants", "victory", "stacking_limit", "stacking_rule", "rule", "text"):
+                      "variants", "victory", "stacking_limit", "stacking_rule", "rule", "text", "game"):
             assert getattr(again, field) == getattr(s, field), field
 
 

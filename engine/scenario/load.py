@@ -182,7 +182,8 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     return Scenario(
         id=sid, name=name, ruleset=ruleset, map=map_rel, first_turn=first_turn, last_turn=last_turn,
         first_side=first_side, sides=sides, units=units, path=file, map_path=map_path,
-        rule=head.get("rule", ""), text=head.get("text", ""), turn_names=turn_names,
+        rule=rd.get(head, "scenario", "rule", str, "") or "", text=rd.get(head, "scenario", "text", str, "") or "",
+        game=rd.get(head, "scenario", "game", str, "") or "", turn_names=turn_names,
         deployments=deployments, setup_rules=setup_rules, reinforcements=reinforcements,
         withdrawals=withdrawals, options=options, special_rules=special, variants=variants,
         victory=victory, stacking_limit=stacking_limit,

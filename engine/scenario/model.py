@@ -231,6 +231,7 @@ class Scenario:
     map_path: str = ""            # the map file, resolved
     rule: str = ""
     text: str = ""
+    game: str = ""                # the game's name, like "Demyansk Pocket"
     turn_names: tuple[str, ...] = ()
     deployments: tuple[Deployment, ...] = ()
     setup_rules: tuple[SetupRule, ...] = ()

@@ -26,7 +26,7 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike) -> None:
 
 def scenario_to_dict(s: Scenario) -> dict[str, Any]:
     """The TOML document of a scenario, keys in the order the format describes."""
-    head = _drop({"id": s.id, "name": s.name, "game": "", "rule": s.rule, "text": s.text, "ruleset": s.ruleset,
+    head = _drop({"id": s.id, "name": s.name, "game": s.game, "rule": s.rule, "text": s.text, "ruleset": s.ruleset,
                   "map": s.map, "first_turn": s.first_turn, "last_turn": s.last_turn,
                   "turn_names": list(s.turn_names), "first_side": s.first_side})
     if s.stacking_limit:
