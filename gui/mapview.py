@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
@@ -19,16 +19,17 @@ from engine.board import Board, Sheet
 from engine.hexes import Hex
 
 from .counterart import CounterArt
-from .counteritem import StackItem, StackViewer
-from .griditem import GridItem
+from .counterlayer import CountersLayer, StackViewer
+from .gridlayer import GridLayer
 from .pyramidjob import PyramidJob, cache_root
-from .tileitem import TiledImageItem, TileStore
+from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
 
 ZOOM_PRESETS = (0.125, 0.25, 0.5, 1.0, 2.0)
 MIN_ZOOM, MAX_ZOOM = 0.01, 8.0
 WHEEL_STEP = 1.25
 VIEWER_DELAY_MS = 350
+STILL_MS = 180          # the view is "still" this long after the last zoom or pan: full quality again
 DIRECTIONS = {"flat": ("SE", "NE", "N", "NW", "SW", "S"), "pointy": ("E", "NE", "NW", "W", "SW", "SE")}
 
 
@@ -52,6 +53,8 @@ class MapView(QGraphicsView):
         self.setScene(scene)
         self.setRenderHints(QPainter.SmoothPixmapTransform | QPainter.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        # sheets, grid and ids are the background: cached, so panning paints only the new strip
+        self.setCacheMode(QGraphicsView.CacheBackground)
         self.setOptimizationFlag(QGraphicsView.DontAdjustForAntialiasing, True)
         self.setTransformationAnchor(QGraphicsView.NoAnchor)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
@@ -59,20 +62,26 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(QColor(58, 58, 62))
         self.cache = cache
         self.store = TileStore(parent=self)
-        self.art = CounterArt()
+        self.art = CounterArt(parent=self)
+        self.art.ready.connect(self._picture_ready)
         self.board: Board | None = None
         self.scale_ = 1.0
-        self.grid: GridItem | None = None
-        self.images: list[TiledImageItem] = []
+        self.grid: GridLayer | None = None
+        self.images: list[SheetLayer] = []
         self.jobs: list[PyramidJob] = []
         self._retired: list[PyramidJob] = []
-        self.stacks: dict[Hex, StackItem] = {}
+        self.counters: CountersLayer | None = None
         self.viewer = StackViewer(self.art)
         self.problems: list[str] = []
         self._pan_from: QPointF | None = None
         self._space = False
         self._hover_hex: Hex | None = None
         self._viewer_timer = QTimer(self, singleShot=True, interval=VIEWER_DELAY_MS, timeout=self._show_viewer)
+        # while zooming and panning, frames are drawn fast (no smoothing); once still, in full quality
+        self.moving = False
+        self._drawn_fast = False
+        self.fast_while_moving = True
+        self._still_timer = QTimer(self, singleShot=True, interval=STILL_MS, timeout=self._became_still)
 
     # ------------------------------------------------------------ the board
     def show_board(self, board: Board) -> None:
@@ -87,23 +96,24 @@ class MapView(QGraphicsView):
         if self.viewer.scene() is scene:
             scene.removeItem(self.viewer)
         scene.clear()
+        for layer in self.images:
+            layer.deleteLater()
         self.images.clear()
-        self.stacks.clear()
         self.problems.clear()
         self.board = board
         scales = [sh.transform.scale for sh in board.sheets if sh.image]
         self.scale_ = scales[0] if scales else 64.0
         for sheet in board.sheets:
             self._add_sheet(board, sheet)
-        self.grid = GridItem(board, self.scale_)
-        self.grid.setZValue(10)
-        scene.addItem(self.grid)
+        self.grid = GridLayer(board, self.scale_)
+        self.counters = CountersLayer(self.art, self.scale_, self.hex_centre)
         scene.addItem(self.viewer)
         self.viewer.close()
-        rect = self.grid.boundingRect()
-        for item in self.images:
-            rect = rect.united(item.sceneBoundingRect())
+        rect = self.grid.rect
+        for layer in self.images:
+            rect = rect.united(layer.scene_rect())
         scene.setSceneRect(rect.adjusted(-self.scale_ * 2, -self.scale_ * 2, self.scale_ * 2, self.scale_ * 2))
+        self.resetCachedContent()
         self.fit()
 
     def _add_sheet(self, board: Board, sheet: Sheet) -> None:
@@ -117,10 +127,10 @@ class MapView(QGraphicsView):
             self.problems.append(str(e))
             self.problem.emit(str(e))
             return
-        item = TiledImageItem(w, h, self.store, label=f"sheet {sheet.id} ({path.name})" if sheet.id else path.name)
-        item.setTransform(sheet_to_scene(sheet, self.scale_))
-        item.setZValue(len(self.images))
-        self.scene().addItem(item)
+        item = SheetLayer(w, h, self.store, label=f"sheet {sheet.id} ({path.name})" if sheet.id else path.name,
+                          parent=self)
+        item.to_scene = sheet_to_scene(sheet, self.scale_)
+        item.changed.connect(lambda r, it=item: self._sheet_changed(it, r))
         self.images.append(item)
         job = PyramidJob(path, self.cache or cache_root(), parent=self)
         label = item.label
@@ -130,37 +140,86 @@ class MapView(QGraphicsView):
         self.jobs.append(job)
         job.start()
 
-    def _tiles_failed(self, item: TiledImageItem, message: str) -> None:
+    def _sheet_changed(self, layer: SheetLayer, rect: QRectF) -> None:
+        """Part of a sheet changed (a tile arrived, the pyramid is ready): repaint that part of the background."""
+        self.invalidateScene(layer.to_scene.mapRect(rect), QGraphicsScene.BackgroundLayer)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, self.backgroundBrush())
+        dpr = self.devicePixelRatioF()
+        fast = self.moving
+        self._drawn_fast = self._drawn_fast or fast
+        for layer in self.images:
+            layer.dpr = dpr
+            layer.paint(painter, rect, fast)
+        if self.grid is not None:
+            self.grid.paint(painter, rect, fast)
+        if self.counters is not None:
+            self.counters.paint(painter, rect, dpr, fast)
+
+    def _moved(self) -> None:
+        """The view zoomed or panned: draw fast until it has been still for STILL_MS."""
+        if self.fast_while_moving:
+            self.moving = True
+            self._still_timer.start()
+
+    def _became_still(self) -> None:
+        self.moving = False
+        if self._drawn_fast:
+            self._drawn_fast = False
+            self.refresh()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self._moved()
+        super().scrollContentsBy(dx, dy)
+
+    def _tiles_failed(self, item: SheetLayer, message: str) -> None:
         item.set_error(message)
         self.problems.append(message)
         self.problem.emit(message)
 
     # ------------------------------------------------------------ counters
+    def _picture_ready(self, unit_id: str) -> None:
+        """A counter picture was made: repaint the stack it tops, and the stack viewer."""
+        if self.counters is not None:
+            h = self.counters.top_of.get(unit_id)
+            if h is not None:
+                self.refresh(self.counters.stack_rect(h))
+        if self.viewer.isVisible():
+            self.viewer.update()
+
     def set_art(self, art: CounterArt) -> None:
+        """Use another set of counter pictures (a scenario's sides and colours)."""
+        if art is self.art:
+            return
+        self.art.ready.disconnect(self._picture_ready)
+        self.art.shutdown()
+        art.setParent(self)
+        art.ready.connect(self._picture_ready)
         self.art = art
         self.viewer.art = art
-        for st in self.stacks.values():
-            st.art = art
+        if self.counters is not None:
+            self.counters.art = art
+            self.refresh()
 
     def set_pieces(self, placed: list[tuple[object, Hex]]) -> None:
         """Put units on the map: ``(unit, hex)`` pairs, later ones on top within a hex."""
-        for st in self.stacks.values():
-            self.scene().removeItem(st)
-        self.stacks.clear()
         by_hex: dict[Hex, list] = {}
         for unit, h in placed:
             by_hex.setdefault(h, []).append(unit)
-        for h, units in by_hex.items():
-            st = StackItem(h, units, self.art, self.scale_)
-            st.setPos(self.hex_centre(h))
-            st.setZValue(20)
-            self.scene().addItem(st)
-            self.stacks[h] = st
+        self.counters.set_stacks(by_hex)
         self.viewer.close()
+        self.refresh()
 
-    def stack_at(self, pos: QPointF) -> StackItem | None:
+    @property
+    def stacks(self) -> dict[Hex, list]:
+        """The units in each hex, top one last."""
+        return self.counters.stacks if self.counters is not None else {}
+
+    def stack_at(self, pos: QPointF) -> Hex | None:
+        """The hex of the stack under a scene point, or None."""
         h = self.hex_at_scene(pos)
-        return self.stacks.get(h) if h is not None else None
+        return h if h in self.stacks else None
 
     # ------------------------------------------------------------ geometry
     def hex_centre(self, h: Hex) -> QPointF:
@@ -182,6 +241,7 @@ class MapView(QGraphicsView):
     def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
         """Zoom to ``z`` keeping the scene point under ``anchor`` (viewport pixels) in place."""
         z = max(MIN_ZOOM, min(MAX_ZOOM, z))
+        self._moved()
         if anchor is None:
             anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
         before = self.mapToScene(anchor.toPoint())
@@ -236,9 +296,9 @@ class MapView(QGraphicsView):
             self._start_pan(pos)
             return
         if event.button() == Qt.LeftButton:
-            st = self.stack_at(scene_pos)
-            if st is not None:
-                self._toggle_viewer(st)
+            h = self.stack_at(scene_pos)
+            if h is not None:
+                self._toggle_viewer(h)
                 return
             if self.viewer.pinned:
                 self.viewer.close()
@@ -287,7 +347,7 @@ class MapView(QGraphicsView):
             self._viewer_timer.stop()
             if not self.viewer.pinned:
                 self.viewer.close()
-            if h in self.stacks and len(self.stacks[h].units) > 1:
+            if h in self.stacks and len(self.stacks[h]) > 1:
                 self._viewer_timer.start()
         text = self.describe_hex(h) if h is not None else ""
         self.hovered.emit(text)
@@ -312,56 +372,76 @@ class MapView(QGraphicsView):
                 sides.append(f"{names[d]} {'+'.join(found)}")
         if sides:
             parts.append("hexsides: " + ", ".join(sides))
-        st = self.stacks.get(h)
-        if st is not None:
-            parts.append(f"{len(st.units)} unit(s): " + ", ".join(str(getattr(u, 'id', u)) for u in reversed(st.units)))
+        units = self.stacks.get(h)
+        if units:
+            parts.append(f"{len(units)} unit(s): " + ", ".join(str(getattr(u, 'id', u)) for u in reversed(units)))
         return "  |  ".join(parts)
 
-    def _show_viewer(self) -> None:
-        st = self.stacks.get(self._hover_hex)
-        if st is not None:
-            self.viewer.show_stack(st)
+    def _viewer_corner(self, h: Hex) -> QPointF:
+        c = self.hex_centre(h)
+        s = self.counters.side
+        return QPointF(c.x() + s * 0.6, c.y() - s * 0.6)
 
-    def _toggle_viewer(self, st: StackItem) -> None:
-        if self.viewer.pinned and self.viewer.hex == st.hex:
+    def _show_viewer(self) -> None:
+        h = self._hover_hex
+        if h in self.stacks:
+            self.viewer.show_stack(h, self.stacks[h], self._viewer_corner(h))
+
+    def _toggle_viewer(self, h: Hex) -> None:
+        if self.viewer.pinned and self.viewer.hex == h:
             self.viewer.close()
         else:
-            self.viewer.show_stack(st, pinned=True)
+            self.viewer.show_stack(h, self.stacks[h], self._viewer_corner(h), pinned=True)
 
     # ------------------------------------------------------------ overlays
+    def refresh(self, scene_rect: QRectF | None = None) -> None:
+        """Paint the background (sheets, grid, counters) again, all of it or one part."""
+        if scene_rect is None:
+            self.resetCachedContent()
+            self.viewport().update()
+        else:
+            self.invalidateScene(scene_rect, QGraphicsScene.BackgroundLayer)
+
+    def set_counters_visible(self, on: bool) -> None:
+        if self.counters is not None:
+            self.counters.visible = on
+            self.refresh()
+
     def set_grid_visible(self, on: bool) -> None:
         if self.grid is not None:
             self.grid.show_grid = on
-            self.grid.update()
+            self.refresh()
 
     def set_ids_visible(self, on: bool) -> None:
         if self.grid is not None:
             self.grid.show_ids = on
-            self.grid.update()
+            self.refresh()
 
     # ------------------------------------------------------------ drawing
-    def paintEvent(self, event):
-        self.art.new_frame()
-        super().paintEvent(event)
-        if self.art.deferred:
-            QTimer.singleShot(0, self.viewport().update)
+
+
+    def settle(self) -> None:
+        """End fast drawing now (as if the view had been still for a while)."""
+        self._still_timer.stop()
+        self._became_still()
 
     def tiles_ready(self) -> bool:
         """Every sheet's pyramid is built (or failed) and no tile read is pending."""
         return all(j.finished for j in self.jobs) and self.store.pending() == 0
 
     def wait_until_drawn(self, timeout: float = 60.0) -> bool:
-        """Process events until every visible tile is in memory and drawn (tests, screenshots, benchmarks)."""
+        """Process events until every visible tile and counter picture is in memory and drawn."""
         app = QApplication.instance()
+        self.settle()
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             app.processEvents()
             if all(j.finished for j in self.jobs):
                 self.viewport().repaint()
                 app.processEvents()
-                if self.store.pending() == 0 and self.art.deferred == 0:
+                if self.store.pending() == 0 and self.art.pending() == 0:
                     self.viewport().repaint()
-                    if self.store.pending() == 0:
+                    if self.store.pending() == 0 and self.art.pending() == 0:
                         return True
             time.sleep(0.005)
         return False

@@ -1,4 +1,4 @@
-"""A sheet's image on the map, drawn from its tile pyramid: only visible tiles of the right level.
+"""A sheet's image on the map, painted from its tile pyramid: only visible tiles of the right level.
 
 Tiles are read from disk in worker threads (``QImage`` is safe there) and
 kept as pixmaps in a least-recently-used cache shared by every sheet.  A tile
@@ -12,8 +12,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap, QTransform
 
 from .tiles import Pyramid
 
@@ -57,7 +56,7 @@ class TileStore(QObject):
         if pm is None:
             image = QImage(path)
             if not image.isNull():
-                self._store(key, image)
+                self._store(key, image.convertToFormat(QImage.Format_ARGB32_Premultiplied))
                 pm = self._pixmaps.get(key)
         return pm
 
@@ -66,6 +65,9 @@ class TileStore(QObject):
 
     def _read(self, key: tuple, path: str) -> None:
         image = QImage(path)
+        if not image.isNull():
+            # the screen's own format: drawing it needs no conversion
+            image = image.convertToFormat(QImage.Format_ARGB32_Premultiplied)
         self._arrived.emit(key, image)
 
     def _store(self, key: tuple, image: QImage) -> None:
@@ -85,11 +87,17 @@ class TileStore(QObject):
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-class TiledImageItem(QGraphicsItem):
-    """One sheet's image in its own pixel coordinates, painted tile by tile from a pyramid."""
+class SheetLayer(QObject):
+    """One sheet's image in its own pixel coordinates, painted tile by tile from a pyramid.
 
-    def __init__(self, width: int, height: int, store: TileStore, label: str = ""):
-        super().__init__()
+    Not a scene item: the map view paints it as part of its cached background,
+    so panning only paints the strip that comes into view.
+    """
+
+    changed = Signal(QRectF)          # a part of the image (in its pixels) must be painted again
+
+    def __init__(self, width: int, height: int, store: TileStore, label: str = "", parent=None):
+        super().__init__(parent)
         self.width, self.height = width, height
         self.store = store
         self.label = label
@@ -97,11 +105,15 @@ class TiledImageItem(QGraphicsItem):
         self.progress = 0.0
         self.error = ""
         self.last_level: int | None = None
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.to_scene = QTransform()
+        self.dpr = 1.0                    # device pixels per logical pixel of the view
         store.loaded.connect(self._tile_arrived)
 
-    def boundingRect(self) -> QRectF:
+    def rect(self) -> QRectF:
         return QRectF(0, 0, self.width, self.height)
+
+    def scene_rect(self) -> QRectF:
+        return self.to_scene.mapRect(self.rect())
 
     def set_pyramid(self, pyramid: Pyramid) -> None:
         self.pyramid = pyramid
@@ -110,40 +122,49 @@ class TiledImageItem(QGraphicsItem):
         for row in range(lv.rows):
             for col in range(lv.cols):
                 self.store.load_now(self._key(top, col, row), str(pyramid.tile_path(top, col, row)))
-        self.update()
+        self.changed.emit(self.rect())
 
     def set_progress(self, fraction: float) -> None:
         self.progress = fraction
-        self.update()
+        self.changed.emit(self.rect())
 
     def set_error(self, message: str) -> None:
         self.error = message
-        self.update()
+        self.changed.emit(self.rect())
 
     def _key(self, level: int, col: int, row: int) -> tuple:
         return (str(self.pyramid.folder), level, col, row)
 
     def _tile_arrived(self, key) -> None:
         if self.pyramid is not None and key[0] == str(self.pyramid.folder):
-            k = 1 << key[1]
-            t = self.pyramid.tile * k
-            self.update(QRectF(key[2] * t, key[3] * t, t, t))
+            t = self.pyramid.tile << key[1]
+            self.changed.emit(QRectF(key[2] * t, key[3] * t, t, t))
 
-    def level_for_painter(self, painter: QPainter, option) -> int:
-        scale = option.levelOfDetailFromTransform(painter.worldTransform())
-        dpr = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
-        return self.pyramid.level_for(scale * dpr)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        exposed = option.exposedRect.intersected(self.boundingRect())
+    def paint(self, painter: QPainter, scene_rect: QRectF, fast: bool = False) -> None:
+        """Paint the part of the sheet inside ``scene_rect`` (scene coordinates); ``fast``: no smoothing."""
+        inverse, ok = self.to_scene.inverted()
+        exposed = inverse.mapRect(scene_rect).intersected(self.rect())
+        if exposed.isEmpty():
+            return
+        painter.save()
+        painter.setTransform(self.to_scene, True)
         if self.pyramid is None:
             self._paint_placeholder(painter, exposed)
-            return
-        level = self.level_for_painter(painter, option)
-        self.last_level = level
-        painter.setRenderHint(QPainter.Antialiasing, False)
-        painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
-        self._paint_level(painter, exposed, level)
+        else:
+            t = QTransform(painter.worldTransform())  # a copy: the painter's own changes below
+            scale = (abs(t.m11() * t.m22() - t.m12() * t.m21())) ** 0.5
+            level = self.pyramid.level_for(scale * self.dpr)
+            self.last_level = level
+            painter.setRenderHint(QPainter.Antialiasing, False)
+            painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
+            if t.type().value <= QTransform.TxScale.value:
+                # tiles are drawn in device pixels on whole-pixel edges: no seams, and Qt's
+                # raster engine scales far faster without a scaling world transform
+                painter.resetTransform()
+                self._paint_level(painter, exposed, level, t)
+            else:
+                self._paint_level(painter, exposed, level, None)
+        painter.restore()
 
     def visible_tiles(self, exposed: QRectF, level: int) -> list[tuple[int, int]]:
         """``(col, row)`` of the tiles of a level that meet a rectangle (level-0 pixels)."""
@@ -155,7 +176,7 @@ class TiledImageItem(QGraphicsItem):
         r1 = min(lv.rows - 1, int(math.ceil(exposed.bottom() / t)) - 1)
         return [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
 
-    def _paint_level(self, painter: QPainter, exposed: QRectF, level: int) -> None:
+    def _paint_level(self, painter: QPainter, exposed: QRectF, level: int, to_device: QTransform | None) -> None:
         p = self.pyramid
         k = 1 << level
         t = p.tile
@@ -167,12 +188,12 @@ class TiledImageItem(QGraphicsItem):
             h = min(t, lv.height - row * t)
             target = QRectF(col * t * k, row * t * k, w * k, h * k)
             if pm is not None:
-                painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
+                painter.drawPixmap(_on_device(target, to_device), pm, QRectF(0, 0, pm.width(), pm.height()))
                 continue
             self.store.request(key, str(p.tile_path(level, col, row)))
-            self._paint_coarser(painter, target, level)
+            self._paint_coarser(painter, target, level, to_device)
 
-    def _paint_coarser(self, painter: QPainter, target: QRectF, level: int) -> None:
+    def _paint_coarser(self, painter: QPainter, target: QRectF, level: int, to_device: QTransform | None) -> None:
         """Fill ``target`` from the nearest coarser level in memory."""
         p = self.pyramid
         t = p.tile
@@ -186,9 +207,9 @@ class TiledImageItem(QGraphicsItem):
             sx = (target.left() - col * t * k) / k
             sy = (target.top() - row * t * k) / k
             src = QRectF(sx, sy, target.width() / k, target.height() / k)
-            painter.drawPixmap(target, pm, src)
+            painter.drawPixmap(_on_device(target, to_device), pm, src)
             return
-        painter.fillRect(target, PAPER)
+        painter.fillRect(_on_device(target, to_device), PAPER)
 
     def _paint_placeholder(self, painter: QPainter, exposed: QRectF) -> None:
         painter.fillRect(exposed, PAPER)
@@ -197,4 +218,13 @@ class TiledImageItem(QGraphicsItem):
         font.setPixelSize(max(12, int(min(self.width, self.height) / 30)))
         painter.setFont(font)
         text = self.error or f"Preparing {self.label} … {self.progress * 100:.0f}%"
-        painter.drawText(self.boundingRect(), Qt.AlignCenter | Qt.TextWordWrap, text)
+        painter.drawText(self.rect(), Qt.AlignCenter | Qt.TextWordWrap, text)
+
+
+def _on_device(rect: QRectF, to_device: QTransform | None) -> QRectF:
+    """A rectangle in device pixels with whole-pixel edges (unchanged without a transform)."""
+    if to_device is None:
+        return rect
+    r = to_device.mapRect(rect)
+    x0, y0, x1, y1 = round(r.left()), round(r.top()), round(r.right()), round(r.bottom())
+    return QRectF(x0, y0, x1 - x0, y1 - y0)

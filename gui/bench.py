@@ -1,0 +1,225 @@
+"""The play window's benchmark: ``python -m gui.bench --json`` prints one JSON object.
+
+- ``first_frame_s``: open the default scenario (or maps/demo.toml) with its tiles
+  already cached, until the first frame with every visible tile is drawn (median).
+- ``huge_open_s``, ``huge_peak_mb``: a fresh process opens a generated
+  32,000 x 20,000 scan with an empty tile cache, until the first full frame;
+  its peak resident memory.  The scan is written once, strip by strip, and kept.
+- ``frame_p50_ms``, ``frame_p95_ms``: paint times of a 1920 x 1080 view panning and
+  zooming across every level of that scan with ``counters`` counters on it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HUGE_W, HUGE_H = 32_000, 20_000
+HEX_PX = 128.0           # pixels per lattice unit on the generated scan
+COUNTERS = 1000
+VIEW_W, VIEW_H = 1920, 1080
+
+
+def _app():
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(["sandtable-bench"])
+    app.setApplicationName("Sandtable")
+    return app
+
+
+def peak_mb() -> float:
+    """Peak resident memory of this process in MB."""
+    r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return r / 1024 / 1024 if sys.platform == "darwin" else r / 1024
+
+
+def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H) -> Path:
+    """A map file over a generated scan of ``width`` x ``height`` (the scan is made once)."""
+    from engine.board import Affine, Board, Sheet
+    from engine.mapfile import save_map
+    from engine.numbering import NumberingScheme
+
+    folder.mkdir(parents=True, exist_ok=True)
+    image = folder / f"scan-{width}x{height}.png"
+    if not image.exists():
+        subprocess.run([sys.executable, "-m", "gui.hugeimage", str(image), str(width), str(height)], check=True)
+    cols = int((width / HEX_PX - 2) / 1.5)
+    rows = int((height / HEX_PX - 2) / math.sqrt(3))
+    sheet = Sheet("A", NumberingScheme(style="classic", cols=cols, rows=rows), image=image.name,
+                  transform=Affine(HEX_PX, 0.0, HEX_PX * 1.2, 0.0, HEX_PX, HEX_PX * 1.2))
+    board = Board(name=f"Generated scan {width} x {height}", sheets=[sheet])
+    path = folder / f"scan-{width}x{height}.toml"
+    save_map(board, path)
+    return path
+
+
+def sample_units(n: int, board) -> list:
+    """``n`` units spread over the board, one to three per hex (deterministic)."""
+    from engine.scenario import Side, Unit
+
+    sides = {"axis": Side("axis", "Axis", "#9aa6b2"), "soviet": Side("soviet", "Soviet", "#c9a46a")}
+    hexes = board.hexes()
+    step = max(1, len(hexes) * 2 // n)
+    placed = []
+    i = 0
+    for k in range(n):
+        side = "axis" if k % 2 else "soviet"
+        u = Unit(f"{k + 1}", side, ("infantry", "armor", "artillery")[k % 3], ("XX", "X", "III")[k % 3],
+                 2 + k % 7, 1 + k % 5, 4 + k % 3)
+        placed.append((u, hexes[(i * step) % len(hexes)]))
+        if k % 3 != 1:
+            i += 1
+    return placed, sides
+
+
+def frame_times(win, app) -> dict:
+    """Paint times (ms, wall and CPU) while zooming from a quarter of the whole board to 2x and back,
+    one wheel step (x1.25) at a time, panning at every step; then full-quality redraws once still."""
+    view = win.map_view
+    levels = set()
+    view.fit()
+    view.wait_until_drawn(30)
+    wall, cpu, still = [], [], []
+    z0 = view.zoom() / 4
+    steps = int(math.ceil(math.log(2.0 / z0) / math.log(1.25)))
+    zooms = [z0 * 1.25 ** i for i in range(steps + 1)]
+    for n, z in enumerate(zooms + zooms[::-1]):
+        view.set_zoom(z)
+        for dx, dy in ((0, 0), (160, 0), (0, 120), (-160, 0), (0, -120)):
+            h, v = view.horizontalScrollBar(), view.verticalScrollBar()
+            h.setValue(h.value() + dx)
+            v.setValue(v.value() + dy)
+            t, c = time.perf_counter(), time.thread_time()
+            view.viewport().repaint()
+            wall.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.thread_time() - c) * 1000)
+            levels.update(it.last_level for it in view.images if it.last_level is not None)
+            app.processEvents()
+        if n % 3 == 0:
+            # the view comes to rest: one redraw of everything in full quality
+            view._still_timer.stop()
+            t = time.perf_counter()
+            view._became_still()
+            view.viewport().repaint()
+            still.append((time.perf_counter() - t) * 1000)
+            app.processEvents()
+    return {"wall": wall, "cpu": cpu, "still": still, "levels": levels}
+
+
+def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUGE_H) -> dict:
+    """In a fresh process: open the huge scan with an empty cache, then time frames over it."""
+    app = _app()
+    from .mainwindow import MainWindow
+
+    path = huge_map(folder, width, height)
+    win = MainWindow(cache=cache)
+    win.resize(VIEW_W, VIEW_H + 60)
+    win.show()
+    app.processEvents()
+    t = time.perf_counter()
+    win.open_file(path)
+    ok = win.map_view.wait_until_drawn(600)
+    open_s = time.perf_counter() - t
+    mb = peak_mb()
+    placed, sides = sample_units(COUNTERS, win.board)
+    from .counterart import CounterArt
+
+    win.map_view.set_art(CounterArt(sides))
+    win.map_view.set_pieces(placed)
+    frames = frame_times(win, app)
+    return {"huge_open_s": round(open_s, 2), "huge_peak_mb": round(mb, 1), "huge_drawn": ok,
+            "frames": frames["wall"], "cpu": frames["cpu"], "still": frames["still"],
+            "levels_seen": len(frames["levels"]),
+            "levels": len(win.map_view.images[0].pyramid.levels) if win.map_view.images[0].pyramid else 0,
+            "counters": len(placed)}
+
+
+def first_frame(repeat: int, cache: Path) -> list[float]:
+    app = _app()
+    from .app import default_file
+    from .mainwindow import MainWindow
+
+    path = default_file()
+    out = []
+    for i in range(repeat + 1):
+        win = MainWindow(cache=cache)
+        win.resize(1280, 860)
+        win.show()
+        app.processEvents()
+        t = time.perf_counter()
+        win.open_file(path)
+        win.map_view.wait_until_drawn(120)
+        if i:                       # the first run fills the tile cache
+            out.append(time.perf_counter() - t)
+        win.close()
+        win.deleteLater()
+        app.processEvents()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m gui.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--repeat", type=int, default=5, help="runs of first_frame_s (median reported)")
+    p.add_argument("--folder", help="where the generated scan is kept (default: the user cache folder)")
+    p.add_argument("--size", default=f"{HUGE_W}x{HUGE_H}", help="size of the generated scan (WIDTHxHEIGHT)")
+    p.add_argument("--huge-child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--cache", help=argparse.SUPPRESS)
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    if args.huge_child:
+        print(json.dumps(huge_child(Path(args.folder), Path(args.cache), width, height)))
+        return 0
+    _app()
+    from .pyramidjob import cache_root
+
+    folder = Path(args.folder) if args.folder else cache_root() / "bench"
+    with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:
+        firsts = first_frame(args.repeat, Path(tmp) / "small")
+        huge_map(folder, width, height)    # generated before the child starts, so it is not timed
+        child = subprocess.run([sys.executable, "-m", "gui.bench", "--huge-child", "--folder", str(folder),
+                                "--size", f"{width}x{height}",
+                                "--cache", str(Path(tmp) / "huge")], capture_output=True, text=True)
+        if child.returncode != 0:
+            print(child.stderr, file=sys.stderr)
+            return 1
+        huge = json.loads(child.stdout.strip().splitlines()[-1])
+    frames = sorted(huge.pop("frames"))
+    cpu = sorted(huge.pop("cpu"))
+    still = huge.pop("still")
+    result = {
+        "first_frame_s": round(statistics.median(firsts), 3),
+        "huge_open_s": huge["huge_open_s"],
+        "huge_peak_mb": huge["huge_peak_mb"],
+        "frame_p50_ms": round(statistics.median(frames), 2),
+        "frame_p95_ms": round(frames[min(len(frames) - 1, int(0.95 * len(frames)))], 2),
+        "counters": huge["counters"],
+        "frames": len(frames),
+        "frame_cpu_p50_ms": round(statistics.median(cpu), 2),
+        "frame_cpu_p95_ms": round(cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))], 2),
+        "still_redraw_p50_ms": round(statistics.median(still), 1),
+        "still_redraw_max_ms": round(max(still), 1),
+        "pyramid_levels": huge["levels"],
+        "levels_drawn": huge["levels_seen"],
+        "huge_size": f"{width}x{height}",
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:16} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The hex grid and hex ids over the whole board, painted only where the view shows them.
+
+The board's hexes are grouped into square blocks; each block has its own
+QPainterPath of hex edges (every edge once), and painting draws only the
+blocks that meet the exposed rectangle.  The grid is left out when hexes are
+too small on screen to tell apart (the scan shows its printed grid anyway),
+and hex ids are drawn only for visible hexes big enough to read them, as
+prepared static texts in screen pixels.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QStaticText, QTransform
+
+from engine.board import Board
+
+BLOCK = 6.0            # block side in lattice units (hex sizes)
+GRID_MIN_PX = 14.0     # a hex must be this many screen pixels across its corners to show the grid
+SMOOTH_MIN_PX = 28.0   # ... and this many for antialiased grid lines
+IDS_MIN_PX = 48.0      # ... and this many to show its id
+GRID_COLOUR = QColor(25, 25, 60, 150)
+ID_COLOUR = QColor(15, 15, 45, 230)
+
+
+class GridLayer:
+    """The board's hex grid and ids in scene coordinates (``scale`` scene units per lattice unit)."""
+
+    def __init__(self, board: Board, scale: float):
+        self.board, self.scale = board, scale
+        self.show_grid = True
+        self.show_ids = True
+        self.ids_drawn = 0
+        self.blocks_drawn = 0
+        lay = board.layout
+        hexes = board.hexes()
+        self._ids = [board.hex_id(h) for h in hexes]
+        self._centres = np.array([lay.hex_to_pixel(h) for h in hexes], dtype=float).reshape(-1, 2) * scale
+        self._texts: dict[int, list[QStaticText | None]] = {}
+        self._blocks: dict[tuple[int, int], QPainterPath] = {}
+        on_board = set(hexes)
+        cell = BLOCK * scale
+        for h, (cx, cy) in zip(hexes, self._centres):
+            path = self._blocks.setdefault((int(cx // cell), int(cy // cell)), QPainterPath())
+            corners = [QPointF(x * scale, y * scale) for x, y in lay.polygon_corners(h)]
+            for i in range(6):
+                # each edge once: drawn by the hex whose neighbour across it is smaller or off the board
+                n = _neighbour_across(lay, h, i)
+                if n in on_board and (n.q, n.r) < (h.q, h.r):
+                    continue
+                path.moveTo(corners[i])
+                path.lineTo(corners[(i + 1) % 6])
+        self._block_rects = {k: p.boundingRect() for k, p in self._blocks.items()}
+        self._zoom = None                                   # the zoom of the device-pixel paths below
+        self._device_paths: dict[tuple[int, int], QPainterPath] = {}
+        rect = QRectF()
+        for r in self._block_rects.values():
+            rect = rect.united(r)
+        self.rect = rect
+
+    def paint(self, painter: QPainter, exposed: QRectF, fast: bool = False) -> None:
+        """Paint the grid and ids inside ``exposed`` (scene coordinates); ``fast``: no antialiasing."""
+        t = QTransform(painter.worldTransform())  # a copy: the painter's own changes below
+        hex_px = 2 * self.scale * (abs(t.m11() * t.m22() - t.m12() * t.m21())) ** 0.5
+        self.blocks_drawn = 0
+        if self.show_grid and hex_px >= GRID_MIN_PX:
+            pen = QPen(GRID_COLOUR)
+            pen.setCosmetic(True)
+            pen.setWidthF(1.0 if hex_px < 80 else 1.5)
+            painter.save()
+            painter.setPen(pen)
+            painter.setRenderHint(QPainter.Antialiasing, hex_px >= SMOOTH_MIN_PX and not fast)
+            plain = t.m12() == 0 and t.m21() == 0 and t.m11() == t.m22()
+            if plain:
+                # paths in device pixels for this zoom, drawn with only a translation: a scaling
+                # world transform makes Qt's raster engine stroke several times slower
+                if self._zoom != t.m11():
+                    self._zoom = t.m11()
+                    self._device_paths.clear()
+                zoom = QTransform.fromScale(t.m11(), t.m11())
+                painter.resetTransform()
+                painter.translate(t.dx(), t.dy())
+            for key, path in self._blocks.items():
+                if self._block_rects[key].intersects(exposed):
+                    if plain:
+                        dp = self._device_paths.get(key)
+                        if dp is None:
+                            dp = self._device_paths[key] = zoom.map(path)
+                        painter.drawPath(dp)
+                    else:
+                        painter.drawPath(path)
+                    self.blocks_drawn += 1
+            painter.restore()
+        self.ids_drawn = 0
+        if self.show_ids and hex_px >= IDS_MIN_PX:
+            self._paint_ids(painter, exposed, hex_px)
+
+    def _paint_ids(self, painter: QPainter, exposed: QRectF, hex_px: float) -> None:
+        s = self.scale
+        c = self._centres
+        m = (c[:, 0] >= exposed.left() - s) & (c[:, 0] <= exposed.right() + s) & \
+            (c[:, 1] >= exposed.top() - s) & (c[:, 1] <= exposed.bottom() + s)
+        idx = np.nonzero(m)[0]
+        if not len(idx):
+            return
+        px = int(min(15, max(8, hex_px * 0.11)))
+        texts = self._texts.setdefault(px, [None] * len(self._ids))
+        font = QFont("DejaVu Sans")
+        font.setPixelSize(px)
+        world = QTransform(painter.worldTransform())  # a copy: the painter's own changes below
+        pts = c[idx].copy()
+        pts[:, 1] -= s * 0.80           # ids sit near the top of the hex, as printed ids do
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(font)
+        painter.setPen(ID_COLOUR)
+        for i, (x, y) in zip(idx.tolist(), pts.tolist()):   # plain numbers: numpy scalars convert slowly
+            st = texts[i]
+            if st is None:
+                st = QStaticText(self._ids[i])
+                st.prepare(QTransform(), font)
+                texts[i] = st
+            p = world.map(QPointF(x, y))
+            w = st.size().width()
+            painter.drawStaticText(QPointF(p.x() - w / 2, p.y()), st)
+            self.ids_drawn += 1
+        painter.restore()
+
+
+def _neighbour_across(layout, h, corner: int):
+    """The neighbour across the edge from corner ``corner`` to ``corner + 1``."""
+    cs = layout.polygon_corners(h)
+    mx = (cs[corner][0] + cs[(corner + 1) % 6][0]) / 2
+    my = (cs[corner][1] + cs[(corner + 1) % 6][1]) / 2
+    cx, cy = layout.hex_to_pixel(h)
+    return layout.pixel_to_hex(cx + 2 * (mx - cx), cy + 2 * (my - cy))
