@@ -456,6 +456,7 @@ def _victory(rd: _Reader, t: Any, sides, deployments) -> Victory | None:
         conditions = parse_conditions(rd, t.get("conditions"), sides, deployments)
     return Victory(kind, rd.get(t, key, "rule", str, ""), rd.get(t, key, "text", str, ""), side,
                    otherwise or "", source, rd.area(t, key, "target"), rd.strings(t, key, "free_of"),
-                   rd.get(t, key, "when", str, "end_of_game"), rd.get(t, key, "tie", str, "draw"),
+                   rd.get(t, key, "when", str, "end_of_game", VICTORY_WHEN) or "end_of_game",
+                   rd.get(t, key, "tie", str, "draw", VICTORY_TIE) or "draw",
                    tuple(awards), conditions,
                    rd.get(t, key, "otherwise_level", str, "", LEVELS) or "" if kind == "conditions" else "")
