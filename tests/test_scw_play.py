@@ -12,6 +12,7 @@ from engine.rulesets.scw import load_scw_scenario, rules_for_path
 from engine.rulesets.scw.headless import play_out
 
 SCENARIO = "scenarios/scw-platoon-attack.toml"
+COMPANY = "scenarios/scw-company-attack.toml"
 RULES = rules_for_path(SCENARIO)
 
 
@@ -60,11 +61,12 @@ def test_a_saved_game_loads_back_to_the_same_state(tmp_path):
     assert back.hash() == game.hash() and back.outcome() == game.outcome()
 
 
-@pytest.mark.parametrize("variant", [None, "company", "militia", "player-cards"])
-def test_the_attacker_bot_plays_every_variant_to_an_outcome(variant):
-    rules = rules_for_path(SCENARIO, variant)
-    for seed in range(3 if variant == "company" else 6):
-        game = Game(rules, seed, SCENARIO)
+@pytest.mark.parametrize("scenario, variant", [(SCENARIO, None), (COMPANY, None), (SCENARIO, "militia"),
+                                               (SCENARIO, "player-cards")])
+def test_the_attacker_bot_plays_every_variant_to_an_outcome(scenario, variant):
+    rules = rules_for_path(scenario, variant)
+    for seed in range(3 if scenario == COMPANY else 6):
+        game = Game(rules, seed, scenario)
         play_out(rules, game)
         out = game.outcome()
         assert out.winner in ("attacker", "defender") and out.reason
@@ -129,3 +131,10 @@ def test_the_scenario_names_its_ruleset_for_load_rules_saved_games_and_validate(
     assert load_game(tmp_path / "g.toml").hash() == game.hash()
     assert main(["validate", SCENARIO, "maps/scw-table.toml"]) == 0
     assert "scw-platoon-attack.toml: ok (scenario)" in capsys.readouterr().out
+
+
+def test_the_company_game_saves_and_loads_through_its_own_scenario_file(tmp_path, capsys):
+    assert main(["play", COMPANY, "--seed", "1", "--bot", "attacker", "--json", "--save", str(tmp_path / "c.toml")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert len(report["breakdown"]["attackers"]) == 16
+    assert load_game(tmp_path / "c.toml").hash() == report["state_sha256"]

@@ -10,6 +10,7 @@ from engine.rulesets.scw.rules import ScwRules
 from engine.table import bearing_to, footprint
 
 SCENARIO = "scenarios/scw-platoon-attack.toml"
+COMPANY = "scenarios/scw-company-attack.toml"
 RULES = rules_for_path(SCENARIO)
 
 
@@ -506,7 +507,7 @@ def test_no_natural_leader_on_2_to_9():
 
 
 def test_the_commissar_shoots_a_commander_who_fails_to_rally_and_then_rallies_at_minus_1():
-    rules = rules_for_path(SCENARIO, "company")
+    rules = rules_for_path(COMPANY)
     s = quiet(rules=rules)
     assert len(s["teams"]) == 16 and {"CO", "CM", "L1", "L2", "L3"} <= set(s["leaders"])
     coy = next(t for t in s["teams"].values() if t["name"] == "Coy HQ")
@@ -600,7 +601,7 @@ def test_leaders_join_teams_within_their_bravado_and_the_commissar_goes_with_the
     assert s["leaders"]["L1"]["team"] == "T2"
     with pytest.raises(IllegalAction):
         order(s, "join L1 T1")
-    rules = rules_for_path(SCENARIO, "company")
+    rules = rules_for_path(COMPANY)
     c = quiet(rules=rules)
     hq = c["leaders"]["CO"]["team"]
     put(c, "T15", (c["teams"][hq]["at"][0] - 5.0, 44.0))

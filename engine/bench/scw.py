@@ -14,6 +14,7 @@ from ..rulesets.scw.headless import play_out
 
 DEFAULT_REPEAT = 9
 SCENARIO = Path(__file__).resolve().parent.parent.parent / "scenarios" / "scw-platoon-attack.toml"
+COMPANY = SCENARIO.with_name("scw-company-attack.toml")
 
 
 def _median_ms(fn, repeat: int) -> float:
@@ -39,11 +40,11 @@ def run(args) -> list[dict]:
         rows.append({"bench": "scw lay a gun", "teams": n,
                      "median_ms": _median_ms(lambda: aim((36.0, 6.0), tuple(pts[0]), pts, 1.0), repeat)})
     rules = rules_for_path(SCENARIO)
-    company = rules_for_path(SCENARIO, "company")
+    company = rules_for_path(COMPANY)
     seeds = iter(range(10_000))
 
     def one_game(r):
-        game = Game(r, next(seeds), str(SCENARIO))
+        game = Game(r, next(seeds), r.scenario.path)
         play_out(r, game)
         return game
 
