@@ -16,6 +16,8 @@ from .model import (
 
 _MISSING = object()
 VICTORY_KINDS = ("open_path", "points", "conditions")
+VICTORY_WHEN = ("end_of_game", "any_time")      # when an open_path victory is judged
+VICTORY_TIE = ("draw",)
 
 
 class _Reader:
