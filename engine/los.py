@@ -151,12 +151,13 @@ def line_of_sight(where: Union[SightMap, Board], frm: Place, to: Place, *,
                   observer_height: float | None = None, target_height: float | None = None,
                   observer_type: str | None = None, target_type: str | None = None,
                   markers: Mapping[Hex, Iterable[str]] | None = None,
-                  visibility_limit: int | None = None) -> LosResult:
+                  visibility_limit: int | None = None, every: bool = False) -> LosResult:
     """Exact line of sight from ``frm`` to ``to`` (hexes or table points), explained.
 
     Heights are metres above the ground (defaults: the unit type's, else the
     ruleset's).  ``markers`` maps hexes to markers on the map now (smoke).
     ``visibility_limit`` (hexes) overrides the ruleset's (Black Wednesday 1.8).
+    The answer names the first obstruction; ``every=True`` lists them all.
     """
     sm = where if isinstance(where, SightMap) else SightMap(where, rules or DEFAULT_LOS_RULES)
     R = sm.rules
@@ -175,35 +176,46 @@ def line_of_sight(where: Union[SightMap, Board], frm: Place, to: Place, *,
     own_a, own_b = np.array([ia]), np.array([ib])
     z0a, dza = np.array([z0]), np.array([zT - z0])
     tops, kinds = sm.tops_with(markers)
-    found: list[tuple[float, Obstruction]] = []
-    hc = sm.hex_checks(rays, own_a, own_b, z0a, dza, tops, sides="both")
+    hc = sm.hex_checks(rays, own_a, own_b, z0a, dza, tops, sides="low")
+    hb = hc.t[hc.blocked]
+    # the first obstruction cannot be a traced obstacle beyond the first blocking hex
+    upto = 1.0 if every or not len(hb) else float(hb.min()) + 1e-9
+    ta, tb, who = np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+    if sm.tree is not None:
+        reach = hc.t <= upto
+        near = sm.traced_near(np.concatenate([hc.hex[reach], hc.other[reach], own_a, own_b]))
+        ta, tb, who = traced_pieces(sm, P, Q, R.edge_rule, upto, near)
+    checks = [(hc, 0)]
+    if len(ta):
+        checks.append((sm.traced_checks_along(hc, rays, ta, tb, sm.traced_height[who], own_a, own_b, z0a, dza), 1))
+    found: list[Obstruction] = []
     seen: set = set()
-    for k in np.nonzero(hc.blocked)[0][np.argsort(hc.t[hc.blocked], kind="stable")]:
-        key = ("hex", int(hc.hex[k]))
+    hits = []
+    for src, (ck, _) in enumerate(checks):
+        ks = np.nonzero(ck.blocked)[0]
+        if not every and len(ks):
+            ks = ks[[int(np.argmin(ck.t[ks]))]]
+        hits += [(float(ck.t[k]), src, int(k)) for k in ks]
+    hits.sort()
+    for t, src, k in hits:
+        ck = checks[src][0]
+        i = int(ck.hex[k])
+        if src == 0:
+            key = ("hex", i)
+            kid = int(kinds[i])
+            name, rule, traced_ = sm.kind_names[kid], sm.kind_rules[kid], False
+        else:
+            ob = int(who[int(ck.item[k])])
+            key = ("traced", ob)
+            name, rule, traced_ = sm.traced[ob].kind, sm.traced[ob].rule, True
         if key in seen:
             continue
         seen.add(key)
-        i = int(hc.hex[k])
-        kid = int(kinds[i])
-        found.append((float(hc.t[k]), _obstruction(sm, P, Q, hc.t[k], sm.kind_names[kid], sm.kind_rules[kid],
-                                                   i, int(hc.other[k]) if hc.pair[k] else None,
-                                                   hc.z[k], hc.top[k], False)))
-    ta, tb, who = traced_pieces(sm, P, Q, R.edge_rule)
-    if len(ta):
-        add = sm.traced_height[who]
-        tc = sm.interval_checks(rays, np.zeros(len(ta), dtype=np.int64), ta, tb, add, own_a, own_b,
-                                z0a, dza, sides="both")
-        for k in np.nonzero(tc.blocked)[0][np.argsort(tc.t[tc.blocked], kind="stable")]:
-            ob = who[int(tc.item[k])]
-            if ("traced", ob) in seen:
-                continue
-            seen.add(("traced", ob))
-            t = sm.traced[ob]
-            found.append((float(tc.t[k]), _obstruction(sm, P, Q, tc.t[k], t.kind, t.rule, int(tc.hex[k]),
-                                                       int(tc.other[k]) if tc.pair[k] else None,
-                                                       tc.z[k], tc.top[k], True)))
-    found.sort(key=lambda x: x[0])
-    return LosResult(la, lb, rng, z0, zT, not found, tuple(o for _, o in found), limit, walled)
+        other = int(ck.other[k]) if ck.pair[k] else None
+        found.append(_obstruction(sm, P, Q, t, name, rule, i, other, ck.z[k], ck.top[k], traced_))
+        if not every:
+            break
+    return LosResult(la, lb, rng, z0, zT, not found, tuple(found), limit, walled)
 
 
 def _obstruction(sm, P, Q, t, kind, rule, i, j, z, top, traced) -> Obstruction:

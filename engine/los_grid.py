@@ -54,8 +54,6 @@ def point_f(layout, x, y) -> np.ndarray:
 
 def vertex_hex(orientation: str, c0, c2):
     """Axial (q, r) of the hex centred on the lattice vertex with coordinates (c0, ., c2)."""
-    c0 = np.asarray(c0, dtype=np.int64)
-    c2 = np.asarray(c2, dtype=np.int64)
     a = (c0 + 2 * c2) // 3
     b = (c0 - c2) // 3
     return (a, b) if orientation == FLAT else (b, a)
@@ -63,16 +61,17 @@ def vertex_hex(orientation: str, c0, c2):
 
 def triangle_hex(orientation: str, a, b, c):
     """Axial (q, r) of the hex owning the unit triangle whose coordinates floor to (a, b, c)."""
-    a = np.asarray(a, dtype=np.int64)
-    c = np.asarray(c, dtype=np.int64)
-    s = a + np.asarray(b, dtype=np.int64) + c
-    # floors of coordinates summing to 0 sum to -1 ("up") or -2; other sums happen only at exact vertices
-    a = a - np.where(s >= 0, s + 1, 0) + np.where(s <= -3, -2 - s, 0)
-    up = (a + b + c) == -1
+    s = a + b + c
+    odd = (s != -1) & (s != -2)
+    if odd.any():
+        # floors of coordinates summing to 0 sum to -1 ("up") or -2; others happen only at exact vertices
+        a = a - np.where(s >= 0, s + 1, 0) + np.where(s <= -3, -2 - s, 0)
+        s = a + b + c
+    up = s == -1
     m = (a - b) % 3
     # of the triangle's three vertices, the one with v0 = v1 (mod 3) is the hex centre
-    c0 = np.where(up, a + (m == 2), a + (m != 1))
-    c2 = np.where(up, c + (m == 0), c + (m != 0))
+    c0 = a + np.where(up, m == 2, m != 1)
+    c2 = c + ((m == 0) == up)
     return vertex_hex(orientation, c0, c2)
 
 
@@ -241,12 +240,15 @@ def _special(orientation, rays: Rays, k, item, ray, t, j, corners) -> Touches:
     on = np.nonzero(online >= 0)[0]
     ks = online[on]
     for tri in (before, after):
-        alt = tri.copy()
         if len(on):
+            alt = tri.copy()
             tri[on, ks] = rnd[on, ks] - 1
             alt[on, ks] = rnd[on, ks]
-        qa, ra = triangle_hex(orientation, tri[:, 0], tri[:, 1], tri[:, 2])
-        qb, rb = triangle_hex(orientation, alt[:, 0], alt[:, 1], alt[:, 2])
+            qa, ra = triangle_hex(orientation, tri[:, 0], tri[:, 1], tri[:, 2])
+            qb, rb = triangle_hex(orientation, alt[:, 0], alt[:, 1], alt[:, 2])
+        else:
+            qa, ra = triangle_hex(orientation, tri[:, 0], tri[:, 1], tri[:, 2])
+            qb, rb = qa, ra
         sides.append((qa, ra))
         parts.append(Touches(item, t, qa, ra, qb, rb, np.zeros(n, dtype=bool)))
     if corners:
@@ -285,14 +287,16 @@ def cells_at(rays: Rays, ray_of: np.ndarray, t: np.ndarray, orientation: str):
     ray_of = np.asarray(ray_of, dtype=np.int64)
     F = rays.FP[ray_of] + np.asarray(t, dtype=float)[:, None] * rays.D[ray_of]
     tri = np.floor(F).astype(np.int64)
-    alt = tri.copy()
     online = rays.online[ray_of]
     rows = np.nonzero(online >= 0)[0]
-    if len(rows):
-        ks = online[rows]
-        J = np.round(F[rows, ks]).astype(np.int64)
-        tri[rows, ks] = J - 1
-        alt[rows, ks] = J
+    if not len(rows):
+        qa, ra = triangle_hex(orientation, tri[:, 0], tri[:, 1], tri[:, 2])
+        return qa, ra, qa, ra
+    alt = tri.copy()
+    ks = online[rows]
+    J = np.round(F[rows, ks]).astype(np.int64)
+    tri[rows, ks] = J - 1
+    alt[rows, ks] = J
     qa, ra = triangle_hex(orientation, tri[:, 0], tri[:, 1], tri[:, 2])
     qb, rb = triangle_hex(orientation, alt[:, 0], alt[:, 1], alt[:, 2])
     return qa, ra, qb, rb

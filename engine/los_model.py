@@ -46,9 +46,12 @@ class SightMap:
         qs = np.array([h.q for h in self.hexes] or [0], dtype=np.int64)
         rs = np.array([h.r for h in self.hexes] or [0], dtype=np.int64)
         self.qmin, self.rmin = int(qs.min()), int(rs.min())
-        self.grid = np.full((int(qs.max()) - self.qmin + 1, int(rs.max()) - self.rmin + 1), n, dtype=np.int64)
+        # a border of off-map cells all round: lookups clip into it
+        self.qmin, self.rmin = self.qmin - 1, self.rmin - 1
+        self.grid = np.full((int(qs.max()) - self.qmin + 2, int(rs.max()) - self.rmin + 2), n, dtype=np.int64)
         if n:
             self.grid[qs - self.qmin, rs - self.rmin] = np.arange(n)
+        self.qmax, self.rmax = self.grid.shape[0] - 1, self.grid.shape[1] - 1
         self.q = np.append(qs[:n], 0)
         self.r = np.append(rs[:n], 0)
         self.kind_names: list[str] = [GROUND]
@@ -56,6 +59,7 @@ class SightMap:
         self._kind_ids: dict[str, int] = {GROUND: 0}
         self._load_traced()
         self._load_hexes()
+        self._index_traced()
 
     # ------------------------------------------------------------ building
     def kind_id(self, name: str, rule: str = "") -> int:
@@ -82,6 +86,7 @@ class SightMap:
         self.sea = shapely.union_all(sea) if sea else None
         self.polygons = np.array([t.polygon for t in self.traced], dtype=object)
         self.traced_height = np.array([t.height for t in self.traced], dtype=float)
+        shapely.prepare(self.polygons)
         self.tree = shapely.STRtree(self.polygons) if len(self.polygons) else None
         edges_a, edges_b, owner = [], [], []
         for i, t in enumerate(self.traced):
@@ -137,15 +142,56 @@ class SightMap:
                 if f in rules.no_direct_fire:               # Black Wednesday 1.1f
                     self.no_direct_fire[i] = rules.no_direct_fire[f]
 
+    def _index_traced(self) -> None:
+        """Which traced obstacles overlap each hex (a CSR table: ``traced_ptr``, ``traced_at``)."""
+        n = self.n
+        if not len(self.traced) or not n:
+            self.traced_ptr = np.zeros(n + 2, dtype=np.int64)
+            self.traced_at = np.zeros(0, dtype=np.int64)
+            return
+        lay = self.layout
+        cx, cy = self.layout_centres()
+        corners = np.array([lay.corner_offset(i) for i in range(6)])
+        rings = np.stack([cx[:, None] + corners[None, :, 0], cy[:, None] + corners[None, :, 1]], axis=2)
+        hex_polys = shapely.polygons(rings)
+        hex_i, poly_i = shapely.STRtree(hex_polys).query(self.polygons, predicate="intersects")[::-1]
+        order = np.argsort(hex_i, kind="stable")
+        self.traced_at = poly_i[order]
+        self.traced_ptr = np.zeros(n + 2, dtype=np.int64)
+        np.add.at(self.traced_ptr, hex_i + 1, 1)
+        self.traced_ptr = np.cumsum(self.traced_ptr)
+
+    def layout_centres(self):
+        """Centres of the board's hexes (lattice coordinates), as two arrays."""
+        q = self.q[:self.n].astype(float)
+        r = self.r[:self.n].astype(float)
+        lay = self.layout
+        if lay.orientation == "flat":
+            x, y = 1.5 * q, np.sqrt(3.0) * (r + q / 2.0)
+        else:
+            x, y = np.sqrt(3.0) * (q + r / 2.0), 1.5 * r
+        return x * lay.size + lay.origin[0], y * lay.size + lay.origin[1]
+
+    def traced_near(self, hexes: np.ndarray) -> np.ndarray | None:
+        """Traced obstacles overlapping any of these hex indexes; None if one is off the map."""
+        hexes = np.unique(hexes)
+        if len(hexes) and hexes[-1] >= self.n:
+            return None
+        lo = self.traced_ptr[hexes]
+        cnt = self.traced_ptr[hexes + 1] - lo
+        total = int(cnt.sum())
+        if not total:
+            return np.zeros(0, dtype=np.int64)
+        start = np.cumsum(cnt) - cnt
+        pos = np.repeat(lo - start, cnt) + np.arange(total)
+        return np.unique(self.traced_at[pos])
+
     # ------------------------------------------------------------ lookups
     def lookup(self, q, r) -> np.ndarray:
         """Hex indexes of axial coordinates; ``n`` (the off-map slot) for hexes not on the board."""
-        q = np.asarray(q, dtype=np.int64) - self.qmin
-        r = np.asarray(r, dtype=np.int64) - self.rmin
-        ok = (q >= 0) & (r >= 0) & (q < self.grid.shape[0]) & (r < self.grid.shape[1])
-        out = np.full(q.shape, self.n, dtype=np.int64)
-        out[ok] = self.grid[q[ok], r[ok]]
-        return out
+        qi = np.maximum(np.minimum(q - self.qmin, self.qmax), 0)
+        ri = np.maximum(np.minimum(r - self.rmin, self.rmax), 0)
+        return self.grid[qi, ri]
 
     def hex_of_index(self, i: int) -> Hex | None:
         return self.hexes[i] if 0 <= i < self.n else None
@@ -174,48 +220,97 @@ class SightMap:
     def hex_checks(self, rays: Rays, own_a, own_b, z0, dz, tops, sides: str):
         """Hex obstacles (ground included) against the whole of each sight line."""
         nr = len(rays)
-        touches = crossings(rays, np.arange(nr), np.zeros(nr), np.ones(nr), self.orientation,
-                            sides=sides, corners=self.rules.edge_rule == "either")
-        return self._evaluate(touches, touches.item, own_a, own_b, z0, dz, tops, 0.0)
+        return self.stretch_checks(rays, np.arange(nr), np.zeros(nr), np.ones(nr), np.zeros(nr),
+                                   np.ones(nr, dtype=bool), own_a, own_b, z0, dz, tops, sides)
 
     def interval_checks(self, rays: Rays, ray_of, ta, tb, add, own_a, own_b, z0, dz, sides: str):
         """Traced obstacles: each item is a stretch ``ta..tb`` of a ray inside one, ``add`` metres high."""
+        n = len(ta)
+        return self.stretch_checks(rays, ray_of, ta, tb, add, np.zeros(n, dtype=bool), own_a, own_b, z0, dz,
+                                   self.ground, sides)
+
+    def stretch_checks(self, rays: Rays, ray_of, ta, tb, add, hex_item, own_a, own_b, z0, dz, tops, sides: str):
+        """Checks along stretches ``ta..tb`` of rays.
+
+        A hex item (a whole sight line) is judged by the hexes' tops; any other
+        item is a stretch inside a traced obstacle, judged by the ground under
+        it plus ``add`` and also checked at its own two ends.
+        """
         ray_of = np.asarray(ray_of, dtype=np.int64)
         ta = np.asarray(ta, dtype=float)
         tb = np.asarray(tb, dtype=float)
         add = np.asarray(add, dtype=float)
-        inner = np.minimum(1e-7, (tb - ta) / 2.0)
-        parts = []
-        ends = []
-        if sides == "both":
-            ends = [(ta, ta + inner, np.arange(len(ta))), (tb, tb - inner, np.arange(len(ta)))]
-        else:
-            desc = rays.descending[ray_of]
-            ends = [(np.where(desc, tb, ta), np.where(desc, tb - inner, ta + inner), np.arange(len(ta)))]
-        for t_at, t_in, items in ends:
-            qa, ra, qb, rb = cells_at(rays, ray_of, t_in, self.orientation)
-            parts.append((Touches(items, t_at, qa, ra, qb, rb, np.zeros(len(items), dtype=bool))))
-        inside = crossings(rays, ray_of, ta, tb, self.orientation, sides=sides, corners=False)
-        touches = Touches.concat(parts + [inside])
-        return self._evaluate(touches, ray_of[touches.item], own_a, own_b, z0, dz, self.ground, add[touches.item])
-
-    def _evaluate(self, touches: Touches, ray, own_a, own_b, z0, dz, tops, add):
-        """Per touch: the obstacle top the edge rule gives, the line height, and which hex it is."""
+        parts = [crossings(rays, ray_of, ta, tb, self.orientation, sides=sides,
+                           corners=self.rules.edge_rule == "either")]
+        traced = np.nonzero(~hex_item)[0]
+        if len(traced):
+            a, b, r = ta[traced], tb[traced], ray_of[traced]
+            inner = np.minimum(1e-7, (b - a) / 2.0)
+            if sides == "both":
+                t_at = np.concatenate([a, b])
+                t_in = np.concatenate([a + inner, b - inner])
+                items = np.concatenate([traced, traced])
+            else:
+                desc = rays.descending[r]
+                t_at = np.where(desc, b, a)
+                t_in = np.where(desc, b - inner, a + inner)
+                items = traced
+            qa, ra, qb, rb = cells_at(rays, ray_of[items], t_in, self.orientation)
+            parts.append(Touches(items, t_at, qa, ra, qb, rb, np.zeros(len(items), dtype=bool)))
+        touches = Touches.concat(parts)
+        item = touches.item
         ia = self.lookup(touches.qa, touches.ra)
         ib = self.lookup(touches.qb, touches.rb)
-        oa, ob = own_a[ray], own_b[ray]
-        ta_ = np.where((ia == oa) | (ia == ob), -np.inf, tops[ia])
-        tb_ = np.where((ib == oa) | (ib == ob), -np.inf, tops[ib])
-        if self.rules.edge_rule == "both":
-            pick_b = tb_ < ta_
+        hexi = hex_item[item]
+        base_a = np.where(hexi, tops[ia], self.ground[ia])
+        base_b = np.where(hexi, tops[ib], self.ground[ib])
+        return self._judge(item, ray_of[item], touches.t, ia, ib, base_a, base_b, add[item], touches.pair,
+                           own_a, own_b, z0, dz)
+
+    def traced_checks_along(self, hc: "Checks", rays: Rays, ta, tb, add, own_a, own_b, z0, dz):
+        """Stretches of one sight line inside traced obstacles, checked at their low end and at the
+        hex crossings ``hc`` (already found for the whole line, low sides) that lie inside them."""
+        ta = np.asarray(ta, dtype=float)
+        tb = np.asarray(tb, dtype=float)
+        add = np.asarray(add, dtype=float)
+        n = len(ta)
+        order = np.argsort(hc.t, kind="stable")
+        ts = hc.t[order]
+        lo = np.searchsorted(ts, ta, side="right")
+        cnt = np.maximum(np.searchsorted(ts, tb, side="left") - lo, 0)
+        total = int(cnt.sum())
+        start = np.cumsum(cnt) - cnt
+        pos = order[np.repeat(lo - start, cnt) + np.arange(total)]
+        inner_items = np.repeat(np.arange(n), cnt)
+        inner = np.minimum(1e-7, (tb - ta) / 2.0)
+        # the lowest point of the line inside a stretch is at its far end when the line descends
+        if rays.descending[0]:
+            t_end, t_in = tb, tb - inner
         else:
-            pick_b = tb_ > ta_
-        top = np.where(pick_b, tb_, ta_) + add
-        z = z0[ray] + touches.t * dz[ray]
+            t_end, t_in = ta, ta + inner
+        qa, ra, qb, rb = cells_at(rays, np.zeros(n, dtype=np.int64), t_in, self.orientation)
+        ea = self.lookup(qa, ra)
+        eb = self.lookup(qb, rb)
+        item = np.concatenate([np.arange(n), inner_items])
+        t = np.concatenate([t_end, hc.t[pos]])
+        ia = np.concatenate([ea, hc.hex[pos]])
+        ib = np.concatenate([eb, hc.other[pos]])
+        pair = np.concatenate([ea != eb, hc.pair[pos]])
+        return self._judge(item, np.zeros(len(item), dtype=np.int64), t, ia, ib, self.ground[ia], self.ground[ib],
+                           add[item], pair, own_a, own_b, z0, dz)
+
+    def _judge(self, item, ray, t, ia, ib, base_a, base_b, add, pair, own_a, own_b, z0, dz) -> "Checks":
+        """The edge rule picks a side of each hexside pair; own hexes never block; compare with the line."""
+        oa, ob = own_a[ray], own_b[ray]
+        top_a = np.where((ia == oa) | (ia == ob), -np.inf, base_a)
+        top_b = np.where((ib == oa) | (ib == ob), -np.inf, base_b)
+        pick_b = (top_b < top_a) if self.rules.edge_rule == "both" else (top_b > top_a)
+        top = np.where(pick_b, top_b, top_a) + add
+        z = z0[ray] + t * dz[ray]
         with np.errstate(invalid="ignore"):
             value = top - z
-        return Checks(touches.item, ray, touches.t, np.where(pick_b, ib, ia), np.where(pick_b, ia, ib),
-                      top, z, value > EPS_HEIGHT, touches.pair)
+        return Checks(item, ray, t, np.where(pick_b, ib, ia), np.where(pick_b, ia, ib), top, z,
+                      value > EPS_HEIGHT, pair)
 
 
 @dataclass
@@ -240,13 +335,21 @@ def blocked_rays(checks: Checks, n: int) -> np.ndarray:
     return out
 
 
-def traced_pieces(sm: SightMap, P, Q, edge_rule: str):
-    """Exact stretches of the segment P-Q inside traced obstacles (shapely): (ta, tb, obstacle index)."""
+def traced_pieces(sm: SightMap, P, Q, edge_rule: str, upto: float = 1.0, near: np.ndarray | None = None):
+    """Exact stretches of the segment P-Q (its first ``upto`` part) inside traced obstacles, by shapely.
+
+    ``near`` (optional) are the only obstacles that can meet it.  Returns
+    parameters ``ta``, ``tb`` along P-Q and the obstacle index of each stretch.
+    """
     empty = (np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64))
-    if sm.tree is None:
+    if sm.tree is None or upto <= 0.0:
         return empty
-    seg = shapely.LineString([P, Q])
-    cand = sm.tree.query(seg, predicate="intersects")
+    end = (P[0] + upto * (Q[0] - P[0]), P[1] + upto * (Q[1] - P[1]))
+    seg = shapely.LineString([P, end])
+    if near is None:
+        cand = sm.tree.query(seg, predicate="intersects")
+    else:
+        cand = near[shapely.intersects(seg, sm.polygons[near])]
     if not len(cand):
         return empty
     px, py = P

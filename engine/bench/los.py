@@ -40,8 +40,8 @@ def generated_board(seed: int = 1943) -> Board:
     hexes = board.hexes()
     xs = [board.center(h)[0] for h in hexes]
     ys = [board.center(h)[1] for h in hexes]
-    hills = [(rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys)), rng.uniform(20, 90), rng.uniform(4, 14))
-             for _ in range(40)]
+    hills = [(rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys)), rng.uniform(10, 40), rng.uniform(6, 16))
+             for _ in range(15)]
     for h, x, y in zip(hexes, xs, ys):
         e = sum(a * math.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * s * s)) for hx, hy, a, s in hills)
         board.elevation[h] = float(10 * round(e / 10))
