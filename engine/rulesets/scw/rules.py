@@ -361,7 +361,9 @@ class ScwRules:
             self._do_join(state, Join(ld["id"], t["id"]), events)
         ld["rallied"] = True
         mods = {"rally": self.t["modifiers"]["rally"]}
-        if ld["rank"] == "company" and state["leaders"].get("CM", {}).get("alive"):
+        cm = state["leaders"].get("CM")
+        commissar = ld["rank"] == "company" and cm is not None and cm["alive"] and cm["team"] == ld["team"]
+        if commissar:
             mods["commissar"] = self.t["modifiers"]["rally_commissar"]
         if ld["rank"] == "commissar":
             mods["commissar rallying"] = self.t["modifiers"]["rally_by_commissar"]
@@ -379,7 +381,7 @@ class ScwRules:
                 t["bravado"] = temp
                 events.append(Event("bravado", f"{t['id']} rallies at Bravado {temp}", {"team": t["id"]}))
             return
-        if ld["rank"] == "company" and state["leaders"].get("CM", {}).get("alive"):
+        if commissar:
             (d6,) = throw(state, events, "D6", "the commissar's pistol (SCW Rallying 3)")
             if P.commissar_shoots(d6, self.t):
                 self._kill_leader(state, ld, events, "shot by the commissar after a failed rally")
@@ -708,10 +710,8 @@ class ScwRules:
         events.append(Event("moved", f"{t['id']} moves {went:.1f} inches to {end[0]:g},{end[1]:g}",
                             {"team": t["id"], "from": list(start), "to": list(end)}))
         # SCW Under Fire 3: into a cone, or into a closer range band
-        for g in guns:
-            cone = gun_cone(g)
-            reached = closest_band_on_path(tuple(g["at"]), path if went > EPS else LineString([start, start]),
-                                           cone, self.bands, self.radius) if went > EPS else None
+        for g in guns if went > EPS else []:
+            reached = closest_band_on_path(tuple(g["at"]), path, gun_cone(g), self.bands, self.radius)
             if reached is None:
                 continue
             was = self._band(g, start) if g["id"] in start_in else None
@@ -728,6 +728,7 @@ class ScwRules:
         t["done"] = True
         self._pin_check(t, events)
         # SCW Silencing 9, 10: movement within a silenced gun's close range may wake it
+        woke = False
         for gid, g in sorted(state["guns"].items()):
             if not g["silenced"] or g["captured"] or not t["alive"]:
                 continue
@@ -739,11 +740,12 @@ class ScwRules:
             if res.passed:
                 g["silenced"] = False
                 g["lost_since_open"] = 0
+                woke = True
                 lay(state, g, list(state["moving"]), self.radius, events, "opens up again")
                 casualties += self._caught_in_new_cone(state, t, g, events, ones=charge)
         self._reveal(state, path, events)
         if casualties:
-            self._casualties(state, t, casualties, events, "under fire" if under else "an odd double")
+            self._casualties(state, t, casualties, events, "under fire" if under or woke else "an odd double")
         reached_dest = went >= total - EPS
         if (casualties and t["alive"] and not t["pinned"] and self._in_cone(state, t["at"])
                 and not (charge and reached_dest)):
