@@ -4,6 +4,8 @@ import math
 import numpy as np
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
 from engine.rulesets.scw import cone as C
@@ -131,3 +133,30 @@ def test_the_cone_cut_into_its_range_bands_for_drawing():
     assert math.isclose(sum(p.area for p in parts.values()), cone.area, rel_tol=1e-3)
     assert parts["close"].covers(Point(36.0, 11.9)) and parts["effective"].covers(Point(36.0, 17.9))
     assert parts["long"].covers(Point(36.0, 19.0)) and not parts["long"].covers(Point(36.0, 17.0))
+
+
+coord = st.floats(min_value=0.0, max_value=72.0, allow_nan=False)
+bearing_st = st.floats(min_value=0.0, max_value=359.9, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gx=coord, gy=coord, bearing=bearing_st, dist=st.floats(min_value=0.5, max_value=17.5),
+       side=st.floats(min_value=-40.0, max_value=40.0),
+       others=st.lists(st.tuples(coord, coord), min_size=0, max_size=12))
+def test_a_gun_laid_on_a_reachable_target_always_holds_it(gx, gy, bearing, dist, side, others):
+    r = math.radians(bearing + side)
+    target = (gx + dist * math.cos(r), gy + dist * math.sin(r))
+    teams = np.array([target] + others, dtype=float)
+    laid, held = C.aim((gx, gy), target, teams, 1.0)
+    inside = C.in_cone(C.hmg_cone((gx, gy), laid), teams, 1.0)
+    assert inside[0] and held == int(inside.sum())
+    straight, _ = C.aim((gx, gy), target, teams[:1], 1.0)
+    assert held >= int(C.in_cone(C.hmg_cone((gx, gy), straight), teams, 1.0).sum())
+
+
+@settings(max_examples=60, deadline=None)
+@given(gx=coord, gy=coord, bearing=bearing_st, pts=st.lists(st.tuples(coord, coord), min_size=1, max_size=30))
+def test_cone_membership_is_the_footprint_touching_the_cone(gx, gy, bearing, pts):
+    cone = C.hmg_cone((gx, gy), bearing)
+    got = C.in_cone(cone, np.array(pts), 1.0)
+    assert got.tolist() == [cone.distance(Point(p)) <= 1.0 for p in pts]

@@ -609,3 +609,13 @@ def test_leaders_join_teams_within_their_bravado_and_the_commissar_goes_with_the
                key=lambda t: math.dist(t["at"], c["teams"][hq]["at"]))
     c, ev = order(c, f"join CO {near['id']}", rules=rules)
     assert c["leaders"]["CO"]["team"] == c["leaders"]["CM"]["team"] == near["id"]
+
+
+def test_an_order_to_any_point_reads_back_exactly_so_the_log_replays():
+    from engine.rulesets.scw.actions import Move, parse_order
+
+    m = Move("T2", 24.123456789012345, 39.000000001)
+    assert parse_order(m.text()) == m
+    assert Move("T2", 24.0, 39.5).text() == "move T2 24,39.5"
+    assert parse_order("cover C1 T3,T5").to_dict() == {"verb": "cover", "gun": "C1", "teams": ["T3", "T5"]}
+    assert RULES.action_from_dict(parse_order("cover C1 T3,T5").to_dict()) == parse_order("cover C1 T3,T5")

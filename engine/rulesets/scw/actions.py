@@ -6,6 +6,12 @@ from dataclasses import asdict, dataclass, fields
 from ...errors import IllegalAction
 
 
+def _inches(v: float) -> str:
+    """A coordinate written so that reading it back gives the same float (the log must replay exactly)."""
+    text = repr(float(v))
+    return text[:-2] if text.endswith(".0") else text
+
+
 @dataclass(frozen=True)
 class Order:
     """Base of every order: ``text()`` gives the log form, ``to_dict()`` the saved form."""
@@ -19,7 +25,7 @@ class Order:
             if isinstance(v, tuple):
                 parts.append(",".join(v))
             elif isinstance(v, float):
-                parts.append(f"{v:g}")
+                parts.append(_inches(v))
             else:
                 parts.append(str(v))
         return " ".join(parts)
@@ -120,7 +126,7 @@ class Move(Order):
     y: float
 
     def text(self) -> str:
-        return f"move {self.team} {self.x:g},{self.y:g}"
+        return f"move {self.team} {_inches(self.x)},{_inches(self.y)}"
 
 
 @dataclass(frozen=True)
