@@ -36,7 +36,7 @@ def iter_bands(im: Image.Image, band_rows: int, cancelled: Callable[[], bool] = 
                ) -> Iterator[tuple[int, Image.Image]]:
     """``(top row, band image)`` from top to bottom; each band is ``band_rows`` tall but the last.
 
-    A band is valid only until the next one is asked for: copy what you keep.
+    Bands are RGB or RGBA images of their own.
     """
     if streams(im):
         yield from _stream_bands(im, band_rows, cancelled)
@@ -89,11 +89,12 @@ def _stream_bands(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterato
                 last = min(height, done + band_rows) - 1
                 if not finished and buf[last * stride + 3] != 255:
                     break
-                band = Image.frombuffer("RGB", (width, last + 1 - done),
+                rows = Image.frombuffer("RGBX", (width, last + 1 - done),
                                         view[done * stride:(last + 1) * stride], "raw", "RGBX", 0, 1)
+                band = rows.convert("RGB")
+                rows.close()
+                del rows
                 yield done, band
-                band.close()
-                del band
                 _release(buf, done * stride, (last + 1) * stride)
                 done = last + 1
             if finished and done < height:
