@@ -138,3 +138,16 @@ def test_the_company_game_saves_and_loads_through_its_own_scenario_file(tmp_path
     report = json.loads(capsys.readouterr().out)
     assert len(report["breakdown"]["attackers"]) == 16
     assert load_game(tmp_path / "c.toml").hash() == report["state_sha256"]
+
+
+def test_unknown_keys_in_a_skirmish_scenario_are_named(tmp_path):
+    text = open(SCENARIO, encoding="utf-8").read()
+    text = text.replace("../maps/scw-table.toml", Path("maps/scw-table.toml").resolve().as_posix())
+    text = text.replace('force = "platoon"', 'forse = "platoon"').replace(
+        'attacker = { troops = "militia" }', 'attacker = { troops = "militia", bravado = 9 }')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        load_scw_scenario(bad)
+    msg = str(e.value)
+    assert "attacker.forse: unknown key" in msg and "variants.militia.attacker.bravado: unknown key" in msg

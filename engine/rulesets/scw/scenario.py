@@ -55,6 +55,32 @@ def load_scw_scenario(path: str | Path, variant: str | None = None) -> ScwScenar
     for k in doc:
         if k not in TOP:
             problems.append(Problem(file, k, f"unknown section (expected one of {', '.join(TOP)})"))
+    known = {"scenario": ("id", "name", "ruleset", "table", "last_turn", "rule", "text"),
+             "attacker": ("troops", "force", "baseline"), "defender": ("troops", "cards", "positions"),
+             "options": ("broken_below",)}
+    for section, keys in known.items():
+        table = doc.get(section, {})
+        if not isinstance(table, dict):
+            problems.append(Problem(file, section, "expected a table"))
+            continue
+        problems.extend(Problem(file, f"{section}.{k}", f"unknown key (expected one of: {', '.join(keys)})")
+                        for k in table if k not in keys)
+    for name, v in (doc.get("variants") or {}).items():
+        if not isinstance(v, dict):
+            problems.append(Problem(file, f"variants.{name}", "expected a table"))
+            continue
+        for section, sub in v.items():
+            if section == "name":
+                continue
+            if section not in known or section == "scenario" or not isinstance(sub, dict):
+                problems.append(Problem(file, f"variants.{name}.{section}",
+                                        "expected name, attacker, defender or options"))
+                continue
+            problems.extend(Problem(file, f"variants.{name}.{section}.{k}",
+                                    f"unknown key (expected one of: {', '.join(known[section])})")
+                            for k in sub if k not in known[section])
+    if problems:
+        raise BadFile(problems)
     head = doc.get("scenario", {})
     if head.get("ruleset") != "scw":
         problems.append(Problem(file, "scenario.ruleset", "expected \"scw\""))
