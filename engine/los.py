@@ -127,14 +127,15 @@ def sight_map(board: Board, rules: LosRules = DEFAULT_LOS_RULES) -> SightMap:
 
 def _place(sm: SightMap, p: Place):
     """(point, triangle coordinates, hex index, hex or None, label) of a hex or a table point."""
+    # a place off the map has no hex of its own (-1 never matches a hex; its ground is the off-map slot's)
     if isinstance(p, Hex):
         xy = sm.layout.hex_to_pixel(p)
         f = axial_to_f(sm.orientation, p.q, p.r)
-        label = _label(sm, sm.hex_index(p))
-        return xy, f, sm.hex_index(p), p, label
+        i = sm.hex_index(p)
+        return xy, f, i if i < sm.n else -1, p, _label(sm, i) or f"{p} (off the map)"
     x, y = float(p[0]), float(p[1])
-    h = sm.layout.pixel_to_hex(x, y)
-    return (x, y), point_f(sm.layout, x, y), sm.hex_index(h), None, f"({x:g}, {y:g})"
+    i = sm.hex_index(sm.layout.pixel_to_hex(x, y))
+    return (x, y), point_f(sm.layout, x, y), i if i < sm.n else -1, None, f"({x:g}, {y:g})"
 
 
 def _label(sm: SightMap, i: int, j: int | None = None) -> str | None:
@@ -169,7 +170,7 @@ def line_of_sight(where: Union[SightMap, Board], frm: Place, to: Place, *,
     zT = float(sm.stand[ib]) + th
     limit = visibility_limit if visibility_limit is not None else R.visibility_limit
     rng = hex_distance(ha, hb) if ha is not None and hb is not None else None
-    walled = sm.no_direct_fire.get(ia) or sm.no_direct_fire.get(ib) or ""
+    walled = sm.no_direct_fire.get(ia) or sm.no_direct_fire.get(ib) or ""   # Black Wednesday 1.1f
     if (P[0], P[1]) == (Q[0], Q[1]):
         return LosResult(la, lb, rng, z0, zT, True, (), limit, walled)
     rays = Rays.make(FP[None], FQ[None], [zT < z0])

@@ -64,6 +64,7 @@ def viewshed(sm: SightMap, frm: Hex, *, observer_height: float | None = None, ta
     tq, tr = tq[keep], tr[keep]
     n = len(tq)
     ia = sm.hex_index(frm)
+    ia = ia if ia < sm.n else -1
     ib = sm.lookup(tq, tr)
     z0 = float(sm.stand[ia]) + oh
     zT = sm.stand[ib] + th
