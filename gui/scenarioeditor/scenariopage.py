@@ -1,0 +1,114 @@
+"""The scenario page: identity, ruleset and map, turns and their names, first side, sides, special rules."""
+from __future__ import annotations
+
+import dataclasses
+
+from PySide6.QtWidgets import (
+    QComboBox, QFormLayout, QHBoxLayout, QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSpinBox, QWidget,
+)
+
+from engine import scenario_edit as E
+from engine.scenario import Side
+
+
+class ScenarioPage(QWidget):
+    """The head of a scenario file; "Apply" sends every field to the window's ``edit``."""
+
+    def __init__(self, window):
+        super().__init__()
+        self.window = window
+        self.s_id = QLineEdit()
+        self.s_name = QLineEdit()
+        self.s_ruleset = QLineEdit()
+        self.s_map = QLineEdit()
+        self.s_map.setReadOnly(True)
+        self.first = QSpinBox(minimum=0, maximum=999)
+        self.last = QSpinBox(minimum=0, maximum=999)
+        self.names = QPlainTextEdit()
+        self.names.setPlaceholderText("one name per turn, like 0600 Feb 10 (optional)")
+        self.names.setMaximumHeight(90)
+        self.first_side = QComboBox()
+        self.sides = QListWidget()
+        self.sides.setMaximumHeight(80)
+        self.new_side = [QLineEdit(), QLineEdit(), QLineEdit("#808080")]
+        for w, hint in zip(self.new_side, ("id", "name", "colour")):
+            w.setPlaceholderText(hint)
+        side_row = QHBoxLayout()
+        for w in self.new_side:
+            side_row.addWidget(w)
+        side_row.addWidget(QPushButton("Add side", clicked=self.add_side))
+        self.special = QPlainTextEdit()
+        self.special.setPlaceholderText("special rules the ruleset offers, one 'name = value' a line")
+        self.special.setMaximumHeight(90)
+        form = QFormLayout(self)
+        turns = QHBoxLayout()
+        turns.addWidget(self.first)
+        turns.addWidget(self.last)
+        for label, w in (("id", self.s_id), ("name", self.s_name), ("ruleset", self.s_ruleset), ("map", self.s_map),
+                         ("first and last turn", turns), ("turn names", self.names), ("first side", self.first_side),
+                         ("sides", self.sides), ("", side_row), ("special rules", self.special)):
+            if isinstance(w, QHBoxLayout):
+                form.addRow(label, w)
+            else:
+                form.addRow(label, w)
+        form.addRow(QPushButton("Apply", clicked=self.apply))
+
+    def refresh(self) -> None:
+        s = self.window.scenario
+        self.s_id.setText(s.id)
+        self.s_name.setText(s.name)
+        self.s_ruleset.setText(s.ruleset)
+        self.s_map.setText(s.map_path or s.map)
+        self.first.setValue(s.first_turn)
+        self.last.setValue(s.last_turn)
+        self.names.setPlainText("\n".join(s.turn_names))
+        self.first_side.clear()
+        self.first_side.addItems(list(s.sides))
+        self.first_side.setCurrentText(s.first_side)
+        self.sides.clear()
+        self.sides.addItems([f"{x.id}: {x.name} {x.colour}" for x in s.sides.values()])
+        self.special.setPlainText("\n".join(f"{k} = {_toml_value(v)}" for k, v in s.special_rules.items()))
+
+    def apply(self) -> None:
+        names = [x.strip() for x in self.names.toPlainText().splitlines() if x.strip()]
+        try:
+            special = _parse_special(self.special.toPlainText())
+        except ValueError as e:
+            self.window.say(f"special rules: {e}")
+            return
+
+        def do(s):
+            s = dataclasses.replace(s, id=self.s_id.text().strip(), name=self.s_name.text().strip(),
+                                    ruleset=self.s_ruleset.text().strip(), first_side=self.first_side.currentText(),
+                                    special_rules=special)
+            return E.set_turns(s, self.first.value(), self.last.value(), names)
+
+        self.window.edit(do, "scenario")
+
+    def add_side(self) -> None:
+        sid, name, colour = (w.text().strip() for w in self.new_side)
+        if not sid:
+            self.window.say("A side needs an id")
+            return
+        self.window.edit(lambda s: dataclasses.replace(s, sides={**s.sides, sid: Side(sid, name or sid, colour)}),
+                         f"side {sid}")
+
+
+def _toml_value(v) -> str:
+    from engine.fileio import dumps_toml
+
+    return dumps_toml({"x": v}).split("=", 1)[1].strip()
+
+
+def _parse_special(text: str) -> dict:
+    """``name = value`` lines as TOML data (never code)."""
+    import tomli
+
+    try:
+        doc = tomli.loads(text)
+    except tomli.TOMLDecodeError as e:
+        raise ValueError(str(e)) from None
+    bad = [k for k, v in doc.items() if isinstance(v, dict)]
+    if bad:
+        raise ValueError(f"expected plain values, found tables: {', '.join(bad)}")
+    return doc

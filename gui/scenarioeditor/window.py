@@ -1,0 +1,294 @@
+"""The scenario editor window: the map with units and areas, pages for each part of a scenario, save and play."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget, QFileDialog, QLabel, QListWidget, QMainWindow, QMessageBox, QSpinBox, QTabWidget, QVBoxLayout,
+    QWidget, QPushButton,
+)
+
+from engine import scenario_edit as E
+from engine.errors import BadFile, BadHexId
+from engine.fileio import read_toml
+from engine.mapfile import load_map
+from engine.scenario import Side, load_scenario, save_scenario
+
+from ..counterart import CounterArt
+from ..mapview import MapView
+from .areaoverlay import AreaOverlay
+from .orderofbattle import UNIT_MIME, OrderOfBattlePage
+from .playrun import PlayRun
+from .scenariopage import ScenarioPage
+from .setuppage import SetupPage
+from .victorypage import VictoryPage, VictoryPanel
+
+UNDO_DEPTH = 200
+
+
+class _DropOnMap(QObject):
+    """Units dragged from the order of battle and dropped on a hex are set up there."""
+
+    def __init__(self, editor):
+        super().__init__(editor)
+        self.editor = editor
+
+    def eventFilter(self, obj, event):
+        t = event.type()
+        if t in (QEvent.DragEnter, QEvent.DragMove) and event.mimeData().hasFormat(UNIT_MIME):
+            event.acceptProposedAction()
+            return True
+        if t == QEvent.Drop and event.mimeData().hasFormat(UNIT_MIME):
+            ids = bytes(event.mimeData().data(UNIT_MIME)).decode().split()
+            view = self.editor.map_view
+            h = view.hex_at_scene(view.mapToScene(event.position().toPoint()))
+            if h is not None and ids:
+                self.editor.drop_unit(ids[0], h)
+            event.acceptProposedAction()
+            return True
+        return False
+
+
+class ScenarioEditor(QMainWindow):
+    """Builds and changes a scenario; every change is an engine operation, checked by the engine's loader."""
+
+    play_requested = Signal(str)       # a saved scenario file to open in the play window
+
+    def __init__(self, cache: Path | None = None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Sandtable — scenario editor")
+        self.map_view = MapView(self, cache=cache)
+        self.setCentralWidget(self.map_view)
+        self.areas = AreaOverlay(self.map_view)
+        self.map_view.viewport().setAcceptDrops(True)
+        self._drop = _DropOnMap(self)
+        self.map_view.viewport().installEventFilter(self._drop)
+        self.map_view.hovered.connect(lambda t: self.statusBar().showMessage(t))
+        self.scenario = None
+        self.board = None
+        self.path: Path | None = None
+        self.dirty = False
+        self.undo_stack: list = []
+        self.last_message = ""
+        self.problems_shown: list = []
+
+        self.page = ScenarioPage(self)
+        self.oob = OrderOfBattlePage(self)
+        self.setup = SetupPage(self)
+        self.victory = VictoryPage(self)
+        self.result = VictoryPanel()
+        self.problems = QListWidget()
+        check_page = QWidget()
+        cl = QVBoxLayout(check_page)
+        cl.addWidget(QLabel("Problems (empty: ready to play)"))
+        cl.addWidget(self.problems, 1)
+        self.seed = QSpinBox(minimum=1, maximum=10 ** 6, value=1)
+        cl.addWidget(QLabel("seed"))
+        cl.addWidget(self.seed)
+        cl.addWidget(QPushButton("Play this scenario with bots", clicked=lambda: self.play_headless()))
+        cl.addWidget(self.result, 2)
+        self.tabs = QTabWidget()
+        for w, name in ((self.page, "Scenario"), (self.oob, "Order of battle"), (self.setup, "Set-up"),
+                        (self.victory, "Victory"), (check_page, "Check and play")):
+            self.tabs.addTab(w, name)
+        dock = QDockWidget("Scenario", self)
+        dock.setWidget(self.tabs)
+        dock.setFeatures(QDockWidget.DockWidgetMovable)
+        self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+        self.runner = PlayRun(self)
+        self.runner.finished.connect(self.result.show_result)
+        self.runner.failed.connect(lambda m: self.say(f"the game could not be played: {m}"))
+        self._menus()
+        self.setEnabled(True)
+
+    # ------------------------------------------------------------ menus
+    def _menus(self) -> None:
+        m = self.menuBar().addMenu("&Scenario")
+        m.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_open))
+        m.addAction(QAction("&Save", self, shortcut=QKeySequence.Save, triggered=lambda: self.save()))
+        m.addAction(QAction("Save &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._choose_save))
+        m.addSeparator()
+        m.addAction(QAction("&Check", self, shortcut="Ctrl+K", triggered=self.check))
+        m.addAction(QAction("&Play with bots", self, shortcut="Ctrl+P", triggered=lambda: self.play_headless()))
+        m.addAction(QAction("Open in the &play window", self, triggered=self._open_in_play))
+        m.addAction(QAction("Cut a counter &sheet…", self, triggered=self.counter_sheet))
+        e = self.menuBar().addMenu("&Edit")
+        e.addAction(QAction("&Undo", self, shortcut=QKeySequence.Undo, triggered=self.undo))
+        e.addAction(QAction("&Copy units", self, shortcut=QKeySequence.Copy, triggered=self.oob.copy))
+        e.addAction(QAction("&Paste units", self, shortcut=QKeySequence.Paste, triggered=lambda: self.oob.paste()))
+
+    # ------------------------------------------------------------ documents
+    def new_scenario(self, map_path: str | Path, sides: list[Side], id: str = "new", name: str = "New scenario",
+                     ruleset: str = "demyansk", first_turn: int = 1, last_turn: int = 10) -> None:
+        """Start an empty scenario on a map."""
+        self.board = load_map(map_path)
+        self.scenario = E.new_scenario(id, name, ruleset, str(map_path), sides, first_turn, last_turn)
+        self.path = None
+        self._board_shown()
+
+    def open_scenario(self, path: str | Path) -> bool:
+        """Open a scenario file; a bad file is reported in words, never as a traceback."""
+        path = Path(path)
+        try:
+            head = read_toml(path).get("scenario", {})
+            if isinstance(head, dict) and head.get("ruleset") == "scw":
+                raise BadFile([])
+            scenario = load_scenario(path)
+            board = load_map(scenario.map_path)
+        except BadFile as e:
+            text = "\n".join(str(p) for p in e.problems[:20]) or \
+                f"{path}: the skirmish keeps its own scenario format; this editor edits hex-map scenarios"
+            self.say(text, title=f"Cannot open {path.name}")
+            return False
+        self.scenario, self.board, self.path = scenario, board, path
+        self._board_shown()
+        return True
+
+    def _board_shown(self) -> None:
+        self.undo_stack.clear()
+        self.dirty = False
+        self.map_view.set_art(CounterArt(self.scenario.sides))
+        self.map_view.show_board(self.board)
+        self.areas.forget()
+        self.refresh()
+        for d in self.scenario.deployments:
+            try:
+                self.areas.show(f"setup:{d.id}", E.area_hexes(self.board, d.area), "#e0a020")
+            except ValueError:
+                pass
+
+    def save(self, path: str | Path | None = None) -> bool:
+        """Write the scenario (atomically); it is checked by loading it back."""
+        path = Path(path) if path else self.path
+        if path is None:
+            self._choose_save()
+            return self.path is not None and not self.dirty
+        try:
+            save_scenario(self.scenario, path)
+            again = load_scenario(path)
+        except BadFile as e:
+            self.say("\n".join(str(p) for p in e.problems[:20]), title="The scenario was saved with problems")
+            self.path = path
+            return False
+        self.scenario, self.path, self.dirty = again, path, False
+        self.setWindowTitle(f"Sandtable — scenario editor — {path.name}")
+        self.say(f"saved {path}")
+        return True
+
+    def assets_folder(self) -> Path | None:
+        """Where the scenario's own images go: ``assets/<scenario id>/counters`` beside the scenario file."""
+        if self.path is None:
+            return None
+        return self.path.parent / "assets" / self.scenario.id / "counters"
+
+    def _choose_open(self):
+        p, _ = QFileDialog.getOpenFileName(self, "Open a scenario", "", "Scenarios (*.toml)")
+        if p:
+            self.open_scenario(p)
+
+    def _choose_save(self):
+        p, _ = QFileDialog.getSaveFileName(self, "Save the scenario", "", "Scenarios (*.toml)")
+        if p:
+            self.save(p)
+
+    # ------------------------------------------------------------ editing
+    def edit(self, change, what: str = "") -> bool:
+        """Apply an engine operation to the scenario; a refusal is said, the scenario stays as it was."""
+        try:
+            new = change(self.scenario)
+        except (ValueError, KeyError) as e:
+            self.say(f"{what}: {e}" if what else str(e))
+            return False
+        self.undo_stack.append(self.scenario)
+        del self.undo_stack[:-UNDO_DEPTH]
+        self.scenario = new
+        self.dirty = True
+        self.refresh()
+        if what:
+            self.say(what)
+        return True
+
+    def undo(self) -> None:
+        if self.undo_stack:
+            self.scenario = self.undo_stack.pop()
+            self.dirty = True
+            self.refresh()
+
+    def drop_unit(self, uid: str, h) -> bool:
+        """Set up a unit in a hex (a unit dropped on the map)."""
+        if uid not in self.scenario.units:
+            return False
+        hid = self.board.hex_id(h)
+        if uid not in self.scenario.deployment_of():
+            self.say(f"{uid} is not part of the set-up: put it in a set-up group first")
+            return False
+        ok = self.edit(lambda s: E.place(s, uid, hid), f"{uid} set up in {hid}")
+        bad = [p for p in E.check(self.scenario, self.board) if p.key == f"units.{uid}.hex"]
+        if bad:
+            self.say(bad[0].message)
+        return ok
+
+    def refresh(self) -> None:
+        if self.scenario is None:
+            return
+        for page in (self.page, self.oob, self.setup, self.victory):
+            page.refresh()
+        placed = []
+        for u in self.scenario.units.values():
+            if u.hex:
+                try:
+                    placed.append((u, self.board.parse_hex(u.hex)))
+                except BadHexId:
+                    pass
+        self.map_view.set_pieces(placed)
+
+    def check(self) -> list:
+        """The scenario's problems, listed on the "Check and play" page."""
+        problems = E.check(self.scenario, self.board)
+        self.problems.clear()
+        self.problems.addItems([f"{p.key}: {p.message}" for p in problems] or ["no problems: ready to play"])
+        self.problems_shown = problems
+        return problems
+
+    # ------------------------------------------------------------ playing
+    def play_headless(self, seed: int | None = None) -> bool:
+        """Save, then play the scenario to the end with the bot for every side (the engine's play command)."""
+        if self.check():
+            self.tabs.setCurrentIndex(4)
+            self.say("fix the problems before playing")
+            return False
+        if (self.dirty or self.path is None) and not self.save():
+            return False
+        sides = sorted({u.side for u in self.scenario.units.values()})
+        self.result.headline.setText("Playing…")
+        self.runner.start(str(self.path), sides, seed if seed is not None else self.seed.value())
+        self.tabs.setCurrentIndex(4)
+        return True
+
+    def _open_in_play(self) -> None:
+        if (self.dirty or self.path is None) and not self.save():
+            return
+        self.play_requested.emit(str(self.path))
+
+    def counter_sheet(self):
+        from .countersheetdialog import CounterSheetDialog
+
+        dlg = CounterSheetDialog(self, self)
+        dlg.resize(900, 700)
+        if not self._offscreen():
+            dlg.show()
+        return dlg
+
+    # ------------------------------------------------------------ messages
+    def say(self, text: str, title: str = "") -> None:
+        self.last_message = f"{title}\n{text}" if title else text
+        self.statusBar().showMessage(text.splitlines()[0] if text else "", 10000)
+        if title and self.isVisible() and not self._offscreen():
+            QMessageBox.warning(self, title, text)
+
+    def _offscreen(self) -> bool:
+        from PySide6.QtGui import QGuiApplication
+
+        return QGuiApplication.platformName() in ("offscreen", "minimal")

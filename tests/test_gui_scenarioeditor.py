@@ -1,0 +1,234 @@
+"""The scenario editor, driven through its widgets: a custom scenario built, saved, played; Demyansk round trips."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from engine.mapfile import load_map
+from engine.scenario import Side, load_scenario
+from gui.scenarioeditor import ScenarioEditor
+from gui.scenarioeditor.orderofbattle import UNIT_MIME
+
+ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "maps" / "demyansk.toml"
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path_factory):
+    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
+    qtbot.addWidget(ed)
+    ed.resize(1200, 800)
+    ed.show()
+    return ed
+
+
+def click(button):
+    button.click()
+    QApplication.processEvents()
+
+
+def button(widget, text):
+    from PySide6.QtWidgets import QPushButton
+
+    return next(b for b in widget.findChildren(QPushButton) if b.text() == text)
+
+
+def add_unit(ed, uid, side, division="", regiment="", values=(3, 4, 5), size="battalion", group=""):
+    p = ed.oob
+    p.f_id.setText(uid)
+    p.f_side.setCurrentText(side)
+    p.f_type.setCurrentText("infantry")
+    p.f_size.setCurrentText(size)
+    p.f_division.setText(division)
+    p.f_regiment.setText(regiment)
+    for w, v in zip(p.f_values, values):
+        w.setValue(v)
+    p.f_group.setCurrentText(group)
+    click(button(p, "Add unit"))
+
+
+def set_up_group(ed, gid, side, n, hex_id):
+    p = ed.setup
+    p.g_id.setText(gid)
+    p.g_side.setCurrentText(side)
+    p.w_n.setValue(n)
+    p.w_hex.setText(hex_id)
+    click(button(p, "within N of hex"))
+    click(button(p, "Save group"))
+
+
+def build_custom(ed):
+    """Two sides, an organisation tree, "within 2 of" set-up areas, a reinforcement, occupy three hexes."""
+    ed.new_scenario(MAP, [Side("german", "German", "#7d8ea3"), Side("soviet", "Soviet", "#9a6a3c")],
+                    id="custom-hold", name="Hold the crossroads", last_turn=2)
+    page = ed.page
+    page.last.setValue(2)
+    page.names.setPlainText("0600 Feb 10\n0600 Feb 11")
+    click(button(page, "Apply"))
+    set_up_group(ed, "ger", "german", 2, "0707")
+    set_up_group(ed, "sov", "soviet", 2, "1210")
+    # the German 12th division: regiment 27 with a battalion, copied into regiment 48, then "3 x"
+    add_unit(ed, "g-12-27", "german", "12", "27", group="ger")
+    ed.oob.select(["g-12-27"])
+    click(button(ed.oob, "Copy"))
+    pasted = ed.oob.paste(division="12", regiment="48")
+    ed.oob.select(pasted)
+    ed.oob.n_times.setValue(3)
+    click(button(ed.oob, "N x"))
+    add_unit(ed, "s-1", "soviet", values=(4, 4, 5), size="division", group="sov")
+    add_unit(ed, "s-2", "soviet", values=(4, 4, 5), size="division", group="sov")
+    click(button(ed.setup, "Set up by areas"))
+    # s-2 arrives on turn 2 by the east edge
+    ed.oob.select(["s-2"])
+    ed.setup.r_turn.setValue(2)
+    ed.setup.r_side.setCurrentText("soviet")
+    ed.setup.r_entry.setText("edge east")
+    click(button(ed.setup, "Selected units arrive"))
+    # victory: the German holds three hexes within 2 of 0707 at the end, else the Soviet wins
+    v = ed.victory
+    v.c_id.setText("hold")
+    v.c_kind.setCurrentText("occupy")
+    v.c_side.setCurrentText("german")
+    v.c_area.setText("within 2 of 0707")
+    v.c_count.setValue(3)
+    v.c_level.setCurrentText("major")
+    v.c_text.setText("the German holds three hexes around 0707")
+    click(button(v, "Save condition"))
+    v.otherwise.setCurrentText("soviet")
+    v.otherwise_level.setCurrentText("minor")
+    click(button(v, "Set"))
+
+
+def test_a_custom_scenario_built_in_the_editor_saves_and_plays_to_the_end(editor, qtbot, tmp_path):
+    ed = editor
+    build_custom(ed)
+    s = ed.scenario
+    tree = ed.oob.tree
+    assert tree.topLevelItem(0).text(0) == "German"
+    div = tree.topLevelItem(0).child(0)
+    assert div.text(0) == "division 12"
+    assert [div.child(i).text(0) for i in range(div.childCount())] == ["regiment 27", "regiment 48"]
+    assert sorted(s.deployment("ger").units) == ["g-12-27", "g-12-27-2", "g-12-27-2-2", "g-12-27-2-3"]
+    assert s.units["g-12-27-2-3"].regiment == "48"
+    assert s.deployment("ger").area == "within 2 of 0707"
+    assert [(r.turn, r.units, r.entry) for r in s.reinforcements] == [(2, ("s-2",), "edge east")]
+    assert s.turn_names == ("0600 Feb 10", "0600 Feb 11")
+    assert "setup:ger" in ed.areas.items and len(ed.areas.hexes["setup:ger"]) == 19
+    assert len(ed.map_view.stacks) == 5
+    assert ed.check() == []
+
+    out = tmp_path / "custom-hold.toml"
+    assert ed.save(out)
+    again = load_scenario(out)
+    assert again.units == s.units and again.victory == s.victory and again.deployments == s.deployments
+
+    with qtbot.waitSignal(ed.runner.finished, timeout=120_000) as got:
+        assert ed.play_headless(seed=1)
+    report = got.args[0]
+    assert report["over"] is True and report["turns"] == 2
+    assert report["winner"] == "german"
+    assert "the German holds three hexes around 0707" in report["reason"]
+    assert ed.result.headline_text().startswith("Winner: german — major victory by the German holds three hexes")
+    rows = {ed.result.detail.topLevelItem(i).text(0): ed.result.detail.topLevelItem(i).text(1)
+            for i in range(ed.result.detail.topLevelItemCount())}
+    assert rows["hold"] == "yes"
+
+
+def test_a_unit_dropped_on_the_map_sets_up_there_and_outside_its_area_is_named(editor):
+    ed = editor
+    build_custom(ed)
+    view = ed.map_view
+    target = ed.board.parse_hex("0608")
+    pos = view.mapFromScene(view.hex_centre(target))
+    data = QMimeData()
+    data.setData(UNIT_MIME, b"g-12-27")
+    ev = QDropEvent(QPointF(pos), Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
+    # Qt hands a drop only to the target of a drag in progress, so the drop is given to the map's drop handler
+    assert ed._drop.eventFilter(view.viewport(), ev) is True
+    assert ed.scenario.units["g-12-27"].hex == "0608"
+    assert ed.check() == []
+    ed.drop_unit("g-12-27", ed.board.parse_hex("2020"))
+    assert ed.scenario.units["g-12-27"].hex == "2020"
+    assert "within 2 of 0707" in ed.last_message
+    assert [p.key for p in ed.check()] == ["units.g-12-27.hex"]
+    ed.undo()
+    assert ed.scenario.units["g-12-27"].hex == "0608"
+
+
+@pytest.mark.parametrize("name", ["demyansk-1-trapped.toml", "demyansk-2-campaign.toml"])
+def test_the_demyansk_scenarios_open_and_save_back_with_the_same_meaning(editor, tmp_path, name):
+    ed = editor
+    assert ed.open_scenario(ROOT / "scenarios" / name)
+    before = load_scenario(ROOT / "scenarios" / name)
+    assert ed.oob.tree.topLevelItemCount() == 2
+    assert ed.check() == []
+    assert ed.save(tmp_path / name)
+    after = load_scenario(tmp_path / name)
+    for f in ("id", "name", "ruleset", "first_turn", "last_turn", "turn_names", "first_side", "sides", "units",
+              "deployments", "setup_rules", "reinforcements", "withdrawals", "options", "special_rules", "variants",
+              "victory", "stacking_limit", "stacking_rule", "rule", "text"):
+        assert getattr(after, f) == getattr(before, f), f
+    assert after.map_path == before.map_path
+
+
+def test_a_bad_file_is_reported_in_words(editor, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nid = "x"\n')
+    assert not editor.open_scenario(bad)
+    assert "bad.toml" in editor.last_message and "missing" in editor.last_message
+    assert not editor.open_scenario(ROOT / "scenarios" / "scw-platoon-attack.toml")
+    assert "own scenario format" in editor.last_message
+
+
+def test_a_refused_edit_leaves_the_scenario_as_it_was(editor):
+    build_custom(editor)
+    before = editor.scenario
+    add_unit(editor, "s-1", "soviet", group="sov")
+    assert editor.scenario is before
+    assert "already a unit" in editor.last_message
+
+
+def test_the_counter_sheet_dialog_cuts_and_saves_fronts_and_backs(editor, tmp_path):
+    from engine.counters import counter_image
+
+    ed = editor
+    build_custom(ed)
+    ed.save(tmp_path / "custom.toml")
+    units = list(ed.scenario.units.values())
+    size, gap, margin = 40, 6, 12
+    sheet_w = margin * 2 + 3 * size + 2 * gap
+    from PIL import Image
+
+    sheet = Image.new("RGBA", (sheet_w, margin * 2 + 2 * size + gap), (200, 190, 160, 255))
+    fronts = [counter_image(u, size) for u in units[:6]]
+    for i, img in enumerate(fronts):
+        sheet.paste(img, (margin + (i % 3) * (size + gap), margin + (i // 3) * (size + gap)))
+    sheet.save(tmp_path / "scan.png")
+    dlg = ed.counter_sheet()
+    assert dlg.load(tmp_path / "scan.png")
+    dlg.cols.setValue(3)
+    dlg.rows.setValue(2)
+    dlg.gx.setValue(gap)
+    dlg.gy.setValue(gap)
+    dlg.corner_clicked(QPointF(margin, margin))
+    dlg.corner_clicked(QPointF(sheet.width - margin, sheet.height - margin))
+    images = dlg.cut()
+    assert len(images) == 6
+    dlg.unit.setCurrentText(units[0].id)
+    dlg.index.setValue(1)
+    click(button(dlg, "Assign"))
+    dlg.face.setCurrentText("back")
+    dlg.index.setValue(4)
+    click(button(dlg, "Assign"))
+    files = dlg.save()
+    folder = tmp_path / "assets" / "custom-hold" / "counters"
+    assert sorted(Path(f).name for f in files.values()) == [f"{units[0].id}-back.png", f"{units[0].id}-front.png"]
+    front = Image.open(folder / f"{units[0].id}-front.png").convert("RGBA")
+    assert np.array_equal(np.asarray(front), np.asarray(fronts[0]))
+    back = Image.open(folder / f"{units[0].id}-back.png").convert("RGBA")
+    assert np.array_equal(np.asarray(back), np.asarray(fronts[3]))
