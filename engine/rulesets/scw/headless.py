@@ -34,7 +34,7 @@ def summary(game: Game) -> dict:
         "reason": out.reason if out else "not finished",
         "breakdown": {
             "attackers": {t["id"]: (f"{t['figures']} figures, Bravado {t['bravado']}" if t["alive"] else "wiped out")
-                          for _, t in sorted(s["teams"].items())},
+                          for _, t in sorted(s["teams"].items(), key=lambda kv: (len(kv[0]), kv[0]))},
             "cards": {c["id"]: f"{c['position']}: {c['face'] if c['revealed'] else 'face down'}"
                       for _, c in sorted(s["cards"].items())},
             "guns": {g["id"]: ("captured" if g["captured"] else "silenced" if g["silenced"] else "firing")
