@@ -582,6 +582,22 @@ class MapEdit:
         self.dirty = True
         return result
 
+    def begin(self, label: str, names: tuple[str, ...]) -> None:
+        """Start a step made of many small changes (a drag of the brush); ``commit`` ends it."""
+        self._open = Step(label, self._snapshot(names))
+
+    def commit(self, changed: bool = True) -> None:
+        """End the step ``begin`` started; nothing is recorded when nothing changed."""
+        step, self._open = getattr(self, "_open", None), None
+        if step is None:
+            return
+        if not changed:
+            return
+        self.undo_stack.append(step)
+        del self.undo_stack[:-self.max_undo]
+        self.redo_stack.clear()
+        self.dirty = True
+
     def can_undo(self) -> bool:
         return bool(self.undo_stack)
 

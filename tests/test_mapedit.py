@@ -268,3 +268,19 @@ def test_edited_board_saves_and_loads_with_the_same_facts(tmp_path):
     out = subprocess.run([sys.executable, "-m", "engine", "validate", str(path)], cwd=ROOT,
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_drag_of_the_brush_is_one_step():
+    b = small()
+    ed = MapEdit(b)
+    ed.begin("paint woods", ("terrain",))
+    for hid in ("A02.02", "A03.02", "A04.03"):
+        paint_terrain(b, [h(b, hid)], "woods")
+    ed.commit()
+    ed.begin("paint woods", ("terrain",))
+    ed.commit(changed=False)
+    assert len(ed.undo_stack) == 1
+    ed.undo()
+    assert not b.terrain
+    ed.redo()
+    assert len(b.terrain) == 3

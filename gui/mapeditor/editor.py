@@ -1,0 +1,506 @@
+"""The map editor: the map view, the tool palette, undo/redo, checks, the LOS thread, open and save.
+
+Every change goes through :class:`engine.mapedit.MapEdit`; this module only
+turns clicks and keys into its calls and shows the result.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox
+
+from engine.board import Board
+from engine.errors import BadFile
+from engine.mapedit import MapEdit, check_map, guess_transform, new_board
+
+from ..tiles import MapImageError, open_map_image
+from .palette import TOOLS, Palette
+from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
+from .view import EditorView
+
+GO_TO_HEX_PX = 90     # screen pixels across a hex after "go to" a finding
+
+
+def make_tool(editor, key: str):
+    """The tool object for a palette key."""
+    if key == "calibrate":
+        return CalibrateTool(editor)
+    if key in ("terrain", "feature", "elevation"):
+        return PaintTool(editor, key)
+    if key == "fill":
+        return FillTool(editor)
+    if key == "hexside":
+        return HexsideTool(editor)
+    if key == "select":
+        return SelectTool(editor)
+    if key == "los":
+        return LosTool(editor)
+    if key.startswith("trace "):
+        return TraceTool(editor, key.split(" ", 1)[1])
+    raise KeyError(key)
+
+
+class MapEditor(QMainWindow):
+    """Turn scans into a map: calibrate, paint, trace, name, check, save."""
+
+    saved = Signal(str)
+    leave = Signal()
+
+    def __init__(self, parent=None, cache: Path | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Sandtable map editor")
+        self.board: Board | None = None
+        self.edit: MapEdit | None = None
+        self.path: Path | None = None
+        self.tool = None
+        self.tool_key = ""
+        self.selection: set = set()
+        self.marked: list = []
+        self.findings: list = []
+        self.show_terrain = True
+        self.show_elevation = True
+        self.show_lines = True
+        self.show_names = True
+        self.show_obstacles = True
+        self.last_message = ""
+        self._centres = None
+        self._sight = None
+        self.view = EditorView(self, self, cache=cache)
+        self.setCentralWidget(self.view)
+        self.palette = Palette()
+        dock = QDockWidget("Tools", self)
+        dock.setObjectName("tools")
+        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        dock.setWidget(self.palette)
+        self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+        self.hover_label = QLabel()
+        self.statusBar().addWidget(self.hover_label, 1)
+        self.view.hovered.connect(self.hover_label.setText)
+        self._connect_palette()
+        self._make_menus()
+        self._enable(False)
+
+    # ------------------------------------------------------------ wiring
+    def _connect_palette(self) -> None:
+        p = self.palette
+        p.tool_chosen.connect(self.set_tool)
+        p.id_entered.connect(self.enter_click_id)
+        p.finding_chosen.connect(self.go_to_finding)
+        p.click_chosen.connect(self._go_to_click)
+        p.remove_click_button.clicked.connect(self._remove_click)
+        p.align_button.clicked.connect(self._align)
+        p.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
+        p.name_area_button.clicked.connect(self.name_selection)
+        p.set_elevation_button.clicked.connect(self.set_selection_elevation)
+        p.add_box_button.clicked.connect(self._add_box)
+        p.derive_button.clicked.connect(self.derive_elevations)
+        p.check_button.clicked.connect(self.check)
+        p.codes_check.toggled.connect(lambda on: self._toggle("show_terrain", on))
+        p.elevation_check.toggled.connect(lambda on: self._toggle("show_elevation", on))
+
+    def _make_menus(self) -> None:
+        m = self.menuBar().addMenu("&Map")
+        self.new_act = QAction("&New map from scans…", self, shortcut=QKeySequence.New, triggered=self.new_map_dialog)
+        self.open_act = QAction("&Open map…", self, shortcut=QKeySequence.Open, triggered=self._choose_open)
+        self.save_act = QAction("&Save", self, shortcut=QKeySequence.Save, triggered=lambda: self.save())
+        self.save_as_act = QAction("Save &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._choose_save)
+        self.check_act = QAction("&Check map", self, shortcut="Ctrl+K", triggered=self.check)
+        self.leave_act = QAction("&Leave the editor", self, triggered=self.leave.emit)
+        m.addActions([self.new_act, self.open_act, self.save_act, self.save_as_act])
+        m.addSeparator()
+        m.addAction(self.check_act)
+        m.addSeparator()
+        m.addAction(self.leave_act)
+        e = self.menuBar().addMenu("&Edit")
+        self.undo_act = QAction("&Undo", self, shortcut=QKeySequence.Undo, triggered=self.undo)
+        self.redo_act = QAction("&Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"), triggered=self.redo)
+        self.redo_act.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        e.addActions([self.undo_act, self.redo_act])
+        t = self.menuBar().addMenu("&Tools")
+        self.tool_acts = {}
+        for key, text, shortcut, _page in TOOLS:
+            act = QAction(text, self, shortcut=shortcut, triggered=lambda _=False, k=key: self.set_tool(k))
+            act.setShortcutContext(Qt.WindowShortcut)
+            t.addAction(act)
+            self.tool_acts[key] = act
+        v = self.menuBar().addMenu("&View")
+        self.codes_act = QAction("&Terrain codes", self, checkable=True, checked=True, shortcut="T",
+                                 toggled=lambda on: self.palette.codes_check.setChecked(on))
+        self.lines_act = QAction("Hexsides, roads and &lines", self, checkable=True, checked=True,
+                                 toggled=lambda on: self._toggle("show_lines", on))
+        self.names_act = QAction("&Areas", self, checkable=True, checked=True,
+                                 toggled=lambda on: self._toggle("show_names", on))
+        self.obst_act = QAction("&Obstacles and contours", self, checkable=True, checked=True,
+                                toggled=lambda on: self._toggle("show_obstacles", on))
+        self.grid_act = QAction("Hex &grid", self, checkable=True, checked=True, shortcut="G",
+                                toggled=self.view.set_grid_visible)
+        self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
+                               toggled=self.view.set_ids_visible)
+        fit = QAction("&Fit to window", self, shortcut="0", triggered=self.view.fit)
+        zin = QAction("Zoom &in", self, shortcut=QKeySequence("+"), triggered=lambda: self.view.zoom_by(1.25))
+        zin.setShortcuts([QKeySequence("+"), QKeySequence("="), QKeySequence.ZoomIn])
+        zout = QAction("Zoom &out", self, shortcut=QKeySequence("-"), triggered=lambda: self.view.zoom_by(0.8))
+        v.addActions([self.codes_act, self.lines_act, self.names_act, self.obst_act, self.grid_act, self.ids_act])
+        v.addSeparator()
+        v.addActions([fit, zin, zout])
+
+    def _enable(self, on: bool) -> None:
+        for a in (self.save_act, self.save_as_act, self.check_act, *self.tool_acts.values()):
+            a.setEnabled(on)
+        self.palette.setEnabled(on)
+        self._update_undo()
+
+    def _toggle(self, name: str, on: bool) -> None:
+        setattr(self, name, on)
+        self.view.viewport().update()
+
+    # ------------------------------------------------------------ boards in and out
+    def open_board(self, board: Board, path: Path | None = None) -> None:
+        """Edit a board (a loaded map or a new one)."""
+        self.board = board
+        self.edit = MapEdit(board)
+        self.path = Path(path) if path else None
+        self.selection.clear()
+        self.marked = []
+        self.findings = []
+        self._centres = None
+        self._sight = None
+        self.view.show_board(board)
+        p = self.palette
+        p.sheet_combo.blockSignals(True)
+        p.sheet_combo.clear()
+        p.sheet_combo.addItems([sh.id for sh in board.sheets])
+        p.sheet_combo.blockSignals(False)
+        p.add_terrains(sorted(set(board.legend.values()) | set(board.terrain.values())))
+        p.show_findings([])
+        p.findings.clear()
+        self._enable(True)
+        self._sheet_chosen()
+        self._refresh_names()
+        calibrated = board.source is not None and all(sh.transform.scale > 1.5 for sh in board.sheets)
+        self.set_tool("terrain" if calibrated else "calibrate")
+        self._title()
+
+    def new_map(self, name: str, orientation: str, specs) -> Board:
+        """Start a map from scans: empty sheets, each with its grid guessed to fill its image."""
+        board = new_board(name, orientation, specs)
+        for sh in board.sheets:
+            try:
+                with open_map_image(sh.image) as im:
+                    size = im.size
+            except MapImageError as e:
+                self.show_error("Cannot open the scan", str(e))
+                raise
+            sh.transform = guess_transform(board, sh, size)
+        self.open_board(board)
+        return board
+
+    def new_map_dialog(self) -> None:
+        from .newmap import NewMapDialog
+
+        dlg = NewMapDialog(self)
+        if dlg.exec():
+            try:
+                self.new_map(dlg.name_edit.text().strip() or "New map", dlg.orientation.currentText(), dlg.specs())
+            except (ValueError, MapImageError) as e:
+                self.show_error("Cannot start the map", str(e))
+
+    def open_file(self, path) -> bool:
+        """Open a map file to edit; a bad file is reported in words."""
+        from engine.mapfile import load_map
+
+        try:
+            board = load_map(path)
+        except BadFile as e:
+            self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
+            return False
+        self.open_board(board, Path(path))
+        return True
+
+    def _choose_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a map", "", "Map files (*.toml)")
+        if path:
+            self.open_file(path)
+
+    def _choose_save(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the map", str(self.path or "maps/new-map.toml"),
+                                              "Map files (*.toml)")
+        if path:
+            self.save(Path(path))
+
+    def save(self, path: Path | None = None) -> bool:
+        """Write the map atomically and read it back through the loader; False (with the problems) if refused."""
+        from engine.mapfile import load_map, save_map
+
+        if path is None and self.path is None:
+            self._choose_save()
+            return self.path is not None and not self.edit.dirty
+        path = Path(path or self.path).resolve()
+        b = self.board
+        old = [(sh, sh.image) for sh in b.sheets]
+        for sh in b.sheets:
+            img = b.image_path(sh)
+            if img is not None:
+                try:
+                    sh.image = os.path.relpath(img.resolve(), path.parent)
+                except ValueError:            # another drive: keep it absolute
+                    sh.image = str(img.resolve())
+        try:
+            save_map(b, path)
+            load_map(path)
+        except (OSError, ValueError, BadFile) as e:
+            for sh, image in old:
+                sh.image = image
+            text = "\n".join(str(p) for p in e.problems[:20]) if isinstance(e, BadFile) else str(e)
+            self.show_error(f"Cannot save {path}", text)
+            return False
+        b.source = str(path)
+        self.path = path
+        self.edit.dirty = False
+        self._title()
+        self.status(f"Saved {path.name}: {len(b.hexes())} hexes, {len(b.terrain)} with terrain")
+        self.saved.emit(str(path))
+        return True
+
+    def _title(self) -> None:
+        if self.board is None:
+            return
+        star = "*" if self.edit.dirty else ""
+        where = self.path.name if self.path else "not saved yet"
+        self.setWindowTitle(f"Sandtable map editor — {self.board.name} ({where}){star}")
+
+    # ------------------------------------------------------------ tools
+    def set_tool(self, key: str) -> None:
+        if self.board is None:
+            return
+        if self.tool is not None:
+            self.tool.cancel()
+        self.tool = make_tool(self, key)
+        self.tool_key = key
+        self.palette.show_tool(key)
+        self.status(self.tool.hint)
+        if key != "calibrate":
+            self.view.setFocus()
+        self.view.viewport().update()
+
+    def current_sheet(self):
+        i = max(0, self.palette.sheet_combo.currentIndex())
+        return self.board.sheets[i]
+
+    def _sheet_chosen(self) -> None:
+        if self.board is None:
+            return
+        sh = self.current_sheet()
+        cal = self.edit.calibrations.get(sh.id)
+        self.palette.show_clicks(cal.clicks if cal else [], cal.fit if cal else None)
+        self.view.viewport().update()
+
+    def centres(self):
+        """Every hex of the board with its lattice centre (cached until the sheets change)."""
+        if self._centres is None:
+            self._centres = [(h, self.board.center(h)) for h in self.board.hexes()]
+        return self._centres
+
+    def status(self, text: str) -> None:
+        self.last_message = text
+        self.statusBar().showMessage(text, 20000)
+        if self.tool_key == "los":
+            self.palette.los_label.setText(text)
+
+    def show_error(self, title: str, text: str) -> None:
+        self.status(f"{title}: {text.splitlines()[0] if text else ''}")
+        self.last_message = f"{title}\n{text}"
+        from PySide6.QtGui import QGuiApplication
+
+        if self.isVisible() and QGuiApplication.platformName() not in ("offscreen", "minimal"):
+            QMessageBox.warning(self, title, text)
+
+    # ------------------------------------------------------------ calibration
+    def ask_click_id(self, suggestion: str) -> None:
+        e = self.palette.id_edit
+        e.setText(suggestion)
+        e.selectAll()
+        e.setFocus()
+        self.status(f"Type the id of the clicked hex (suggested: {suggestion or 'none'}) and press Enter")
+        self.view.viewport().update()
+
+    def enter_click_id(self, text: str) -> None:
+        if isinstance(self.tool, CalibrateTool) and self.tool.accept(text):
+            self.palette.id_edit.clear()
+            self.view.setFocus()
+
+    def calibrated(self, sheet) -> None:
+        cal = self.edit.calibrations[sheet.id]
+        self.view.sheet_moved(sheet)
+        self.palette.show_clicks(cal.clicks, cal.fit)
+        if cal.fit is not None:
+            self.status(self.palette.rms_label.text())
+        self.changed()
+
+    def _remove_click(self) -> None:
+        rows = sorted({i.row() for i in self.palette.click_table.selectedIndexes()}, reverse=True)
+        sh = self.current_sheet()
+        for r in rows:
+            self.edit.remove_click(sh.id, r)
+        if rows:
+            self.calibrated(sh)
+
+    def _go_to_click(self, row: int) -> None:
+        sh = self.current_sheet()
+        cal = self.edit.calibrations[sh.id]
+        if 0 <= row < len(cal.clicks):
+            u, v = cal.clicks[row][1]
+            self.view.centerOn(self.view.scene_point(*sh.transform.inverse().apply(u, v)))
+
+    def _align(self) -> None:
+        p = self.palette
+        try:
+            self.edit.place_sheet(self.current_sheet().id, p.align_here.text().strip(), p.align_there.text().strip())
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self._centres = None
+        self.view.show_board(self.board)
+        self.changed()
+        self.status(f"Sheet {self.current_sheet().id} placed: {p.align_here.text()} is {p.align_there.text()}")
+
+    # ------------------------------------------------------------ after every change
+    def changed(self, repaint_only: bool = False) -> None:
+        self.view.viewport().update()
+        if repaint_only:
+            return
+        self._sight = None
+        self._update_undo()
+        self._refresh_names()
+        self._title()
+
+    def _update_undo(self) -> None:
+        ed = self.edit
+        self.undo_act.setEnabled(bool(ed and ed.can_undo()))
+        self.redo_act.setEnabled(bool(ed and ed.can_redo()))
+        if ed and ed.undo_stack:
+            self.undo_act.setText(f"&Undo {ed.undo_stack[-1].label}")
+        else:
+            self.undo_act.setText("&Undo")
+
+    def _after_history(self, label: str | None, verb: str) -> None:
+        if label is None:
+            self.status(f"Nothing to {verb.lower()}")
+            return
+        self.board.invalidate()
+        self._centres = None
+        for sh in self.board.sheets:
+            self.view.sheet_moved(sh)
+        self._sheet_chosen()
+        self.changed()
+        self.status(f"{verb}: {label}")
+
+    def undo(self) -> None:
+        if self.edit is not None:
+            self._after_history(self.edit.undo(), "Undone")
+
+    def redo(self) -> None:
+        if self.edit is not None:
+            self._after_history(self.edit.redo(), "Redone")
+
+    # ------------------------------------------------------------ names, elevation, boxes, contours
+    def selection_changed(self) -> None:
+        self.palette.selection_label.setText(f"{len(self.selection)} hexes selected")
+        self.view.viewport().update()
+
+    def name_selection(self) -> None:
+        p = self.palette
+        try:
+            area = self.edit.name_area(p.area_name.text(), p.area_kind.currentText(), sorted(self.selection))
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self.status(f"Area {area.name!r} ({area.kind}): {len(area.hexes)} hexes")
+        self.selection.clear()
+        self.selection_changed()
+        self.changed()
+
+    def set_selection_elevation(self) -> None:
+        value = float(self.palette.set_elevation_spin.value())
+        done = self.edit.elevation(sorted(self.selection), value)
+        self.status(f"{len(done)} hexes set to {value:g} {self.board.elevation_unit}")
+        self.changed()
+
+    def _add_box(self) -> None:
+        p = self.palette
+        try:
+            box = self.edit.add_box(p.box_id.text(), p.box_name.text(), p.box_kind.currentText())
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self.status(f"Box {box.id!r} ({box.kind})")
+        self.changed()
+
+    def _refresh_names(self) -> None:
+        lst = self.palette.names_list
+        lst.clear()
+        if self.board is None:
+            return
+        for a in sorted(self.board.areas.values(), key=lambda a: a.name):
+            lst.addItem(f"area: {a.name} ({a.kind}, {len(a.hexes)} hexes)")
+        for ln in sorted(self.board.lines.values(), key=lambda x: x.name):
+            lst.addItem(f"line: {ln.name} ({ln.kind}, {len(ln.hexsides)} hexsides)")
+        for b in sorted(self.board.boxes.values(), key=lambda x: x.id):
+            lst.addItem(f"box: {b.id} — {b.name} ({b.kind})")
+
+    def derive_elevations(self) -> None:
+        try:
+            got = self.edit.derive_elevations(float(self.palette.base_spin.value()))
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self.status(f"Elevations of {len(got)} hexes derived from {len(self.edit.contours)} contour lines")
+        self.changed()
+
+    # ------------------------------------------------------------ checks and LOS
+    def check(self) -> list:
+        if self.board is None:
+            return []
+        self.findings = check_map(self.board, float(self.palette.jump_spin.value()))
+        self.palette.show_findings(self.findings)
+        self.status(f"Check map: {len(self.findings)} finding(s)")
+        return self.findings
+
+    def go_to_finding(self, i: int) -> None:
+        if not 0 <= i < len(self.findings):
+            return
+        f = self.findings[i]
+        self.marked = list(f.hexes)
+        if f.hexes:
+            self.go_to_hex(f.hexes[0])
+        self.status(f.message)
+        self.view.viewport().update()
+
+    def go_to_hex(self, h) -> None:
+        """Centre the view on a hex, zooming in until hexes are big enough to work on."""
+        px = 2 * self.view.scale_ * self.view.zoom()
+        if px < GO_TO_HEX_PX:
+            self.view.set_zoom(self.view.zoom() * GO_TO_HEX_PX / px)
+        self.view.centre_on_hex(h)
+
+    def line_of_sight(self, a, b):
+        from engine.los import line_of_sight, sight_map
+
+        if self._sight is None:
+            self._sight = sight_map(self.board)
+        return line_of_sight(self._sight, a, b)
+
+    def closeEvent(self, event):
+        if self.edit is not None and self.edit.dirty and self.isWindow():
+            from PySide6.QtGui import QGuiApplication
+
+            if QGuiApplication.platformName() not in ("offscreen", "minimal"):
+                answer = QMessageBox.question(self, "Unsaved changes", "Save the map before closing?",
+                                              QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+                if answer == QMessageBox.Cancel or (answer == QMessageBox.Save and not self.save()):
+                    event.ignore()
+                    return
+        super().closeEvent(event)
