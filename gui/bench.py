@@ -55,7 +55,8 @@ def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H) -> Path:
         subprocess.run([sys.executable, "-m", "gui.hugeimage", str(image), str(width), str(height)], check=True)
     cols = int((width / HEX_PX - 2) / 1.5)
     rows = int((height / HEX_PX - 2) / math.sqrt(3))
-    sheet = Sheet("A", NumberingScheme(style="classic", cols=cols, rows=rows), image=image.name,
+    sheet = Sheet("A", NumberingScheme(style="classic", cols=cols, rows=rows, col_digits=3 if cols > 99 else 2,
+                                       row_digits=3 if rows > 99 else 2), image=image.name,
                   transform=Affine(HEX_PX, 0.0, HEX_PX * 1.2, 0.0, HEX_PX, HEX_PX * 1.2))
     board = Board(name=f"Generated scan {width} x {height}", sheets=[sheet])
     path = folder / f"scan-{width}x{height}.toml"
@@ -127,7 +128,8 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
     win.show()
     app.processEvents()
     t = time.perf_counter()
-    win.open_file(path)
+    if not win.open_file(path):
+        raise SystemExit(f"cannot open {path}: {win.last_error}")
     ok = win.map_view.wait_until_drawn(600)
     open_s = time.perf_counter() - t
     mb = peak_mb()

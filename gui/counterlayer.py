@@ -38,6 +38,7 @@ class CountersLayer:
         self._xy = np.zeros((0, 2))
         self._rect = QRectF()
         self.drawn = 0
+        self.lifted = None                   # the hex whose top counter is being moved
 
     def set_stacks(self, stacks: dict) -> None:
         """Replace every stack: ``{hex: [unit, ...]}``, top unit last."""
@@ -99,6 +100,10 @@ class CountersLayer:
         # plain Python numbers: Qt's bindings convert numpy scalars slowly
         for i, (x0, y0) in zip(idx.tolist(), dev_xy.round().tolist()):
             units = stacks[hexes[i]]
+            if hexes[i] == self.lifted:
+                units = units[:-1]
+                if not units:
+                    continue
             for d in range(min(MAX_EDGES, len(units) - 1), 0, -1):
                 # the counters underneath show as edges up and to the right
                 painter.setBrush(colours(units[-1 - d])[2])

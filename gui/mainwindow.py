@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar
 
@@ -10,6 +11,8 @@ from engine.errors import BadFile, BadHexId, Problem
 
 from .counterart import CounterArt
 from .mapview import ZOOM_PRESETS, MapView
+from .play import PlaySession, Refusal
+from .playpanels import LogDock, PhaseBar
 
 
 class MainWindow(QMainWindow):
@@ -35,7 +38,19 @@ class MainWindow(QMainWindow):
         self.map_view.problem.connect(lambda m: self.show_error("Map image problem", m))
         self.board = None
         self.scenario = None
+        self.session: PlaySession | None = None
         self.last_error = ""
+        self.last_refusal = ""
+        self.phase_bar = PhaseBar(self)
+        self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
+        self.log_dock = LogDock(self)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.log_dock)
+        self.phase_bar.next_act.triggered.connect(self.next_phase)
+        self.phase_bar.undo_act.triggered.connect(self.undo)
+        self.phase_bar.redo_act.triggered.connect(self.redo)
+        self.map_view.picked.connect(self._picked)
+        self.map_view.dropped.connect(self._dropped)
+        self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
 
@@ -109,11 +124,17 @@ class MainWindow(QMainWindow):
             self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
             return False
         self.board, self.scenario = board, scenario
+        if self.session is not None:
+            self.session.changed.disconnect(self._game_changed)
+            self.session = None
         if scenario is not None:
             art = CounterArt(scenario.sides)
             self.map_view.set_art(art)
+            self.session = self._start_game(scenario, board)
         self.map_view.show_board(board)
-        self.map_view.set_pieces(placed)
+        self.map_view.drag_enabled = self.session is not None
+        self.map_view.set_pieces(self.session.pieces() if self.session is not None else placed)
+        self._show_play()
         title = scenario.name if scenario is not None else board.name
         self.setWindowTitle(f"Sandtable — {title}")
         self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
@@ -137,6 +158,80 @@ class MainWindow(QMainWindow):
         if problems:
             raise BadFile(problems)
         return board, placed, scenario
+
+    # ------------------------------------------------------------ play
+    def _start_game(self, scenario, board) -> PlaySession | None:
+        """A game of the scenario under its ruleset; None (the set-up is shown) if it has no ruleset to play."""
+        try:
+            session = PlaySession(scenario, board, parent=self)
+        except BadFile as e:
+            self.show_error("This scenario cannot be played yet", "\n".join(str(p) for p in e.problems[:10]))
+            return None
+        session.changed.connect(self._game_changed)
+        return session
+
+    def _game_changed(self) -> None:
+        self.map_view.set_pieces(self.session.pieces())
+        self._show_play()
+
+    def _show_play(self) -> None:
+        s = self.session
+        if s is None:
+            self.phase_bar.show_state("No game: open a scenario to play", False, False)
+            self.phase_bar.next_act.setEnabled(False)
+            self.log_dock.show_lines([])
+            return
+        self.phase_bar.next_act.setEnabled(True)
+        self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
+        self.log_dock.show_lines(s.log_lines())
+
+    def _picked(self, unit, h) -> None:
+        if self.session is None:
+            return
+        costs, blocked = self.session.destinations(unit.id)
+        self.map_view.show_destinations(costs, blocked)
+        self.statusBar().showMessage(f"{unit.id}: {len(costs)} legal destination(s)" if costs else
+                                     f"{unit.id} cannot move now", 8000)
+
+    def _dropped(self, unit, frm, to) -> None:
+        """A counter was put down on another hex: ask the game; a refusal snaps it back with its rule."""
+        if self.session is None:
+            return
+        result = self.session.move(unit.id, frm, to)
+        if isinstance(result, Refusal):
+            self.refused(result)
+            self.map_view.set_pieces(self.session.pieces())
+            return
+        self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
+
+    def refused(self, refusal: Refusal) -> None:
+        self.last_refusal = str(refusal)
+        self.statusBar().showMessage(f"Refused — {refusal}", 15000)
+
+    def next_phase(self) -> None:
+        if self.session is None:
+            return
+        result = self.session.end_phase()
+        if isinstance(result, Refusal):
+            self.refused(result)
+        else:
+            self.statusBar().showMessage(self.session.turn_text(), 5000)
+
+    def undo(self) -> None:
+        if self.session is not None:
+            r = self.session.undo()
+            if isinstance(r, Refusal):
+                self.refused(r)
+            else:
+                self.statusBar().showMessage(f"Undone: {r}", 5000)
+
+    def redo(self) -> None:
+        if self.session is not None:
+            r = self.session.redo()
+            if isinstance(r, Refusal):
+                self.refused(r)
+            else:
+                self.statusBar().showMessage(f"Redone: {r}", 5000)
 
     def show_error(self, title: str, text: str) -> None:
         self.last_error = f"{title}\n{text}"

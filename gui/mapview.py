@@ -21,6 +21,7 @@ from engine.hexes import Hex
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
+from .moveoverlay import CounterGhost, DestinationsOverlay
 from .pyramidjob import PyramidJob, cache_root
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
@@ -29,7 +30,8 @@ ZOOM_PRESETS = (0.125, 0.25, 0.5, 1.0, 2.0)
 MIN_ZOOM, MAX_ZOOM = 0.01, 8.0
 WHEEL_STEP = 1.25
 VIEWER_DELAY_MS = 350
-STILL_MS = 180          # the view is "still" this long after the last zoom or pan: full quality again
+STILL_MS = 180
+DRAG_START_PX = 6          # the view is "still" this long after the last zoom or pan: full quality again
 DIRECTIONS = {"flat": ("SE", "NE", "N", "NW", "SW", "S"), "pointy": ("E", "NE", "NW", "W", "SW", "SE")}
 
 
@@ -43,6 +45,8 @@ class MapView(QGraphicsView):
     """Shows a board: tiled sheet images, grid, hex ids and stacks; zoom, pan, fit and hover."""
 
     hovered = Signal(str)
+    picked = Signal(object, object)            # unit, hex: a counter was picked up
+    dropped = Signal(object, object, object)   # unit, from hex, to hex: and put down there
     tiling = Signal(str, float)        # sheet label, fraction done (1.0 when ready)
     problem = Signal(str)
 
@@ -76,6 +80,12 @@ class MapView(QGraphicsView):
         self._pan_from: QPointF | None = None
         self._space = False
         self._hover_hex: Hex | None = None
+        self.drag_enabled = False
+        self._press = None
+        self._drag = None
+        self._ghost = None
+        self._blocked: dict = {}
+        self.overlay: DestinationsOverlay | None = None
         self._viewer_timer = QTimer(self, singleShot=True, interval=VIEWER_DELAY_MS, timeout=self._show_viewer)
         # while zooming and panning, frames are drawn fast (no smoothing); once still, in full quality
         self.moving = False
@@ -107,6 +117,10 @@ class MapView(QGraphicsView):
             self._add_sheet(board, sheet)
         self.grid = GridLayer(board, self.scale_)
         self.counters = CountersLayer(self.art, self.scale_, self.hex_centre)
+        self.overlay = DestinationsOverlay(board, self.scale_)
+        self.overlay.hide()
+        scene.addItem(self.overlay)
+        self._drag = self._ghost = self._press = None
         scene.addItem(self.viewer)
         self.viewer.close()
         rect = self.grid.rect
@@ -298,7 +312,7 @@ class MapView(QGraphicsView):
         if event.button() == Qt.LeftButton:
             h = self.stack_at(scene_pos)
             if h is not None:
-                self._toggle_viewer(h)
+                self._press = (pos, h)          # a click opens the stack viewer, a drag moves the top unit
                 return
             if self.viewer.pinned:
                 self.viewer.close()
@@ -312,6 +326,7 @@ class MapView(QGraphicsView):
 
     def mouseMoveEvent(self, event):
         pos = event.position()
+        scene_pos = self.mapToScene(pos.toPoint())
         if self._pan_from is not None:
             d = pos - self._pan_from
             self._pan_from = pos
@@ -319,7 +334,15 @@ class MapView(QGraphicsView):
             h.setValue(round(h.value() - d.x()))
             v.setValue(round(v.value() - d.y()))
             return
-        self.hover_at(self.mapToScene(pos.toPoint()))
+        if self._press is not None and self._drag is None and self.drag_enabled:
+            p0, h = self._press
+            if (pos - p0).manhattanLength() >= DRAG_START_PX:
+                self._start_drag(h, scene_pos)
+        if self._drag is not None:
+            self._ghost.setPos(scene_pos)
+            self.hovered.emit(self.describe_target(self.hex_at_scene(scene_pos)))
+            return
+        self.hover_at(scene_pos)
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event):
@@ -330,7 +353,65 @@ class MapView(QGraphicsView):
             else:
                 self.viewport().unsetCursor()
             return
+        if self._drag is not None:
+            unit, frm = self._drag
+            to = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
+            self.end_drag()
+            self._press = None
+            if to is not None and to != frm:
+                self.dropped.emit(unit, frm, to)
+            return
+        if self._press is not None:
+            _, h = self._press
+            self._press = None
+            self._toggle_viewer(h)
+            return
         super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------ moving a counter
+    def _start_drag(self, h: Hex, scene_pos: QPointF) -> None:
+        unit = self.stacks[h][-1]
+        self.viewer.close()
+        self._drag = (unit, h)
+        self.counters.lifted = h
+        self.refresh(self.counters.stack_rect(h))
+        self._ghost = CounterGhost(self.art, unit, self.counters.side)
+        self._ghost.setPos(scene_pos)
+        self.scene().addItem(self._ghost)
+        self.viewport().setCursor(Qt.ClosedHandCursor)
+        self.picked.emit(unit, h)
+
+    def show_destinations(self, costs: dict, blocked: dict | None = None) -> None:
+        """Light the legal destinations of the unit being moved (``{hex: cost}``) as the rules gave them."""
+        self.overlay.show_costs(costs)
+        self._blocked = dict(blocked or {})
+
+    def describe_target(self, h: Hex | None) -> str:
+        """What dropping here would mean, from the rules' own answers given at pick-up."""
+        if h is None:
+            return "off the map"
+        hid = self.board.hex_id(h)
+        if h in self.overlay.costs:
+            cost = self.overlay.costs[h]
+            return f"{hid}: legal" + (f", costs {cost} MP" if cost is not None else "")
+        if h in self._blocked:
+            return f"{hid}: {self._blocked[h]}"
+        return f"{hid}: not a legal destination"
+
+    def end_drag(self) -> None:
+        """Put the picked-up counter down (the pieces are set again by whoever owns them)."""
+        if self._drag is None:
+            return
+        _, h = self._drag
+        self._drag = None
+        self.counters.lifted = None
+        self.refresh(self.counters.stack_rect(h))
+        if self._ghost is not None:
+            self.scene().removeItem(self._ghost)
+            self._ghost = None
+        self.overlay.show_costs({})
+        self._blocked = {}
+        self.viewport().unsetCursor()
 
     def leaveEvent(self, event):
         self._viewer_timer.stop()

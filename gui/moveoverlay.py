@@ -1,0 +1,91 @@
+"""What a picked-up counter shows: its legal destinations lit with their costs, and the counter itself under the cursor."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem
+
+LIT = QColor(70, 190, 90, 90)
+LIT_EDGE = QColor(20, 120, 40, 220)
+COST_INK = QColor(10, 60, 20)
+
+
+class DestinationsOverlay(QGraphicsItem):
+    """Legal destinations of the unit being moved: each hex lit, its movement cost written in it."""
+
+    def __init__(self, board, scale: float):
+        super().__init__()
+        self.board, self.scale = board, scale
+        self.costs: dict = {}
+        self._path = QPainterPath()
+        self._rect = QRectF()
+        self.setZValue(30)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def show_costs(self, costs: dict) -> None:
+        """Light these hexes (``{hex: cost or None}``); an empty dict hides the overlay."""
+        self.prepareGeometryChange()
+        self.costs = dict(costs)
+        lay, s = self.board.layout, self.scale
+        path = QPainterPath()
+        for h in self.costs:
+            path.addPolygon(QPolygonF([QPointF(x * s, y * s) for x, y in lay.polygon_corners(h)]))
+            path.closeSubpath()
+        self._path = path
+        self._rect = path.boundingRect().adjusted(-2, -2, 2, 2)
+        self.setVisible(bool(self.costs))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing, True)
+        pen = QPen(LIT_EDGE, 2)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(LIT)
+        painter.drawPath(self._path)
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        if lod * self.scale < 12:
+            return
+        font = QFont("DejaVu Sans")
+        font.setBold(True)
+        font.setPixelSize(max(1, int(self.scale * 0.42)))
+        painter.setFont(font)
+        painter.setPen(COST_INK)
+        s = self.scale
+        for h, cost in self.costs.items():
+            if cost is None:
+                continue
+            x, y = self.board.center(h)
+            painter.drawText(QRectF(x * s - s / 2, y * s + s * 0.25, s, s * 0.6), Qt.AlignCenter, str(cost))
+
+
+class CounterGhost(QGraphicsItem):
+    """The counter being dragged, drawn at counter size under the cursor."""
+
+    def __init__(self, art, unit, side: float):
+        super().__init__()
+        self.art, self.unit, self.side = art, unit, side
+        self.setZValue(40)
+        self.setOpacity(0.9)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def boundingRect(self) -> QRectF:
+        s = self.side
+        return QRectF(-s / 2 - 2, -s / 2 - 2, s + 4, s + 4)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        s = self.side
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        dpr = widget.devicePixelRatioF() if widget is not None else 1.0
+        target = QRectF(-s / 2, -s / 2, s, s)
+        pm = self.art.picture(self.unit, s * lod * dpr, dpr)
+        painter.setPen(QPen(QColor(255, 230, 80), 0))
+        if pm is None:
+            painter.fillRect(target, self.art.colours(self.unit)[0])
+        else:
+            painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
+            painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
+        painter.drawRect(target)

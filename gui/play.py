@@ -1,0 +1,137 @@
+"""A game in progress as the window sees it: the engine's Game, asked and told, never second-guessed.
+
+Everything about legality comes from the ruleset: where a unit may go and at
+what cost (``rules.destinations``), whether a move or the end of a phase is
+allowed (``Game.play`` raising ``IllegalAction`` with its rule), and what
+happened (the events of each action).  This module only turns those answers
+into what the window shows.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.errors import IllegalAction
+from engine.hexes import Hex
+
+DEFAULT_SEED = 1
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused action: the rule reference and the sentence for the player."""
+
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.message}" if self.rule else self.message
+
+
+class PlaySession(QObject):
+    """One game: its scenario, the engine's Game and the board; ``changed`` after every action."""
+
+    changed = Signal()
+
+    def __init__(self, scenario, board, seed: int = DEFAULT_SEED, parent=None):
+        super().__init__(parent)
+        from engine.game import Game, load_rules
+
+        self.scenario = scenario
+        self.board = board
+        self.rules = load_rules(scenario.path)
+        self.game = Game(self.rules, seed, scenario.path)
+
+    # ------------------------------------------------------------ what is on the map
+    @property
+    def state(self):
+        return self.game.state
+
+    def pieces(self) -> list[tuple[object, Hex]]:
+        """``(scenario unit, hex)`` of every unit the state has on the map, in the scenario's order."""
+        out = []
+        units = getattr(self.state, "units", {})
+        for uid, unit in self.scenario.units.items():
+            us = units.get(uid)
+            h = getattr(us, "hex", None)
+            if isinstance(h, Hex):
+                out.append((unit, h))
+        return out
+
+    def turn_text(self) -> str:
+        st = self.state
+        turn = getattr(st, "turn", None)
+        last = getattr(self.scenario, "last_turn", None)
+        phase = str(getattr(st, "phase", "")).replace("-", " ")
+        head = f"Turn {turn}" + (f" of {last}" if last else "")
+        return f"{head} — {phase}" if phase else head
+
+    # ------------------------------------------------------------ asking the rules
+    def destinations(self, uid: str) -> tuple[dict[Hex, int | None], dict[Hex, str]]:
+        """Where a unit may move now, with the cost of getting there, and why blocked neighbours are blocked.
+
+        The legal moves are the game's legal actions (the one source of legality);
+        the costs and reasons come from the ruleset's ``destinations`` query when it has one.
+        """
+        prefix = f"move {uid} "
+        legal: set[Hex] = set()
+        for action in self.game.legal_actions():
+            if action.text().startswith(prefix) and getattr(action, "to", None):
+                try:
+                    legal.add(self.board.parse_hex(action.to))
+                except ValueError:
+                    continue
+        costs: dict = {}
+        blocked: dict = {}
+        ask = getattr(self.rules, "destinations", None)
+        if ask is not None:
+            reach = ask(self.state, uid)
+            costs = dict(getattr(reach, "destinations", {}) or {})
+            blocked = dict(getattr(reach, "blocked", {}) or {})
+        return {h: costs.get(h) for h in legal}, blocked
+
+    # ------------------------------------------------------------ telling the game
+    def play(self, text: str) -> list | Refusal:
+        """Play one action in its text form; the events, or the refusal with its rule."""
+        try:
+            events = self.game.play(text)
+        except IllegalAction as e:
+            return Refusal(e.rule, e.message)
+        self.changed.emit()
+        return events
+
+    def move(self, uid: str, frm: Hex, to: Hex) -> list | Refusal:
+        """Move a unit from one hex to another (the engine picks the cheapest legal path)."""
+        if to not in self.board:
+            return Refusal("", "that is off the map")
+        return self.play(f"move {uid} {self.board.hex_id(frm)}-{self.board.hex_id(to)}")
+
+    def end_phase(self) -> list | Refusal:
+        return self.play("end")
+
+    def undo(self) -> str | Refusal:
+        if not self.game.can_undo():
+            return Refusal("", "there is nothing to undo")
+        entry = self.game.undo()
+        self.changed.emit()
+        return entry.action.text()
+
+    def redo(self) -> str | Refusal:
+        if not self.game.can_redo():
+            return Refusal("", "there is nothing to redo")
+        self.game.redo()
+        self.changed.emit()
+        return self.game.log[-1].action.text()
+
+    def log_lines(self) -> list[str]:
+        """Every action so far with the events it caused, in words."""
+        lines = []
+        for i, entry in enumerate(self.game.log, start=1):
+            events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
+            lines.append(f"{i}. {entry.action.text()}" + (f" — {events}" if events else ""))
+        return lines
+
+    def save(self, path: Path) -> None:
+        self.game.save(path)

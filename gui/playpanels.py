@@ -1,0 +1,50 @@
+"""The turn and phase bar and the log dock of a game in progress."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar
+
+
+class PhaseBar(QToolBar):
+    """Turn, phase and active side; "Next phase", undo and redo."""
+
+    def __init__(self, parent=None):
+        super().__init__("Turn and phase", parent)
+        self.setObjectName("phasebar")
+        self.setMovable(False)
+        self.label = QLabel("No game")
+        self.label.setMinimumWidth(320)
+        self.addWidget(self.label)
+        self.next_act = QAction("Next phase", self, shortcut=QKeySequence("Ctrl+E"))
+        self.next_act.setToolTip("End this phase (Ctrl+E); refused with the reason if something is owed")
+        self.undo_act = QAction("Undo", self, shortcut=QKeySequence.Undo)
+        self.undo_act.setToolTip("Take back the last action (Ctrl+Z)")
+        self.redo_act = QAction("Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"))
+        self.redo_act.setToolTip("Play again the action last taken back (Ctrl+Shift+Z)")
+        self.addActions([self.next_act, self.undo_act, self.redo_act])
+
+    def show_state(self, text: str, can_undo: bool, can_redo: bool) -> None:
+        self.label.setText(text)
+        self.undo_act.setEnabled(can_undo)
+        self.redo_act.setEnabled(can_redo)
+
+
+class LogDock(QDockWidget):
+    """Every action of the game and what it caused, in words, with rule numbers as the engine gives them."""
+
+    def __init__(self, parent=None):
+        super().__init__("Log", parent)
+        self.setObjectName("logdock")
+        self.list = QListWidget()
+        self.list.setWordWrap(True)
+        self.setWidget(self.list)
+        self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
+
+    def show_lines(self, lines: list[str]) -> None:
+        self.list.clear()
+        self.list.addItems(lines)
+        self.list.scrollToBottom()
+
+    def lines(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())]

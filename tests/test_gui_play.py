@@ -1,0 +1,136 @@
+"""Playing in the window, offscreen: phases, dragging a unit under the rules, refusals with their rule, undo/redo."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from gui.mainwindow import MainWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    win = MainWindow(cache=tmp_path / "cache")
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.open_file(SCENARIO)
+    assert win.session is not None
+    return win
+
+
+def to_movement_phase(win) -> None:
+    for _ in range(12):
+        if win.session.state.phase == "german-movement":
+            return
+        win.phase_bar.next_act.trigger()
+    raise AssertionError(f"never reached the German movement phase ({win.session.state.phase})")
+
+
+def drag(qtbot, view, frm, to) -> None:
+    vp = view.viewport()
+    a = view.mapFromScene(view.hex_centre(frm))
+    b = view.mapFromScene(view.hex_centre(to))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(10, 4))
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+
+
+def german_unit_that_can_move(win):
+    s = win.session
+    for unit, h in s.pieces():
+        if unit.side != "german":
+            continue
+        costs, blocked = s.destinations(unit.id)
+        if costs and blocked:
+            return unit, h, costs, blocked
+    raise AssertionError("no German unit with a legal move and a blocked neighbour")
+
+
+def test_phase_bar_follows_the_game(window):
+    assert window.phase_bar.label.text().startswith("Turn 1 of 10")
+    before = window.session.state.phase
+    window.phase_bar.next_act.trigger()
+    assert window.session.state.phase != before
+    assert window.phase_bar.label.text() == window.session.turn_text()
+    assert window.log_dock.lines()[-1].startswith("1. end")
+
+
+def test_drag_to_a_legal_hex_moves_and_logs(window, qtbot):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, costs, _ = german_unit_that_can_move(window)
+    target = max(costs, key=lambda h: (costs[h] or 0, h.q, h.r))
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    n_log = len(window.log_dock.lines())
+
+    # on pick-up the legal destinations light up with their costs
+    vp = view.viewport()
+    a = view.mapFromScene(view.hex_centre(start))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(12, 0))
+    assert view.overlay.isVisible() and set(view.overlay.costs) == set(costs)
+    assert view.overlay.costs[target] == costs[target]
+    b = view.mapFromScene(view.hex_centre(target))
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+
+    assert not view.overlay.isVisible()
+    assert window.session.state.units[unit.id].hex == target
+    assert unit in view.stacks[target] and unit not in view.stacks.get(start, [])
+    lines = window.log_dock.lines()
+    assert len(lines) == n_log + 1 and f"move {unit.id}" in lines[-1]
+
+
+def test_drop_on_an_illegal_hex_snaps_back_with_the_rule(window, qtbot):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, costs, blocked = german_unit_that_can_move(window)
+    bad, reason = next(iter(blocked.items()))
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    n_log = len(window.log_dock.lines())
+    drag(qtbot, view, start, bad)
+    assert window.session.state.units[unit.id].hex == start
+    assert view.stacks[start][-1] is unit
+    assert window.last_refusal.startswith("Demyansk ")
+    assert "Refused — Demyansk" in window.statusBar().currentMessage()
+    assert len(window.log_dock.lines()) == n_log
+
+
+def test_undo_and_redo_step_one_action(window, qtbot):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, costs, _ = german_unit_that_can_move(window)
+    target = next(iter(costs))
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    drag(qtbot, view, start, target)
+    assert window.session.state.units[unit.id].hex == target
+    n = len(window.log_dock.lines())
+    window.phase_bar.undo_act.trigger()
+    assert window.session.state.units[unit.id].hex == start
+    assert view.stacks[start][-1] is unit
+    assert len(window.log_dock.lines()) == n - 1
+    window.phase_bar.redo_act.trigger()
+    assert window.session.state.units[unit.id].hex == target
+    assert len(window.log_dock.lines()) == n
+
+
+def test_a_click_without_drag_moves_nothing(window, qtbot):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, _, _ = german_unit_that_can_move(window)
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(start)))
+    assert window.session.state.units[unit.id].hex == start
+    assert view.viewer.isVisible() and view.viewer.units == [unit]
