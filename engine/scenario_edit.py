@@ -97,7 +97,7 @@ def paste_units(s: Scenario, clipboard: list[Unit], side: str = "", division: st
     new_ids = []
     units = dict(s.units)
     for u in clipboard:
-        uid = unique_id(units, u.id)
+        uid = unique_id(units, _renamed(u, division, regiment))
         changes = {"id": uid, "hex": ""}
         if side:
             changes["side"] = side
@@ -113,6 +113,19 @@ def paste_units(s: Scenario, clipboard: list[Unit], side: str = "", division: st
     else:
         s = _join_groups_of(s, [u.id for u in clipboard], new_ids)
     return s, new_ids
+
+
+def _renamed(u: Unit, division: str | None, regiment: str | None) -> str:
+    """A copy's id: the original's, with its division and regiment numbers swapped for the new ones."""
+    parts = u.id.split("-")
+    for old, new in ((u.regiment, regiment), (u.division, division)):
+        if new is None or not old or old == new:
+            continue
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i] == old:
+                parts[i] = new
+                break
+    return "-".join(parts)
 
 
 def multiply(s: Scenario, uid: str, n: int) -> tuple[Scenario, list[str]]:

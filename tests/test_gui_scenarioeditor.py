@@ -113,8 +113,8 @@ def test_a_custom_scenario_built_in_the_editor_saves_and_plays_to_the_end(editor
     div = tree.topLevelItem(0).child(0)
     assert div.text(0) == "division 12"
     assert [div.child(i).text(0) for i in range(div.childCount())] == ["regiment 27", "regiment 48"]
-    assert sorted(s.deployment("ger").units) == ["g-12-27", "g-12-27-2", "g-12-27-2-2", "g-12-27-2-3"]
-    assert s.units["g-12-27-2-3"].regiment == "48"
+    assert sorted(s.deployment("ger").units) == ["g-12-27", "g-12-48", "g-12-48-2", "g-12-48-3"]
+    assert s.units["g-12-48-3"].regiment == "48"
     assert s.deployment("ger").area == "within 2 of 0707"
     assert [(r.turn, r.units, r.entry) for r in s.reinforcements] == [(2, ("s-2",), "edge east")]
     assert s.turn_names == ("0600 Feb 10", "0600 Feb 11")

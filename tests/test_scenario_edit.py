@@ -52,12 +52,12 @@ def test_copy_paste_into_another_division_and_n_times(board):
     s = small(board)
     clip = E.copy_units(s, ["g-12-27"])
     s, ids = E.paste_units(s, clip, division="30", regiment="6")
-    assert ids == ["g-12-27-2"]
+    assert ids == ["g-30-6"]                              # the id follows its new division and regiment
     s, again = E.paste_units(s, clip)
-    assert again == ["g-12-27-3"]
-    assert (s.units["g-12-27-2"].division, s.units["g-12-27-2"].regiment) == ("30", "6")
-    assert s.units["g-12-27-2"].hex == ""
-    assert "g-12-27-2" in s.deployment("ger").units       # joins its original's set-up group
+    assert again == ["g-12-27-2"]
+    assert (s.units["g-30-6"].division, s.units["g-30-6"].regiment) == ("30", "6")
+    assert s.units["g-30-6"].hex == ""
+    assert "g-30-6" in s.deployment("ger").units          # joins its original's set-up group
     s, more = E.multiply(s, "s-1", 3)
     assert more == ["s-1-2", "s-1-3"]
     assert s.deployment("sov").units == ("s-1", "s-1-2", "s-1-3")

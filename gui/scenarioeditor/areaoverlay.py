@@ -31,7 +31,7 @@ class AreaOverlay:
         path.setFillRule(Qt.WindingFill)
         item = QGraphicsPathItem(path.simplified())
         fill = QColor(colour)
-        fill.setAlpha(70)
+        fill.setAlpha(45)
         edge = QColor(colour)
         pen = QPen(edge, max(1.0, scale * 0.08))
         pen.setCosmetic(False)

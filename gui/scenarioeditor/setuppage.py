@@ -1,6 +1,7 @@
 """The set-up page: deployment groups and their areas (shown on the map), placing units, reinforcements."""
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QPushButton, QSpinBox, QVBoxLayout,
     QWidget,
@@ -78,7 +79,7 @@ class SetupPage(QWidget):
         self.r_list.clear()
         for r in s.reinforcements:
             self.r_list.addItem(f"turn {r.turn}, {r.side}: {', '.join(r.units)} at {r.entry}")
-        items = self.groups.findItems(current, 0) if current else []
+        items = self.groups.findItems(current, Qt.MatchExactly) if current else []
         if items:
             self.groups.setCurrentItem(items[0])
 
@@ -108,7 +109,7 @@ class SetupPage(QWidget):
         except ValueError as e:
             self.window.say(str(e))
             return
-        ids = [d.id for d in self.window.scenario.deployments]
+        ids = [d.id for d in self.window.scenario.deployments if d.area]
         name = self.g_id.text().strip() or "new group"
         colour = AREA_COLOURS[(ids.index(name) if name in ids else len(ids)) % len(AREA_COLOURS)]
         self.window.areas.show(f"setup:{name}", hexes, colour)

@@ -12,6 +12,8 @@ from engine import scenario_edit as E
 from engine.scenario import Victory
 from engine.victory import CONDITION_KINDS, LEVELS, MEASURES, OCCUPY_MODES, Condition
 
+VICTORY_COLOUR = "#1f6fd1"
+
 
 class VictoryPage(QWidget):
     """Edits ``[victory]`` as a list of conditions; every change goes through the window's ``edit``."""
@@ -160,7 +162,7 @@ class VictoryPage(QWidget):
         except ValueError as e:
             self.window.say(str(e))
             return
-        self.window.areas.show(f"victory:{self.c_id.text().strip()}", hexes, "#1f6fd1")
+        self.window.areas.show(f"victory:{self.c_id.text().strip()}", hexes, VICTORY_COLOUR)
 
 
 class VictoryPanel(QWidget):
@@ -172,6 +174,7 @@ class VictoryPanel(QWidget):
         self.headline.setWordWrap(True)
         self.detail = QTreeWidget()
         self.detail.setHeaderLabels(["condition", "met", "detail"])
+        self.detail.setRootIsDecorated(False)
         lay = QVBoxLayout(self)
         lay.addWidget(self.headline)
         lay.addWidget(self.detail, 1)

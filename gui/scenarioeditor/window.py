@@ -153,11 +153,22 @@ class ScenarioEditor(QMainWindow):
         self.map_view.show_board(self.board)
         self.areas.forget()
         self.refresh()
-        for d in self.scenario.deployments:
+        self.show_areas()
+
+    def show_areas(self) -> None:
+        """Every set-up group's area in its own colour, and the areas of the victory conditions."""
+        from .setuppage import AREA_COLOURS
+        from .victorypage import VICTORY_COLOUR
+
+        shown = [(f"setup:{d.id}", d.area, AREA_COLOURS[i % len(AREA_COLOURS)])
+                 for i, d in enumerate(self.scenario.deployments) if d.area]
+        if self.scenario.victory is not None:
+            shown += [(f"victory:{c.id}", c.area, VICTORY_COLOUR) for c in self.scenario.victory.conditions if c.area]
+        for name, expr, colour in shown:
             try:
-                self.areas.show(f"setup:{d.id}", E.area_hexes(self.board, d.area), "#e0a020")
-            except ValueError:
-                pass
+                self.areas.show(name, E.area_hexes(self.board, expr), colour)
+            except ValueError as e:
+                self.say(f"{name}: {e}")
 
     def save(self, path: str | Path | None = None) -> bool:
         """Write the scenario (atomically); it is checked by loading it back."""
