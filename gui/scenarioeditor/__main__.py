@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     ed.show()
     opened = ed.open_scenario(Path(args.file)) if args.file else True
     ed.tabs.setCurrentIndex(args.tab)
+    if args.tab == 3 and ed.victory.list.count():
+        ed.victory.list.setCurrentRow(0)
     if args.group and opened:
         items = ed.setup.groups.findItems(args.group, Qt.MatchExactly)
         if items:
