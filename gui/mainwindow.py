@@ -58,6 +58,7 @@ class MainWindow(QMainWindow):
         v = self.map_view
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
+        file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close))
         view_menu = self.menuBar().addMenu("&View")
@@ -76,6 +77,19 @@ class MainWindow(QMainWindow):
             act = QAction(f"{z * 100:g}%", self, shortcut=f"Ctrl+{i}", triggered=lambda _=False, z=z: self._set_zoom(z))
             group.addAction(act)
             presets.addAction(act)
+
+    def open_scenario_editor(self):
+        """The scenario editor as a window of its own, on this scenario; "open in the play window" comes back here."""
+        from .scenarioeditor import ScenarioEditor
+
+        self.scenario_editor = ScenarioEditor(parent=self)
+        self.scenario_editor.setWindowFlag(Qt.Window)
+        self.scenario_editor.play_requested.connect(lambda path: self.open_file(Path(path)))
+        if self.scenario is not None and getattr(self.scenario, "path", ""):
+            self.scenario_editor.open_scenario(self.scenario.path)
+        self.scenario_editor.resize(1400, 900)
+        self.scenario_editor.show()
+        return self.scenario_editor
 
     def _fit(self):
         self.map_view.fit()
