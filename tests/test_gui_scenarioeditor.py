@@ -232,3 +232,18 @@ def test_the_counter_sheet_dialog_cuts_and_saves_fronts_and_backs(editor, tmp_pa
     assert np.array_equal(np.asarray(front), np.asarray(fronts[0]))
     back = Image.open(folder / f"{units[0].id}-back.png").convert("RGBA")
     assert np.array_equal(np.asarray(back), np.asarray(fronts[3]))
+
+
+def test_the_main_window_opens_the_editor_on_its_scenario_and_plays_what_it_saves(qtbot, tmp_path):
+    from gui.mainwindow import MainWindow
+
+    win = MainWindow(cache=tmp_path / "tiles")
+    qtbot.addWidget(win)
+    assert win.open_file(ROOT / "scenarios" / "demyansk-1-trapped.toml")
+    ed = win.open_scenario_editor()
+    assert ed.scenario.id == "demyansk-1-trapped" and len(ed.scenario.units) == len(win.scenario.units)
+    ed.path = tmp_path / "copy.toml"
+    ed.dirty = True
+    ed._open_in_play()
+    assert (tmp_path / "copy.toml").is_file()
+    assert Path(win.scenario.path) == tmp_path / "copy.toml"
