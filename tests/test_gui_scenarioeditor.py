@@ -247,3 +247,18 @@ def test_the_main_window_opens_the_editor_on_its_scenario_and_plays_what_it_save
     ed._open_in_play()
     assert (tmp_path / "copy.toml").is_file()
     assert Path(win.scenario.path) == tmp_path / "copy.toml"
+
+
+def test_a_unit_changed_in_the_form_keeps_its_step_losses_and_morale(editor):
+    ed = editor
+    build_custom(ed)
+    ed.oob.select(["g-12-48"])
+    assert ed.oob.f_id.text() == "g-12-48" and ed.oob.f_regiment.text() == "48"
+    ed.oob.f_steps.setValue(2)
+    ed.oob.f_losses.setValue(1)
+    ed.oob.f_morale.setValue(4)
+    ed.oob.f_values[0].setValue(6)
+    click(button(ed.oob, "Apply"))
+    u = ed.scenario.units["g-12-48"]
+    assert (u.steps, u.losses, u.morale, u.attack) == (2, 1, 4, 6)
+    assert ed.check() == []

@@ -150,3 +150,14 @@ def test_removing_units_clears_them_from_every_group(board):
     s = E.add_reinforcement(s, Reinforcement(2, "soviet", (ids[0],), "edge east"))
     s = E.remove_units(s, ["s-1", ids[0]])
     assert "s-1" not in s.units and s.deployment("sov").units == () and s.reinforcements == ()
+
+
+def test_units_may_start_with_step_losses_and_a_morale(board, tmp_path):
+    s = E.auto_place(small(board), board)
+    s = E.update_unit(s, "g-12-27", steps=2, losses=1, morale=3)
+    assert E.check(s, board) == []
+    save_scenario(s, tmp_path / "x.toml")
+    u = load_scenario(tmp_path / "x.toml").units["g-12-27"]
+    assert (u.steps, u.losses, u.morale) == (2, 1, 3)
+    bad = E.update_unit(s, "g-12-27", steps=2, losses=2)
+    assert [p.key for p in E.check(bad, board)] == ["units[0] (g-12-27).losses"]

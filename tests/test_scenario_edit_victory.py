@@ -272,3 +272,36 @@ def test_a_demyansk_game_ends_with_the_winner_by_the_condition(tmp_path):
     assert out["over"] and out["winner"] == "german"
     assert out["reason"] == "massive victory by a German unit near Staraya Russa"
     assert out["breakdown"]["conditions"]["hold"]["met"] is True
+
+
+def test_a_variant_shifts_the_victory_level(tmp_path):
+    from engine.scenario import save_scenario
+
+    p = write(tmp_path, """
+        [[variants]]
+        id = "green"
+        name = "Green German troops"
+        [variants.victory_shift]
+        side = "soviet"
+        levels = 1
+        [victory]
+        kind = "conditions"
+        [[victory.conditions]]
+        id = "hold"
+        kind = "occupy"
+        side = "german"
+        area = "0707"
+        level = "major"
+        """)
+    s = load_scenario(p)
+    assert (s.variants[0].shift_side, s.variants[0].shift) == ("soviet", 1)
+    board = load_map(MAP)
+    facts_ = Facts(("german", "soviet"), {"g1": "german"}, {"g1": board.parse_hex("0707")}, {"g1": ON_MAP},
+                   {"g1": 1}, {"g1": 1})
+    plain = Judge(s.victory, s, AreaContext(board)).outcome(facts_)
+    green = Judge(s.with_variant("green").victory, s, AreaContext(board)).outcome(facts_)
+    assert (plain.winner, plain.breakdown["level"]) == ("german", "major")
+    assert (green.winner, green.breakdown["level"]) == ("german", "minor")
+    assert green.breakdown["conditions"]["variant-green"]["met"] is True
+    save_scenario(s, tmp_path / "again.toml")
+    assert load_scenario(tmp_path / "again.toml").variants == s.variants

@@ -117,7 +117,7 @@ SCENARIO_KEYS = ("id", "name", "ruleset", "map", "first_turn", "last_turn", "tur
 SIDE_KEYS = ("id", "name", "colour", "branches")
 BRANCH_KEYS = ("name", "fill", "text")
 UNIT_KEYS = ("id", "side", "name", "type", "size", "branch", "division", "regiment", "attack", "defense",
-             "movement", "command_radius", "flags", "setup", "hex")
+             "movement", "command_radius", "flags", "setup", "hex", "steps", "losses", "morale")
 SELECT_KEYS = ("side", "deployment", "type", "not_type", "size", "branch", "division", "strength", "flags",
                "units")
 DEPLOYMENT_KEYS = ("id", "side", "order", "area", "units", "rule", "text")
@@ -125,7 +125,7 @@ SETUP_RULE_KEYS = ("kind", "area", "select", "rule", "text", "min", "max", "zoc_
 REINFORCEMENT_KEYS = ("turn", "side", "units", "entry", "method", "may_delay", "rule", "text", "alternatives")
 ALTERNATIVE_KEYS = ("from_turn", "entry", "method", "rule")
 WITHDRAWAL_KEYS = ("by_turn", "side", "units", "no_attack_from_turn", "rule", "text")
-VARIANT_KEYS = ("id", "name", "text", "options", "special_rules")
+VARIANT_KEYS = ("id", "name", "text", "options", "special_rules", "victory_shift")
 VICTORY_KEYS = ("kind", "rule", "text", "side", "otherwise", "source", "target", "free_of", "when", "tie",
                 "awards", "conditions", "otherwise_level")
 AWARD_KEYS = ("side", "points", "event", "select", "per", "rule", "text")
@@ -254,13 +254,20 @@ def _units(rd: _Reader, doc: dict, sides: dict[str, Side]) -> dict[str, Unit]:
         if radius is not None and radius < 0:
             rd.bad(f"{key}.command_radius", f"expected a number 0 or more, found {radius}")
         hex_id = rd.get(t, key, "hex", str, "")
+        steps = rd.get(t, key, "steps", int, 1)
+        losses = rd.get(t, key, "losses", int, 0)
+        if steps is not None and steps < 1:
+            rd.bad(f"{key}.steps", f"expected 1 or more steps, found {steps}")
+        elif losses is not None and steps is not None and not 0 <= losses < steps:
+            rd.bad(f"{key}.losses", f"expected 0 to {steps - 1} steps lost at the start, found {losses}")
         unit = Unit(
             id=uid, side=side or "", type=utype or "infantry",
             size=rd.get(t, key, "size", str, "regiment", UNIT_SIZES) or "regiment",
             name=rd.get(t, key, "name", str, ""), branch=branch or "army",
             division=rd.get(t, key, "division", str, ""), regiment=rd.get(t, key, "regiment", str, ""),
             command_radius=radius, flags=frozenset(rd.strings(t, key, "flags")),
-            setup=rd.area(t, key, "setup"), hex=hex_id or "", **vals,
+            setup=rd.area(t, key, "setup"), hex=hex_id or "", steps=steps or 1, losses=losses or 0,
+            morale=rd.get(t, key, "morale", int, None), **vals,
         )
         if uid:
             out[uid] = unit
@@ -422,9 +429,19 @@ def _variants(rd: _Reader, doc: dict) -> tuple[Variant, ...]:
         opts = _plain_table(sub, t, "options")
         spec = _plain_table(sub, t, "special_rules")
         rd.problems += [Problem(p.file, f"{key}.{p.key}", p.message) for p in sub.problems]
+        shift = rd.table(t.get("victory_shift", {}), f"{key}.victory_shift", ("side", "levels"))
+        shift_side = rd.get(shift, f"{key}.victory_shift", "side", str, "") or ""
+        if shift_side and shift_side not in doc_sides(doc):
+            rd.bad(f"{key}.victory_shift.side", f"{shift_side!r} is not a side")
         out.append(Variant(rd.get(t, key, "id", str, ""), rd.get(t, key, "name", str, ""),
-                           rd.get(t, key, "text", str, ""), opts, spec))
+                           rd.get(t, key, "text", str, ""), opts, spec, shift_side,
+                           rd.get(shift, f"{key}.victory_shift", "levels", int, 0) or 0))
     return tuple(out)
+
+
+def doc_sides(doc: dict) -> set[str]:
+    """The side ids a document names (for checks made before the sides are built)."""
+    return {t.get("id") for t in doc.get("sides", []) if isinstance(t, dict)}
 
 
 def _victory(rd: _Reader, t: Any, sides, deployments) -> Victory | None:

@@ -1,7 +1,7 @@
 """A scenario as plain data: sides, units, deployments, set-up rules, reinforcements, victory."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Demyansk 2.1's symbol summary, named as the rulesets' unit-type tables name them.
@@ -53,6 +53,9 @@ class Unit:
     flags: frozenset[str] = frozenset()
     setup: str = ""          # area expression the unit must set up in ("" = its deployment's area)
     hex: str = ""            # default placement, a printed hex id ("" = not on the map at start)
+    steps: int = 1           # steps the counter has at full strength (2: a front and a back)
+    losses: int = 0          # steps it has lost when the scenario begins
+    morale: int | None = None  # battalion morale, where the rules give units one
 
     @property
     def strengths(self) -> str:
@@ -212,6 +215,8 @@ class Variant:
     text: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     special_rules: dict[str, Any] = field(default_factory=dict)
+    shift_side: str = ""          # the variant moves the victory result toward this side …
+    shift: int = 0                # … by this many levels (it makes the game easier for the other side)
 
 
 @dataclass
@@ -301,5 +306,11 @@ class Scenario:
                 s = copy.copy(self)
                 s.options = {**self.options, **v.options}
                 s.special_rules = {**self.special_rules, **v.special_rules}
+                if v.shift and self.victory is not None and self.victory.kind == "conditions":
+                    from ..victory import Condition
+
+                    always = Condition(f"variant-{v.id}", "count", v.shift_side, shift=v.shift, at_least=0,
+                                       text=f"variant {v.name}")
+                    s.victory = replace(self.victory, conditions=self.victory.conditions + (always,))
                 return s
         raise KeyError(variant_id)

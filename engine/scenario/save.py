@@ -60,7 +60,9 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
         doc["special_rules"] = dict(s.special_rules)
     if s.variants:
         doc["variants"] = [_drop({"id": v.id, "name": v.name, "text": v.text, "options": dict(v.options),
-                                  "special_rules": dict(v.special_rules)}) for v in s.variants]
+                                  "special_rules": dict(v.special_rules),
+                                  "victory_shift": {"side": v.shift_side, "levels": v.shift} if v.shift else None})
+                           for v in s.variants]
     if s.victory is not None:
         v = s.victory
         doc["victory"] = _drop({
@@ -84,7 +86,8 @@ def _unit(u: Unit) -> dict[str, Any]:
     return _drop({"id": u.id, "side": u.side, "name": u.name, "type": u.type, "size": u.size, "branch": u.branch,
                   "division": u.division, "regiment": u.regiment, "attack": u.attack, "defense": u.defense,
                   "movement": u.movement, "command_radius": u.command_radius, "flags": sorted(u.flags),
-                  "setup": u.setup, "hex": u.hex}, keep=("attack", "defense", "movement"))
+                  "setup": u.setup, "hex": u.hex, "steps": u.steps if u.steps != 1 else None,
+                  "losses": u.losses or None, "morale": u.morale}, keep=("attack", "defense", "movement"))
 
 
 def _selector(sel: Selector) -> dict[str, Any]:

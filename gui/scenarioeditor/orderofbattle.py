@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QHBoxLayout, QLineEdit, QPushButton, QSpinBox, QTreeWidget, QTreeWidgetItem,
+    QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
 )
 
@@ -52,11 +52,20 @@ class OrderOfBattlePage(QWidget):
         vals = QHBoxLayout()
         for s in self.f_values:
             vals.addWidget(s)
+        self.f_steps = QSpinBox(minimum=1, maximum=9, value=1)
+        self.f_losses = QSpinBox(minimum=0, maximum=8)
+        self.f_morale = QSpinBox(minimum=0, maximum=20)
+        self.f_morale.setSpecialValueText("none")
+        steps = QHBoxLayout()
+        for label, w in (("steps", self.f_steps), ("lost at start", self.f_losses), ("morale", self.f_morale)):
+            steps.addWidget(QLabel(label))
+            steps.addWidget(w)
         self.f_group = QComboBox()
         for label, w in (("id", self.f_id), ("side", self.f_side), ("name", self.f_name), ("type", self.f_type),
                          ("size", self.f_size), ("division", self.f_division), ("regiment", self.f_regiment)):
             form.addRow(label, w)
         form.addRow("attack-defense-movement", vals)
+        form.addRow("", steps)
         form.addRow("set-up group", self.f_group)
         buttons = QHBoxLayout()
         self.b_add = QPushButton("Add unit", clicked=self.add_from_form)
@@ -155,6 +164,9 @@ class OrderOfBattlePage(QWidget):
         self.f_regiment.setText(u.regiment)
         for w, v in zip(self.f_values, (u.attack, u.defense, u.movement)):
             w.setValue(v)
+        self.f_steps.setValue(u.steps)
+        self.f_losses.setValue(u.losses)
+        self.f_morale.setValue(u.morale or 0)
         dep = self.window.scenario.deployment_of().get(u.id, "")
         self.f_group.setCurrentText(dep)
 
@@ -163,7 +175,8 @@ class OrderOfBattlePage(QWidget):
         a, d, m = (w.value() for w in self.f_values)
         return Unit(id=self.f_id.text().strip(), side=self.f_side.currentText(), type=self.f_type.currentText(),
                     size=self.f_size.currentText(), attack=a, defense=d, movement=m, name=self.f_name.text().strip(),
-                    division=self.f_division.text().strip(), regiment=self.f_regiment.text().strip())
+                    division=self.f_division.text().strip(), regiment=self.f_regiment.text().strip(),
+                    steps=self.f_steps.value(), losses=self.f_losses.value(), morale=self.f_morale.value() or None)
 
     def add_from_form(self) -> None:
         u = self.form_unit()
@@ -182,7 +195,7 @@ class OrderOfBattlePage(QWidget):
         u = self.form_unit()
         old = self.window.scenario.units[ids[0]]
         changes = {k: getattr(u, k) for k in ("name", "type", "size", "attack", "defense", "movement", "division",
-                                              "regiment")}
+                                              "regiment", "steps", "losses", "morale")}
 
         def change(s):
             s = E.update_unit(s, old.id, **changes)
