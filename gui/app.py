@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MAP = ROOT / "maps" / "demo.toml"
-DEFAULT_SCENARIOS = (ROOT / "scenarios" / "demyansk-1.toml", ROOT / "scenarios" / "demyansk" / "scenario-1.toml")
+DEFAULT_SCENARIOS = (ROOT / "scenarios" / "demyansk-1-trapped.toml",)
 
 
 def default_file() -> Path:

@@ -102,6 +102,7 @@ class CounterArt(QObject):
         self._pictures: OrderedDict[tuple, QPixmap] = OrderedDict()
         self._by_unit: dict[str, set[tuple]] = {}
         self._asked: set[tuple] = set()
+        self._sized: dict[tuple, dict[str, QPixmap]] = {}   # (bucket, dpr) -> unit id -> picture
         self._colours: dict[str, tuple[QColor, QColor, QColor]] = {}
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="counter")
         self._made.connect(self._store)
@@ -116,6 +117,16 @@ class CounterArt(QObject):
             f = QColor(fill)
             c = self._colours[unit.id] = (f, QColor(ink), f.darker(130))
         return c
+
+    def pictures_for(self, device_px: float, dpr: float) -> dict | None:
+        """Pictures made for this size on screen, by unit id (None: too small for art, draw squares)."""
+        if device_px < PLAIN_BELOW_PX:
+            return None
+        return self._sized.setdefault((bucket_for(device_px), dpr), {})
+
+    def stand_in(self, unit, device_px: float, dpr: float) -> QPixmap | None:
+        """Ask for the unit's picture at this size and return the nearest one made meanwhile."""
+        return self.picture(unit, device_px, dpr)
 
     def picture(self, unit, device_px: float, dpr: float) -> QPixmap | None:
         """The counter's picture for this size on screen, or the nearest one made; None: draw a square."""
@@ -164,11 +175,13 @@ class CounterArt(QObject):
         pm = QPixmap.fromImage(image)
         pm.setDevicePixelRatio(key[2])
         self._pictures[key] = pm
+        self._sized.setdefault((key[1], key[2]), {})[key[0]] = pm
         self._by_unit.setdefault(key[0], set()).add(key)
         self.made += 1
         while len(self._pictures) > CACHE_PICTURES:
             old, _ = self._pictures.popitem(last=False)
             self._by_unit.get(old[0], set()).discard(old)
+            self._sized.get((old[1], old[2]), {}).pop(old[0], None)
         self.ready.emit(key[0])
 
     def _nearest(self, uid: str, bucket: int, dpr: float) -> QPixmap | None:

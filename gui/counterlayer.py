@@ -6,7 +6,7 @@ hex that two sheets share is one stack whichever sheet it was put on.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -87,34 +87,41 @@ class CountersLayer:
             return
         # drawn in device pixels: Qt's raster engine blits far faster without a scaling world transform
         zoom, dx, dy = world.m11(), world.dx(), world.dy()
-        side = s * zoom
+        side = round(s * zoom)
+        if side < 1:
+            return
         step = EDGE_STEP * self.scale * zoom
-        colours, picture = self.art.colours, self.art.picture
-        stacks, hexes = self.stacks, self._hexes
+        colours = self.art.colours
+        pictures = self.art.pictures_for(side * dpr, dpr)    # None: too small for art
+        stacks, hexes, lifted = self.stacks, self._hexes, self.lifted
         dev_xy = xy[idx] * zoom + (dx - side / 2, dy - side / 2)
         painter.save()
         painter.resetTransform()
         painter.setPen(QPen(EDGE_COLOUR, 0) if side > 20 else Qt.NoPen)
         painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
-        device_px = side * dpr
         # plain Python numbers: Qt's bindings convert numpy scalars slowly
-        for i, (x0, y0) in zip(idx.tolist(), dev_xy.round().tolist()):
-            units = stacks[hexes[i]]
-            if hexes[i] == self.lifted:
+        for i, (x0, y0) in zip(idx.tolist(), dev_xy.round().astype(int).tolist()):
+            h = hexes[i]
+            units = stacks[h]
+            if h == lifted:
                 units = units[:-1]
                 if not units:
                     continue
-            for d in range(min(MAX_EDGES, len(units) - 1), 0, -1):
-                # the counters underneath show as edges up and to the right
-                painter.setBrush(colours(units[-1 - d])[2])
-                painter.drawRect(QRectF(x0 + d * step, y0 - d * step, side, side))
+            n = len(units)
+            if n > 1:
+                for d in range(min(MAX_EDGES, n - 1), 0, -1):
+                    # the counters underneath show as edges up and to the right
+                    painter.setBrush(colours(units[-1 - d])[2])
+                    e = round(d * step)
+                    painter.drawRect(QRect(x0 + e, y0 - e, side, side))
             top = units[-1]
-            target = QRectF(x0, y0, side, side)
-            pm = picture(top, device_px, dpr)
+            pm = pictures.get(top.id) if pictures is not None else None
             if pm is None:
-                painter.fillRect(target, colours(top)[0])
+                pm = self.art.stand_in(top, side * dpr, dpr) if pictures is not None else None
+            if pm is None:
+                painter.fillRect(QRect(x0, y0, side, side), colours(top)[0])
             else:
-                painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
+                painter.drawPixmap(QRect(x0, y0, side, side), pm)
         painter.restore()
 
 

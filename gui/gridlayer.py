@@ -37,26 +37,49 @@ class GridLayer:
         self._ids = [board.hex_id(h) for h in hexes]
         self._centres = np.array([lay.hex_to_pixel(h) for h in hexes], dtype=float).reshape(-1, 2) * scale
         self._texts: dict[int, list[QStaticText | None]] = {}
-        self._blocks: dict[tuple[int, int], QPainterPath] = {}
-        on_board = set(hexes)
+        # hexes by block; a block's path of edges is built the first time the block is shown
+        self._on_board = set(hexes)
+        self._hexes = hexes
+        self._members: dict[tuple[int, int], list[int]] = {}
         cell = BLOCK * scale
-        for h, (cx, cy) in zip(hexes, self._centres):
-            path = self._blocks.setdefault((int(cx // cell), int(cy // cell)), QPainterPath())
-            corners = [QPointF(x * scale, y * scale) for x, y in lay.polygon_corners(h)]
-            for i in range(6):
-                # each edge once: drawn by the hex whose neighbour across it is smaller or off the board
-                n = _neighbour_across(lay, h, i)
-                if n in on_board and (n.q, n.r) < (h.q, h.r):
-                    continue
-                path.moveTo(corners[i])
-                path.lineTo(corners[(i + 1) % 6])
-        self._block_rects = {k: p.boundingRect() for k, p in self._blocks.items()}
+        for i, (cx, cy) in enumerate(self._centres.tolist()):
+            self._members.setdefault((int(cx // cell), int(cy // cell)), []).append(i)
+        self._blocks: dict[tuple[int, int], QPainterPath] = {}
+        self._block_rects: dict[tuple[int, int], QRectF] = {}
+        for key, members in self._members.items():
+            c = self._centres[members]
+            lo, hi = c.min(axis=0) - scale, c.max(axis=0) + scale
+            self._block_rects[key] = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
         self._zoom = None                                   # the zoom of the device-pixel paths below
         self._device_paths: dict[tuple[int, int], QPainterPath] = {}
         rect = QRectF()
         for r in self._block_rects.values():
             rect = rect.united(r)
         self.rect = rect
+
+    def _block_path(self, key: tuple[int, int]) -> QPainterPath:
+        path = self._blocks.get(key)
+        if path is not None:
+            return path
+        lay, scale, on_board = self.board.layout, self.scale, self._on_board
+        origin = type(self._hexes[0])(0, 0) if self._hexes else None
+        # corner offsets and the neighbour across each edge are the same for every hex
+        offsets = [(x * scale, y * scale) for x, y in (lay.corner_offset(k) for k in range(6))]
+        across = [_neighbour_across(lay, origin, k) for k in range(6)]
+        path = QPainterPath()
+        for i in self._members[key]:
+            h = self._hexes[i]
+            cx, cy = self._centres[i].tolist()
+            for k in range(6):
+                # each edge once: drawn by the hex whose neighbour across it is smaller or off the board
+                n = h + across[k]
+                if n in on_board and (n.q, n.r) < (h.q, h.r):
+                    continue
+                (ax, ay), (bx, by) = offsets[k], offsets[(k + 1) % 6]
+                path.moveTo(cx + ax, cy + ay)
+                path.lineTo(cx + bx, cy + by)
+        self._blocks[key] = path
+        return path
 
     def paint(self, painter: QPainter, exposed: QRectF, fast: bool = False) -> None:
         """Paint the grid and ids inside ``exposed`` (scene coordinates); ``fast``: no antialiasing."""
@@ -80,15 +103,15 @@ class GridLayer:
                 zoom = QTransform.fromScale(t.m11(), t.m11())
                 painter.resetTransform()
                 painter.translate(t.dx(), t.dy())
-            for key, path in self._blocks.items():
-                if self._block_rects[key].intersects(exposed):
+            for key, rect in self._block_rects.items():
+                if rect.intersects(exposed):
                     if plain:
                         dp = self._device_paths.get(key)
                         if dp is None:
-                            dp = self._device_paths[key] = zoom.map(path)
+                            dp = self._device_paths[key] = zoom.map(self._block_path(key))
                         painter.drawPath(dp)
                     else:
-                        painter.drawPath(path)
+                        painter.drawPath(self._block_path(key))
                     self.blocks_drawn += 1
             painter.restore()
         self.ids_drawn = 0

@@ -34,6 +34,7 @@ class MainWindow(QMainWindow):
         self.zoom_label = QLabel()
         self.statusBar().addPermanentWidget(self.zoom_label)
         self.map_view.hovered.connect(self.hover_label.setText)
+        self.map_view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
         self.map_view.tiling.connect(self._tiling)
         self.map_view.problem.connect(lambda m: self.show_error("Map image problem", m))
         self.board = None
@@ -45,6 +46,7 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
         self.log_dock = LogDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.log_dock)
+        self.resizeDocks([self.log_dock], [300], Qt.Horizontal)
         self.phase_bar.next_act.triggered.connect(self.next_phase)
         self.phase_bar.undo_act.triggered.connect(self.undo)
         self.phase_bar.redo_act.triggered.connect(self.redo)

@@ -49,6 +49,7 @@ class MapView(QGraphicsView):
     dropped = Signal(object, object, object)   # unit, from hex, to hex: and put down there
     tiling = Signal(str, float)        # sheet label, fraction done (1.0 when ready)
     problem = Signal(str)
+    zoom_changed = Signal(float)
 
     def __init__(self, parent=None, cache: Path | None = None):
         super().__init__(parent)
@@ -263,6 +264,7 @@ class MapView(QGraphicsView):
         after = self.mapToScene(anchor.toPoint())
         d = after - before
         self._scroll_by_scene(d)
+        self.zoom_changed.emit(z)
 
     def _scroll_by_scene(self, d: QPointF) -> None:
         z = self.zoom()
@@ -278,7 +280,9 @@ class MapView(QGraphicsView):
         rect = self.scene().sceneRect()
         if rect.isEmpty():
             return
+        self._moved()
         self.fitInView(rect, Qt.KeepAspectRatio)
+        self.zoom_changed.emit(self.zoom())
 
     def centre_on_hex(self, h: Hex) -> None:
         self.centerOn(self.hex_centre(h))
