@@ -20,8 +20,8 @@ import numpy as np
 
 from .board import Board
 from .errors import IllegalAction
-from .hexes import Hex, hex_distance
-from .los_grid import Rays, axial_to_f, point_f
+from .hexes import FLAT, Hex, hex_distance
+from .los_grid import Rays, point_f
 from .los_model import GROUND, SightMap, traced_pieces
 from .los_rules import DEFAULT_LOS_RULES, LosRules
 
@@ -130,7 +130,8 @@ def _place(sm: SightMap, p: Place):
     # a place off the map has no hex of its own (-1 never matches a hex; its ground is the off-map slot's)
     if isinstance(p, Hex):
         xy = sm.layout.hex_to_pixel(p)
-        f = axial_to_f(sm.orientation, p.q, p.r)
+        q, r = (p.q, p.r) if sm.orientation == FLAT else (p.r, p.q)
+        f = (2 * r + q, -2 * q - r, q - r)                  # triangle coordinates (engine.los_grid)
         i = sm.hex_index(p)
         return xy, f, i if i < sm.n else -1, p, _label(sm, i) or f"{p} (off the map)"
     x, y = float(p[0]), float(p[1])
@@ -173,7 +174,7 @@ def line_of_sight(where: Union[SightMap, Board], frm: Place, to: Place, *,
     walled = sm.no_direct_fire.get(ia) or sm.no_direct_fire.get(ib) or ""   # Black Wednesday 1.1f
     if (P[0], P[1]) == (Q[0], Q[1]):
         return LosResult(la, lb, rng, z0, zT, True, (), limit, walled)
-    rays = Rays.make(FP[None], FQ[None], [zT < z0])
+    rays = Rays.make(np.array([FP], dtype=float), np.array([FQ], dtype=float), [zT < z0])
     own_a, own_b = np.array([ia]), np.array([ib])
     z0a, dza = np.array([z0]), np.array([zT - z0])
     tops, kinds = sm.tops_with(markers)

@@ -136,6 +136,12 @@ class Touches:
 
 def crossings(rays: Rays, ray_of: np.ndarray, ta: np.ndarray, tb: np.ndarray, orientation: str,
               sides: str = "both", corners: bool = False) -> Touches:
+    """All of :func:`crossing_parts` in one."""
+    return Touches.concat(crossing_parts(rays, ray_of, ta, tb, orientation, sides, corners))
+
+
+def crossing_parts(rays: Rays, ray_of: np.ndarray, ta: np.ndarray, tb: np.ndarray, orientation: str,
+                   sides: str = "both", corners: bool = False) -> list[Touches]:
     """Hexes met where items (sub-segments ``ta..tb`` of rays) cross lattice lines strictly inside.
 
     ``sides="both"`` reports the hex on each side of every hexside crossed;
@@ -160,7 +166,7 @@ def crossings(rays: Rays, ray_of: np.ndarray, ta: np.ndarray, tb: np.ndarray, or
         A = FPi[:, _NEXT].ravel() - FPi.ravel() * B
     total = int(cnt.sum())
     if not total:
-        return Touches.empty()
+        return []
     owner = np.repeat(np.arange(len(cnt)), cnt)
     start = np.cumsum(cnt) - cnt
     j = np.repeat(lo.ravel() - start, cnt) + np.arange(total)
@@ -172,7 +178,9 @@ def crossings(rays: Rays, ray_of: np.ndarray, ta: np.ndarray, tb: np.ndarray, or
     if on.any():
         special |= np.repeat(on, 3)[owner]
     parts = []
-    keep = (np.remainder(m - j, 3.0) == 1.0) & ~special     # hexsides, not spokes
+    x = m - j
+    # hexsides, not spokes: (m - j) mod 3 == 1, in floats (whole numbers, margins of 1/6)
+    keep = (x - 3.0 * np.floor((x + 0.5) * (1.0 / 3.0)) == 1.0) & ~special
     if keep.any():
         o = owner[keep]
         item = o // 3
@@ -189,7 +197,7 @@ def crossings(rays: Rays, ray_of: np.ndarray, ta: np.ndarray, tb: np.ndarray, or
         jj = j[special]
         t = (jj - FPi.ravel()[o]) / Di.ravel()[o]
         parts.append(_special(orientation, rays, k, item, ray_of[item], t, jj.astype(np.int64), corners))
-    return Touches.concat(parts)
+    return parts
 
 
 _NEXT = [1, 2, 0]

@@ -15,7 +15,7 @@ import shapely
 
 from .board import Board
 from .hexes import Hex
-from .los_grid import Rays, Touches, cells_at, crossings
+from .los_grid import Rays, Touches, cells_at, crossing_parts
 from .los_rules import DEFAULT_LOS_RULES, KindRule, LosRules
 
 EPS_HEIGHT = 1e-6   # metres: an obstacle blocks when its top is above the line by more than this
@@ -86,6 +86,7 @@ class SightMap:
         self.sea = shapely.union_all(sea) if sea else None
         self.polygons = np.array([t.polygon for t in self.traced], dtype=object)
         self.traced_height = np.array([t.height for t in self.traced], dtype=float)
+        self.outlines = shapely.boundary(self.polygons) if len(self.polygons) else self.polygons
         shapely.prepare(self.polygons)
         self.tree = shapely.STRtree(self.polygons) if len(self.polygons) else None
         edges_a, edges_b, owner = [], [], []
@@ -217,20 +218,22 @@ class SightMap:
         return top, kind
 
     # ------------------------------------------------------------ checks
-    def hex_checks(self, rays: Rays, own_a, own_b, z0, dz, tops, sides: str):
+    def hex_checks(self, rays: Rays, own_a, own_b, z0, dz, tops, sides: str, only_blocked: bool = False):
         """Hex obstacles (ground included) against the whole of each sight line."""
         nr = len(rays)
         return self.stretch_checks(rays, np.arange(nr), np.zeros(nr), np.ones(nr), np.zeros(nr),
-                                   np.ones(nr, dtype=bool), own_a, own_b, z0, dz, tops, sides)
+                                   np.ones(nr, dtype=bool), own_a, own_b, z0, dz, tops, sides, only_blocked)
 
-    def interval_checks(self, rays: Rays, ray_of, ta, tb, add, own_a, own_b, z0, dz, sides: str):
+    def interval_checks(self, rays: Rays, ray_of, ta, tb, add, own_a, own_b, z0, dz, sides: str,
+                        only_blocked: bool = False):
         """Traced obstacles: each item is a stretch ``ta..tb`` of a ray inside one, ``add`` metres high."""
         n = len(ta)
         return self.stretch_checks(rays, ray_of, ta, tb, add, np.zeros(n, dtype=bool), own_a, own_b, z0, dz,
-                                   self.ground, sides)
+                                   self.ground, sides, only_blocked)
 
-    def stretch_checks(self, rays: Rays, ray_of, ta, tb, add, hex_item, own_a, own_b, z0, dz, tops, sides: str):
-        """Checks along stretches ``ta..tb`` of rays.
+    def stretch_checks(self, rays: Rays, ray_of, ta, tb, add, hex_item, own_a, own_b, z0, dz, tops, sides: str,
+                       only_blocked: bool = False):
+        """Checks along stretches ``ta..tb`` of rays (or, ``only_blocked``, which rays are blocked).
 
         A hex item (a whole sight line) is judged by the hexes' tops; any other
         item is a stretch inside a traced obstacle, judged by the ground under
@@ -240,8 +243,8 @@ class SightMap:
         ta = np.asarray(ta, dtype=float)
         tb = np.asarray(tb, dtype=float)
         add = np.asarray(add, dtype=float)
-        parts = [crossings(rays, ray_of, ta, tb, self.orientation, sides=sides,
-                           corners=self.rules.edge_rule == "either")]
+        parts = crossing_parts(rays, ray_of, ta, tb, self.orientation, sides=sides,
+                               corners=self.rules.edge_rule == "either")
         traced = np.nonzero(~hex_item)[0]
         if len(traced):
             a, b, r = ta[traced], tb[traced], ray_of[traced]
@@ -257,13 +260,26 @@ class SightMap:
                 items = traced
             qa, ra, qb, rb = cells_at(rays, ray_of[items], t_in, self.orientation)
             parts.append(Touches(items, t_at, qa, ra, qb, rb, np.zeros(len(items), dtype=bool)))
-        touches = Touches.concat(parts)
+        if only_blocked:
+            out = np.zeros(len(rays), dtype=bool)
+            for part in parts:
+                ck = self._judge_touches(part, ray_of, add, hex_item, own_a, own_b, z0, dz, tops)
+                out[ck.ray[ck.blocked]] = True
+            return out
+        return self._judge_touches(Touches.concat(parts), ray_of, add, hex_item, own_a, own_b, z0, dz, tops)
+
+    def _judge_touches(self, touches: Touches, ray_of, add, hex_item, own_a, own_b, z0, dz, tops) -> "Checks":
         item = touches.item
         ia = self.lookup(touches.qa, touches.ra)
         ib = self.lookup(touches.qb, touches.rb)
         hexi = hex_item[item]
-        base_a = np.where(hexi, tops[ia], self.ground[ia])
-        base_b = np.where(hexi, tops[ib], self.ground[ib])
+        if hexi.all():
+            base_a, base_b = tops[ia], tops[ib]
+        elif not hexi.any():
+            base_a, base_b = self.ground[ia], self.ground[ib]
+        else:
+            base_a = np.where(hexi, tops[ia], self.ground[ia])
+            base_b = np.where(hexi, tops[ib], self.ground[ib])
         return self._judge(item, ray_of[item], touches.t, ia, ib, base_a, base_b, add[item], touches.pair,
                            own_a, own_b, z0, dz)
 
@@ -369,7 +385,7 @@ def traced_pieces(sm: SightMap, P, Q, edge_rule: str, upto: float = 1.0, near: n
         keep = tb - ta > 1e-12
         mid = (ta + tb) / 2.0
         mids = shapely.points(px + dx * mid, py + dy * mid)
-        keep &= shapely.distance(mids, shapely.boundary(sm.polygons[who])) >= 1e-9
+        keep &= shapely.distance(mids, sm.outlines[who]) >= 1e-9
         ta, tb, who = ta[keep], tb[keep], who[keep]
     return ta, tb, who
 

@@ -22,7 +22,7 @@ import shapely
 from .hexes import Hex, hex_distance
 from .los import line_of_sight
 from .los_grid import Rays, axial_to_f
-from .los_model import SightMap, blocked_rays
+from .los_model import SightMap
 
 ANGLE_PAD = 1e-9
 UV_TOL = 1e-9
@@ -76,7 +76,7 @@ def viewshed(sm: SightMap, frm: Hex, *, observer_height: float | None = None, ta
     z0a = np.full(n, z0)
     dz = zT - z0
     tops, _kinds = sm.tops_with(markers)
-    blocked = blocked_rays(sm.hex_checks(rays, own_a, own_b, z0a, dz, tops, sides="low"), n)
+    blocked = sm.hex_checks(rays, own_a, own_b, z0a, dz, tops, sides="low", only_blocked=True)
     recheck = np.zeros(n, dtype=bool)
     if len(sm.traced):
         P = np.array(sm.layout.hex_to_pixel(frm))
@@ -84,8 +84,8 @@ def viewshed(sm: SightMap, frm: Hex, *, observer_height: float | None = None, ta
         ray_of, ta, tb, who, ambiguous = traced_stretches(sm, P, T, blocked)
         recheck[ambiguous] = True
         if len(ta):
-            tc = sm.interval_checks(rays, ray_of, ta, tb, sm.traced_height[who], own_a, own_b, z0a, dz, sides="low")
-            blocked |= blocked_rays(tc, n)
+            blocked |= sm.interval_checks(rays, ray_of, ta, tb, sm.traced_height[who], own_a, own_b, z0a, dz,
+                                          sides="low", only_blocked=True)
     visible = ~blocked
     for k in np.nonzero(recheck)[0]:
         h = Hex(int(tq[k]), int(tr[k]))
