@@ -5,11 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from engine.mapfile import load_map
 from engine.scenario import Side, load_scenario
 from gui.scenarioeditor import ScenarioEditor
 from gui.scenarioeditor.orderofbattle import UNIT_MIME

@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import BadFile
 from engine.mapfile import load_map
-from engine.scenario import AreaContext, Selector, Side, Unit, Victory, load_scenario
+from engine.scenario import AreaContext, Selector, Unit, Victory, load_scenario
 from engine.victory import (
     DUE, ELIMINATED, EXITED, ON_MAP, Award, Condition, Facts, Judge, update_control,
 )

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 
 from engine import scenario_edit as E
 from engine.errors import BadFile, BadHexId
-from engine.fileio import read_toml
+from engine.game import own_format_ruleset
 from engine.mapfile import load_map
 from engine.scenario import Side, load_scenario, save_scenario
 
@@ -132,15 +132,14 @@ class ScenarioEditor(QMainWindow):
         """Open a scenario file; a bad file is reported in words, never as a traceback."""
         path = Path(path)
         try:
-            head = read_toml(path).get("scenario", {})
-            if isinstance(head, dict) and head.get("ruleset") == "scw":
-                raise BadFile([])
+            if own_format_ruleset(str(path), "rules_for_own_scenario") is not None:
+                self.say(f"{path}: its ruleset keeps its own scenario format; this editor edits hex-map scenarios",
+                         title=f"Cannot open {path.name}")
+                return False
             scenario = load_scenario(path)
             board = load_map(scenario.map_path)
         except BadFile as e:
-            text = "\n".join(str(p) for p in e.problems[:20]) or \
-                f"{path}: the skirmish keeps its own scenario format; this editor edits hex-map scenarios"
-            self.say(text, title=f"Cannot open {path.name}")
+            self.say("\n".join(str(p) for p in e.problems[:20]), title=f"Cannot open {path.name}")
             return False
         self.scenario, self.board, self.path = scenario, board, path
         self._board_shown()
