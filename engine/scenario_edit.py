@@ -29,7 +29,7 @@ def new_scenario(id: str, name: str, ruleset: str, map_path: str, sides: list[Si
                  last_turn: int = 10, first_side: str = "") -> Scenario:
     """An empty scenario on a map: sides, turns, no units yet."""
     return Scenario(id=id, name=name, ruleset=ruleset, map=str(map_path), map_path=str(Path(map_path).resolve()),
-                    first_turn=first_turn, last_turn=last_turn, first_side=first_side or sides[0].id,
+                    first_turn=first_turn, last_turn=last_turn, first_side=first_side or (sides[0].id if sides else ""),
                     sides={s.id: s for s in sides}, units={})
 
 

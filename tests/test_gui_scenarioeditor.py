@@ -261,3 +261,22 @@ def test_a_unit_changed_in_the_form_keeps_its_step_losses_and_morale(editor):
     u = ed.scenario.units["g-12-48"]
     assert (u.steps, u.losses, u.morale, u.attack) == (2, 1, 4, 6)
     assert ed.check() == []
+
+
+def test_every_button_of_an_empty_editor_answers_in_words(editor):
+    from PySide6.QtWidgets import QPushButton
+
+    for b in editor.findChildren(QPushButton):
+        if b.text() in ("Open scan…",):
+            continue
+        b.click()                      # pytest-qt fails the test on any exception raised in a slot
+    assert editor.scenario is None
+    for act in editor.findChildren(type(editor.menuBar().actions()[0])):
+        if act.text().replace("&", "") in ("Undo", "Copy units", "Paste units", "Check", "Play with bots",
+                                           "Open in the play window", "Cut a counter sheet…", "Save"):
+            act.trigger()
+    assert editor.scenario is None
+    click(button(editor, "Play this scenario with bots"))
+    assert editor.last_message == "fix the problems before playing"
+    assert editor.edit(lambda s: s) is False
+    assert editor.last_message == "Open a scenario or start a new one on a map first"

@@ -207,6 +207,8 @@ class OrderOfBattlePage(QWidget):
         self.window.edit(change, f"changed {old.id}")
 
     def copy(self) -> None:
+        if self.window.scenario is None:
+            return
         self.clipboard = E.copy_units(self.window.scenario, self.selected_ids())
         self.window.say(f"copied {len(self.clipboard)} unit(s)")
 

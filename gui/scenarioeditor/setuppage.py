@@ -101,6 +101,8 @@ class SetupPage(QWidget):
 
     def show_area(self) -> None:
         """Show the group's area on the map (every group keeps its own colour)."""
+        if self.window.board is None:
+            return
         text = self.g_area.text().strip()
         if not text:
             return
@@ -117,8 +119,8 @@ class SetupPage(QWidget):
 
     def save_group(self) -> None:
         gid = self.g_id.text().strip()
-        if not gid:
-            self.window.say("A set-up group needs an id")
+        if not gid or self.window.scenario is None:
+            self.window.say("A set-up group needs an id and a scenario")
             return
         old = next((d for d in self.window.scenario.deployments if d.id == gid), None)
         dep = Deployment(gid, self.g_side.currentText(), self.g_order.value(), self.g_area.text().strip(),

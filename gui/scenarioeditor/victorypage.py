@@ -154,6 +154,8 @@ class VictoryPage(QWidget):
             self._victory(s), otherwise=side, otherwise_level=level if side else "")), "otherwise")
 
     def show_area(self) -> None:
+        if self.window.board is None:
+            return
         text = self.c_area.text().strip()
         if not text:
             return

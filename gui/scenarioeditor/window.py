@@ -106,6 +106,7 @@ class ScenarioEditor(QMainWindow):
     # ------------------------------------------------------------ menus
     def _menus(self) -> None:
         m = self.menuBar().addMenu("&Scenario")
+        m.addAction(QAction("&New on a map…", self, shortcut=QKeySequence.New, triggered=self._choose_new))
         m.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_open))
         m.addAction(QAction("&Save", self, shortcut=QKeySequence.Save, triggered=lambda: self.save()))
         m.addAction(QAction("Save &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._choose_save))
@@ -171,6 +172,8 @@ class ScenarioEditor(QMainWindow):
 
     def save(self, path: str | Path | None = None) -> bool:
         """Write the scenario (atomically); it is checked by loading it back."""
+        if self.scenario is None:
+            return False
         path = Path(path) if path else self.path
         if path is None:
             self._choose_save()
@@ -198,6 +201,14 @@ class ScenarioEditor(QMainWindow):
         if p:
             self.open_scenario(p)
 
+    def _choose_new(self):
+        p, _ = QFileDialog.getOpenFileName(self, "The map of the new scenario", "", "Maps (*.toml)")
+        if p:
+            try:
+                self.new_scenario(p, [])
+            except BadFile as e:
+                self.say("\n".join(str(x) for x in e.problems[:20]), title=f"Cannot open {Path(p).name}")
+
     def _choose_save(self):
         p, _ = QFileDialog.getSaveFileName(self, "Save the scenario", "", "Scenarios (*.toml)")
         if p:
@@ -206,6 +217,9 @@ class ScenarioEditor(QMainWindow):
     # ------------------------------------------------------------ editing
     def edit(self, change, what: str = "") -> bool:
         """Apply an engine operation to the scenario; a refusal is said, the scenario stays as it was."""
+        if self.scenario is None:
+            self.say("Open a scenario or start a new one on a map first")
+            return False
         try:
             new = change(self.scenario)
         except (ValueError, KeyError) as e:
@@ -228,7 +242,7 @@ class ScenarioEditor(QMainWindow):
 
     def drop_unit(self, uid: str, h) -> bool:
         """Set up a unit in a hex (a unit dropped on the map)."""
-        if uid not in self.scenario.units:
+        if self.scenario is None or uid not in self.scenario.units:
             return False
         hid = self.board.hex_id(h)
         if uid not in self.scenario.deployment_of():
@@ -256,6 +270,9 @@ class ScenarioEditor(QMainWindow):
 
     def check(self) -> list:
         """The scenario's problems, listed on the "Check and play" page."""
+        if self.scenario is None:
+            self.say("Open a scenario or start a new one on a map first")
+            return [None]
         problems = E.check(self.scenario, self.board)
         self.problems.clear()
         self.problems.addItems([f"{p.key}: {p.message}" for p in problems] or ["no problems: ready to play"])
@@ -278,6 +295,8 @@ class ScenarioEditor(QMainWindow):
         return True
 
     def _open_in_play(self) -> None:
+        if self.scenario is None:
+            return
         if (self.dirty or self.path is None) and not self.save():
             return
         self.play_requested.emit(str(self.path))
@@ -285,6 +304,9 @@ class ScenarioEditor(QMainWindow):
     def counter_sheet(self):
         from .countersheetdialog import CounterSheetDialog
 
+        if self.scenario is None:
+            self.say("Open a scenario or start a new one on a map first")
+            return None
         dlg = CounterSheetDialog(self, self)
         dlg.resize(900, 700)
         if not self._offscreen():
