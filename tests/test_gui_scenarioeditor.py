@@ -277,6 +277,6 @@ def test_every_button_of_an_empty_editor_answers_in_words(editor):
             act.trigger()
     assert editor.scenario is None
     click(button(editor, "Play this scenario with bots"))
-    assert editor.last_message == "fix the problems before playing"
+    assert editor.last_message == "Open a scenario or start a new one on a map first"
     assert editor.edit(lambda s: s) is False
     assert editor.last_message == "Open a scenario or start a new one on a map first"

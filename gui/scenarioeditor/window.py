@@ -282,6 +282,9 @@ class ScenarioEditor(QMainWindow):
     # ------------------------------------------------------------ playing
     def play_headless(self, seed: int | None = None) -> bool:
         """Save, then play the scenario to the end with the bot for every side (the engine's play command)."""
+        if self.scenario is None:
+            self.say("Open a scenario or start a new one on a map first")
+            return False
         if self.check():
             self.tabs.setCurrentIndex(4)
             self.say("fix the problems before playing")
