@@ -97,7 +97,8 @@ class CountersLayer:
         dev_xy = xy[idx] * zoom + (dx - side / 2, dy - side / 2)
         painter.save()
         painter.resetTransform()
-        painter.setPen(QPen(EDGE_COLOUR, 0) if side > 20 else Qt.NoPen)
+        outline = side > 20 and not fast
+        painter.setPen(QPen(EDGE_COLOUR, 0) if outline else Qt.NoPen)
         painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
         # plain Python numbers: Qt's bindings convert numpy scalars slowly
         for i, (x0, y0) in zip(idx.tolist(), dev_xy.round().astype(int).tolist()):
@@ -111,9 +112,12 @@ class CountersLayer:
             if n > 1:
                 for d in range(min(MAX_EDGES, n - 1), 0, -1):
                     # the counters underneath show as edges up and to the right
-                    painter.setBrush(colours(units[-1 - d])[2])
                     e = round(d * step)
-                    painter.drawRect(QRect(x0 + e, y0 - e, side, side))
+                    if outline:
+                        painter.setBrush(colours(units[-1 - d])[2])
+                        painter.drawRect(QRect(x0 + e, y0 - e, side, side))
+                    else:
+                        painter.fillRect(QRect(x0 + e, y0 - e, side, side), colours(units[-1 - d])[2])
             top = units[-1]
             pm = pictures.get(top.id) if pictures is not None else None
             if pm is None:

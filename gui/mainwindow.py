@@ -61,6 +61,9 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
         file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
+        self.save_act = QAction("&Save game", self, shortcut=QKeySequence.Save, triggered=self._save)
+        self.save_as_act = QAction("Save game &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._save_as)
+        file_menu.addActions([self.save_act, self.save_as_act])
         file_menu.addSeparator()
         file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close))
         view_menu = self.menuBar().addMenu("&View")
@@ -130,10 +133,14 @@ class MainWindow(QMainWindow):
         from engine.mapfile import is_map_doc, load_map
 
         path = Path(path)
+        saved = None
         try:
             doc = read_toml(path)
             if is_map_doc(doc):
                 board, placed, scenario = load_map(path), [], None
+            elif "actions" in doc and "seed" in doc:
+                saved = PlaySession.open_saved(path, parent=self)
+                board, placed, scenario = saved.board, [], saved.scenario
             else:
                 board, placed, scenario = self._load_scenario(path)
         except BadFile as e:
@@ -146,7 +153,7 @@ class MainWindow(QMainWindow):
         if scenario is not None:
             art = CounterArt(scenario.sides)
             self.map_view.set_art(art)
-            self.session = self._start_game(scenario, board)
+            self.session = self._start_game(scenario, board, saved)
         self.map_view.show_board(board)
         self.map_view.drag_enabled = self.session is not None
         self.map_view.set_pieces(self.session.pieces() if self.session is not None else placed)
@@ -176,10 +183,10 @@ class MainWindow(QMainWindow):
         return board, placed, scenario
 
     # ------------------------------------------------------------ play
-    def _start_game(self, scenario, board) -> PlaySession | None:
+    def _start_game(self, scenario, board, saved: PlaySession | None = None) -> PlaySession | None:
         """A game of the scenario under its ruleset; None (the set-up is shown) if it has no ruleset to play."""
         try:
-            session = PlaySession(scenario, board, parent=self)
+            session = saved or PlaySession(scenario, board, parent=self)
         except BadFile as e:
             self.show_error("This scenario cannot be played yet", "\n".join(str(p) for p in e.problems[:10]))
             return None
@@ -200,6 +207,32 @@ class MainWindow(QMainWindow):
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
+
+    def save_game(self, path: Path) -> bool:
+        """Save the game in progress; a write that fails is reported and leaves any old file whole."""
+        if self.session is None:
+            self.show_error("Nothing to save", "Open a scenario and play first.")
+            return False
+        try:
+            self.session.save(Path(path))
+        except OSError as e:
+            self.show_error(f"Cannot save {path}", e.strerror or str(e))
+            return False
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def _save(self) -> None:
+        if self.session is not None and self.session.path is not None:
+            self.save_game(self.session.path)
+        else:
+            self._save_as()
+
+    def _save_as(self) -> None:
+        if self.session is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game", "", "Saved games (*.toml)")
+        if path:
+            self.save_game(Path(path))
 
     def _picked(self, unit, h) -> None:
         if self.session is None:

@@ -35,14 +35,30 @@ class PlaySession(QObject):
 
     changed = Signal()
 
-    def __init__(self, scenario, board, seed: int = DEFAULT_SEED, parent=None):
+    def __init__(self, scenario, board, seed: int = DEFAULT_SEED, parent=None, game=None):
         super().__init__(parent)
         from engine.game import Game, load_rules
 
         self.scenario = scenario
         self.board = board
-        self.rules = load_rules(scenario.path)
-        self.game = Game(self.rules, seed, scenario.path)
+        if game is None:
+            game = Game(load_rules(scenario.path), seed, scenario.path)
+        self.game = game
+        self.rules = game.rules
+        self.path: Path | None = None          # where this game was last saved or opened from
+
+    @classmethod
+    def open_saved(cls, path: Path, parent=None) -> "PlaySession":
+        """A saved game: its scenario checked against the recorded hash, its log replayed (BadFile if not)."""
+        from engine.game import load_game
+        from engine.mapfile import load_map
+        from engine.scenario import load_scenario
+
+        game = load_game(path)
+        scenario = load_scenario(game.scenario_path)
+        session = cls(scenario, load_map(scenario.map_path), parent=parent, game=game)
+        session.path = Path(path)
+        return session
 
     # ------------------------------------------------------------ what is on the map
     @property
@@ -134,4 +150,6 @@ class PlaySession(QObject):
         return lines
 
     def save(self, path: Path) -> None:
+        """Write the saved game (atomically: the engine writes a whole file or none)."""
         self.game.save(path)
+        self.path = Path(path)

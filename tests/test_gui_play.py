@@ -134,3 +134,31 @@ def test_a_click_without_drag_moves_nothing(window, qtbot):
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(start)))
     assert window.session.state.units[unit.id].hex == start
     assert view.viewer.isVisible() and view.viewer.units == [unit]
+
+
+def test_save_and_reopen_give_the_same_game(window, qtbot, tmp_path):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, costs, _ = german_unit_that_can_move(window)
+    target = next(iter(costs))
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    drag(qtbot, view, start, target)
+    saved = tmp_path / "game.toml"
+    assert window.save_game(saved)
+    lines, state_hash = window.log_dock.lines(), window.session.game.hash()
+
+    other = MainWindow(cache=tmp_path / "cache2")
+    qtbot.addWidget(other)
+    assert other.open_file(saved)
+    assert other.session.game.hash() == state_hash
+    assert other.log_dock.lines() == lines
+    assert unit.id in [u.id for u in other.map_view.stacks[target]]
+    assert other.phase_bar.label.text() == window.phase_bar.label.text()
+
+
+def test_a_damaged_save_is_named_not_replayed(window, tmp_path):
+    bad = tmp_path / "bad-save.toml"
+    bad.write_text('format = 1\nruleset = "demyansk"\nseed = "one"\nactions = []\n')
+    assert not window.open_file(bad)
+    assert "bad-save.toml" in window.last_error and "seed" in window.last_error
