@@ -58,9 +58,21 @@ def main(argv: list[str] | None = None) -> int:
         if not opened:
             print(win.last_error, file=sys.stderr)
         return 0 if ok and opened else 1
+    if not args.file and win.autosave.is_file() and _resume_wanted(win):
+        path = win.autosave
     win.open_file(path)
     win.show()
     return app.exec()
+
+
+def _resume_wanted(win) -> bool:
+    """Sandtable was not closed normally last time: offer the game it had autosaved."""
+    from PySide6.QtWidgets import QMessageBox
+
+    answer = QMessageBox.question(win, "Resume the last game?",
+                                  "Sandtable did not close normally last time. Resume the game it saved then?",
+                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+    return answer == QMessageBox.Yes
 
 
 if __name__ == "__main__":

@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(huge_child(Path(args.folder), Path(args.cache), width, height)))
         return 0
     _app()
-    from .pyramidjob import cache_root
+    from .userfolders import cache_root
 
     folder = Path(args.folder) if args.folder else cache_root() / "bench"
     with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:

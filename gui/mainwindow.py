@@ -13,13 +13,15 @@ from .counterart import CounterArt
 from .mapview import ZOOM_PRESETS, MapView
 from .play import PlaySession, Refusal
 from .playpanels import LogDock, PhaseBar
+from .userfolders import autosave_path
 
 
 class MainWindow(QMainWindow):
     """Sandtable's window: opens map and scenario files and shows them."""
 
-    def __init__(self, cache: Path | None = None):
+    def __init__(self, cache: Path | None = None, autosave: Path | None = None):
         super().__init__()
+        self.autosave = autosave if autosave is not None else autosave_path()
         self.setWindowTitle("Sandtable")
         self.map_view = MapView(self, cache=cache)
         self.setCentralWidget(self.map_view)
@@ -132,7 +134,7 @@ class MainWindow(QMainWindow):
         from engine.fileio import read_toml
         from engine.mapfile import is_map_doc, load_map
 
-        path = Path(path)
+        path = Path(path).absolute()
         saved = None
         try:
             doc = read_toml(path)
@@ -196,6 +198,22 @@ class MainWindow(QMainWindow):
     def _game_changed(self) -> None:
         self.map_view.set_pieces(self.session.pieces())
         self._show_play()
+        self._autosave()
+
+    def _autosave(self) -> None:
+        """Save the game after every action, so that a crash loses nothing (offered back on the next start)."""
+        try:
+            self.session.game.save(self.autosave)
+        except OSError as e:
+            self.statusBar().showMessage(f"Cannot autosave to {self.autosave}: {e.strerror or e}", 10000)
+
+    def closeEvent(self, event) -> None:
+        """A normal close: the autosave is not needed to resume."""
+        try:
+            self.autosave.unlink()
+        except OSError:
+            pass
+        super().closeEvent(event)
 
     def _show_play(self) -> None:
         s = self.session

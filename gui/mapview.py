@@ -22,7 +22,8 @@ from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
 from .moveoverlay import CounterGhost, DestinationsOverlay
-from .pyramidjob import PyramidJob, cache_root
+from .pyramidjob import PyramidJob
+from .userfolders import cache_root
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
 

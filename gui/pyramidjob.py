@@ -1,22 +1,13 @@
 """Build (or find) a map image's tile pyramid in a background thread and report to the GUI."""
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtCore import QObject, Signal
 
 from .tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
-
-
-def cache_root() -> Path:
-    """The user cache folder for tiles (QStandardPaths.CacheLocation, which follows $XDG_CACHE_HOME)."""
-    loc = QStandardPaths.writableLocation(QStandardPaths.CacheLocation)
-    if not loc:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        loc = os.path.join(base, "sandtable")
-    return Path(loc)
+from .userfolders import cache_root
 
 
 class PyramidJob(QObject):

@@ -24,7 +24,8 @@ DEMO = ROOT / "maps" / "demo.toml"
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    win = MainWindow(cache=tmp_path / "cache")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
     qtbot.addWidget(win)
     win.resize(1000, 700)
     win.show()
@@ -291,6 +292,7 @@ def test_screenshot_entry_writes_the_window(tmp_path, monkeypatch, qapp):
     from gui.app import main
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     out = tmp_path / "shot.png"
     assert main(["--screenshot", str(out), str(DEMO)]) == 0
     img = QImage(str(out))

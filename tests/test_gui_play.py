@@ -15,7 +15,8 @@ SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    win = MainWindow(cache=tmp_path / "cache")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
     qtbot.addWidget(win)
     win.resize(1100, 760)
     win.show()
@@ -148,7 +149,7 @@ def test_save_and_reopen_give_the_same_game(window, qtbot, tmp_path):
     assert window.save_game(saved)
     lines, state_hash = window.log_dock.lines(), window.session.game.hash()
 
-    other = MainWindow(cache=tmp_path / "cache2")
+    other = MainWindow(cache=tmp_path / "cache2", autosave=tmp_path / "autosave2.toml")
     qtbot.addWidget(other)
     assert other.open_file(saved)
     assert other.session.game.hash() == state_hash
@@ -162,3 +163,16 @@ def test_a_damaged_save_is_named_not_replayed(window, tmp_path):
     bad.write_text('format = 1\nruleset = "demyansk"\nseed = "one"\nactions = []\n')
     assert not window.open_file(bad)
     assert "bad-save.toml" in window.last_error and "seed" in window.last_error
+
+
+def test_every_action_is_autosaved_and_a_normal_close_clears_it(window, qtbot, tmp_path):
+    autosave = tmp_path / "autosave.toml"
+    assert not autosave.exists()
+    window.phase_bar.next_act.trigger()
+    assert autosave.is_file()
+    other = MainWindow(cache=tmp_path / "cache2", autosave=tmp_path / "autosave2.toml")
+    qtbot.addWidget(other)
+    assert other.open_file(autosave)
+    assert other.session.game.hash() == window.session.game.hash()
+    window.close()
+    assert not autosave.exists()
