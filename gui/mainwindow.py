@@ -53,6 +53,8 @@ class MainWindow(QMainWindow):
         self.phase_bar.undo_act.triggered.connect(self.undo)
         self.phase_bar.redo_act.triggered.connect(self.redo)
         self.map_view.picked.connect(self._picked)
+        self.log_dock.list.itemClicked.connect(lambda item: self.show_past(self.log_dock.list.row(item) + 1))
+        self.viewing_past: int | None = None
         self.map_view.dropped.connect(self._dropped)
         self._show_play()
         self._tiling_state: dict[str, float] = {}
@@ -195,7 +197,31 @@ class MainWindow(QMainWindow):
         session.changed.connect(self._game_changed)
         return session
 
+    def show_past(self, n: int) -> None:
+        """Show the board after the log's first ``n`` actions, read-only; the last entry is the present."""
+        if self.session is None:
+            return
+        if n >= len(self.session.game.log):
+            self.show_present()
+            return
+        past = self.session.past(n)
+        self.viewing_past = n
+        self.map_view.drag_enabled = False
+        self.map_view.set_pieces(self.session.pieces_of(past.state))
+        self.phase_bar.show_state(f"Viewing after action {n} (read-only): {self.session.turn_text(past.state)}"
+                                  " — click the last log entry to return", False, False)
+        self.phase_bar.next_act.setEnabled(False)
+
+    def show_present(self) -> None:
+        self.viewing_past = None
+        if self.session is not None:
+            self.map_view.drag_enabled = True
+            self.map_view.set_pieces(self.session.pieces())
+        self._show_play()
+
     def _game_changed(self) -> None:
+        self.viewing_past = None
+        self.map_view.drag_enabled = True
         self.map_view.set_pieces(self.session.pieces())
         self._show_play()
         self._autosave()

@@ -66,18 +66,27 @@ class PlaySession(QObject):
         return self.game.state
 
     def pieces(self) -> list[tuple[object, Hex]]:
-        """``(scenario unit, hex)`` of every unit the state has on the map, in the scenario's order."""
+        """``(scenario unit, hex)`` of every unit the current state has on the map, in the scenario's order."""
+        return self.pieces_of(self.state)
+
+    def past(self, n: int):
+        """The game as it was after its first ``n`` actions (replayed from the log: dice included)."""
+        from engine.game import replay
+
+        return replay(self.rules, self.game.seed, self.game.actions_text()[:n], self.game.scenario_path)
+
+    def pieces_of(self, state) -> list[tuple[object, Hex]]:
+        """``(scenario unit, hex)`` of every unit a state has on the map."""
+        units = getattr(state, "units", {})
         out = []
-        units = getattr(self.state, "units", {})
         for uid, unit in self.scenario.units.items():
-            us = units.get(uid)
-            h = getattr(us, "hex", None)
+            h = getattr(units.get(uid), "hex", None)
             if isinstance(h, Hex):
                 out.append((unit, h))
         return out
 
-    def turn_text(self) -> str:
-        st = self.state
+    def turn_text(self, state=None) -> str:
+        st = state if state is not None else self.state
         turn = getattr(st, "turn", None)
         last = getattr(self.scenario, "last_turn", None)
         phase = str(getattr(st, "phase", "")).replace("-", " ")

@@ -45,6 +45,8 @@ class LogDock(QDockWidget):
         self.list.clear()
         self.list.addItems(lines)
         self.list.scrollToBottom()
+        self.list.setToolTip("Click an entry to see the board as it was then (read-only); "
+                             "the last entry is the game now" if lines else "")
 
     def lines(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]

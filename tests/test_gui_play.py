@@ -176,3 +176,25 @@ def test_every_action_is_autosaved_and_a_normal_close_clears_it(window, qtbot, t
     assert other.session.game.hash() == window.session.game.hash()
     window.close()
     assert not autosave.exists()
+
+
+def test_a_log_entry_shows_the_board_as_it_was(window, qtbot):
+    to_movement_phase(window)
+    view = window.map_view
+    unit, start, costs, _ = german_unit_that_can_move(window)
+    target = next(iter(costs))
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    drag(qtbot, view, start, target)
+    n = len(window.log_dock.lines())
+    lst = window.log_dock.list
+    # the entry before the move: the unit is back where it was, and nothing can be dragged
+    rect = lst.visualItemRect(lst.item(n - 2))
+    qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.viewing_past == n - 1
+    assert unit in view.stacks[start] and not view.drag_enabled
+    assert "read-only" in window.phase_bar.label.text()
+    assert window.session.state.units[unit.id].hex == target          # the game itself is untouched
+    rect = lst.visualItemRect(lst.item(n - 1))
+    qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.viewing_past is None and unit in view.stacks[target] and view.drag_enabled
