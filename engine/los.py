@@ -13,6 +13,7 @@ and ruleset and ask it many questions.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Union
 
@@ -21,8 +22,9 @@ import numpy as np
 from .board import Board
 from .errors import IllegalAction
 from .hexes import FLAT, Hex, hex_distance
-from .los_grid import Rays, point_f
-from .los_model import GROUND, SightMap, traced_pieces
+from .los_grid import point_f
+from .los_walk import Line
+from .los_model import EPS_HEIGHT, GROUND, SightMap, traced_pieces
 from .los_rules import DEFAULT_LOS_RULES, LosRules
 
 SQRT3 = math.sqrt(3.0)
@@ -174,47 +176,85 @@ def line_of_sight(where: Union[SightMap, Board], frm: Place, to: Place, *,
     walled = sm.no_direct_fire.get(ia) or sm.no_direct_fire.get(ib) or ""   # Black Wednesday 1.1f
     if (P[0], P[1]) == (Q[0], Q[1]):
         return LosResult(la, lb, rng, z0, zT, True, (), limit, walled)
-    rays = Rays.make(np.array([FP], dtype=float), np.array([FQ], dtype=float), [zT < z0])
-    own_a, own_b = np.array([ia]), np.array([ib])
-    z0a, dza = np.array([z0]), np.array([zT - z0])
-    tops, kinds = sm.tops_with(markers)
-    hc = sm.hex_checks(rays, own_a, own_b, z0a, dza, tops, sides="low")
-    hb = hc.t[hc.blocked]
-    # the first obstruction cannot be a traced obstacle beyond the first blocking hex
-    upto = 1.0 if every or not len(hb) else float(hb.min()) + 1e-9
-    ta, tb, who = np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+    line = Line(FP, FQ, zT < z0, sm.orientation)
+    both = R.edge_rule == "both"
+    dz = zT - z0
+    n = sm.n
+    where_ = sm.index_qr.get
+    raised = sm.marker_tops(markers)
+    hex_top = sm.hex_top_list
+    ground = sm.ground_list
+
+    def hex_top_of(i: int) -> float:
+        if i == ia or i == ib:
+            return -math.inf                                  # own hexes never block
+        return raised[i][0] if i in raised else hex_top[i]
+
+    def ground_of(i: int) -> float:
+        return -math.inf if i == ia or i == ib else ground[i]
+
+    def judge(t, i, j, top_of, add):
+        """(blocked, the hex whose top counts, the other hex of a hexside pair, top, line height)."""
+        ta_, tb_ = top_of(i), top_of(j) if j != i else None
+        if tb_ is not None and (tb_ < ta_ if both else tb_ > ta_):   # the edge rule
+            i, j, ta_ = j, i, tb_
+        top = ta_ + add
+        z = z0 + t * dz
+        return top - z > EPS_HEIGHT, i, j, top, z
+
+    # the line against the hexes (ground and whole-hex obstacles)
+    touches = [(t, where_(a, n), where_(b, n) if b != a else where_(a, n), c)
+               for t, a, b, c in line.touches(corners=not both)]
+    hits: list[tuple] = []
+    for order, (t, i, j, _c) in enumerate(touches):
+        blocked, i2, j2, top, z = judge(t, i, j, hex_top_of, 0.0)
+        if blocked:
+            hits.append((t, 0, order, i2, j2, top, z, None))
+            if not every:
+                break
+    # traced obstacles, as far as the first blocking hex when only the first obstruction is wanted
+    upto = 1.0 if every or not hits else hits[0][0] + 1e-9
     if sm.tree is not None:
-        reach = hc.t <= upto
-        near = sm.traced_near(np.concatenate([hc.hex[reach], hc.other[reach], own_a, own_b]))
+        reach = {ia, ib} - {-1}
+        for t, i, j, _c in touches:
+            if t > upto:
+                break
+            reach.add(i)
+            reach.add(j)
+        if n in reach:
+            near = None                                       # the line leaves the map: ask the tree
+        else:
+            ptr, at = sm.traced_ptr_list, sm.traced_at_list
+            near = np.array(sorted({p for h in reach for p in at[ptr[h]:ptr[h + 1]]}), dtype=np.int64)
         ta, tb, who = traced_pieces(sm, P, Q, R.edge_rule, upto, near)
-    checks = [(hc, 0)]
-    if len(ta):
-        checks.append((sm.traced_checks_along(hc, rays, ta, tb, sm.traced_height[who], own_a, own_b, z0a, dza), 1))
+        ts = [x[0] for x in touches]
+        for s_, (a, b, w) in enumerate(zip(ta.tolist(), tb.tolist(), who.tolist())):
+            h = sm.traced_height_list[w]
+            inner = min(1e-7, (b - a) / 2.0)
+            # the line is lowest in the stretch at its far end when descending, else at its near end
+            t_end, t_in = (b, b - inner) if line.descending else (a, a + inner)
+            ca, cb = line.cell(t_in)
+            i, j = where_(ca, n), where_(cb, n)
+            checks = [(t_end, i, j)] + [(t, i, j) for t, i, j, _c in touches[bisect_right(ts, a):bisect_left(ts, b)]]
+            for t, i, j in checks:
+                blocked, i2, j2, top, z = judge(t, i, j, ground_of, h)
+                if blocked:
+                    hits.append((t, 1, s_, i2, j2, top, z, w))
+    hits.sort(key=lambda x: (x[0], x[1], x[2]))
     found: list[Obstruction] = []
     seen: set = set()
-    hits = []
-    for src, (ck, _) in enumerate(checks):
-        ks = np.nonzero(ck.blocked)[0]
-        if not every and len(ks):
-            ks = ks[[int(np.argmin(ck.t[ks]))]]
-        hits += [(float(ck.t[k]), src, int(k)) for k in ks]
-    hits.sort()
-    for t, src, k in hits:
-        ck = checks[src][0]
-        i = int(ck.hex[k])
+    for t, src, _o, i, j, top, z, w in hits:
         if src == 0:
             key = ("hex", i)
-            kid = int(kinds[i])
+            kid = raised[i][1] if i in raised else sm.hex_kind_list[i]
             name, rule, traced_ = sm.kind_names[kid], sm.kind_rules[kid], False
         else:
-            ob = int(who[int(ck.item[k])])
-            key = ("traced", ob)
-            name, rule, traced_ = sm.traced[ob].kind, sm.traced[ob].rule, True
+            key = ("traced", w)
+            name, rule, traced_ = sm.traced[w].kind, sm.traced[w].rule, True
         if key in seen:
             continue
         seen.add(key)
-        other = int(ck.other[k]) if ck.pair[k] else None
-        found.append(_obstruction(sm, P, Q, t, name, rule, i, other, ck.z[k], ck.top[k], traced_))
+        found.append(_obstruction(sm, P, Q, t, name, rule, i, j if j != i else None, z, top, traced_))
         if not every:
             break
     return LosResult(la, lb, rng, z0, zT, not found, tuple(found), limit, walled)

@@ -60,6 +60,14 @@ class SightMap:
         self._load_traced()
         self._load_hexes()
         self._index_traced()
+        # plain-Python copies for the single query, which looks up a few dozen hexes at a time
+        self.index_qr = {(h.q, h.r): i for i, h in enumerate(self.hexes)}
+        self.hex_top_list = self.hex_top.tolist()
+        self.hex_kind_list = self.hex_kind.tolist()
+        self.ground_list = self.ground.tolist()
+        self.traced_ptr_list = self.traced_ptr.tolist()
+        self.traced_at_list = self.traced_at.tolist()
+        self.traced_height_list = self.traced_height.tolist()
 
     # ------------------------------------------------------------ building
     def kind_id(self, name: str, rule: str = "") -> int:
@@ -199,6 +207,21 @@ class SightMap:
 
     def hex_index(self, h: Hex) -> int:
         return self.index.get(h, self.n)
+
+    def marker_tops(self, markers: Mapping[Hex, Iterable[str]] | None) -> dict[int, tuple[float, int]]:
+        """Hex index -> (top, kind id) for hexes whose markers (smoke, …) raise their top."""
+        out: dict[int, tuple[float, int]] = {}
+        for h, names in (markers or {}).items():
+            i = self.index.get(h)
+            if i is None:
+                continue
+            top, kind = out.get(i, (self.hex_top_list[i], self.hex_kind_list[i]))
+            for name in names:
+                kr: KindRule = self.rules.kind(name)
+                if kr.blocks and self.ground_list[i] + kr.top_above_ground > top:
+                    top, kind = self.ground_list[i] + kr.top_above_ground, self.kind_id(name, kr.rule)
+            out[i] = (top, kind)
+        return out
 
     def tops_with(self, markers: Mapping[Hex, Iterable[str]] | None):
         """Hex tops and kinds with markers (smoke, …) on the map added as obstacles."""

@@ -87,3 +87,24 @@ def test_triangle_coordinates_put_centres_and_corners_on_whole_numbers():
             g = np.floor(f + np.array(d)).astype(np.int64)
             q, r = triangle_hex(FLAT, g[0], g[1], g[2])
             assert Hex(int(q), int(r)) == h
+
+
+@pytest.mark.parametrize("orientation", [FLAT, POINTY])
+@pytest.mark.parametrize("descending", [False, True])
+def test_the_single_line_walk_meets_the_same_hexes_as_the_vectorized_walk(orientation, descending):
+    from engine.los_walk import Line
+
+    lay = Layout(orientation)
+    rng = np.random.default_rng(9)
+    lines = [(lay.hex_to_pixel(Hex(0, 0)), lay.hex_to_pixel(h)) for h in hex_range(Hex(0, 0), 8) if h != Hex(0, 0)]
+    lines += [(tuple(rng.uniform(-9, 9, 2)), tuple(rng.uniform(-9, 9, 2))) for _ in range(100)]
+    for P, Q in lines:
+        FP, FQ = point_f(lay, *P), point_f(lay, *Q)
+        FP, FQ = np.where(np.abs(FP - np.round(FP)) < 1e-12, np.round(FP), FP), np.where(
+            np.abs(FQ - np.round(FQ)) < 1e-12, np.round(FQ), FQ)
+        rays = Rays.make(FP[None], FQ[None], [descending])
+        tc = crossings(rays, np.array([0]), np.array([0.0]), np.array([1.0]), orientation, sides="low", corners=True)
+        vec = sorted((round(float(t), 12), (int(a), int(b)), (int(c), int(d)), bool(e))
+                     for t, a, b, c, d, e in zip(tc.t, tc.qa, tc.ra, tc.qb, tc.rb, tc.corner))
+        one = sorted((round(t, 12), a, b, c) for t, a, b, c in Line(FP, FQ, descending, orientation).touches(True))
+        assert one == vec
