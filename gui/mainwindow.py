@@ -53,6 +53,9 @@ class MainWindow(QMainWindow):
         self.phase_bar.undo_act.triggered.connect(self.undo)
         self.phase_bar.redo_act.triggered.connect(self.redo)
         self.map_view.picked.connect(self._picked)
+        self.map_view.sight_asked.connect(self.ask_sight)
+        self._sight_map = None
+        self.last_sight = None
         self.log_dock.list.itemClicked.connect(lambda item: self.show_past(self.log_dock.list.row(item) + 1))
         self.viewing_past: int | None = None
         self.map_view.dropped.connect(self._dropped)
@@ -75,7 +78,10 @@ class MainWindow(QMainWindow):
                                 toggled=v.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
                                toggled=v.set_ids_visible)
-        view_menu.addActions([self.grid_act, self.ids_act])
+        self.los_act = QAction("&Line of sight tool", self, checkable=True, shortcut="L",
+                               toggled=self._los_tool)
+        self.los_act.setToolTip("Drag from hex to hex: the thread is green when clear, red from where it is blocked")
+        view_menu.addActions([self.grid_act, self.ids_act, self.los_act])
         view_menu.addSeparator()
         view_menu.addAction(QAction("&Fit to window", self, shortcut="F", triggered=self._fit))
         view_menu.addAction(QAction("Zoom &in", self, shortcut=QKeySequence.ZoomIn, triggered=lambda: self._zoom(1.25)))
@@ -99,6 +105,26 @@ class MainWindow(QMainWindow):
         self.scenario_editor.resize(1400, 900)
         self.scenario_editor.show()
         return self.scenario_editor
+
+    def _los_tool(self, on: bool) -> None:
+        self.map_view.set_los_mode(on)
+        if on:
+            self.statusBar().showMessage("Line of sight: drag from a hex to a hex", 5000)
+
+    def ask_sight(self, frm, to) -> None:
+        """Ask the engine whether ``frm`` sees ``to`` and show its answer on the map and the status line."""
+        from engine.los import line_of_sight, sight_map
+
+        if self.board is None:
+            return
+        if self._sight_map is None or self._sight_map[0] is not self.board:
+            self._sight_map = (self.board, sight_map(self.board))
+        result = line_of_sight(self._sight_map[1], frm, to)
+        self.last_sight = result
+        block = result.blocker.point if result.blocker is not None else None
+        self.map_view.show_sight(frm, to, block)
+        self.hover_label.setText(result.explain())
+        self.statusBar().showMessage(result.explain(), 15000)
 
     def _fit(self):
         self.map_view.fit()

@@ -21,6 +21,7 @@ from engine.hexes import Hex
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
+from .lostool import SightThread
 from .moveoverlay import CounterGhost, DestinationsOverlay
 from .pyramidjob import PyramidJob
 from .userfolders import cache_root
@@ -51,6 +52,7 @@ class MapView(QGraphicsView):
     tiling = Signal(str, float)        # sheet label, fraction done (1.0 when ready)
     problem = Signal(str)
     zoom_changed = Signal(float)
+    sight_asked = Signal(object, object)       # from hex, to hex: the line-of-sight tool wants an answer
 
     def __init__(self, parent=None, cache: Path | None = None):
         super().__init__(parent)
@@ -83,6 +85,9 @@ class MapView(QGraphicsView):
         self._space = False
         self._hover_hex: Hex | None = None
         self.drag_enabled = False
+        self.los_mode = False
+        self._los_from = None
+        self.thread: SightThread | None = None
         self._press = None
         self._drag = None
         self._ghost = None
@@ -123,6 +128,9 @@ class MapView(QGraphicsView):
         self.overlay.hide()
         scene.addItem(self.overlay)
         self._drag = self._ghost = self._press = None
+        self._los_from = None
+        self.thread = SightThread()
+        scene.addItem(self.thread)
         scene.addItem(self.viewer)
         self.viewer.close()
         rect = self.grid.rect
@@ -314,6 +322,12 @@ class MapView(QGraphicsView):
         if event.button() == Qt.MiddleButton or (event.button() == Qt.LeftButton and self._space):
             self._start_pan(pos)
             return
+        if event.button() == Qt.LeftButton and self.los_mode:
+            h = self.hex_at_scene(scene_pos)
+            if h is not None:
+                self._los_from = h
+                self.sight_asked.emit(h, h)
+            return
         if event.button() == Qt.LeftButton:
             h = self.stack_at(scene_pos)
             if h is not None:
@@ -339,6 +353,11 @@ class MapView(QGraphicsView):
             h.setValue(round(h.value() - d.x()))
             v.setValue(round(v.value() - d.y()))
             return
+        if self._los_from is not None:
+            h = self.hex_at_scene(scene_pos)
+            if h is not None:
+                self.sight_asked.emit(self._los_from, h)
+            return
         if self._press is not None and self._drag is None and self.drag_enabled:
             p0, h = self._press
             if (pos - p0).manhattanLength() >= DRAG_START_PX:
@@ -358,6 +377,9 @@ class MapView(QGraphicsView):
             else:
                 self.viewport().unsetCursor()
             return
+        if self._los_from is not None:
+            self._los_from = None               # the thread stays until the next one
+            return
         if self._drag is not None:
             unit, frm = self._drag
             to = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
@@ -372,6 +394,21 @@ class MapView(QGraphicsView):
             self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------ line of sight
+    def set_los_mode(self, on: bool) -> None:
+        """The line-of-sight tool: a drag draws a thread from hex to hex instead of panning."""
+        self.los_mode = on
+        self._los_from = None
+        if self.thread is not None and not on:
+            self.thread.hide()
+        self.viewport().setCursor(Qt.CrossCursor) if on else self.viewport().unsetCursor()
+
+    def show_sight(self, frm: Hex, to: Hex, block_point: tuple[float, float] | None) -> None:
+        """Draw the thread as the engine answered: ``block_point`` in lattice coordinates, None if clear."""
+        s = self.scale_
+        block = QPointF(block_point[0] * s, block_point[1] * s) if block_point is not None else None
+        self.thread.set_line(self.hex_centre(frm), self.hex_centre(to), block)
 
     # ------------------------------------------------------------ moving a counter
     def _start_drag(self, h: Hex, scene_pos: QPointF) -> None:

@@ -299,3 +299,39 @@ def test_screenshot_entry_writes_the_window(tmp_path, monkeypatch, qapp):
     assert img.width() >= 1000 and img.height() >= 700
     colours = {img.pixel(x, y) for x in range(0, img.width(), 37) for y in range(0, img.height(), 29)}
     assert len(colours) > 50                  # a map, not a blank window
+
+
+def test_line_of_sight_thread_shows_the_engines_answer(window, qtbot):
+    from engine.los import line_of_sight
+
+    window.open_file(DEMO)
+    view = window.map_view
+    b = view.board
+    window.los_act.setChecked(True)
+    assert view.los_mode
+    # find a blocked and a clear pair from one observer, asking the engine itself
+    frm = b.parse_hex("A05.10")
+    blocked = clear = None
+    for h in b.hexes():
+        r = line_of_sight(b, frm, h)
+        if r.blocked and blocked is None and r.range and r.range > 2:
+            blocked = h
+        if r.clear and clear is None and r.range and r.range > 2:
+            clear = h
+    assert blocked is not None and clear is not None
+    view.fit()
+    vp = view.viewport()
+    a = view.mapFromScene(view.hex_centre(frm))
+    for target, is_clear in ((blocked, False), (clear, True)):
+        qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+        qtbot.mouseMove(vp, view.mapFromScene(view.hex_centre(target)))
+        qtbot.mouseRelease(vp, Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(target)))
+        result = window.last_sight
+        assert result.clear == is_clear and result.to == b.hex_id(target)
+        assert view.thread.isVisible() and (view.thread.block is None) == is_clear
+        assert window.hover_label.text() == result.explain()
+        if not is_clear:
+            p = result.blocker.point
+            assert view.thread.block == QPointF(p[0] * view.scale_, p[1] * view.scale_)
+    window.los_act.setChecked(False)
+    assert not view.thread.isVisible() and not view.los_mode
