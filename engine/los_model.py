@@ -306,38 +306,6 @@ class SightMap:
         return self._judge(item, ray_of[item], touches.t, ia, ib, base_a, base_b, add[item], touches.pair,
                            own_a, own_b, z0, dz)
 
-    def traced_checks_along(self, hc: "Checks", rays: Rays, ta, tb, add, own_a, own_b, z0, dz):
-        """Stretches of one sight line inside traced obstacles, checked at their low end and at the
-        hex crossings ``hc`` (already found for the whole line, low sides) that lie inside them."""
-        ta = np.asarray(ta, dtype=float)
-        tb = np.asarray(tb, dtype=float)
-        add = np.asarray(add, dtype=float)
-        n = len(ta)
-        order = np.argsort(hc.t, kind="stable")
-        ts = hc.t[order]
-        lo = np.searchsorted(ts, ta, side="right")
-        cnt = np.maximum(np.searchsorted(ts, tb, side="left") - lo, 0)
-        total = int(cnt.sum())
-        start = np.cumsum(cnt) - cnt
-        pos = order[np.repeat(lo - start, cnt) + np.arange(total)]
-        inner_items = np.repeat(np.arange(n), cnt)
-        inner = np.minimum(1e-7, (tb - ta) / 2.0)
-        # the lowest point of the line inside a stretch is at its far end when the line descends
-        if rays.descending[0]:
-            t_end, t_in = tb, tb - inner
-        else:
-            t_end, t_in = ta, ta + inner
-        qa, ra, qb, rb = cells_at(rays, np.zeros(n, dtype=np.int64), t_in, self.orientation)
-        ea = self.lookup(qa, ra)
-        eb = self.lookup(qb, rb)
-        item = np.concatenate([np.arange(n), inner_items])
-        t = np.concatenate([t_end, hc.t[pos]])
-        ia = np.concatenate([ea, hc.hex[pos]])
-        ib = np.concatenate([eb, hc.other[pos]])
-        pair = np.concatenate([ea != eb, hc.pair[pos]])
-        return self._judge(item, np.zeros(len(item), dtype=np.int64), t, ia, ib, self.ground[ia], self.ground[ib],
-                           add[item], pair, own_a, own_b, z0, dz)
-
     def _judge(self, item, ray, t, ia, ib, base_a, base_b, add, pair, own_a, own_b, z0, dz) -> "Checks":
         """The edge rule picks a side of each hexside pair; own hexes never block; compare with the line."""
         oa, ob = own_a[ray], own_b[ray]
@@ -365,13 +333,6 @@ class Checks:
     z: np.ndarray
     blocked: np.ndarray
     pair: np.ndarray
-
-
-def blocked_rays(checks: Checks, n: int) -> np.ndarray:
-    """Which of n rays have at least one blocking check."""
-    out = np.zeros(n, dtype=bool)
-    out[checks.ray[checks.blocked]] = True
-    return out
 
 
 def traced_pieces(sm: SightMap, P, Q, edge_rule: str, upto: float = 1.0, near: np.ndarray | None = None):
@@ -413,4 +374,4 @@ def traced_pieces(sm: SightMap, P, Q, edge_rule: str, upto: float = 1.0, near: n
     return ta, tb, who
 
 
-__all__ = ["SightMap", "Checks", "Traced", "EPS_HEIGHT", "GROUND", "blocked_rays", "traced_pieces"]
+__all__ = ["SightMap", "Checks", "Traced", "EPS_HEIGHT", "GROUND", "traced_pieces"]
