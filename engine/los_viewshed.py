@@ -72,7 +72,7 @@ def viewshed(sm: SightMap, frm: Hex, *, observer_height: float | None = None, ta
     FQ = axial_to_f(sm.orientation, tq, tr)
     rays = Rays.make(FP, FQ, zT < z0)
     own_a = np.full(n, ia, dtype=np.int64)
-    own_b = ib
+    own_b = np.where(ib == sm.n, -1, ib)                # a target off the map has no hex of its own
     z0a = np.full(n, z0)
     dz = zT - z0
     tops, _kinds = sm.tops_with(markers)

@@ -45,6 +45,17 @@ def test_los_heights_smoke_and_the_mill(tmp_path, capsys):
     assert d["can_see"] is True and d["direct_fire"] is False and d["direct_fire_rule"] == "Black Wednesday 1.1f"
 
 
+def test_the_edge_rule_from_the_command_line(tmp_path, capsys):
+    board = open_board()
+    board.terrain[board.parse_hex("A05.05")] = "woods"     # A04.05 -> A06.05 runs along A05.05/A05.06
+    path = tmp_path / "edge.toml"
+    save_map(board, path)
+    assert main(["los", str(path), "A04.05", "A06.05"]) == 0
+    assert capsys.readouterr().out.strip().endswith("clear")
+    assert main(["los", str(path), "A04.05", "A06.05", "--edge-rule", "either", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["blocked_by"]["hex"] == "A05.05/A05.06"
+
+
 def test_viewshed_command(tmp_path, capsys):
     path = small_map(tmp_path)
     assert main(["viewshed", str(path), "A05.02", "--json", "--visibility", "2"]) == 0
