@@ -142,10 +142,11 @@ def _place(sm: SightMap, p: Place):
 
 
 def _label(sm: SightMap, i: int, j: int | None = None) -> str | None:
-    if i >= sm.n:
+    """The printed id of hex index i (with "/j" for a hexside pair); None off the map."""
+    if not 0 <= i < sm.n:
         return None
     text = sm.board.hex_id(sm.hexes[i])
-    if j is not None and j != i and j < sm.n:
+    if j is not None and j != i and 0 <= j < sm.n:
         text += "/" + sm.board.hex_id(sm.hexes[j])
     return text
 
