@@ -12,6 +12,7 @@ from engine.errors import BadFile, BadHexId, Problem
 from .counterart import CounterArt
 from .mapview import ZOOM_PRESETS, MapView
 from .play import PlaySession, Refusal
+from .combatpanel import CombatPanel
 from .playpanels import LogDock, PhaseBar
 from .userfolders import autosave_path
 
@@ -48,7 +49,12 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
         self.log_dock = LogDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.log_dock)
-        self.resizeDocks([self.log_dock], [300], Qt.Horizontal)
+        self.combat = CombatPanel(self)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.combat)
+        self.resizeDocks([self.log_dock, self.combat], [300, 300], Qt.Horizontal)
+        self.combat.declare.connect(self.declare_battle)
+        self.combat.resolve.connect(self.resolve_battle)
+        self.combat.choose.connect(self.make_choice)
         self.phase_bar.next_act.triggered.connect(self.next_phase)
         self.phase_bar.undo_act.triggered.connect(self.undo)
         self.phase_bar.redo_act.triggered.connect(self.redo)
@@ -277,6 +283,7 @@ class MainWindow(QMainWindow):
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
+        self.combat.show_game(s.battles(), s.pending_choices())
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""
@@ -309,12 +316,24 @@ class MainWindow(QMainWindow):
             return
         costs, blocked = self.session.destinations(unit.id)
         self.map_view.show_destinations(costs, blocked)
-        self.statusBar().showMessage(f"{unit.id}: {len(costs)} legal destination(s)" if costs else
-                                     f"{unit.id} cannot move now", 8000)
+        if costs:
+            text = f"{unit.id}: {len(costs)} legal destination(s)"
+        elif self.session.can_attack():
+            text = f"{unit.id}: drop it on an enemy unit to prepare a battle"
+        else:
+            text = f"{unit.id} cannot move now"
+        self.statusBar().showMessage(text, 8000)
 
     def _dropped(self, unit, frm, to) -> None:
         """A counter was put down on another hex: ask the game; a refusal snaps it back with its rule."""
         if self.session is None:
+            return
+        defender = self.session.defender_in(to, unit)
+        if defender is not None:
+            # dropped on an enemy the rules let be attacked: prepare that battle, nothing moves
+            self.combat.add_attacker(defender.id, unit.id)
+            self._show_preparation()
+            self.map_view.set_pieces(self.session.pieces())
             return
         result = self.session.move(unit.id, frm, to)
         if isinstance(result, Refusal):
@@ -322,6 +341,40 @@ class MainWindow(QMainWindow):
             self.map_view.set_pieces(self.session.pieces())
             return
         self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
+
+    def _show_preparation(self) -> None:
+        c = self.combat
+        odds = self.session.odds(c.defender, c.attackers)
+        c.show_preparation(odds, self.session.chances(odds.column) if odds is not None else [])
+
+    def declare_battle(self, defender: str, attackers: list) -> None:
+        if self.session is None:
+            return
+        result = self.session.play(f"attack {defender} by {'+'.join(attackers)}")
+        if isinstance(result, Refusal):
+            self.refused(result)
+            return
+        self.combat.clear()
+        self.combat.show_result([e.text for e in result])
+
+    def resolve_battle(self, defender: str) -> None:
+        if self.session is None:
+            return
+        result = self.session.play(f"resolve {defender}")
+        if isinstance(result, Refusal):
+            self.refused(result)
+            return
+        self.combat.show_result([e.text for e in result])
+        self.statusBar().showMessage("; ".join(e.text for e in result), 15000)
+
+    def make_choice(self, text: str) -> None:
+        if self.session is None:
+            return
+        result = self.session.play(text)
+        if isinstance(result, Refusal):
+            self.refused(result)
+        else:
+            self.combat.show_result([e.text for e in result])
 
     def refused(self, refusal: Refusal) -> None:
         self.last_refusal = str(refusal)

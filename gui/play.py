@@ -117,6 +117,47 @@ class PlaySession(QObject):
             blocked = dict(getattr(reach, "blocked", {}) or {})
         return {h: costs.get(h) for h in legal}, blocked
 
+    # ------------------------------------------------------------ battles
+    def defender_in(self, h: Hex, attacker) -> object | None:
+        """The enemy unit on top in hex ``h`` that the rules would let be attacked now, or None."""
+        for unit, where in reversed(self.pieces()):
+            if where == h and unit.side != attacker.side:
+                prefix = f"attack {unit.id} by "
+                if any(a.text().startswith(prefix) for a in self.game.legal_actions()):
+                    return unit
+                return None
+        return None
+
+    def can_attack(self) -> bool:
+        """Whether the rules allow announcing a battle now."""
+        return any(a.text().startswith("attack ") for a in self.game.legal_actions())
+
+    def odds(self, defender: str, attackers: list[str]):
+        """The ruleset's arithmetic for a battle (strengths, modifiers with rules, odds column), or None."""
+        ask = getattr(self.rules, "odds", None)
+        return ask(self.state, defender, tuple(attackers)) if ask is not None and attackers else None
+
+    def chances(self, column: int) -> list[tuple[str, int]]:
+        """Each result of the ruleset's combat table in a column with the number of die faces giving it."""
+        crt = getattr(getattr(self.rules, "tables", None), "crt", None)
+        if crt is None or not column:
+            return []
+        counts: dict[str, int] = {}
+        for die in range(1, 7):
+            r = crt(die, column)
+            counts[r] = counts.get(r, 0) + 1
+        return sorted(counts.items(), key=lambda kv: -kv[1])
+
+    def battles(self) -> list:
+        """Declared battles of this phase (``defender``, ``attackers``, ``resolved``)."""
+        return list(getattr(self.state, "battles", []) or [])
+
+    def pending_choices(self) -> list[str]:
+        """When a result leaves a choice to make (a retreat, an advance, a blank cell), the legal ways to make it."""
+        if not getattr(self.state, "pending", None):
+            return []
+        return [a.text() for a in self.game.legal_actions()]
+
     # ------------------------------------------------------------ telling the game
     def play(self, text: str) -> list | Refusal:
         """Play one action in its text form; the events, or the refusal with its rule."""

@@ -198,3 +198,38 @@ def test_a_log_entry_shows_the_board_as_it_was(window, qtbot):
     rect = lst.visualItemRect(lst.item(n - 1))
     qtbot.mouseClick(lst.viewport(), Qt.LeftButton, pos=rect.center())
     assert window.viewing_past is None and unit in view.stacks[target] and view.drag_enabled
+
+
+def test_drag_onto_an_enemy_prepares_declares_and_resolves_a_battle(window, qtbot):
+    s = window.session
+    for _ in range(12):
+        if s.state.phase == "german-combat":
+            break
+        window.phase_bar.next_act.trigger()
+    declare = next(a for a in s.game.legal_actions() if a.text().startswith("attack "))
+    defender, attacker = declare.defender, declare.attackers[0]
+    where = {u.id: h for u, h in s.pieces()}
+    view = window.map_view
+    view.set_zoom(0.6)
+    view.centre_on_hex(where[attacker])
+    drag(qtbot, view, where[attacker], where[defender])
+    assert s.state.units[attacker].hex == where[attacker]          # preparing a battle moves nothing
+    panel = window.combat
+    assert panel.defender == defender and panel.attackers == [attacker]
+    odds = s.rules.odds(s.state, defender, (attacker,))
+    assert f"Odds {odds.label}" in panel.odds_label.text()
+    assert "Before the roll:" in panel.odds_label.text() and "/6" in panel.odds_label.text()
+
+    qtbot.mouseClick(panel.declare_btn, Qt.LeftButton)
+    assert [(b.defender, b.attackers) for b in s.battles()] == [(defender, (attacker,))]
+    assert panel.battle_list.count() == 1
+    qtbot.mouseClick(panel.resolve_btn, Qt.LeftButton)
+    assert s.battles()[0].resolved
+    roll = next(line for line in panel.result_label.text().splitlines() if line.startswith("rolled"))
+    assert roll in window.log_dock.lines()[-1]
+
+    # undo the attack and resolve it again: the same roll (undo never re-rolls)
+    window.phase_bar.undo_act.trigger()
+    assert not s.battles()[0].resolved
+    qtbot.mouseClick(panel.resolve_btn, Qt.LeftButton)
+    assert roll in panel.result_label.text()
