@@ -117,15 +117,11 @@ class Touches:
     corner: np.ndarray    # True for a touch at a corner only
 
     @classmethod
-    def empty(cls) -> "Touches":
-        z = np.zeros(0, dtype=np.int64)
-        return cls(z, np.zeros(0), z, z, z, z, np.zeros(0, dtype=bool))
-
-    @classmethod
     def concat(cls, parts: list["Touches"]) -> "Touches":
         parts = [p for p in parts if len(p.t)]
         if not parts:
-            return cls.empty()
+            z = np.zeros(0, dtype=np.int64)
+            return cls(z, np.zeros(0), z, z, z, z, np.zeros(0, dtype=bool))
         return cls(*(np.concatenate([getattr(p, f) for p in parts])
                      for f in ("item", "t", "qa", "ra", "qb", "rb", "corner")))
 

@@ -96,3 +96,32 @@ def test_an_observer_standing_inside_a_traced_wood_sees_out_of_it():
     fast = viewshed(sm, a)
     assert fast.visible == viewshed_by_loop(sm, a)
     assert board.parse_hex("A10.05") not in fast.visible and board.parse_hex("A06.09") in fast.visible
+
+
+def test_viewshed_honours_every_rule_hook_as_the_single_query_does():
+    from engine.los_rules import FeatureElevation, KindRule, SeaCentre
+
+    board = rough_board(FLAT, seed=21)
+    rng = random.Random(8)
+    hexes = board.hexes()
+    for h in rng.sample(hexes, 12):
+        board.features.setdefault(h, set()).add("rr embankment")
+    for h in rng.sample(hexes, 10):
+        board.features.setdefault(h, set()).add("pier")
+    coast = rng.sample(hexes, 15)
+    for h in coast:
+        board.features.setdefault(h, set()).add("coast")
+        cx, cy = board.center(h)
+        board.obstacles.append(Obstacle("sea", 0.0, [(cx - 0.5, cy - 0.5), (cx + 0.5, cy - 0.5), (cx, cy + 0.6)]))
+    for h in rng.sample(hexes, 8):
+        blob(board, board.hex_id(h), "peat bog", 4.0, radius=0.7)
+    rules = DEFAULT_LOS_RULES.with_options(
+        fixed_elevation=(FeatureElevation("rr embankment", 80.0, "Black Wednesday 1.2a"),),
+        unit_elevation=(FeatureElevation("pier", 5.0, "Leros 1.1e"),),
+        sea_centre=SeaCentre("coast", "sea", 0.0, "Leros 1.1e"),
+        height_override={"woods": KindRule(5.0, rule="Leros 1.1a")},
+        kinds={**DEFAULT_LOS_RULES.kinds, "peat bog": KindRule(protective=True, rule="Black Wednesday 1.1g")})
+    sm = SightMap(rules=rules, board=board)
+    assert any(sm.stand[i] == 5.0 for i in range(sm.n)) and any(sm.ground[i] == 80.0 for i in range(sm.n))
+    for observer in rng.sample(hexes, 3) + coast[:1]:
+        assert viewshed(sm, observer, observer_height=1.0).visible == viewshed_by_loop(sm, observer, observer_height=1.0)
