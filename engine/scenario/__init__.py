@@ -14,3 +14,6 @@ __all__ = [
     "Unit", "Variant", "Victory", "VictoryAward", "Withdrawal", "UNIT_SIZES", "UNIT_TYPES", "validate_setup",
     "save_scenario", "scenario_to_dict", "with_placement", "check_scenario_file",
 ]
+from .variable import Release, RollModifier, RollResult, RollTable  # noqa: E402
+
+__all__ += ["Release", "RollModifier", "RollResult", "RollTable"]

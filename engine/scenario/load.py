@@ -113,8 +113,8 @@ def _typename(typ) -> str:
 TOP = ("scenario", "sides", "units", "deployments", "setup_rules", "reinforcements", "withdrawals",
        "options", "special_rules", "variants", "victory")
 SCENARIO_KEYS = ("id", "name", "ruleset", "map", "first_turn", "last_turn", "turn_names", "first_side",
-                 "rule", "text", "game", "stacking")
-SIDE_KEYS = ("id", "name", "colour", "branches")
+                 "rule", "text", "game", "stacking", "play_area", "play_area_rule")
+SIDE_KEYS = ("id", "name", "colour", "branches", "player_setup")
 BRANCH_KEYS = ("name", "fill", "text")
 UNIT_KEYS = ("id", "side", "name", "type", "size", "branch", "division", "regiment", "attack", "defense",
              "movement", "command_radius", "flags", "setup", "hex", "steps", "losses", "morale")
@@ -122,7 +122,8 @@ SELECT_KEYS = ("side", "deployment", "type", "not_type", "size", "branch", "divi
                "units")
 DEPLOYMENT_KEYS = ("id", "side", "order", "area", "units", "rule", "text")
 SETUP_RULE_KEYS = ("kind", "area", "select", "rule", "text", "min", "max", "zoc_not_into")
-REINFORCEMENT_KEYS = ("turn", "side", "units", "entry", "method", "may_delay", "rule", "text", "alternatives")
+REINFORCEMENT_KEYS = ("id", "turn", "side", "units", "entry", "method", "may_delay", "rule", "text", "alternatives",
+                      "release", "roll")
 ALTERNATIVE_KEYS = ("from_turn", "entry", "method", "rule")
 WITHDRAWAL_KEYS = ("by_turn", "side", "units", "no_attack_from_turn", "rule", "text")
 VARIANT_KEYS = ("id", "name", "text", "options", "special_rules", "victory_shift")
@@ -171,7 +172,7 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     turns = (first_turn, last_turn)
     reinforcements = _reinforcements(rd, doc, sides, units, turns)
     withdrawals = _withdrawals(rd, doc, sides, units, turns)
-    _check_placed_once(rd, units, deployments, reinforcements)
+    _check_placed_once(rd, units, deployments, reinforcements, {s for s in sides if sides[s].player_setup})
 
     options = _plain_table(rd, doc, "options")
     special = _plain_table(rd, doc, "special_rules")
@@ -190,6 +191,8 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
         withdrawals=withdrawals, options=options, special_rules=special, variants=variants,
         victory=victory, stacking_limit=stacking_limit,
         stacking_rule=rd.get(stacking, "scenario.stacking", "rule", str, "") or "",
+        play_area=rd.area(head, "scenario", "play_area", True),
+        play_area_rule=rd.get(head, "scenario", "play_area_rule", str, "") or "",
     )
 
 
@@ -215,7 +218,8 @@ def _sides(rd: _Reader, doc: dict) -> dict[str, Side]:
         if not _is_colour(colour):
             rd.bad(f"{key}.colour", f"expected a colour like '#8a6a4a', found {colour!r}")
         if sid:
-            out[sid] = Side(sid, rd.get(t, key, "name", str, sid), colour, branches)
+            out[sid] = Side(sid, rd.get(t, key, "name", str, sid), colour, branches,
+                            bool(rd.get(t, key, "player_setup", bool, False)))
     if "sides" in doc and not out:
         rd.bad("sides", "expected at least one [[sides]] table")
     return out
@@ -351,11 +355,22 @@ def _turn(rd: _Reader, t: dict, key: str, name: str, turns) -> int | None:
 
 
 def _reinforcements(rd: _Reader, doc: dict, sides, units, turns) -> tuple[Reinforcement, ...]:
+    from .variable import parse_release, parse_roll
+
     out = []
+    ids_seen: set[str] = set()
     for i, t in enumerate(rd.array(doc, "reinforcements")):
         key = f"reinforcements[{i}]"
-        t = rd.table(t, key, REINFORCEMENT_KEYS, ("turn", "side", "units", "entry"))
+        variable = isinstance(t, dict) and ("release" in t or "roll" in t)
+        t = rd.table(t, key, REINFORCEMENT_KEYS, ("side", "units", "entry") if variable
+                     else ("turn", "side", "units", "entry"))
         side = _side_ref(rd, t, key, sides)
+        rid = rd.get(t, key, "id", str, "") or ""
+        if variable and not rid:
+            rd.bad(f"{key}.id", "missing (a variable reinforcement needs an id for the log)")
+        elif rid and rid in ids_seen:
+            rd.bad(f"{key}.id", f"reinforcement {rid!r} is defined twice")
+        ids_seen.add(rid)
         alts = []
         for j, a in enumerate(rd.get(t, key, "alternatives", list, [])):
             akey = f"{key}.alternatives[{j}]"
@@ -363,9 +378,12 @@ def _reinforcements(rd: _Reader, doc: dict, sides, units, turns) -> tuple[Reinfo
             alts.append(EntryOption(_turn(rd, a, akey, "from_turn", turns) or 0, rd.area(a, akey, "entry", True),
                                     rd.get(a, akey, "method", str, "march", ENTRY_METHODS) or "march",
                                     rd.get(a, akey, "rule", str, "")))
+        pool = _unit_refs(rd, t, key, units, side)
+        release = parse_release(rd, t["release"], f"{key}.release", sides, units, turns) if "release" in t else None
+        roll = parse_roll(rd, t["roll"], f"{key}.roll", pool) if "roll" in t else None
         out.append(Reinforcement(
-            turn=_turn(rd, t, key, "turn", turns) or 0, side=side,
-            units=_unit_refs(rd, t, key, units, side), entry=rd.area(t, key, "entry", True),
+            turn=_turn(rd, t, key, "turn", turns) or (turns[0] if variable else 0), side=side,
+            units=pool, entry=rd.area(t, key, "entry", True), id=rid, release=release, roll=roll,
             method=rd.get(t, key, "method", str, "march", ENTRY_METHODS) or "march",
             may_delay=bool(rd.get(t, key, "may_delay", bool, False)), rule=rd.get(t, key, "rule", str, ""),
             text=rd.get(t, key, "text", str, ""), alternatives=tuple(alts)))
@@ -385,8 +403,11 @@ def _withdrawals(rd: _Reader, doc: dict, sides, units, turns) -> tuple[Withdrawa
     return tuple(out)
 
 
-def _check_placed_once(rd: _Reader, units, deployments, reinforcements) -> None:
-    """Every unit starts on the map (one deployment) or arrives (one reinforcement), not both."""
+def _check_placed_once(rd: _Reader, units, deployments, reinforcements, player_sides=frozenset()) -> None:
+    """Every unit starts on the map (one deployment) or arrives (one reinforcement), not both.
+
+    Units of a side the player sets up need no default hex.
+    """
     where: dict[str, list[str]] = {}
     for i, d in enumerate(deployments):
         for uid in d.units:
@@ -401,7 +422,7 @@ def _check_placed_once(rd: _Reader, units, deployments, reinforcements) -> None:
             rd.bad(key, "is neither in a [[deployments]] group nor in [[reinforcements]]")
         elif len(places) > 1:
             rd.bad(key, f"is listed more than once: {', '.join(places)}")
-        elif places[0].startswith("deployments") and not u.hex:
+        elif places[0].startswith("deployments") and not u.hex and u.side not in player_sides:
             rd.bad(f"{key}.hex", "missing: a unit that starts on the map needs a default hex")
         elif places[0].startswith("reinforcements") and u.hex:
             rd.bad(f"{key}.hex", "a reinforcement has no set-up hex (it enters by its [[reinforcements]] entry)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .variable import Release, RollTable
+
 # Demyansk 2.1's symbol summary, named as the rulesets' unit-type tables name them.
 UNIT_TYPES = (
     "infantry", "armored", "mechanized", "motorized", "light_infantry", "engineer", "military_police",
@@ -32,6 +34,7 @@ class Side:
     name: str
     colour: str
     branches: dict[str, Branch] = field(default_factory=dict)
+    player_setup: bool = False    # its units start off the map and the player places them in their areas
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,12 @@ class EntryOption:
 
 @dataclass(frozen=True)
 class Reinforcement:
-    """Units that arrive on a turn, where (an area expression) and how (march or airdrop)."""
+    """Units that arrive on a turn, where (an area expression) and how (march or airdrop).
+
+    A variable reinforcement (``release`` and/or ``roll`` given) holds its
+    units back until its release event; then, with a ``roll``, one roll on the
+    table each of the side's reinforcement phases decides which units come.
+    """
 
     turn: int
     side: str
@@ -160,6 +168,14 @@ class Reinforcement:
     rule: str = ""
     text: str = ""
     alternatives: tuple[EntryOption, ...] = ()
+    id: str = ""
+    release: Release | None = None
+    roll: RollTable | None = None
+
+    @property
+    def variable(self) -> bool:
+        """Held back until an event and/or a die roll releases its units."""
+        return self.release is not None or self.roll is not None
 
 
 @dataclass(frozen=True)
@@ -248,6 +264,8 @@ class Scenario:
     victory: Victory | None = None
     stacking_limit: int = 0       # most units in one hex at set-up (0: no limit)
     stacking_rule: str = ""
+    play_area: str = ""           # area expression: the part of the map in play ("" = all of it)
+    play_area_rule: str = ""
 
     # ------------------------------------------------------------ queries
     def units_of(self, side: str) -> list[Unit]:
@@ -279,6 +297,10 @@ class Scenario:
     def default_placement(self) -> dict[str, str]:
         """Unit id -> its default printed hex, for every unit on the map at the start."""
         return {u.id: u.hex for u in self.initial_units() if u.hex}
+
+    def player_sides(self) -> list[str]:
+        """The sides whose units the player sets up in their areas at the start of play."""
+        return [s.id for s in self.sides.values() if s.player_setup]
 
     def setup_area(self, unit_id: str) -> list[str]:
         """The area expressions a unit's set-up hex must satisfy (its deployment's and its own)."""

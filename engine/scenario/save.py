@@ -28,13 +28,15 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
     """The TOML document of a scenario, keys in the order the format describes."""
     head = _drop({"id": s.id, "name": s.name, "game": s.game, "rule": s.rule, "text": s.text, "ruleset": s.ruleset,
                   "map": s.map, "first_turn": s.first_turn, "last_turn": s.last_turn,
-                  "turn_names": list(s.turn_names), "first_side": s.first_side})
+                  "turn_names": list(s.turn_names), "first_side": s.first_side, "play_area": s.play_area,
+                  "play_area_rule": s.play_area_rule})
     if s.stacking_limit:
         head["stacking"] = _drop({"limit": s.stacking_limit, "rule": s.stacking_rule})
     doc: dict[str, Any] = {"scenario": head}
     doc["sides"] = [_drop({"id": side.id, "name": side.name, "colour": side.colour,
                            "branches": {b.id: {"name": b.name, "fill": b.fill, "text": b.text}
-                                        for b in side.branches.values()}})
+                                        for b in side.branches.values()},
+                           "player_setup": side.player_setup or None})
                     for side in s.sides.values()]
     if s.deployments:
         doc["deployments"] = [_drop({"id": d.id, "side": d.side, "order": d.order, "area": d.area,
@@ -44,12 +46,16 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
                                      "max": r.max, "zoc_not_into": list(r.zoc_not_into), "rule": r.rule,
                                      "text": r.text}, keep=("select",)) for r in s.setup_rules]
     if s.reinforcements:
+        from .variable import release_to_dict, roll_to_dict
+
         doc["reinforcements"] = [_drop({
-            "turn": r.turn, "side": r.side, "units": list(r.units), "entry": r.entry,
+            "id": r.id, "turn": r.turn, "side": r.side, "units": list(r.units), "entry": r.entry,
             "method": r.method if r.method != "march" else None, "may_delay": r.may_delay or None,
             "rule": r.rule, "text": r.text,
             "alternatives": [_drop({"from_turn": a.from_turn, "entry": a.entry, "method": a.method, "rule": a.rule})
-                             for a in r.alternatives]}) for r in s.reinforcements]
+                             for a in r.alternatives],
+            "release": release_to_dict(r.release, _drop) if r.release else None,
+            "roll": roll_to_dict(r.roll, _drop) if r.roll else None}) for r in s.reinforcements]
     if s.withdrawals:
         doc["withdrawals"] = [_drop({"by_turn": w.by_turn, "side": w.side, "units": list(w.units),
                                      "no_attack_from_turn": w.no_attack_from_turn, "rule": w.rule, "text": w.text})

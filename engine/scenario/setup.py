@@ -35,7 +35,8 @@ def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | 
     """Every way a set-up breaks the map or the scenario's rules (empty when it is legal).
 
     ``placement`` maps unit ids to printed hex ids or hexes; by default the
-    scenario's own default set-up is checked.
+    scenario's own default set-up is checked, where units of a side the
+    player sets up may still be off the map (they are checked when placed).
     """
     problems: list[Problem] = []
     ctx = context or AreaContext(board)
@@ -44,7 +45,9 @@ def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | 
     for uid in where:
         if uid not in scenario.units:
             problems.append(Problem(file, f"units.{uid}", "no such unit in the scenario"))
-    missing = [u.id for u in scenario.initial_units() if u.id not in where and u.id not in _bad(problems)]
+    waiting = set(scenario.player_sides()) if placement is None else set()
+    missing = [u.id for u in scenario.initial_units() if u.id not in where and u.id not in _bad(problems)
+               and u.side not in waiting]
     for uid in missing:
         problems.append(Problem(file, f"units.{uid}.hex", "not placed (every unit of the set-up needs a hex)"))
     for uid in where:
@@ -83,8 +86,24 @@ def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | 
                 problems.append(Problem(file, f"units.{uid}.hex",
                                         f"{_cite(rule)}{board.hex_id(h)} is not in the set-up area {expr!r}"))
 
-    # the scenario's set-up rules
+    # the map area in play
+    if scenario.play_area:
+        try:
+            in_play = ctx.hexes(scenario.play_area)
+        except AreaError as e:
+            problems.append(Problem(file, "scenario.play_area", f"area {scenario.play_area!r}: {e}"))
+            in_play = None
+        for uid, h in where.items():
+            if in_play is not None and h not in in_play:
+                problems.append(Problem(file, f"units.{uid}.hex",
+                                        f"{_cite(scenario.play_area_rule)}{board.hex_id(h)} is outside the map "
+                                        f"area in play {scenario.play_area!r}"))
+
+    # the scenario's set-up rules (those about a side still to be placed by the player wait for its placement)
+    unplaced = {u.side for u in scenario.initial_units() if u.id not in where}
     for i, rule in enumerate(scenario.setup_rules):
+        if waiting & unplaced and (rule.select.side in waiting or not rule.select.side):
+            continue
         problems += check_setup_rule(scenario, board, ctx, where, rule, f"setup_rules[{i}]")
     return problems
 

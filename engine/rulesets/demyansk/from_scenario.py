@@ -47,6 +47,14 @@ def unit_specs(scenario) -> list[UnitSpec]:
 def rules_for_scenario(scenario, board=None) -> DemyanskRules:
     """The Demyansk rules for a scenario; the map is read from the scenario's map file unless given."""
     board = board if board is not None else load_map(scenario.map_path)
+    play_area = None
+    if scenario.play_area:
+        from ...scenario import AreaContext, AreaError
+
+        try:
+            play_area = AreaContext(board).hexes(scenario.play_area)
+        except AreaError as e:
+            raise BadFile([Problem(scenario.path, "scenario.play_area", f"area {scenario.play_area!r}: {e}")]) from None
     victory = scenario.victory.kind if scenario.victory else "open_path"
     if victory not in VICTORY_KINDS:
         raise BadFile([Problem(scenario.path, "victory.kind",
@@ -56,6 +64,8 @@ def rules_for_scenario(scenario, board=None) -> DemyanskRules:
         options=dict(scenario.options), withdrawals=bool(scenario.withdrawals),
         pocket_stays_until=_special(scenario, "pocket_units_stay_east_until_turn", "pocket_stays_until"),
         garrison_until=_special(scenario, "garrison_duty_last_turn", "garrison_until"),
+        variable=[r for r in scenario.reinforcements if r.variable], play_area=play_area,
+        play_area_rule=scenario.play_area_rule, play_area_text=scenario.play_area,
     )
     rules.scenario = scenario
     if victory == "conditions":

@@ -101,6 +101,7 @@ def reach(rules, st: State, uid: str) -> Reach:
     river = m.river_pairs
     prohibited = m.prohibited
     mp_of = m.mp_light if light else m.mp
+    outside = rules.outside_play
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > dist.get(h, 1 << 30):
@@ -111,6 +112,10 @@ def reach(rules, st: State, uid: str) -> Reach:
             if n in prohibited:
                 if h == start:
                     r.blocked[n] = "prohibited terrain (lake)"
+                continue
+            if n in outside:
+                if h == start:
+                    r.blocked[n] = _cited(rules.play_area_rule, rules.outside_play_reason(n))
                 continue
             if n in enemy:
                 if h == start:
@@ -172,6 +177,13 @@ def check_move(rules, st: State, uid: str, to: Hex) -> int:
         raise IllegalAction(rule if msg else "", msg or r.blocked[to])
     if to == r.start:
         raise IllegalAction("", f"{uid} is already in {rules.map.hex_id(to)}")
+    if to in rules.outside_play:
+        raise IllegalAction(rules.play_area_rule, rules.outside_play_reason(to))
     raise IllegalAction("Demyansk 5", f"{uid} cannot reach {rules.map.hex_id(to)} this phase: "
                         f"its movement allowance is {r.allowance} and a unit that enters an enemy "
                         "zone of control must stop (5.2)")
+
+
+def _cited(rule: str, message: str) -> str:
+    """A reason in the ``rule: message`` form the blocked table uses."""
+    return f"{rule}: {message}" if rule else message

@@ -18,6 +18,7 @@ def retreat_options(rules, st: State, uid: str, hexes: int) -> list[str]:
     Each step goes one hex further from the hex it left (terrain ignored);
     no enemy unit, no enemy zone of control unless a friendly unit is there;
     it may pass friendly units but not end on one.  No option: eliminated.
+    A hex outside the scenario's map area in play counts as off the map.
     """
     m = rules.map
     spec = rules.specs[uid]
@@ -37,8 +38,8 @@ def retreat_options(rules, st: State, uid: str, hexes: int) -> list[str]:
             for n in hex_neighbors(h):
                 if hex_distance(origin, n) != k:
                     continue
-                if n not in m.on_map:
-                    off_map = True
+                if n not in m.on_map or n in rules.outside_play:
+                    off_map = True                  # a choice: outside the area in play counts as off the map
                     continue
                 if n in m.prohibited or side_in(n, enemy_side):
                     continue

@@ -8,12 +8,14 @@ from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, next_die, seed_rng
 from ...hexes import Hex, hex_distance
 from . import actions as A
-from .arrivals import check_drop, check_enter, check_withdraw, drop, enter, withdraw
+from .arrivals import (
+    check_drop, check_enter, check_releases, check_withdraw, drop, enter, roll_for_reinforcements, withdraw,
+)
 from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
 from .movement import check_move, may_move_now, reach
 from .results import answer, place, resolve, retreat_options
-from .state import DUE, GAME_OVER, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
+from .state import DUE, GAME_OVER, HELD, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
 from .supply import continuous_front, determine_supply, linked_to_west, pocket_linked
 from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
@@ -41,7 +43,8 @@ class DemyanskRules:
 
     def __init__(self, board: Board, units: list[UnitSpec], turns: int, victory: str = "open-line",
                  options: dict | None = None, tables: Tables | None = None, withdrawals: bool = False,
-                 pocket_stays_until: int | None = None, garrison_until: int | None = None, first_turn: int = 1):
+                 pocket_stays_until: int | None = None, garrison_until: int | None = None, first_turn: int = 1,
+                 variable=(), play_area=None, play_area_rule: str = "", play_area_text: str = ""):
         self.tables = tables or load_tables()
         self.options = {**self.tables.options, **(options or {})}
         self.map = MapInfo(board, self.tables)
@@ -60,6 +63,30 @@ class DemyanskRules:
                 self.divisions.setdefault(u.division, []).append(u.id)
         self.pocket_units = [u.id for u in units if u.pocket]
         self.hqs = [u.id for u in units if self.tables.type_flag(u.type, "hq")]
+        # variable reinforcements (engine.scenario.Reinforcement records with a release or a roll)
+        self.variable = tuple(variable)
+        self._group_of = {uid: g for g in self.variable for uid in g.units}
+        self._release_areas: dict[str, frozenset[Hex]] = {}
+        # the scenario's map area in play (None: the whole map)
+        self.outside_play = frozenset(set(self.map.hexes) - set(play_area)) if play_area is not None else frozenset()
+        self.play_area_rule = play_area_rule
+        self.play_area_text = play_area_text
+
+    def outside_play_reason(self, h: Hex) -> str:
+        """Why a hex outside the map area in play is refused."""
+        area = f" ({self.play_area_text})" if self.play_area_text else ""
+        return f"{self.map.hex_id(h)} is outside the map area in play{area}"
+
+    def variable_group_of(self, uid: str):
+        return self._group_of.get(uid)
+
+    def release_area(self, release) -> frozenset[Hex]:
+        """The hexes of a release event's area expression (worked out once)."""
+        if release.area not in self._release_areas:
+            from ...scenario.areas import AreaContext
+
+            self._release_areas[release.area] = AreaContext(self.board).hexes(release.area)
+        return self._release_areas[release.area]
 
     # ------------------------------------------------------------ unit facts
     def is_infantry(self, uid: str) -> bool:
@@ -120,6 +147,8 @@ class DemyanskRules:
             spec = self.specs[uid]
             if spec.setup:
                 units[uid] = UnitState(hex=self.board.parse_hex(spec.setup), status=ON_MAP)
+            elif uid in self._group_of:
+                units[uid] = UnitState(hex=None, status=HELD)
             else:
                 units[uid] = UnitState(hex=None, status=DUE)
         st = State(turn=self.first_turn, phase=PHASES[0], units=units, rng=seed_rng(seed), preset_dice=list(dice or []))
@@ -151,6 +180,12 @@ class DemyanskRules:
     # ------------------------------------------------------------ apply
     def apply(self, st: State, action) -> tuple[State, list[Event]]:
         """The new state and the events of one action; IllegalAction (with the rule) if it is refused."""
+        new, events = self._apply(st, action)
+        if self.variable and not new.over:
+            check_releases(self, new, events)      # a release event is checked as soon as it happens
+        return new, events
+
+    def _apply(self, st: State, action) -> tuple[State, list[Event]]:
         if st.over:
             raise IllegalAction("", "the game is over")
         events: list[Event] = []
@@ -293,6 +328,9 @@ class DemyanskRules:
         st.resolving = False
         for u in st.units.values():
             u.moved = False
+        if ph.endswith("reinforcement") and self.variable:
+            check_releases(self, st, events)
+            roll_for_reinforcements(self, st, GERMAN if ph.startswith("german") else SOVIET, events)
         if ph == "german-reinforcement":
             determine_supply(self, st, events)
         elif ph.startswith("german") and not st.pocket_supplied and pocket_linked(self, st):

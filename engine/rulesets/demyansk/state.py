@@ -8,6 +8,7 @@ from ...hexes import Hex
 # Where a unit is (status): on the map, due as a reinforcement, or gone.
 ON_MAP = "map"
 DUE = "due"
+HELD = "held"                    # a variable reinforcement not released yet
 ELIMINATED = "eliminated"        # destroyed (counts for victory points, 9.3)
 OFF_MAP = "off-map"              # retreated off the map: gone, not destroyed (6.7)
 WITHDRAWN = "withdrawn"          # withdrawn under 9.3 special rule 1
@@ -76,6 +77,7 @@ class State:
     airfield_soviet: bool = False         # 7.2.4: a Soviet unit was the last to occupy it
     front_failures: list[int] = field(default_factory=list)  # 7.3: turns without a front
     withdrawal_vp: int = 0                # 9.3 VP 5
+    released: dict[str, int] = field(default_factory=dict)  # variable reinforcement id -> turn of its release event
     over: bool = False
 
     def copy(self) -> "State":
@@ -88,6 +90,7 @@ class State:
             trapped=list(self.trapped),
             forts_lost=list(self.forts_lost),
             front_failures=list(self.front_failures),
+            released=dict(self.released),
         )
 
     def on_map(self, uid: str) -> bool:
@@ -116,7 +119,7 @@ def state_to_dict(state: State, hex_id) -> dict:
                 v = ""
             d[f.name] = v
         units[uid] = d
-    return {
+    out = {
         "turn": state.turn, "phase": state.phase, "rng": str(state.rng),
         "preset_dice": list(state.preset_dice),
         "units": units,
@@ -132,6 +135,9 @@ def state_to_dict(state: State, hex_id) -> dict:
         "withdrawal_vp": state.withdrawal_vp,
         "over": state.over,
     }
+    if state.released:
+        out["released"] = dict(sorted(state.released.items()))
+    return out
 
 
 def _plain(v, hex_id):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...game import Outcome
-from .state import DUE, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
+from .state import DUE, HELD, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
 from .supply import linked_to_west
 from .units import GERMAN, SOVIET
 
@@ -49,7 +49,7 @@ def conditions(rules, st: State) -> Outcome:
     """A scenario's general victory conditions (``engine.victory``), judged on this state."""
     from ...victory import DUE as V_DUE, ELIMINATED as V_ELIM, EXITED, GONE, ON_MAP as V_MAP, Facts
 
-    status = {ON_MAP: V_MAP, DUE: V_DUE, ELIMINATED: V_ELIM, OFF_MAP: GONE, WITHDRAWN: EXITED}
+    status = {ON_MAP: V_MAP, DUE: V_DUE, HELD: V_DUE, ELIMINATED: V_ELIM, OFF_MAP: GONE, WITHDRAWN: EXITED}
     facts = Facts(
         sides=(GERMAN, SOVIET),
         unit_side={uid: spec.side for uid, spec in rules.specs.items()},
