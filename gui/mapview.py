@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from engine.board import Board, Sheet
-from engine.hexes import Hex
+from engine.hexes import Hex, hex_neighbor
 
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
@@ -24,16 +24,16 @@ from .gridlayer import GridLayer
 from .lostool import SightThread
 from .moveoverlay import CounterGhost, DestinationsOverlay
 from .pyramidjob import PyramidJob
-from .userfolders import cache_root
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
+from .userfolders import cache_root
 
 ZOOM_PRESETS = (0.125, 0.25, 0.5, 1.0, 2.0)
 MIN_ZOOM, MAX_ZOOM = 0.01, 8.0
 WHEEL_STEP = 1.25
 VIEWER_DELAY_MS = 350
-STILL_MS = 180
-DRAG_START_PX = 6          # the view is "still" this long after the last zoom or pan: full quality again
+STILL_MS = 180          # the view is "still" this long after the last zoom or pan: full quality again
+DRAG_START_PX = 6       # a press on a counter that moves this far picks it up (less: a click)
 DIRECTIONS = {"flat": ("SE", "NE", "N", "NW", "SW", "S"), "pointy": ("E", "NE", "NW", "W", "SW", "SE")}
 
 
@@ -61,7 +61,7 @@ class MapView(QGraphicsView):
         self.setScene(scene)
         self.setRenderHints(QPainter.SmoothPixmapTransform | QPainter.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        # sheets, grid and ids are the background: cached, so panning paints only the new strip
+        # sheets, grid, ids and counters are the background: cached, so panning paints only the new strip
         self.setCacheMode(QGraphicsView.CacheBackground)
         self.setOptimizationFlag(QGraphicsView.DontAdjustForAntialiasing, True)
         self.setTransformationAnchor(QGraphicsView.NoAnchor)
@@ -486,8 +486,6 @@ class MapView(QGraphicsView):
             parts.append(", ".join(feats))
         names = DIRECTIONS.get(b.orientation, DIRECTIONS["flat"])
         sides = []
-        from engine.hexes import hex_neighbor
-
         for d in range(6):
             n = hex_neighbor(h, d)
             found = sorted(b.hexside_features(h, n)) + sorted(k for k in b.links if b.has_link(k, h, n))
