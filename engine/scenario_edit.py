@@ -14,9 +14,10 @@ from pathlib import Path
 from .board import Board
 from .errors import BadFile, Problem
 from .scenario import (
-    AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Scenario, Side, Unit, Victory,
-    parse_scenario, scenario_to_dict,
+    AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Release, RollModifier, RollResult, RollTable,
+    Scenario, Side, Unit, Victory, parse_area, parse_scenario, scenario_to_dict,
 )
+from .scenario.variable import DICE
 from .scenario.setup import validate_setup
 
 ORG_LEVELS = ("division", "regiment", "unit")
@@ -250,12 +251,35 @@ def auto_place(s: Scenario, board: Board, side: str = "") -> Scenario:
             hexes = set(area_hexes(board, expr, ctx))
             allowed = hexes if allowed is None else allowed & hexes
         allowed = set(board.hexes()) if allowed is None else allowed
+        if s.play_area:
+            allowed &= set(area_hexes(board, s.play_area, ctx))
         free = sorted((board.hex_id(h) for h in allowed), key=str)
         free = [h for h in free if sum(1 for v in s.units.values() if v.hex == h) < limit]
         if free:
             s = place(s, u.id, free[0])
             taken.add(free[0])
     return s
+
+
+# ---------------------------------------------------------------- the map area in play, player set-up
+
+def set_play_area(s: Scenario, expr: str, rule: str = "") -> Scenario:
+    """Limit play to an area expression (a named area, ``columns 1 to 20 and rows 1 to 15`` …); "" is the whole map."""
+    expr = expr.strip()
+    if expr:
+        try:
+            parse_area(expr)
+        except AreaSyntaxError as e:
+            raise ValueError(f"bad area expression {expr!r}: {e}") from None
+    return dataclasses.replace(s, play_area=expr, play_area_rule=rule.strip() if expr else "")
+
+
+def set_player_setup(s: Scenario, side: str, on: bool) -> Scenario:
+    """Whether the player sets up ``side``'s units in their areas (they may then have no default hex)."""
+    if side not in s.sides:
+        raise ValueError(f"{side!r} is not a side (sides: {', '.join(s.sides)})")
+    sides = {k: (dataclasses.replace(v, player_setup=on) if k == side else v) for k, v in s.sides.items()}
+    return dataclasses.replace(s, sides=sides)
 
 
 # ---------------------------------------------------------------- arrivals and victory
@@ -268,6 +292,62 @@ def add_reinforcement(s: Scenario, r: Reinforcement) -> Scenario:
     reins = tuple(dataclasses.replace(x, units=tuple(y for y in x.units if y not in moving)) for x in s.reinforcements)
     return dataclasses.replace(s, units=units, deployments=deps,
                                reinforcements=tuple(x for x in reins if x.units) + (r,))
+
+
+def parse_release(text: str) -> Release | None:
+    """A release event written the way the editor takes it: ``turn 3``, ``soviet enters within 4 of 0707``
+    (a unit of that side in that area) or ``entered g-r2 g-r3`` (all of them have entered play); "" is none."""
+    words = text.split()
+    if not words:
+        return None
+    if words[0] == "turn" and len(words) == 2 and words[1].isdigit():
+        return Release("turn", turn=int(words[1]))
+    if words[0] == "entered" and len(words) > 1:
+        return Release("entered", units=tuple(w.strip(",") for w in words[1:]))
+    if len(words) > 2 and words[1] == "enters":
+        area = " ".join(words[2:])
+        try:
+            parse_area(area)
+        except AreaSyntaxError as e:
+            raise ValueError(f"bad area expression {area!r}: {e}") from None
+        return Release("enters", side=words[0], area=area)
+    raise ValueError(f"expected 'turn N', 'SIDE enters AREA' or 'entered UNIT …', found {text!r}")
+
+
+def parse_roll(dice: str, text: str) -> RollTable | None:
+    """A table written a row a line: ``5-6: g-r2 g-r3`` (those units), ``3-4: 1`` (the next unit held),
+    ``11+: s-14``, and modifiers like ``+2 from turn 5``; no rows is no roll."""
+    rows, mods = [], []
+    if dice not in DICE:
+        raise ValueError(f"{dice!r} is not one of: {', '.join(DICE)}")
+    for n, line in enumerate(x.strip() for x in text.splitlines()):
+        if not line:
+            continue
+        if line[0] in "+-" and "from turn" in line:
+            add, _, turn = line.partition("from turn")
+            try:
+                mods.append(RollModifier(int(add), from_turn=int(turn)))
+            except ValueError:
+                raise ValueError(f"line {n + 1}: expected a modifier like '+2 from turn 5', found {line!r}") from None
+            continue
+        faces, sep, what = line.partition(":")
+        what = what.split()
+        try:
+            if faces.strip().endswith("+"):
+                lo, hi = int(faces.strip()[:-1]), None
+            else:
+                a, _, b = faces.partition("-")
+                lo = int(a)
+                hi = int(b) if b.strip() else lo
+        except ValueError:
+            raise ValueError(f"line {n + 1}: expected rolls like '5-6:', '11+:' or '4:', found {line!r}") from None
+        if not sep or not what:
+            raise ValueError(f"line {n + 1}: expected what the roll releases after ':', found {line!r}")
+        if len(what) == 1 and what[0].isdigit():
+            rows.append(RollResult(lo, hi, count=int(what[0])))
+        else:
+            rows.append(RollResult(lo, hi, units=tuple(w.strip(",") for w in what)))
+    return RollTable(dice, tuple(rows), tuple(mods)) if rows else None
 
 
 def set_victory(s: Scenario, victory: Victory | None) -> Scenario:

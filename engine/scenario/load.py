@@ -178,6 +178,7 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     special = _plain_table(rd, doc, "special_rules")
     variants = _variants(rd, doc)
     victory = _victory(rd, doc.get("victory"), sides, deployments) if "victory" in doc else None
+    play_area = rd.area(head, "scenario", "play_area", True)
 
     if rd.problems:
         raise BadFile(rd.problems)
@@ -191,8 +192,7 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
         withdrawals=withdrawals, options=options, special_rules=special, variants=variants,
         victory=victory, stacking_limit=stacking_limit,
         stacking_rule=rd.get(stacking, "scenario.stacking", "rule", str, "") or "",
-        play_area=rd.area(head, "scenario", "play_area", True),
-        play_area_rule=rd.get(head, "scenario", "play_area_rule", str, "") or "",
+        play_area=play_area, play_area_rule=rd.get(head, "scenario", "play_area_rule", str, "") or "",
     )
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QPushButton, QSpinBox, QVBoxLayout,
-    QWidget,
+    QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSpinBox,
+    QVBoxLayout, QWidget,
 )
 
 from engine import scenario_edit as E
@@ -52,9 +52,26 @@ class SetupPage(QWidget):
         self.r_side = QComboBox()
         self.r_entry = QLineEdit("edge east")
         self.r_list = QListWidget()
+        # a variable reinforcement: an id, the event that releases it, the table it rolls on
+        self.r_id = QLineEdit()
+        self.r_id.setPlaceholderText("id (needed for a variable reinforcement)")
+        self.r_release = QLineEdit()
+        self.r_release.setPlaceholderText("released by: turn 3 | soviet enters within 4 of 0707 | entered g-r2 g-r3")
+        self.r_dice = QComboBox()
+        self.r_dice.addItems(["no roll", "1d6", "2d6", "d66"])
+        self.r_table = QPlainTextEdit()
+        self.r_table.setPlaceholderText("a row a line: 5-6: g-r2 g-r3 | 3-4: 1 (the next unit) | +1 from turn 3")
+        self.r_table.setMaximumHeight(70)
+        self.r_rule = QLineEdit()
+        self.r_rule.setPlaceholderText("rule, like Black Wednesday 3.5")
         rform.addRow("turn", self.r_turn)
         rform.addRow("side", self.r_side)
         rform.addRow("entry area", self.r_entry)
+        rform.addRow("id", self.r_id)
+        rform.addRow("release", self.r_release)
+        rform.addRow("roll", self.r_dice)
+        rform.addRow("table", self.r_table)
+        rform.addRow("rule", self.r_rule)
         rform.addRow(QPushButton("Selected units arrive", clicked=self.add_reinforcement))
         rform.addRow(self.r_list)
         lay = QVBoxLayout(self)
@@ -78,7 +95,13 @@ class SetupPage(QWidget):
         self.r_turn.setRange(s.first_turn, s.last_turn)
         self.r_list.clear()
         for r in s.reinforcements:
-            self.r_list.addItem(f"turn {r.turn}, {r.side}: {', '.join(r.units)} at {r.entry}")
+            extra = ""
+            if r.release is not None:
+                extra += f", released: {r.release.describe()}"
+            if r.roll is not None:
+                extra += f", rolls {r.roll.dice} ({len(r.roll.results)} rows)"
+            name = f"{r.id} " if r.id else ""
+            self.r_list.addItem(f"{name}turn {r.turn}, {r.side}: {', '.join(r.units)} at {r.entry}{extra}")
         items = self.groups.findItems(current, Qt.MatchExactly) if current else []
         if items:
             self.groups.setCurrentItem(items[0])
@@ -142,5 +165,14 @@ class SetupPage(QWidget):
         if not ids:
             self.window.say("Select the units that arrive")
             return
-        r = Reinforcement(self.r_turn.value(), self.r_side.currentText(), tuple(ids), self.r_entry.text().strip())
-        self.window.edit(lambda s: E.add_reinforcement(s, r), f"{', '.join(ids)} arrive on turn {r.turn}")
+        try:
+            release = E.parse_release(self.r_release.text())
+            dice = self.r_dice.currentText()
+            roll = E.parse_roll(dice, self.r_table.toPlainText()) if dice != "no roll" else None
+        except ValueError as e:
+            self.window.say(str(e))
+            return
+        r = Reinforcement(self.r_turn.value(), self.r_side.currentText(), tuple(ids), self.r_entry.text().strip(),
+                          rule=self.r_rule.text().strip(), id=self.r_id.text().strip(), release=release, roll=roll)
+        what = f"{', '.join(ids)} arrive on turn {r.turn}" if not r.variable else f"{', '.join(ids)}: {r.id}"
+        self.window.edit(lambda s: E.add_reinforcement(s, r), what)

@@ -156,7 +156,7 @@ class ScenarioEditor(QMainWindow):
         self.show_areas()
 
     def show_areas(self) -> None:
-        """Every set-up group's area in its own colour, and the areas of the victory conditions."""
+        """Every set-up group's area in its own colour, the areas of the victory conditions, the map area in play."""
         from .setuppage import AREA_COLOURS
         from .victorypage import VICTORY_COLOUR
 
@@ -164,6 +164,10 @@ class ScenarioEditor(QMainWindow):
                  for i, d in enumerate(self.scenario.deployments) if d.area]
         if self.scenario.victory is not None:
             shown += [(f"victory:{c.id}", c.area, VICTORY_COLOUR) for c in self.scenario.victory.conditions if c.area]
+        if self.scenario.play_area:
+            from .scenariopage import PLAY_AREA_COLOUR
+
+            shown.append(("play", self.scenario.play_area, PLAY_AREA_COLOUR))
         for name, expr, colour in shown:
             try:
                 self.areas.show(name, E.area_hexes(self.board, expr), colour)
