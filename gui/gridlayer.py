@@ -115,7 +115,8 @@ class GridLayer:
                     self.blocks_drawn += 1
             painter.restore()
         self.ids_drawn = 0
-        if self.show_ids and hex_px >= IDS_MIN_PX:
+        # while the view moves, ids wait: text is the dearest thing to draw, and it comes back once still
+        if self.show_ids and hex_px >= IDS_MIN_PX and not fast:
             self._paint_ids(painter, exposed, hex_px)
 
     def _paint_ids(self, painter: QPainter, exposed: QRectF, hex_px: float) -> None:
