@@ -2,6 +2,10 @@
 type symbol, the unit size above it, attack upper left, movement upper right, defence at
 the bottom, the division's number on the left side and the regiment's on the right.
 
+A unit with two or more steps has a back, its reduced side: the reduced values from its
+``reduced`` data ("2-2-5"), and a pale band across the middle of the counter (the
+conventional reduced-strength stripe), so the side showing is plain at a glance.
+
 Counters are drawn at the size asked for (at a few times that size, then reduced, for
 smooth edges), never scaled up from a small bitmap, so they are crisp at any zoom.  They
 are made on demand and cached in memory rather than shipped as image files.
@@ -11,6 +15,7 @@ from __future__ import annotations
 import io
 import math
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -42,21 +47,42 @@ def colours_for(unit, side=None) -> tuple[str, str]:
     return DEFAULT_COLOURS.get((unit.side, branch), DEFAULT_COLOURS.get((unit.side, "army"), FALLBACK))
 
 
-def counter_image(unit, size_px: int, side=None, colours: tuple[str, str] | None = None) -> Image.Image:
-    """The counter of a unit as an RGBA image ``size_px`` square."""
+FACES = ("front", "back")
+
+
+def has_back(unit) -> bool:
+    """A counter with two or more steps has a reduced side printed on its back."""
+    return (getattr(unit, "steps", 1) or 1) >= 2
+
+
+def counter_image(unit, size_px: int, side=None, colours: tuple[str, str] | None = None,
+                  face: str = "front") -> Image.Image:
+    """The counter of a unit as an RGBA image ``size_px`` square: its ``front`` or its reduced ``back``."""
     if size_px < 8:
         raise ValueError(f"a counter needs at least 8 pixels, not {size_px}")
     fill, ink = colours or colours_for(unit, side)
-    return _draw(_Face.of(unit), int(size_px), fill, ink)
+    return _draw(_face_of(unit, face), int(size_px), fill, ink)
 
 
-def counter_png(unit, size_px: int, side=None) -> bytes:
+def counter_faces(unit, size_px: int, side=None) -> dict[str, Image.Image]:
+    """``{"front": …}``, and ``"back"`` too for a unit with steps."""
+    return {f: counter_image(unit, size_px, side, face=f) for f in (FACES if has_back(unit) else FACES[:1])}
+
+
+def counter_png(unit, size_px: int, side=None, face: str = "front") -> bytes:
     """The counter as PNG bytes, cached (a unit's data and colours fix its picture)."""
-    return _png(_Face.of(unit), int(size_px), colours_for(unit, side))
+    return _png(_face_of(unit, face), int(size_px), colours_for(unit, side))
 
 
-def counter_sheet(units, size_px: int, sides=None, columns: int = 10, gap: int = 6) -> Image.Image:
-    """Counters in rows on a neutral background, like a sheet of die-cut counters."""
+def counter_sheet(units, size_px: int, sides=None, columns: int = 10, gap: int = 6, face: str = "front",
+                  mirrored: bool = False) -> Image.Image:
+    """Counters in rows on a neutral background, like a sheet of die-cut counters.
+
+    ``face="back"`` draws the sheet's reverse: each unit's back (a unit without
+    steps shows its front there, as a single-sided counter's blank back would be
+    of no use); ``mirrored`` puts each counter where it falls when the sheet is
+    turned over (column ``c`` prints at ``columns - 1 - c``).
+    """
     units = list(units)
     rows = max(1, math.ceil(len(units) / columns))
     w = columns * size_px + (columns + 1) * gap
@@ -64,11 +90,63 @@ def counter_sheet(units, size_px: int, sides=None, columns: int = 10, gap: int =
     sheet = Image.new("RGBA", (w, h), (214, 206, 188, 255))
     for i, u in enumerate(units):
         side = (sides or {}).get(u.side)
-        img = counter_image(u, size_px, side)
-        x = gap + (i % columns) * (size_px + gap)
+        img = counter_image(u, size_px, side, face=face if face == "front" or has_back(u) else "front")
+        col = i % columns
+        if mirrored:
+            col = columns - 1 - col
+        x = gap + col * (size_px + gap)
         y = gap + (i // columns) * (size_px + gap)
         sheet.alpha_composite(img, (x, y))
     return sheet
+
+
+def counter_images_folder(scenario) -> Path | None:
+    """Where a scenario's cut counter images are: ``assets/<scenario id>/counters`` beside its file."""
+    path, sid = getattr(scenario, "path", ""), getattr(scenario, "id", "")
+    if not path or not sid:
+        return None
+    return Path(path).resolve().parent / "assets" / sid / "counters"
+
+
+def cut_counter_image(folder, unit, size_px: int) -> Image.Image | None:
+    """A unit's cut image at ``size_px`` square (``<unit>-front.png``, or ``-back.png`` once it has lost a
+    step and a back was cut), or None when none was cut or it cannot be read."""
+    if folder is None:
+        return None
+    folder = Path(folder)
+    names = [f"{unit.id}-front.png"]
+    if (getattr(unit, "losses", 0) or 0) > 0:
+        names.insert(0, f"{unit.id}-back.png")
+    for name in names:
+        path = folder / name
+        if path.is_file():
+            try:
+                with Image.open(path) as im:
+                    return im.convert("RGBA").resize((size_px, size_px), Image.Resampling.LANCZOS)
+            except OSError:
+                return None
+    return None
+
+
+def reduced_values(unit) -> tuple[int, int, int]:
+    """The back's attack, defense and movement: the unit's ``reduced`` data ("2-2-5"), else its front's."""
+    text = getattr(unit, "reduced", "") or ""
+    if text:
+        a, d, m = (int(x) for x in text.split("-"))
+        return a, d, m
+    return unit.attack, unit.defense, unit.movement
+
+
+def _face_of(unit, face: str) -> "_Face":
+    if face not in FACES:
+        raise ValueError(f"a counter has a front and a back, not {face!r}")
+    f = _Face.of(unit)
+    if face == "back":
+        if not has_back(unit):
+            raise ValueError(f"{unit.id} has one step: its counter has no back")
+        f.attack, f.defense, f.movement = reduced_values(unit)
+        f.reduced = True
+    return f
 
 
 # ---------------------------------------------------------------- drawing
@@ -76,12 +154,13 @@ def counter_sheet(units, size_px: int, sides=None, columns: int = 10, gap: int =
 class _Face:
     """What is printed on a counter, taken from any unit-like object."""
 
-    __slots__ = ("type", "size", "attack", "defense", "movement", "left", "right", "label")
+    __slots__ = ("type", "size", "attack", "defense", "movement", "left", "right", "label", "reduced")
 
-    def __init__(self, type, size, attack, defense, movement, left, right, label):
+    def __init__(self, type, size, attack, defense, movement, left, right, label, reduced=False):
         self.type, self.size = type, size
         self.attack, self.defense, self.movement = attack, defense, movement
         self.left, self.right, self.label = left, right, label
+        self.reduced = reduced
 
     @classmethod
     def of(cls, unit) -> "_Face":
@@ -92,12 +171,12 @@ class _Face:
                    getattr(unit, "division", "") or "", right, right)
 
     def key(self) -> tuple:
-        return (self.type, self.size, self.attack, self.defense, self.movement, self.left, self.right)
+        return (self.type, self.size, self.attack, self.defense, self.movement, self.left, self.right, self.reduced)
 
 
 @lru_cache(maxsize=2048)
 def _png_cached(key: tuple, size_px: int, colours: tuple[str, str]) -> bytes:
-    face = _Face(*key, key[-1])
+    face = _Face(*key[:7], key[6], key[7])
     buf = io.BytesIO()
     _draw(face, size_px, *colours).save(buf, format="PNG")
     return buf.getvalue()
@@ -140,6 +219,9 @@ def _draw(face: _Face, size_px: int, fill: str, ink: str) -> Image.Image:
     d.rounded_rectangle([0, 0, s - 1, s - 1], radius=r, fill=_shade(base, -0.35))
     d.rounded_rectangle([0, 0, s - 1 - s * 0.025, s - 1 - s * 0.025], radius=r, fill=_shade(base, 0.3))
     d.rounded_rectangle([s * 0.02, s * 0.02, s - 1 - s * 0.02, s - 1 - s * 0.02], radius=r * 0.8, fill=base)
+    if face.reduced:
+        # the reduced side: a band across the middle, paler than a dark counter or darker than a pale one
+        d.rectangle([s * 0.02, s * 0.27, s - 1 - s * 0.02, s * 0.6], fill=stripe_colour(base))
 
     lw = max(1, round(s * 0.028))
     # attack upper left, movement upper right (2.1)
@@ -166,6 +248,12 @@ def _draw(face: _Face, size_px: int, fill: str, ink: str) -> Image.Image:
     if ss > 1:
         img = img.resize((size_px, size_px), Image.Resampling.LANCZOS)
     return img
+
+
+def stripe_colour(base: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The reduced-side band's colour for a counter's fill."""
+    lum = 0.299 * base[0] + 0.587 * base[1] + 0.114 * base[2]
+    return _shade(base, 0.55) if lum < 150 else _shade(base, -0.28)
 
 
 def _text(d: ImageDraw.ImageDraw, xy, text: str, font, colour) -> None:
@@ -273,7 +361,15 @@ def main(argv: list[str] | None = None) -> int:
             print(p, file=sys.stderr)
         return 1
     size = int(argv[2]) if len(argv) == 3 else 72
-    sheet = counter_sheet(scenario.units.values(), size, scenario.sides, columns=12)
+    units = list(scenario.units.values())
+    sheet = counter_sheet(units, size, scenario.sides, columns=12)
+    stepped = [u for u in units if has_back(u)]
+    if stepped:       # the backs of stepped units, in a row of their own below the fronts
+        backs = counter_sheet(stepped, size, scenario.sides, columns=12, face="back")
+        both = Image.new("RGBA", (sheet.width, sheet.height + backs.height), (214, 206, 188, 255))
+        both.alpha_composite(sheet, (0, 0))
+        both.alpha_composite(backs, (0, sheet.height))
+        sheet = both
     buf = io.BytesIO()
     sheet.save(buf, format="PNG")
     atomic_write_bytes(argv[1], buf.getvalue())

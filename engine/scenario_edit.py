@@ -52,6 +52,7 @@ def add_unit(s: Scenario, unit: Unit, deployment: str = "") -> Scenario:
         raise ValueError(f"there is already a unit {unit.id!r}")
     if unit.side not in s.sides:
         raise ValueError(f"{unit.side!r} is not a side (sides: {', '.join(s.sides)})")
+    _check_back(unit)
     s = dataclasses.replace(s, units={**s.units, unit.id: unit})
     return assign_deployment(s, [unit.id], deployment) if deployment else s
 
@@ -60,7 +61,18 @@ def update_unit(s: Scenario, uid: str, **changes) -> Scenario:
     """A unit with some of its fields changed (type, size, strengths, division, regiment …)."""
     units = dict(s.units)
     units[uid] = dataclasses.replace(units[uid], **changes)
+    _check_back(units[uid])
     return dataclasses.replace(s, units=units)
+
+
+def _check_back(u: Unit) -> None:
+    """A unit's reduced values are three numbers, and only a unit with steps has them."""
+    import re
+
+    if u.reduced and not re.fullmatch(r"\d+-\d+-\d+", u.reduced):
+        raise ValueError(f"expected the back's values like '2-2-5', found {u.reduced!r}")
+    if u.reduced and u.steps < 2:
+        raise ValueError(f"{u.id} has one step: a counter without steps has no back")
 
 
 def remove_units(s: Scenario, ids: list[str]) -> Scenario:
@@ -352,6 +364,28 @@ def parse_roll(dice: str, text: str) -> RollTable | None:
 
 def set_victory(s: Scenario, victory: Victory | None) -> Scenario:
     return dataclasses.replace(s, victory=victory)
+
+
+# ---------------------------------------------------------------- counter backs from a sheet's reverse
+
+def reverse_grid(grid, sheet_width: int):
+    """The counter grid of a sheet's reverse side scanned turned over (left and right swap)."""
+    from .countersheet import CounterGrid
+
+    return CounterGrid((sheet_width - grid.last[0], grid.first[1]), (sheet_width - grid.first[0], grid.last[1]),
+                       grid.columns, grid.rows, grid.gutter)
+
+
+def reverse_index(index: int, columns: int) -> int:
+    """Where the back of the counter cut ``index``-th (row by row) lies on the reverse: its column mirrored."""
+    row, col = divmod(index, columns)
+    return row * columns + (columns - 1 - col)
+
+
+def backs_on_reverse(s: Scenario, fronts: dict[str, int], columns: int) -> dict[str, int]:
+    """For each unit with steps whose front is assigned, the index of its back on the reverse side."""
+    return {uid: reverse_index(i, columns) for uid, i in fronts.items()
+            if uid in s.units and s.units[uid].steps >= 2}
 
 
 # ---------------------------------------------------------------- checks

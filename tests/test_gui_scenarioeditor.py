@@ -280,3 +280,47 @@ def test_every_button_of_an_empty_editor_answers_in_words(editor):
     assert editor.last_message == "Open a scenario or start a new one on a map first"
     assert editor.edit(lambda s: s) is False
     assert editor.last_message == "Open a scenario or start a new one on a map first"
+
+
+def test_the_counter_sheet_dialog_takes_backs_from_the_sheets_reverse(editor, tmp_path):
+    from PIL import Image
+
+    from engine import scenario_edit as E
+    from engine.counters import counter_image, counter_sheet
+
+    ed = editor
+    build_custom(ed)
+    for uid, back in (("g-12-27", "2-2-5"), ("s-1", "2-2-5")):
+        ed.edit(lambda s, uid=uid, back=back: E.update_unit(s, uid, steps=2, reduced=back), f"{uid} has a back")
+    ed.save(tmp_path / "custom.toml")
+    units = list(ed.scenario.units.values())
+    size, gap, columns = 40, 6, 3
+    front = counter_sheet(units, size, ed.scenario.sides, columns=columns, gap=gap)
+    reverse = counter_sheet(units, size, ed.scenario.sides, columns=columns, gap=gap, face="back", mirrored=True)
+    front.save(tmp_path / "front.png")
+    reverse.save(tmp_path / "reverse.png")
+    dlg = ed.counter_sheet()
+    assert dlg.load(tmp_path / "front.png")
+    dlg.cols.setValue(columns)
+    dlg.rows.setValue(2)
+    dlg.gx.setValue(gap)
+    dlg.gy.setValue(gap)
+    dlg.corner_clicked(QPointF(gap, gap))
+    dlg.corner_clicked(QPointF(front.width - gap, front.height - gap))
+    assert len(dlg.cut()) == 6
+    assert dlg.backs_from_reverse(tmp_path / "reverse.png") == {}          # no front assigned yet: said in words
+    assert "assign the fronts first" in dlg.status.text()
+    for i, u in enumerate(units):
+        dlg.unit.setCurrentText(u.id)
+        dlg.index.setValue(i + 1)
+        click(button(dlg, "Assign"))
+    backs = dlg.backs_from_reverse(tmp_path / "reverse.png")
+    assert sorted(backs) == ["g-12-27", "s-1"]
+    dlg.save()
+    folder = tmp_path / "assets" / "custom-hold" / "counters"
+    for u in units:
+        card = Image.new("RGBA", (size, size), (214, 206, 188, 255))
+        card.alpha_composite(counter_image(u, size, ed.scenario.sides[u.side], face="back" if u.steps > 1 else "front"))
+        name = f"{u.id}-back.png" if u.steps > 1 else f"{u.id}-front.png"
+        assert np.array_equal(np.asarray(Image.open(folder / name).convert("RGBA")), np.asarray(card)), name
+    assert not (folder / "g-12-48-back.png").exists()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +118,7 @@ SCENARIO_KEYS = ("id", "name", "ruleset", "map", "first_turn", "last_turn", "tur
 SIDE_KEYS = ("id", "name", "colour", "branches", "player_setup")
 BRANCH_KEYS = ("name", "fill", "text")
 UNIT_KEYS = ("id", "side", "name", "type", "size", "branch", "division", "regiment", "attack", "defense",
-             "movement", "command_radius", "flags", "setup", "hex", "steps", "losses", "morale")
+             "movement", "command_radius", "flags", "setup", "hex", "steps", "losses", "morale", "reduced")
 SELECT_KEYS = ("side", "deployment", "type", "not_type", "size", "branch", "division", "strength", "flags",
                "units")
 DEPLOYMENT_KEYS = ("id", "side", "order", "area", "units", "rule", "text")
@@ -264,8 +265,14 @@ def _units(rd: _Reader, doc: dict, sides: dict[str, Side]) -> dict[str, Unit]:
             rd.bad(f"{key}.steps", f"expected 1 or more steps, found {steps}")
         elif losses is not None and steps is not None and not 0 <= losses < steps:
             rd.bad(f"{key}.losses", f"expected 0 to {steps - 1} steps lost at the start, found {losses}")
+        reduced = rd.get(t, key, "reduced", str, "") or ""
+        if reduced and not re.fullmatch(r"\d+-\d+-\d+", reduced):
+            rd.bad(f"{key}.reduced", f"expected the back's values like '2-2-5' (attack-defense-movement), "
+                                     f"found {reduced!r}")
+        elif reduced and (steps or 1) < 2:
+            rd.bad(f"{key}.reduced", "a unit with one step has no back: give it steps = 2 or more")
         unit = Unit(
-            id=uid, side=side or "", type=utype or "infantry",
+            id=uid, side=side or "", type=utype or "infantry", reduced=reduced,
             size=rd.get(t, key, "size", str, "regiment", UNIT_SIZES) or "regiment",
             name=rd.get(t, key, "name", str, ""), branch=branch or "army",
             division=rd.get(t, key, "division", str, ""), regiment=rd.get(t, key, "regiment", str, ""),

@@ -59,6 +59,7 @@ class Unit:
     steps: int = 1           # steps the counter has at full strength (2: a front and a back)
     losses: int = 0          # steps it has lost when the scenario begins
     morale: int | None = None  # battalion morale, where the rules give units one
+    reduced: str = ""        # the back's printed values, like ``2-2-5`` (a unit with steps; "" = the front's)
 
     @property
     def strengths(self) -> str:

@@ -93,7 +93,7 @@ def _unit(u: Unit) -> dict[str, Any]:
                   "division": u.division, "regiment": u.regiment, "attack": u.attack, "defense": u.defense,
                   "movement": u.movement, "command_radius": u.command_radius, "flags": sorted(u.flags),
                   "setup": u.setup, "hex": u.hex, "steps": u.steps if u.steps != 1 else None,
-                  "losses": u.losses or None, "morale": u.morale}, keep=("attack", "defense", "movement"))
+                  "losses": u.losses or None, "morale": u.morale, "reduced": u.reduced}, keep=("attack", "defense", "movement"))
 
 
 def _selector(sel: Selector) -> dict[str, Any]:

@@ -63,6 +63,8 @@ class CounterSheetDialog(QDialog):
         self.face.addItems(["front", "back"])
         self.fronts: dict[str, int] = {}
         self.backs: dict[str, int] = {}
+        self.reverse_images = []                 # the sheet's reverse side, cut (backs of stepped units)
+        self.reverse_backs: dict[str, int] = {}
         form = QFormLayout()
         counts = QHBoxLayout()
         counts.addWidget(self.cols)
@@ -82,6 +84,7 @@ class CounterSheetDialog(QDialog):
         buttons.addWidget(QPushButton("Open scan…", clicked=self._choose))
         buttons.addWidget(QPushButton("Preview", clicked=self.show_preview))
         buttons.addWidget(QPushButton("Cut", clicked=self.cut))
+        buttons.addWidget(QPushButton("Backs from the reverse…", clicked=self._choose_reverse))
         buttons.addWidget(QPushButton("Save images", clicked=self.save))
         lay = QVBoxLayout(self)
         lay.addWidget(self.view, 1)
@@ -146,6 +149,32 @@ class CounterSheetDialog(QDialog):
         self.status.setText(f"cut into {len(self.images)} counters")
         return self.images
 
+    def _choose_reverse(self):
+        path, _ = QFileDialog.getOpenFileName(self, "Open the scan of the sheet's reverse side", "",
+                                              "Images (*.png *.jpg *.tif)")
+        if path:
+            self.backs_from_reverse(path)
+
+    def backs_from_reverse(self, path) -> dict[str, int]:
+        """Cut the reverse side (scanned turned over) with the front's grid mirrored, and give every unit
+        with steps whose front is assigned the back behind it."""
+        from engine import scenario_edit as E
+
+        g = self.grid()
+        if g is None or not self.fronts:
+            self.status.setText("Set the grid and assign the fronts first: the backs lie behind them")
+            return {}
+        try:
+            reverse = open_sheet(path)
+            self.reverse_images = cut(reverse, E.reverse_grid(g, reverse.width))
+        except (BadFile, ValueError) as e:
+            self.status.setText(str(e))
+            return {}
+        self.reverse_backs = E.backs_on_reverse(self.window.scenario, self.fronts, g.columns)
+        self.status.setText(f"{len(self.reverse_backs)} back(s) from the reverse side "
+                            f"(units with steps whose front is assigned)")
+        return self.reverse_backs
+
     def assign_current(self) -> None:
         table = self.fronts if self.face.currentText() == "front" else self.backs
         table[self.unit.currentText()] = self.index.value() - 1
@@ -158,7 +187,10 @@ class CounterSheetDialog(QDialog):
             self.status.setText("Save the scenario first: its images go beside it")
             return {}
         try:
-            files = save_counters(assign(self.images, self.fronts, self.backs), folder)
+            images = assign(self.images, self.fronts, self.backs)
+            images.update({f"{uid}-back": self.reverse_images[i] for uid, i in self.reverse_backs.items()
+                           if uid not in self.backs})
+            files = save_counters(images, folder)
         except BadFile as e:
             self.status.setText(str(e))
             return {}

@@ -56,8 +56,11 @@ class OrderOfBattlePage(QWidget):
         self.f_losses = QSpinBox(minimum=0, maximum=8)
         self.f_morale = QSpinBox(minimum=0, maximum=20)
         self.f_morale.setSpecialValueText("none")
+        self.f_reduced = QLineEdit()
+        self.f_reduced.setPlaceholderText("back, like 2-2-5")
         steps = QHBoxLayout()
-        for label, w in (("steps", self.f_steps), ("lost at start", self.f_losses), ("morale", self.f_morale)):
+        for label, w in (("steps", self.f_steps), ("lost at start", self.f_losses), ("morale", self.f_morale),
+                         ("reduced", self.f_reduced)):
             steps.addWidget(QLabel(label))
             steps.addWidget(w)
         self.f_group = QComboBox()
@@ -167,6 +170,7 @@ class OrderOfBattlePage(QWidget):
         self.f_steps.setValue(u.steps)
         self.f_losses.setValue(u.losses)
         self.f_morale.setValue(u.morale or 0)
+        self.f_reduced.setText(u.reduced)
         dep = self.window.scenario.deployment_of().get(u.id, "")
         self.f_group.setCurrentText(dep)
 
@@ -176,7 +180,8 @@ class OrderOfBattlePage(QWidget):
         return Unit(id=self.f_id.text().strip(), side=self.f_side.currentText(), type=self.f_type.currentText(),
                     size=self.f_size.currentText(), attack=a, defense=d, movement=m, name=self.f_name.text().strip(),
                     division=self.f_division.text().strip(), regiment=self.f_regiment.text().strip(),
-                    steps=self.f_steps.value(), losses=self.f_losses.value(), morale=self.f_morale.value() or None)
+                    steps=self.f_steps.value(), losses=self.f_losses.value(), morale=self.f_morale.value() or None,
+                    reduced=self.f_reduced.text().strip() if self.f_steps.value() >= 2 else "")
 
     def add_from_form(self) -> None:
         u = self.form_unit()
@@ -195,7 +200,7 @@ class OrderOfBattlePage(QWidget):
         u = self.form_unit()
         old = self.window.scenario.units[ids[0]]
         changes = {k: getattr(u, k) for k in ("name", "type", "size", "attack", "defense", "movement", "division",
-                                              "regiment", "steps", "losses", "morale")}
+                                              "regiment", "steps", "losses", "morale", "reduced")}
 
         def change(s):
             s = E.update_unit(s, old.id, **changes)

@@ -149,7 +149,9 @@ class ScenarioEditor(QMainWindow):
     def _board_shown(self) -> None:
         self.undo_stack.clear()
         self.dirty = False
-        self.map_view.set_art(CounterArt(self.scenario.sides))
+        from engine.counters import counter_images_folder
+
+        self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
         self.map_view.show_board(self.board)
         self.areas.forget()
         self.refresh()
