@@ -96,9 +96,10 @@ class CounterArt(QObject):
     ready = Signal(str)                  # a unit id whose picture has just been made
     _made = Signal(object, object)       # (key, QImage) from a worker
 
-    def __init__(self, sides: dict | None = None, parent=None, workers: int = 2):
+    def __init__(self, sides: dict | None = None, parent=None, workers: int = 2, images=None):
         super().__init__(parent)
         self.sides = sides or {}
+        self.images = images             # a folder of cut counter images (<unit>-front.png), used first
         self._pictures: OrderedDict[tuple, QPixmap] = OrderedDict()
         self._by_unit: dict[str, set[tuple]] = {}
         self._asked: set[tuple] = set()
@@ -150,9 +151,13 @@ class CounterArt(QObject):
     def render(self, unit, px: int) -> QImage:
         """The counter at ``px`` x ``px`` device pixels (any thread)."""
         try:
-            from engine.counters import counter_image
+            from engine.counters import counter_image, cut_counter_image
         except ImportError:
             counter_image = None
+        if counter_image is not None and self.images is not None:
+            cut = cut_counter_image(self.images, unit, px)
+            if cut is not None:
+                return pil_to_qimage(cut)
         if counter_image is not None:
             try:
                 return pil_to_qimage(counter_image(unit, px, self.sides.get(unit.side)))

@@ -187,7 +187,9 @@ class MainWindow(QMainWindow):
             self.session.changed.disconnect(self._game_changed)
             self.session = None
         if scenario is not None:
-            art = CounterArt(scenario.sides)
+            from engine.counters import counter_images_folder
+
+            art = CounterArt(scenario.sides, images=counter_images_folder(scenario))
             self.map_view.set_art(art)
             self.session = self._start_game(scenario, board, saved)
         self.map_view.show_board(board)
