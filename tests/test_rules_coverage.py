@@ -47,7 +47,7 @@ LEROS_RULES = (
 QUALIFIED = re.compile(r"`(?:tests/)?(test_\w+\.py)::(\w+)`")
 EVERY_IN = re.compile(r"`(test_\w+)\*` in `(?:tests/)?(test_\w+\.py)`")
 FILE = re.compile(r"`(?:pytest )?(?:tests/)?(test_[\w*]+\.py)(?:`|::)")
-BARE = re.compile(r"`(test_\w+)`")
+TOKEN = re.compile(r"`(?:pytest )?(?:tests/)?(test_[\w*]+\.py)(?:`|::\w+`)|`(test_\w+)`")
 RULE_NUMBER = re.compile(r"(Scenario \d+|\d+(?:\.\d+[a-z]?)?)\b")
 
 
@@ -70,26 +70,16 @@ def defined_functions(path: Path) -> set[str]:
     return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
-def section_files(text: str, tests: Path) -> list[Path]:
-    """The test files a section names, globs like ``tests/test_scw_*.py`` expanded."""
-    files: list[Path] = []
-    for m in FILE.finditer(text):
-        for p in sorted(tests.glob(m.group(1))):
-            if p not in files:
-                files.append(p)
-    return files
-
-
 def broken_references(text: str, tests: Path = TESTS) -> list[str]:
     """Every citation in the doc that names no real test: a file, a test in a file, or a bare test name.
 
-    A test name given without its file must be defined in one of the files its section names.
+    A test name given without its file must be defined in the last file named before it in its section.
     """
     defined: dict[Path, set[str]] = {}
 
     def names(p: Path) -> set[str]:
         if p not in defined:
-            defined[p] = defined_functions(p)
+            defined[p] = defined_functions(p) if p.exists() else set()
         return defined[p]
 
     problems: list[str] = []
@@ -105,11 +95,15 @@ def broken_references(text: str, tests: Path = TESTS) -> list[str]:
             p = tests / m.group(2)
             if p.exists() and not any(n.startswith(m.group(1)) for n in names(p)):
                 problems.append(f"{title}: {m.group(2)} has no {m.group(1)}*")
-        files = section_files(body, tests)
-        for m in BARE.finditer(body):
-            if not any(m.group(1) in names(p) for p in files):
-                problems.append(f"{title}: {m.group(1)} is in none of the section's files "
-                                f"({', '.join(p.name for p in files) or 'none named'})")
+        current: Path | None = None
+        for m in TOKEN.finditer(body):
+            if m.group(1):
+                if "*" not in m.group(1):
+                    current = tests / m.group(1)
+            elif current is None:
+                problems.append(f"{title}: {m.group(2)} is cited before any test file is named")
+            elif current.exists() and m.group(2) not in names(current):
+                problems.append(f"{title}: {m.group(2)} is not in {current.name}, the last file named before it")
     return problems
 
 
@@ -150,8 +144,7 @@ def test_a_made_up_test_or_file_is_caught():
         "Demyansk Pocket: no test file test_demyansk_nowhere.py",
         "Demyansk Pocket: test_demyansk_movement.py has no test_5_2_made_up",
         "Demyansk Pocket: test_demyansk_supply.py has no test_9_9_*",
-        "Demyansk Pocket: test_5_1_made_up is in none of the section's files "
-        "(test_demyansk_movement.py, test_demyansk_supply.py)"]
+        "Demyansk Pocket: test_5_1_made_up is not in test_demyansk_movement.py, the last file named before it"]
 
 
 def test_every_numbered_demyansk_rule_has_a_row():
