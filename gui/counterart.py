@@ -4,18 +4,20 @@ The art comes from ``engine.counters.counter_image`` when the engine has it;
 otherwise a plain counter is drawn here from the unit's own values.  Pictures
 are made for a few fixed pixel sizes ("buckets"), the smallest bucket at least
 as big as the counter on screen, so a counter is never scaled up and stays
-crisp.  A picture not made yet is asked of a worker thread and the nearest
-size already made stands in (or a square in the counter's colour); when it
-arrives, ``ready(unit id)`` says so and the view repaints that counter.
+crisp.  A picture not made yet is drawn between the GUI's events (newest
+request first, ``gui.idlework``) and the nearest size already made stands in
+(or a square in the counter's colour); when it is made, ``ready(unit id)``
+says so and the view repaints that counter.
 """
 from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap
+
+from .idlework import IdleQueue
 
 BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384)
 PLAIN_BELOW_PX = 11          # smaller than this on screen: a coloured square, no art
@@ -91,22 +93,19 @@ def draw_plain_counter(unit, px: int, fill: QColor, text: QColor) -> QImage:
 
 
 class CounterArt(QObject):
-    """Counter pictures by ``(unit id, bucket, pixel ratio)``, made in worker threads, LRU-dropped."""
+    """Counter pictures by ``(unit id, bucket, pixel ratio)``, made between events, LRU-dropped."""
 
     ready = Signal(str)                  # a unit id whose picture has just been made
-    _made = Signal(object, object)       # (key, QImage) from a worker
 
-    def __init__(self, sides: dict | None = None, parent=None, workers: int = 2, images=None):
+    def __init__(self, sides: dict | None = None, parent=None, images=None):
         super().__init__(parent)
         self.sides = sides or {}
         self.images = images             # a folder of cut counter images (<unit>-front.png), used first
         self._pictures: OrderedDict[tuple, QPixmap] = OrderedDict()
         self._by_unit: dict[str, set[tuple]] = {}
-        self._asked: set[tuple] = set()
+        self._queue = IdleQueue(self)
         self._sized: dict[tuple, dict[str, QPixmap]] = {}   # (bucket, dpr) -> unit id -> picture
         self._colours: dict[str, tuple[QColor, QColor, QColor]] = {}
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="counter")
-        self._made.connect(self._store)
         self.made = 0
         self.stand_ins = 0
 
@@ -139,17 +138,16 @@ class CounterArt(QObject):
         if pm is not None:
             self._pictures.move_to_end(key)
             return pm
-        if key not in self._asked:
-            self._asked.add(key)
-            self._pool.submit(self._make, unit, key)
+        if key not in self._queue:
+            self._queue.submit(key, lambda: self._make(unit, key))
         self.stand_ins += 1
         return self._nearest(unit.id, b, dpr)
 
     def pending(self) -> int:
-        return len(self._asked)
+        return self._queue.pending()
 
     def render(self, unit, px: int) -> QImage:
-        """The counter at ``px`` x ``px`` device pixels (any thread)."""
+        """The counter at ``px`` x ``px`` device pixels."""
         try:
             from engine.counters import counter_image, cut_counter_image
         except ImportError:
@@ -171,11 +169,10 @@ class CounterArt(QObject):
             image = self.render(unit, key[1])
         except Exception:  # a picture that cannot be made leaves the coloured square; never a crash
             image = QImage()
-        self._made.emit(key, image)
+        self._store(key, image)
 
     def _store(self, key, image: QImage) -> None:
-        self._asked.discard(key)
-        if image.isNull():
+        if image.isNull() or key in self._pictures:
             return
         pm = QPixmap.fromImage(image)
         pm.setDevicePixelRatio(key[2])
@@ -197,4 +194,4 @@ class CounterArt(QObject):
         return self._pictures.get(best) if best else None
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._queue.clear()

@@ -1,7 +1,8 @@
 """A sheet's image on the map, painted from its tile pyramid: only visible tiles of the right level.
 
-Tiles are read from disk in worker threads (``QImage`` is safe there) and
-kept as pixmaps in a least-recently-used cache shared by every sheet.  A tile
+Tiles are read from disk between the GUI's events, newest request first
+(``gui.idlework``), and kept as pixmaps in a least-recently-used cache shared
+by every sheet.  A tile
 that is not in memory yet is drawn from the nearest coarser level that is, so
 zooming and panning never wait for the disk.
 """
@@ -9,11 +10,10 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
-
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap, QTransform
 
+from .idlework import IdleQueue
 from .tiles import Pyramid
 
 CACHE_BYTES = 384 * 1024 * 1024
@@ -21,21 +21,17 @@ PAPER = QColor(222, 214, 190)
 
 
 class TileStore(QObject):
-    """Pixmaps of tiles by ``(folder, level, col, row)``: an LRU cache fed by background reads."""
+    """Pixmaps of tiles by ``(folder, level, col, row)``: an LRU cache fed by reads between events."""
 
     loaded = Signal(object)          # the key of a tile now in memory
 
-    def __init__(self, budget_bytes: int = CACHE_BYTES, workers: int = 2, parent=None):
+    def __init__(self, budget_bytes: int = CACHE_BYTES, parent=None):
         super().__init__(parent)
         self.budget = budget_bytes
         self.used = 0
         self._pixmaps: OrderedDict[tuple, QPixmap] = OrderedDict()
-        self._asked: set[tuple] = set()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tile")
-        self._arrived.connect(self._store)
+        self._queue = IdleQueue(self)
         self.reads = 0
-
-    _arrived = Signal(object, object)
 
     def get(self, key: tuple) -> QPixmap | None:
         pm = self._pixmaps.get(key)
@@ -44,11 +40,9 @@ class TileStore(QObject):
         return pm
 
     def request(self, key: tuple, path: str) -> None:
-        """Read a tile in the background unless it is in memory or on its way."""
-        if key in self._pixmaps or key in self._asked:
-            return
-        self._asked.add(key)
-        self._pool.submit(self._read, key, path)
+        """Read a tile soon (between events) unless it is in memory or already asked for."""
+        if key not in self._pixmaps:
+            self._queue.submit(key, lambda: self._read(key, path))
 
     def load_now(self, key: tuple, path: str) -> QPixmap | None:
         """Read a tile in this thread (the top level of a pyramid, always kept)."""
@@ -61,17 +55,16 @@ class TileStore(QObject):
         return pm
 
     def pending(self) -> int:
-        return len(self._asked)
+        return self._queue.pending()
 
     def _read(self, key: tuple, path: str) -> None:
         image = QImage(path)
         if not image.isNull():
             # the screen's own format: drawing it needs no conversion
             image = image.convertToFormat(QImage.Format_ARGB32_Premultiplied)
-        self._arrived.emit(key, image)
+        self._store(key, image)
 
     def _store(self, key: tuple, image: QImage) -> None:
-        self._asked.discard(key)
         if image.isNull() or key in self._pixmaps:
             return
         pm = QPixmap.fromImage(image)
@@ -84,7 +77,7 @@ class TileStore(QObject):
         self.loaded.emit(key)
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._queue.clear()
 
 
 class SheetLayer(QObject):
