@@ -324,3 +324,45 @@ def test_the_counter_sheet_dialog_takes_backs_from_the_sheets_reverse(editor, tm
         name = f"{u.id}-back.png" if u.steps > 1 else f"{u.id}-front.png"
         assert np.array_equal(np.asarray(Image.open(folder / name).convert("RGBA")), np.asarray(card)), name
     assert not (folder / "g-12-48-back.png").exists()
+
+
+def test_the_editor_writes_a_variable_reinforcement_and_a_side_set_up_by_the_player(editor, qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+
+    ed = editor
+    build_custom(ed)
+    add_unit(ed, "g-res", "german", group="")
+    ed.oob.select(["g-res"])
+    p = ed.setup
+    p.r_side.setCurrentText("german")
+    p.r_entry.setText("edge west")
+    p.r_id.setText("reserve")
+    p.r_release.setText("turn 2")
+    p.r_dice.setCurrentText("1d6")
+    p.r_table.setPlainText("1-6 1")                      # no ':' : refused in words, nothing changes
+    before = ed.scenario
+    click(button(p, "Selected units arrive"))
+    assert ed.scenario is before and "line 1" in ed.last_message
+    p.r_table.setPlainText("4-6: 1\n+1 from turn 2")
+    p.r_rule.setText("Black Wednesday 3.5")
+    click(button(p, "Selected units arrive"))
+    r = ed.scenario.reinforcements[-1]
+    assert (r.id, r.units, r.release.event, r.release.turn, r.roll.dice, r.rule) == (
+        "reserve", ("g-res",), "turn", 2, "1d6", "Black Wednesday 3.5")
+    assert r.roll.results[0].count == 1 and r.roll.modifiers[0].add == 1
+    assert "reserve turn 2, german: g-res at edge west, released: from turn 2, rolls 1d6 (1 rows)" in [
+        p.r_list.item(i).text() for i in range(p.r_list.count())]
+    # the Soviet side is set up by the player: ticked on the scenario page
+    page = ed.page
+    item = next(page.sides.item(i) for i in range(page.sides.count()) if page.sides.item(i).data(Qt.UserRole) == "soviet")
+    item.setCheckState(Qt.Checked)
+    click(button(page, "Apply"))
+    assert ed.scenario.sides["soviet"].player_setup and not ed.scenario.sides["german"].player_setup
+    assert ed.check() == []
+    out = tmp_path / "variable.toml"
+    assert ed.save(out)
+    again = load_scenario(out)
+    assert again.reinforcements == ed.scenario.reinforcements and again.sides["soviet"].player_setup
+    with qtbot.waitSignal(ed.runner.finished, timeout=120_000) as got:
+        assert ed.play_headless(seed=2)
+    assert got.args[0]["over"] is True

@@ -161,3 +161,84 @@ def test_units_may_start_with_step_losses_and_a_morale(board, tmp_path):
     assert (u.steps, u.losses, u.morale) == (2, 1, 3)
     bad = E.update_unit(s, "g-12-27", steps=2, losses=2)
     assert [p.key for p in E.check(bad, board)] == ["units[0] (g-12-27).losses"]
+
+
+def player_set_up(board, tmp_path):
+    """``small`` with the Soviet side set up by the player: s-1 and s-2 wait off the map, within 2 of 1210,
+    and at least one of them must be next to 1210 (a set-up rule)."""
+    from engine.scenario import Selector, SetupRule
+
+    s = E.auto_place(small(board), board, side="german")
+    s = E.add_unit(s, inf("s-2", "soviet"), "sov")
+    s = E.set_player_setup(s, "soviet", True)
+    s = E.set_deployment(s, Deployment("sov", "soviet", 2, E.within(2, "1210"), ("s-1", "s-2"), rule="Set-up 1"))
+    s = E.set_turns(s, 1, 1)
+    return dataclasses_replace(s, setup_rules=(SetupRule("count", E.within(1, "1210"), Selector(side="soviet"),
+                                                         rule="Set-up 2", min=1),))
+
+
+def dataclasses_replace(s, **kw):
+    import dataclasses
+
+    return dataclasses.replace(s, **kw)
+
+
+def test_a_side_set_up_by_the_player_needs_no_default_hexes_and_is_checked_when_placed(board, tmp_path):
+    from engine.game import load_rules
+    from engine.errors import IllegalAction
+    from engine.rulesets.demyansk.actions import EndPhase, Place
+
+    s = player_set_up(board, tmp_path)
+    assert s.player_sides() == ["soviet"] and not s.units["s-1"].hex
+    assert E.check(s, board) == []
+    assert [p.message for p in E.check(E.set_player_setup(s, "soviet", False), board)] == [
+        "missing: a unit that starts on the map needs a default hex"] * 2
+    save_scenario(s, tmp_path / "p.toml")
+    again = load_scenario(tmp_path / "p.toml")
+    assert again.sides["soviet"].player_setup and again.validate_setup(board) == []
+
+    rules = load_rules(str(tmp_path / "p.toml"))
+    st = rules.initial_state(1)
+    assert st.phase == "soviet-setup" and st.units["s-1"].status == "to-place"
+    places = [a for a in rules.legal_actions(st) if isinstance(a, Place)]
+    assert {a.unit for a in places} == {"s-1", "s-2"} and len(places) == 2 * 19
+    with pytest.raises(IllegalAction) as e:
+        rules.apply(st, Place("s-1", "0707"))
+    assert e.value.rule == "Set-up 1" and e.value.message == "0707 is not in s-1's set-up area 'within 2 of 1210'"
+    with pytest.raises(IllegalAction) as e:
+        rules.apply(st, EndPhase())
+    assert "s-1, s-2 still wait(s) to be set up" in e.value.message
+    st, _ = rules.apply(st, Place("s-1", "1410"))
+    with pytest.raises(IllegalAction) as e:
+        rules.apply(st, Place("s-2", "1410"))
+    assert e.value.rule == "Demyansk 5.3"
+    far, _ = rules.apply(st, Place("s-2", "1011"))
+    with pytest.raises(IllegalAction) as e:
+        rules.apply(far, EndPhase())
+    assert e.value.rule == "Set-up 2" and "0 units, at least 1 needed" in e.value.message
+    st, events = rules.apply(st, Place("s-2", "1211"))
+    st, events = rules.apply(st, EndPhase())
+    assert (st.turn, st.phase) == (1, "german-reinforcement")
+    assert rules.map.hex_id(st.units["s-2"].hex) == "1211"
+
+
+def test_headless_play_sets_up_the_players_side_and_plays_to_the_end(board, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    s = player_set_up(board, tmp_path)
+    s = E.set_victory(s, Victory("conditions", conditions=(
+        Condition("hold", "occupy", "german", level="minor", area="0707"),), otherwise="soviet"))
+    save_scenario(s, tmp_path / "p.toml")
+    out = subprocess.run([sys.executable, "-m", "engine", "play", str(tmp_path / "p.toml"), "--bot", "german,soviet",
+                          "--json", "--save", str(tmp_path / "g.toml")], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["over"] is True and report["winner"] in ("german", "soviet")
+    from engine.game import load_game
+
+    game = load_game(tmp_path / "g.toml")
+    texts = game.actions_text()
+    assert texts[0].startswith("place s-1 ") and texts[1].startswith("place s-2 ") and texts[2] == "end"

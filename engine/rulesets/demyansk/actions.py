@@ -110,7 +110,18 @@ class EndPhase:
         return "end"
 
 
-ACTIONS = {"move": Move, "attack": Declare, "resolve": Resolve, "result": EnterResult, "retreat": Retreat,
+@dataclass(frozen=True)
+class Place:
+    """Set up a unit of a side the player sets up, before the first turn: ``place 3-123 0512``."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"place {self.unit} {self.to}"
+
+
+ACTIONS = {"place": Place, "move": Move, "attack": Declare, "resolve": Resolve, "result": EnterResult, "retreat": Retreat,
            "advance": Advance, "enter": Enter, "drop": Drop, "withdraw": Withdraw, "end": EndPhase}
 
 for _cls in ACTIONS.values():
@@ -133,13 +144,13 @@ def parse_action(text: str):
             return Declare(args[0], tuple(args[2].split("+")))
         if verb in ("resolve", "result", "advance", "withdraw") and len(args) == 1:
             return {"resolve": Resolve, "result": EnterResult, "advance": Advance, "withdraw": Withdraw}[verb](args[0])
-        if verb in ("retreat", "enter", "drop") and len(args) == 2:
-            return {"retreat": Retreat, "enter": Enter, "drop": Drop}[verb](args[0], args[1])
+        if verb in ("retreat", "enter", "drop", "place") and len(args) == 2:
+            return {"retreat": Retreat, "enter": Enter, "drop": Drop, "place": Place}[verb](args[0], args[1])
     except (ValueError, IndexError):
         pass
     forms = {"move": "move UNIT FROM-TO", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
              "result": "result DR2", "retreat": "retreat UNIT HEX|off", "advance": "advance UNIT|none",
-             "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end"}
+             "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end", "place": "place UNIT HEX"}
     raise IllegalAction("", f"{text!r} is malformed (expected {forms[verb]!r})")
 
 

@@ -35,11 +35,45 @@ class DemyanskBot:
         if st.pending:
             return self._answer(rules, st)
         ph = st.phase
+        if ph.endswith("setup"):
+            return self._set_up(rules, st)
         if ph.endswith("reinforcement"):
             return self._arrive(rules, st) or A.EndPhase()
         if ph.endswith("combat"):
             return self._fight(rules, st) or A.EndPhase()
         return self._move(rules, st) or A.EndPhase()
+
+    # ------------------------------------------------------------ set-up by the player
+    def _set_up(self, rules, st: State):
+        """A free hex of the unit's areas, hexes a set-up rule asks for first; the last unit where the set-up passes."""
+        places = [a for a in rules.legal_actions(st) if isinstance(a, A.Place)]
+        if not places:
+            return A.EndPhase()
+        wanted = self._wanted_hexes(rules)
+        first = places[0].unit
+        places.sort(key=lambda a: (a.unit != first, rules.hex(a.to) not in wanted))
+        unit = places[0].unit
+        mine = [a for a in places if a.unit == unit]
+        if len({a.unit for a in places}) > 1:
+            return mine[0]
+        for a in mine:                       # the side's last unit: a hex with which the set-up may end
+            after, _ = rules.apply(st, a)
+            if any(isinstance(x, A.EndPhase) for x in rules.legal_actions(after)):
+                return a
+        return mine[0]
+
+    def _wanted_hexes(self, rules) -> set:
+        scenario = getattr(rules, "scenario", None)
+        if scenario is None:
+            return set()
+        from ...scenario import AreaContext
+
+        ctx = AreaContext(rules.board)
+        out: set = set()
+        for r in scenario.setup_rules:
+            if r.select.side in ("", self.side) and (r.kind != "count" or r.min):
+                out |= ctx.hexes(r.area)
+        return out
 
     # ------------------------------------------------------------ pending choices
     def _answer(self, rules, st: State):

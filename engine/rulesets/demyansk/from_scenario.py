@@ -31,7 +31,8 @@ def _special(scenario, *names, default=None):
 
 def unit_specs(scenario) -> list[UnitSpec]:
     """The counters of a scenario as the rules see them."""
-    placement = scenario.default_placement()
+    player = set(scenario.player_sides())        # their units start off the map: the player sets them up
+    placement = {uid: h for uid, h in scenario.default_placement().items() if scenario.units[uid].side not in player}
     arrives = {uid: r.turn for r in scenario.reinforcements for uid in r.units}
     withdraw = {uid: w.by_turn for w in scenario.withdrawals for uid in w.units}
     out = []
@@ -41,6 +42,31 @@ def unit_specs(scenario) -> list[UnitSpec]:
             name=u.name, army=u.branch, division=u.division or None, setup=placement.get(uid) or None,
             arrives=arrives.get(uid), pocket=_is_pocket(scenario, uid), command_radius=u.command_radius,
             withdraw_turn=withdraw.get(uid)))
+    return out
+
+
+def _player_setup(scenario, board) -> dict:
+    """Every unit of the sides the player sets up (a default hex is only the editor's suggestion): the hexes of
+    its set-up areas, their rule and the areas as written."""
+    from ...scenario import AreaContext, AreaError
+
+    sides = set(scenario.player_sides())
+    if not sides:
+        return {}
+    ctx = AreaContext(board)
+    dep = {uid: d for d in scenario.deployments for uid in d.units}
+    out = {}
+    for u in scenario.initial_units():
+        if u.side not in sides:
+            continue
+        exprs = scenario.setup_area(u.id)
+        hexes = frozenset(board.hexes())
+        for expr in exprs:
+            try:
+                hexes &= ctx.hexes(expr)
+            except AreaError as e:
+                raise BadFile([Problem(scenario.path, f"units.{u.id}.setup", f"area {expr!r}: {e}")]) from None
+        out[u.id] = (hexes, dep[u.id].rule if u.id in dep else "", " and ".join(exprs) or "all")
     return out
 
 
@@ -66,6 +92,7 @@ def rules_for_scenario(scenario, board=None) -> DemyanskRules:
         garrison_until=_special(scenario, "garrison_duty_last_turn", "garrison_until"),
         variable=[r for r in scenario.reinforcements if r.variable], play_area=play_area,
         play_area_rule=scenario.play_area_rule, play_area_text=scenario.play_area,
+        player_setup=_player_setup(scenario, board),
     )
     rules.scenario = scenario
     if victory == "conditions":

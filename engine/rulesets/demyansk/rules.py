@@ -14,6 +14,7 @@ from .arrivals import (
 from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
 from .movement import check_move, may_move_now, reach
+from .playersetup import SETUP_PHASES, TO_PLACE, check_place, check_setup_done, place_unit, placements, setup_phases
 from .results import answer, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, HELD, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
 from .supply import continuous_front, determine_supply, linked_to_west, pocket_linked
@@ -44,7 +45,8 @@ class DemyanskRules:
     def __init__(self, board: Board, units: list[UnitSpec], turns: int, victory: str = "open-line",
                  options: dict | None = None, tables: Tables | None = None, withdrawals: bool = False,
                  pocket_stays_until: int | None = None, garrison_until: int | None = None, first_turn: int = 1,
-                 variable=(), play_area=None, play_area_rule: str = "", play_area_text: str = ""):
+                 variable=(), play_area=None, play_area_rule: str = "", play_area_text: str = "",
+                 player_setup: dict | None = None):
         self.tables = tables or load_tables()
         self.options = {**self.tables.options, **(options or {})}
         self.map = MapInfo(board, self.tables)
@@ -71,6 +73,8 @@ class DemyanskRules:
         self.outside_play = frozenset(set(self.map.hexes) - set(play_area)) if play_area is not None else frozenset()
         self.play_area_rule = play_area_rule
         self.play_area_text = play_area_text
+        # units the player sets up: unit id -> (hexes of its set-up areas, their rule, the areas as written)
+        self.player_setup = dict(player_setup or {})
 
     def outside_play_reason(self, h: Hex) -> str:
         """Why a hex outside the map area in play is refused."""
@@ -149,9 +153,15 @@ class DemyanskRules:
                 units[uid] = UnitState(hex=self.board.parse_hex(spec.setup), status=ON_MAP)
             elif uid in self._group_of:
                 units[uid] = UnitState(hex=None, status=HELD)
+            elif uid in self.player_setup:
+                units[uid] = UnitState(hex=None, status=TO_PLACE)
             else:
                 units[uid] = UnitState(hex=None, status=DUE)
         st = State(turn=self.first_turn, phase=PHASES[0], units=units, rng=seed_rng(seed), preset_dice=list(dice or []))
+        first_setup = setup_phases(self, st)
+        if first_setup:
+            st.phase = first_setup[0]        # the player sets up first; turn 1 begins when the set-up is done
+            return st
         self._begin_phase(st, [])
         return st
 
@@ -193,6 +203,12 @@ class DemyanskRules:
             p = st.pending[0]
             new = st.copy()
             answer(self, new, action, events)
+            return new, events
+        if isinstance(action, A.Place):
+            h = self.hex(action.to)
+            check_place(self, st, action.unit, h)
+            new = st.copy()
+            place_unit(self, new, action.unit, h, events)
             return new, events
         if isinstance(action, A.Move):
             to = self.hex(action.to)
@@ -255,6 +271,9 @@ class DemyanskRules:
 
     # ------------------------------------------------------------ sequence of play (3)
     def _check_end(self, st: State) -> None:
+        if st.phase in SETUP_PHASES:
+            check_setup_done(self, st)
+            return
         if st.phase.endswith("combat"):
             self._check_paras_committed(st)
             left = [b.defender for b in st.battles if not b.resolved]
@@ -291,6 +310,13 @@ class DemyanskRules:
         return None
 
     def _end_phase(self, st: State, events: list) -> None:
+        if st.phase in SETUP_PHASES:
+            later = setup_phases(self, st)
+            st.phase = later[0] if later else PHASES[0]
+            events.append(Event("phase", f"turn {st.turn}, {st.phase} phase"))
+            if not later:
+                self._begin_phase(st, events)
+            return
         i = PHASES.index(st.phase)
         if st.phase == "german-movement":
             if not continuous_front(self, st):
@@ -358,7 +384,9 @@ class DemyanskRules:
             return [A.Advance(o) for o in p["options"]]
         out: list = []
         ph = st.phase
-        if ph.endswith("reinforcement"):
+        if ph in SETUP_PHASES:
+            out.extend(placements(self, st))
+        elif ph.endswith("reinforcement"):
             out.extend(self._arrivals(st))
         elif ph.endswith("movement"):
             for uid in self.order:
