@@ -280,3 +280,23 @@ def test_headless_play_rolls_for_a_group_released_by_turn_and_the_saved_log_repl
     rolls = [e for e in events if e.kind == "roll" and "reserve reinforcements" in e.text]
     assert len(rolls) >= 1 and all(1 <= e.data["die"] <= 6 for e in rolls)
     assert [e.text for e in events if e.kind == "release-event"][0] == "Black Wednesday 3.5: reserve: from turn 2"
+
+
+def test_a_modifier_tied_to_an_option_applies_only_when_the_option_is_set(tmp_path):
+    # Black Wednesday 4.1b: German cooperation adds 2 to the German roll
+    text = SCENARIO.replace('modifiers = [{{ add = 1, from_turn = 3, text = "later turns" }}]',
+                            'modifiers = [{{ add = 2, option = "german_cooperation", rule = "Black Wednesday 4.1b" }}]')
+    assert text != SCENARIO
+
+    def second_turn(options: str):
+        rules = load_rules(str(write(tmp_path, text + options, name="option.toml")))
+        st = rules.initial_state(1, dice=[2, 6])
+        st, _ = until(rules, st, "soviet-movement")
+        st, _ = play(rules, st, Move("s-1", "0910", "1010"))
+        return until(rules, st, "german-reinforcement", turn=2)
+
+    st, events = second_turn("")
+    assert [e.text for e in events if e.kind == "release"] == ["Black Wednesday 3.5: reserve: 2, nothing released"]
+    st, events = second_turn("\n[options]\ngerman_cooperation = true\n")
+    assert [e.text for e in events if e.kind == "release"] == [
+        "Black Wednesday 3.5: reserve: g-r1 released (2 +2 = 4 (type A))"]
