@@ -113,16 +113,54 @@ class Calibration:
     fit: Fit | None = None
 
     def fit_to(self, board: Board) -> Fit | None:
-        """Fit the sheet's transform from the clicks (three or more not in a line) and set it."""
-        if len(self.clicks) < 3:
-            self.fit = None
-            return None
+        """Fit the sheet's transform from the clicks and set it; the Fit once there are three or more.
+
+        One click moves the current grid onto it; two clicks give a grid of
+        regular hexes turned and scaled to pass through both (so the third
+        click's suggested id is already right); three or more not in a line
+        give the least-squares affine fit with its residuals.
+        """
         sh = board.sheet(self.sheet)
-        try:
-            self.fit = board.fit_sheet(sh, list(self.clicks))
-        except ValueError:
-            self.fit = None
+        self.fit = None
+        pts = [(board.center(sh.numbering.parse(hid)), uv) for hid, uv in self.clicks]
+        if len(pts) == 1:
+            (x, y), (u, v) = pts[0]
+            t = sh.transform
+            pu, pv = t.apply(x, y)
+            sh.transform = _plain(Affine(t.a, t.b, t.c + u - pu, t.d, t.e, t.f + v - pv))
+        elif len(pts) == 2:
+            similar = fit_similarity([p for p, _ in pts], [uv for _, uv in pts])
+            if similar is not None:
+                sh.transform = similar
+        elif len(pts) >= 3:
+            try:
+                fit = board.fit_sheet(sh, list(self.clicks))
+            except ValueError:
+                return None
+            sh.transform = _plain(fit.transform)
+            self.fit = Fit(sh.transform, fit.residuals, fit.rms, fit.worst)
         return self.fit
+
+
+def _plain(t: Affine) -> Affine:
+    """The same transform with plain Python floats (numpy floats do not write as TOML)."""
+    return Affine(*(float(v) for v in t.as_list()))
+
+
+def fit_similarity(lattice_pts, pixel_pts) -> Affine | None:
+    """The turn, uniform scale and shift that carry two lattice points onto two pixels (None if they coincide)."""
+    (x0, y0), (x1, y1) = lattice_pts
+    (u0, v0), (u1, v1) = pixel_pts
+    dx, dy, du, dv = x1 - x0, y1 - y0, u1 - u0, v1 - v0
+    n = dx * dx + dy * dy
+    if n < 1e-12 or du * du + dv * dv < 1e-12:
+        return None
+    # (u, v) = s * R * (x, y) + t, with s*R = [[a, -b], [b, a]]
+    a = (dx * du + dy * dv) / n
+    b = (dx * dv - dy * du) / n
+    c = u0 - (a * x0 - b * y0)
+    f = v0 - (b * x0 + a * y0)
+    return Affine(float(a), float(-b), float(c), float(b), float(a), float(f))
 
 
 # ---------------------------------------------------------------- hexes: terrain, features, elevation
@@ -744,7 +782,8 @@ def terrain_code(board: Board, terrain: str) -> str:
     raise ValueError("no free terrain code left")
 
 
-__all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_sheet", "Calibration", "brush",
+__all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_sheet", "Calibration", "fit_similarity",
+           "brush",
            "paint_terrain", "region", "flood_fill", "set_feature", "set_elevation", "hexside_at",
            "toggle_hexside", "add_hexsides", "trace_hexsides", "trace_path", "path_links", "add_links",
            "remove_links", "name_area", "name_line", "add_box", "add_obstacle", "Contour", "contour_region",

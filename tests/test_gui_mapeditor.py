@@ -230,3 +230,45 @@ def test_live_los_thread_and_traced_obstacle(qtbot, editor):
     r = editor.tool.result
     assert r.blocked and r.blocker.kind == "building" and r.blocker.traced
     assert "building" in editor.last_message
+
+
+def test_a_fast_drag_paints_every_hex_it_crossed_and_elevation_fills_the_rest(qtbot, editor, tmp_path):
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+
+    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / "plain.png")
+    editor.new_map("Drag", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 8, 6)])
+    b = editor.board
+    qtbot.keyClick(editor.view, Qt.Key_P)
+    editor.palette.terrain_list.setCurrentRow(1)                       # woods
+    vp = editor.view.viewport()
+
+    def send(kind, hid, buttons):
+        p = QPointF(editor.view.lattice_to_viewport(*b.center(b.parse_hex(hid))))
+        button = Qt.LeftButton if kind != QEvent.MouseMove else Qt.NoButton
+        QApplication.sendEvent(vp, QMouseEvent(kind, p, p, button, buttons, Qt.NoModifier))
+
+    send(QEvent.MouseButtonPress, "A02.01", Qt.LeftButton)
+    send(QEvent.MouseMove, "A02.05", Qt.LeftButton)                    # one event four rows further down
+    send(QEvent.MouseButtonRelease, "A02.05", Qt.NoButton)
+    assert {b.hex_id(h) for h, t in b.terrain.items() if t == "woods"} == {f"A02.0{r}" for r in range(1, 6)}
+    assert len(editor.edit.undo_stack) == 1                             # the whole drag is one step
+    qtbot.keyClick(editor.view, Qt.Key_E)
+    editor.palette.elevation_spin.setValue(60)
+    send(QEvent.MouseButtonPress, "A05.03", Qt.LeftButton)
+    send(QEvent.MouseButtonRelease, "A05.03", Qt.NoButton)
+    editor.palette.elevation_spin.setValue(20)
+    qtbot.mouseClick(editor.palette.fill_elevation_button, Qt.LeftButton)
+    assert b.elevation[b.parse_hex("A05.03")] == 60
+    assert sorted(set(b.elevation.values())) == [20.0, 60.0] and len(b.elevation) == 48
+
+
+def test_save_refuses_a_map_the_loader_would_refuse_and_keeps_the_old_file(qtbot, editor, tmp_path):
+    Image.new("RGB", (300, 260), (240, 236, 220)).save(tmp_path / "gone.png")
+    editor.new_map("Gone", "flat", [SheetSpec("A", str(tmp_path / "gone.png"), 4, 3)])
+    out = tmp_path / "gone.toml"
+    out.write_text("# the old file\n")
+    (tmp_path / "gone.png").unlink()
+    assert not editor.save(out)
+    assert "gone.png" in editor.last_message and "not found" in editor.last_message
+    assert out.read_text() == "# the old file\n"

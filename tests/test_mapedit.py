@@ -284,3 +284,32 @@ def test_a_drag_of_the_brush_is_one_step():
     assert not b.terrain
     ed.redo()
     assert len(b.terrain) == 3
+
+
+def test_one_and_two_clicks_already_move_the_grid_onto_the_scan():
+    b = small()
+    truth = lambda x, y: (37.0 * x + 0.4 * y + 50, -0.4 * x + 37.0 * y + 45)   # turned a little, regular hexes
+    b.sheets[0].transform = guess_transform(b, b.sheets[0], (600, 500))
+    cal = Calibration("A")
+    cal.clicks.append(("A02.02", truth(*b.center(h(b, "A02.02")))))
+    assert cal.fit_to(b) is None
+    assert math.dist(b.sheets[0].transform.apply(*b.center(h(b, "A02.02"))), truth(*b.center(h(b, "A02.02")))) < 1e-9
+    cal.clicks.append(("A09.07", truth(*b.center(h(b, "A09.07")))))
+    assert cal.fit_to(b) is None
+    worst = max(math.dist(b.sheets[0].transform.apply(*b.center(x)), truth(*b.center(x))) for x in b.hexes())
+    assert worst < 1e-6
+    assert suggest_id(b, b.sheets[0], truth(*b.center(h(b, "A05.08")))) == "A05.08"
+
+
+def test_a_fitted_transform_is_saved_as_plain_numbers(tmp_path):
+    from PIL import Image
+
+    Image.new("RGB", (500, 420), "white").save(tmp_path / "scan.png")
+    b = small()
+    ed = MapEdit(b)
+    for hid, uv in {"A01.01": (50.5, 40.25), "A10.01": (450.1, 41.0), "A01.08": (49.0, 560.3)}.items():
+        ed.click_centre("A", hid, uv)
+    assert all(type(v) is float for v in b.sheets[0].transform.as_list())
+    save_map(b, tmp_path / "fitted.toml")
+    again = load_map(tmp_path / "fitted.toml")
+    assert again.sheets[0].transform == b.sheets[0].transform

@@ -82,6 +82,7 @@ class MapEditor(QMainWindow):
         self._connect_palette()
         self._make_menus()
         self._enable(False)
+        self.status("Start with Map > New map from scans (Ctrl+N) or Map > Open map (Ctrl+O)")
 
     # ------------------------------------------------------------ wiring
     def _connect_palette(self) -> None:
@@ -97,6 +98,7 @@ class MapEditor(QMainWindow):
         p.set_elevation_button.clicked.connect(self.set_selection_elevation)
         p.add_box_button.clicked.connect(self._add_box)
         p.derive_button.clicked.connect(self.derive_elevations)
+        p.fill_elevation_button.clicked.connect(self.fill_elevation)
         p.check_button.clicked.connect(self.check)
         p.codes_check.toggled.connect(lambda on: self._toggle("show_terrain", on))
         p.elevation_check.toggled.connect(lambda on: self._toggle("show_elevation", on))
@@ -233,7 +235,10 @@ class MapEditor(QMainWindow):
 
     def save(self, path: Path | None = None) -> bool:
         """Write the map atomically and read it back through the loader; False (with the problems) if refused."""
-        from engine.mapfile import load_map, save_map
+        import tomli
+
+        from engine.fileio import atomic_write_text
+        from engine.mapfile import dumps_map, load_map_doc
 
         if path is None and self.path is None:
             self._choose_save()
@@ -249,9 +254,10 @@ class MapEditor(QMainWindow):
                 except ValueError:            # another drive: keep it absolute
                     sh.image = str(img.resolve())
         try:
-            save_map(b, path)
-            load_map(path)
-        except (OSError, ValueError, BadFile) as e:
+            text = dumps_map(b)
+            load_map_doc(tomli.loads(text), path)     # the loader must accept it before the old file goes
+            atomic_write_text(path, text)
+        except (OSError, ValueError, BadFile, tomli.TOMLDecodeError) as e:
             for sh, image in old:
                 sh.image = image
             text = "\n".join(str(p) for p in e.problems[:20]) if isinstance(e, BadFile) else str(e)
@@ -450,6 +456,13 @@ class MapEditor(QMainWindow):
             lst.addItem(f"line: {ln.name} ({ln.kind}, {len(ln.hexsides)} hexsides)")
         for b in sorted(self.board.boxes.values(), key=lambda x: x.id):
             lst.addItem(f"box: {b.id} — {b.name} ({b.kind})")
+
+    def fill_elevation(self) -> None:
+        """Every hex without an elevation gets the palette's value (the map's base level)."""
+        value = self.palette.elevation_value()
+        done = self.edit.elevation([h for h in self.board.hexes() if h not in self.board.elevation], value)
+        self.status(f"{len(done)} hexes without an elevation set to {value:g} {self.board.elevation_unit}")
+        self.changed()
 
     def derive_elevations(self) -> None:
         try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
@@ -53,6 +54,13 @@ class NewMapDialog(QDialog):
         buttons.accepted.connect(self._ok)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
+
+    def keyPressEvent(self, event) -> None:
+        """Enter in a field (the path, a size) does that field's job; only the OK button closes the dialog."""
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and not isinstance(self.focusWidget(), QPushButton):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _pick(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Scans of the map's sheets", "", IMAGE_FILTER)

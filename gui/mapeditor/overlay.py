@@ -63,9 +63,10 @@ def paint_overlays(painter: QPainter, view, editor) -> None:
     board = view.board
     shown = visible_hexes(view)
     px = hex_px(view)
-    if editor.show_terrain:
+    calibrating = editor.tool_key == "calibrate"     # the scan and the grid alone while calibrating
+    if editor.show_terrain and not calibrating:
         _paint_terrain(painter, view, board, shown, px, editor.show_elevation)
-    elif editor.show_elevation:
+    elif editor.show_elevation and not calibrating:
         _paint_elevation(painter, view, board, shown, px)
     if editor.show_lines:
         _paint_hexsides(painter, view, board)

@@ -182,6 +182,8 @@ class Palette(QWidget):
         f = QFormLayout(w)
         self.elevation_spin = QDoubleSpinBox(minimum=-500, maximum=9000, decimals=1, singleStep=10)
         f.addRow("Elevation", self.elevation_spin)
+        self.fill_elevation_button = QPushButton("Give every hex without an elevation this one")
+        f.addRow(self.fill_elevation_button)
         self.elevation_check = QCheckBox("Show elevations")
         self.elevation_check.setChecked(True)
         f.addRow(self.elevation_check)

@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QPolygonF
 
 from engine.errors import BadHexId
+from engine.hexes import hex_linedraw
 from engine.mapedit import (Contour, brush, hexside_at, paint_terrain, path_links, set_elevation, set_feature,
                             suggest_id, trace_hexsides, trace_path)
 
@@ -173,8 +174,11 @@ class PaintTool(Tool):
     def _dab(self, h, value) -> None:
         if h == self.last:
             return
+        # a fast drag skips hexes between two mouse events: paint the line between them too
+        line = hex_linedraw(self.last, h)[1:] if self.last is not None else [h]
         self.last = h
-        hexes = brush(self.board, h, self.editor.palette.radius())
+        r = self.editor.palette.radius()
+        hexes = list(dict.fromkeys(x for c in line for x in brush(self.board, c, r)))
         b = self.board
         if self.what == "terrain":
             done = paint_terrain(b, hexes, None if self.erasing else value)
@@ -395,6 +399,7 @@ class SelectTool(Tool):
         super().__init__(editor)
         self.adding = True
         self.dragging = False
+        self.last = None
 
     def press(self, pos, button, mods) -> None:
         h = self.hex_under(pos)
@@ -403,15 +408,21 @@ class SelectTool(Tool):
         if self.adding and not mods & (Qt.ControlModifier | Qt.ShiftModifier):
             sel.clear()
         self.dragging = True
+        self.last = None
         self._touch(h)
 
     def _touch(self, h) -> None:
         if h is None:
             return
-        if self.adding:
-            self.editor.selection.add(h)
-        else:
-            self.editor.selection.discard(h)
+        line = hex_linedraw(self.last, h) if self.last is not None else [h]
+        self.last = h
+        for x in line:
+            if x not in self.board:
+                continue
+            if self.adding:
+                self.editor.selection.add(x)
+            else:
+                self.editor.selection.discard(x)
         self.editor.selection_changed()
 
     def move(self, pos, buttons) -> None:
