@@ -564,5 +564,6 @@ class MapView(QGraphicsView):
                     self.viewport().repaint()
                     if self.store.pending() == 0 and self.art.pending() == 0:
                         return True
-            time.sleep(0.005)
+                continue                     # tiles or pictures to make: no sleeping
+            time.sleep(0.005)                # waiting for the pyramid to be built
         return False
