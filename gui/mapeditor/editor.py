@@ -338,9 +338,17 @@ class MapEditor(QMainWindow):
             self.palette.id_edit.clear()
             self.view.setFocus()
 
-    def calibrated(self, sheet) -> None:
+    def scan_at_centre(self, sheet) -> tuple[float, float]:
+        """The point of a sheet's scan (image pixels) in the middle of the view."""
+        mid = self.view.mapToScene(self.view.viewport().rect().center())
+        return sheet.transform.apply(*self.view.lattice(mid))
+
+    def calibrated(self, sheet, keep: tuple[float, float] | None = None) -> None:
+        """A new fit: the scan moves under the grid, and the view follows it so the scan stays put on screen."""
         cal = self.edit.calibrations[sheet.id]
         self.view.sheet_moved(sheet)
+        if keep is not None:
+            self.view.centerOn(self.view.scene_point(*sheet.transform.inverse().apply(*keep)))
         self.palette.show_clicks(cal.clicks, cal.fit)
         if cal.fit is not None:
             self.status(self.palette.rms_label.text())
