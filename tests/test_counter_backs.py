@@ -157,6 +157,13 @@ def test_cut_images_beside_a_scenario_are_found_and_the_back_shows_after_a_loss(
     assert cut_counter_image(folder, u, 40) is None
 
 
+def qimage_rgba(q) -> np.ndarray:
+    """A QImage's pixels as an RGBA array (copied while the converted image is alive)."""
+    conv = q.convertToFormat(q.Format.Format_RGBA8888)
+    rows = np.frombuffer(conv.constBits(), dtype=np.uint8).reshape(conv.height(), conv.bytesPerLine())
+    return rows[:, : conv.width() * 4].reshape(conv.height(), conv.width(), 4).copy()
+
+
 def test_the_play_windows_counter_art_uses_cut_images(qtbot, tmp_path):
     from gui.counterart import CounterArt
 
@@ -167,13 +174,13 @@ def test_the_play_windows_counter_art_uses_cut_images(qtbot, tmp_path):
     img.save(folder / "ger-12-27-front.png")
     art = CounterArt({}, images=folder)
     q = art.render(u, 64)
-    got = np.frombuffer(q.convertToFormat(q.Format.Format_RGBA8888).constBits(), dtype=np.uint8).reshape(64, 64, 4)
+    got = qimage_rgba(q)
     want = px(img).astype(np.uint8)
     opaque = want[:, :, 3] == 255
     assert np.abs(got[opaque].astype(int) - want[opaque].astype(int)).max() <= 1
     plain = CounterArt({})
     q2 = plain.render(u, 64)
-    got2 = np.frombuffer(q2.convertToFormat(q2.Format.Format_RGBA8888).constBits(), dtype=np.uint8).reshape(64, 64, 4)
+    got2 = qimage_rgba(q2)
     assert np.abs(got2[opaque].astype(int) - want[opaque].astype(int)).max() > 60   # generated art otherwise
     art.shutdown()
     plain.shutdown()
