@@ -300,3 +300,19 @@ def test_a_modifier_tied_to_an_option_applies_only_when_the_option_is_set(tmp_pa
     st, events = second_turn("\n[options]\ngerman_cooperation = true\n")
     assert [e.text for e in events if e.kind == "release"] == [
         "Black Wednesday 3.5: reserve: g-r1 released (2 +2 = 4 (type A))"]
+
+
+def test_the_opening_phase_makes_no_unlogged_roll(tmp_path):
+    # released from turn 1: the German side, which moves first, first rolls on turn 2; the Soviet side on turn 1
+    text = SCENARIO.replace(
+        'release = {{ event = "enters", side = "soviet", area = "within 4 of 0707", '
+        'text = "the first Soviet unit near 0707" }}', 'release = {{ event = "turn", turn = 1 }}').replace(
+        'release = {{ event = "entered", units = ["g-r2"] }}', 'release = {{ event = "turn", turn = 1 }}')
+    rules = load_rules(str(write(tmp_path, text)))
+    st = rules.initial_state(1, dice=[6, 5, 5])
+    assert st.released == {"reserve": 1, "14-rifle": 1} and st.preset_dice == [6, 5, 5]
+    st, events = until(rules, st, "soviet-hq-movement")
+    assert [e.data["die"] for e in events if e.kind == "roll"] == [6, 5]
+    assert st.units["s-14"].status == "due"
+    st, events = until(rules, st, "german-mechanized-movement", turn=2)
+    assert [e.data["die"] for e in events if e.kind == "roll" and "reserve" in e.text] == [5]

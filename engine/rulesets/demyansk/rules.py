@@ -162,7 +162,7 @@ class DemyanskRules:
         if first_setup:
             st.phase = first_setup[0]        # the player sets up first; turn 1 begins when the set-up is done
             return st
-        self._begin_phase(st, [])
+        self._begin_phase(st, [], opening=True)
         return st
 
     def state_to_dict(self, st: State) -> dict:
@@ -348,7 +348,9 @@ class DemyanskRules:
             out = self.outcome(st)
             events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
 
-    def _begin_phase(self, st: State, events: list) -> None:
+    def _begin_phase(self, st: State, events: list, opening: bool = False) -> None:
+        """What happens as a phase begins; the game's opening phase makes no variable-reinforcement roll
+        (no action is logged yet to carry its die: a choice, see docs/scenario-format.md)."""
         ph = st.phase
         st.battles = []
         st.resolving = False
@@ -356,7 +358,8 @@ class DemyanskRules:
             u.moved = False
         if ph.endswith("reinforcement") and self.variable:
             check_releases(self, st, events)
-            roll_for_reinforcements(self, st, GERMAN if ph.startswith("german") else SOVIET, events)
+            if not opening:
+                roll_for_reinforcements(self, st, GERMAN if ph.startswith("german") else SOVIET, events)
         if ph == "german-reinforcement":
             determine_supply(self, st, events)
         elif ph.startswith("german") and not st.pocket_supplied and pocket_linked(self, st):
