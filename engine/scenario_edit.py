@@ -423,6 +423,13 @@ def check(s: Scenario, board: Board | None = None) -> list[Problem]:
                 problems.append(Problem(parsed.path, f"reinforcements[{i}].entry", f"{r.entry!r} names no hex"))
         except (AreaSyntaxError, AreaError) as e:
             problems.append(Problem(parsed.path, f"reinforcements[{i}].entry", str(e)))
+        if r.release is not None and r.release.area:
+            try:
+                if not ctx.hexes(r.release.area):
+                    problems.append(Problem(parsed.path, f"reinforcements[{i}].release.area",
+                                            f"{r.release.area!r} names no hex"))
+            except (AreaSyntaxError, AreaError) as e:
+                problems.append(Problem(parsed.path, f"reinforcements[{i}].release.area", str(e)))
     if parsed.victory is not None:
         for c in parsed.victory.conditions:
             if c.area:

@@ -242,3 +242,20 @@ def test_headless_play_sets_up_the_players_side_and_plays_to_the_end(board, tmp_
     game = load_game(tmp_path / "g.toml")
     texts = game.actions_text()
     assert texts[0].startswith("place s-1 ") and texts[1].startswith("place s-2 ") and texts[2] == "end"
+
+
+def test_a_variable_reinforcement_is_checked_on_the_map(board):
+    s = E.auto_place(small(board), board)
+    s = E.add_unit(s, inf("g-res", "german"))
+    table = E.parse_roll("2d6", "11+: g-res")
+    r = Reinforcement(1, "german", ("g-res",), "edge west", id="reserve", roll=table,
+                      release=E.parse_release("soviet enters nowhere_town"))
+    problems = E.check(E.add_reinforcement(s, r), board)
+    assert [p.key for p in problems] == ["reinforcements[0].release.area"] and "nowhere_town" in problems[0].message
+    ok = E.add_reinforcement(s, Reinforcement(1, "german", ("g-res",), "edge west", id="reserve", roll=table,
+                                              release=E.parse_release("soviet enters within 1 of 0707")))
+    assert E.check(ok, board) == []
+    with pytest.raises(ValueError, match="expected 'turn N'"):
+        E.parse_release("when it rains")
+    with pytest.raises(ValueError, match="'3d6' is not one of"):
+        E.parse_roll("3d6", "6: g-res")
