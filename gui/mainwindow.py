@@ -14,6 +14,7 @@ from .mapview import ZOOM_PRESETS, MapView
 from .play import PlaySession, Refusal
 from .combatpanel import CombatPanel
 from .playpanels import LogDock, PhaseBar
+from .tray import TrayDock
 from .userfolders import autosave_path
 
 
@@ -49,6 +50,11 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
         self.log_dock = LogDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.log_dock)
+        self.tray = TrayDock(self)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.tray)
+        self.resizeDocks([self.tray], [260], Qt.Horizontal)
+        self.map_view.tray_picked.connect(self._tray_picked)
+        self.map_view.tray_dropped.connect(self._tray_dropped)
         self.combat = CombatPanel(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.combat)
         self.resizeDocks([self.log_dock, self.combat], [300, 300], Qt.Horizontal)
@@ -281,11 +287,13 @@ class MainWindow(QMainWindow):
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)
             self.log_dock.show_lines([])
+            self.tray.clear()
             return
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
         self.combat.show_game(s.battles(), s.pending_choices())
+        self.tray.show_units(s.scenario, s.off_map())
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""
@@ -343,6 +351,23 @@ class MainWindow(QMainWindow):
             self.map_view.set_pieces(self.session.pieces())
             return
         self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
+
+    def _tray_picked(self, uid: str) -> None:
+        if self.session is None:
+            return
+        entries = self.session.entries(uid)
+        self.map_view.show_destinations({h: None for h in entries})
+        self.statusBar().showMessage(f"{uid}: {len(entries)} hex(es) where it may come in now" if entries else
+                                     f"{uid} may not come onto the map now", 8000)
+
+    def _tray_dropped(self, uid: str, h) -> None:
+        if self.session is None:
+            return
+        result = self.session.bring_in(uid, h)
+        if isinstance(result, Refusal):
+            self.refused(result)
+        else:
+            self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
 
     def _show_preparation(self) -> None:
         c = self.combat

@@ -53,6 +53,8 @@ class MapView(QGraphicsView):
     problem = Signal(str)
     zoom_changed = Signal(float)
     sight_asked = Signal(object, object)       # from hex, to hex: the line-of-sight tool wants an answer
+    tray_picked = Signal(str)                  # a unit id dragged in from the reinforcement tray
+    tray_dropped = Signal(str, object)         # ... and dropped on this hex
 
     def __init__(self, parent=None, cache: Path | None = None):
         super().__init__(parent)
@@ -67,6 +69,7 @@ class MapView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.NoAnchor)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
         self.setMouseTracking(True)
+        self.setAcceptDrops(True)
         self.setBackgroundBrush(QColor(58, 58, 62))
         self.cache = cache
         self.store = TileStore(parent=self)
@@ -394,6 +397,43 @@ class MapView(QGraphicsView):
             self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------ units dragged in from the tray
+    def dragEnterEvent(self, event):
+        from .tray import MIME
+
+        if event.mimeData().hasFormat(MIME) and self.drag_enabled:
+            event.acceptProposedAction()
+            self.tray_picked.emit(bytes(event.mimeData().data(MIME)).decode("utf-8"))
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event):
+        from .tray import MIME
+
+        if event.mimeData().hasFormat(MIME):
+            event.acceptProposedAction()
+            h = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
+            self.hovered.emit(self.describe_target(h))
+        else:
+            event.ignore()
+
+    def dragLeaveEvent(self, event):
+        self.show_destinations({})
+        super().dragLeaveEvent(event)
+
+    def dropEvent(self, event):
+        from .tray import MIME
+
+        if not event.mimeData().hasFormat(MIME):
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        uid = bytes(event.mimeData().data(MIME)).decode("utf-8")
+        h = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
+        self.show_destinations({})
+        if h is not None:
+            self.tray_dropped.emit(uid, h)
 
     # ------------------------------------------------------------ line of sight
     def set_los_mode(self, on: bool) -> None:

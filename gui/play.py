@@ -117,6 +117,34 @@ class PlaySession(QObject):
             blocked = dict(getattr(reach, "blocked", {}) or {})
         return {h: costs.get(h) for h in legal}, blocked
 
+    # ------------------------------------------------------------ units off the map
+    def off_map(self) -> dict[str, str]:
+        """Unit id -> status (as the ruleset names it) of every unit not on the map now."""
+        units = getattr(self.state, "units", {})
+        out = {}
+        for uid in self.scenario.units:
+            us = units.get(uid)
+            if us is not None and not isinstance(getattr(us, "hex", None), Hex):
+                out[uid] = str(getattr(us, "status", "off the map"))
+        return out
+
+    def entries(self, uid: str) -> dict[Hex, str]:
+        """Hexes where a unit off the map may be brought in now, with the action's verb (enter, drop)."""
+        out = {}
+        for action in self.game.legal_actions():
+            words = action.text().split()
+            if len(words) == 3 and words[1] == uid and words[0] in ("enter", "drop"):
+                try:
+                    out[self.board.parse_hex(words[2])] = words[0]
+                except ValueError:
+                    continue
+        return out
+
+    def bring_in(self, uid: str, to: Hex) -> list | Refusal:
+        """Bring a unit onto the map at ``to`` the way the rules allow there (enter, or drop)."""
+        verb = self.entries(uid).get(to, "enter")
+        return self.play(f"{verb} {uid} {self.board.hex_id(to)}")
+
     # ------------------------------------------------------------ battles
     def defender_in(self, h: Hex, attacker) -> object | None:
         """The enemy unit on top in hex ``h`` that the rules would let be attacked now, or None."""

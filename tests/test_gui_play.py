@@ -233,3 +233,48 @@ def test_drag_onto_an_enemy_prepares_declares_and_resolves_a_battle(window, qtbo
     assert not s.battles()[0].resolved
     qtbot.mouseClick(panel.resolve_btn, Qt.LeftButton)
     assert roll in panel.result_label.text()
+
+
+def _drop_from_tray(view, uid, h, kind):
+    from PySide6.QtCore import QMimeData, QPointF
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    from gui.tray import MIME
+
+    data = QMimeData()
+    data.setData(MIME, uid.encode("utf-8"))
+    pos = QPointF(view.mapFromScene(view.hex_centre(h)))
+    if kind == "enter":
+        ev = QDragEnterEvent(pos.toPoint(), Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
+    else:
+        ev = QDropEvent(pos, Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(view.viewport(), ev)
+    return data
+
+
+def test_reinforcements_come_from_the_tray_under_the_rules(window, qtbot):
+    s = window.session
+    for _ in range(40):
+        if any(a.text().startswith(("enter ", "drop ")) for a in s.game.legal_actions()):
+            break
+        window.phase_bar.next_act.trigger()
+    uid = next(a.text().split()[1] for a in s.game.legal_actions() if a.text().startswith(("enter ", "drop ")))
+    unit = s.scenario.units[uid]
+    assert uid in window.tray.unit_ids(unit.side)
+    entries = s.entries(uid)
+    view = window.map_view
+    good = next(iter(entries))
+    bad = next(h for h in s.board.hexes() if h not in entries and h not in view.stacks)
+    view.set_zoom(0.4)
+    view.centre_on_hex(bad)
+    _drop_from_tray(view, uid, bad, "enter")
+    assert set(view.overlay.costs) == set(entries)           # where it may come in is lit
+    _drop_from_tray(view, uid, bad, "drop")
+    assert s.off_map().get(uid) and window.last_refusal.startswith("Demyansk ")
+    view.centre_on_hex(good)
+    _drop_from_tray(view, uid, good, "enter")
+    _drop_from_tray(view, uid, good, "drop")
+    assert s.state.units[uid].hex == good and uid not in s.off_map()
+    assert uid not in window.tray.unit_ids(unit.side) and view.stacks[good][-1] is unit
+    assert window.log_dock.lines()[-1].split(" — ")[0].endswith(f"{uid} {s.board.hex_id(good)}")
