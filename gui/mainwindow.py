@@ -1,6 +1,7 @@
 """The main window: the map view, menus, the status line with hover text and tiling progress."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -71,6 +72,8 @@ class MainWindow(QMainWindow):
         self.log_dock.list.itemClicked.connect(lambda item: self.show_past(self.log_dock.list.row(item) + 1))
         self.viewing_past: int | None = None
         self.map_view.dropped.connect(self._dropped)
+        self.map_view.hex_clicked.connect(self._hex_clicked)
+        self._choice_targets: dict = {}
         self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
@@ -80,6 +83,9 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
         file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
+        self.new_act = QAction("&New game", self, shortcut=QKeySequence.New, triggered=lambda: self.start_new_game())
+        self.new_act.setToolTip("Start the open scenario again from its set-up, with new dice")
+        file_menu.addAction(self.new_act)
         self.save_act = QAction("&Save game", self, shortcut=QKeySequence.Save, triggered=self._save)
         self.save_as_act = QAction("Save game &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._save_as)
         file_menu.addActions([self.save_act, self.save_as_act])
@@ -292,8 +298,26 @@ class MainWindow(QMainWindow):
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
-        self.combat.show_game(s.battles(), s.pending_choices())
+        choices = s.pending_choices()
+        self.combat.show_game(s.battles(), choices)
         self.tray.show_units(s.scenario, s.off_map())
+        self._show_choice_targets(choices)
+
+    def start_new_game(self, seed: int | None = None) -> bool:
+        """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed)."""
+        if self.scenario is None or self.session is None:
+            return False
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        self.session.changed.disconnect(self._game_changed)
+        self.session = PlaySession(self.scenario, self.board, seed=seed, parent=self)
+        self.session.changed.connect(self._game_changed)
+        self.combat.clear()
+        self.combat.show_result([])
+        self.map_view.set_pieces(self.session.pieces())
+        self._show_play()
+        self.statusBar().showMessage(f"New game of {self.scenario.name} (seed {seed})", 5000)
+        return True
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""
@@ -351,6 +375,27 @@ class MainWindow(QMainWindow):
             self.map_view.set_pieces(self.session.pieces())
             return
         self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
+
+    def _show_choice_targets(self, choices: list[str]) -> None:
+        """Choices that name a hex (where a unit retreats to) are lit on the map; a click on one makes it."""
+        targets = {}
+        for text in choices:
+            words = text.split()
+            if len(words) == 3 and words[0] == "retreat":
+                try:
+                    targets[self.board.parse_hex(words[2])] = text
+                except ValueError:
+                    continue
+        self._choice_targets = targets
+        self.map_view.show_destinations({h: None for h in targets})
+        if targets:
+            self.statusBar().showMessage("Click a lit hex to choose where the unit retreats "
+                                         "(or pick a choice in the battle panel)", 10000)
+
+    def _hex_clicked(self, h) -> None:
+        text = self._choice_targets.get(h)
+        if text is not None:
+            self.make_choice(text)
 
     def _tray_picked(self, uid: str) -> None:
         if self.session is None:

@@ -53,6 +53,7 @@ class MapView(QGraphicsView):
     problem = Signal(str)
     zoom_changed = Signal(float)
     sight_asked = Signal(object, object)       # from hex, to hex: the line-of-sight tool wants an answer
+    hex_clicked = Signal(object)               # a click (no drag) on a hex without a stack
     tray_picked = Signal(str)                  # a unit id dragged in from the reinforcement tray
     tray_dropped = Signal(str, object)         # ... and dropped on this hex
 
@@ -85,6 +86,7 @@ class MapView(QGraphicsView):
         self.viewer = StackViewer(self.art)
         self.problems: list[str] = []
         self._pan_from: QPointF | None = None
+        self._pan_start = QPointF()
         self._space = False
         self._hover_hex: Hex | None = None
         self.drag_enabled = False
@@ -344,6 +346,7 @@ class MapView(QGraphicsView):
 
     def _start_pan(self, pos: QPointF) -> None:
         self._pan_from = pos
+        self._pan_start = pos
         self.viewport().setCursor(Qt.ClosedHandCursor)
 
     def mouseMoveEvent(self, event):
@@ -379,6 +382,11 @@ class MapView(QGraphicsView):
                 self.viewport().setCursor(Qt.OpenHandCursor)
             else:
                 self.viewport().unsetCursor()
+            pos = event.position()
+            if (pos - self._pan_start).manhattanLength() < DRAG_START_PX and event.button() == Qt.LeftButton:
+                h = self.hex_at_scene(self.mapToScene(pos.toPoint()))
+                if h is not None:
+                    self.hex_clicked.emit(h)
             return
         if self._los_from is not None:
             self._los_from = None               # the thread stays until the next one

@@ -278,3 +278,30 @@ def test_reinforcements_come_from_the_tray_under_the_rules(window, qtbot):
     assert s.state.units[uid].hex == good and uid not in s.off_map()
     assert uid not in window.tray.unit_ids(unit.side) and view.stacks[good][-1] is unit
     assert window.log_dock.lines()[-1].split(" — ")[0].endswith(f"{uid} {s.board.hex_id(good)}")
+
+
+def test_a_blank_cell_and_a_retreat_are_chosen_in_the_panel_and_on_the_map(window, qtbot):
+    # seed 3: the first German battle rolls a 6 at 2:1, a blank cell of the chart
+    assert window.start_new_game(3)
+    s = window.session
+    while s.state.phase != "german-combat":
+        window.phase_bar.next_act.trigger()
+    declare = next(a for a in s.game.legal_actions() if a.text().startswith("attack "))
+    panel = window.combat
+    s.play(declare.text())
+    panel.resolve.emit(declare.defender)
+    choices = [panel.choice_list.item(i).text() for i in range(panel.choice_list.count())]
+    assert choices and all(c.startswith("result ") for c in choices)
+    assert "enter the result from your printed chart" in panel.result_label.text()
+    panel.choose.emit("result DR2")                   # as read from the printed chart
+    retreats = s.pending_choices()
+    assert retreats and all(c.startswith(f"retreat {declare.defender} ") for c in retreats)
+    view = window.map_view
+    lit = set(view.overlay.costs)
+    assert lit == {s.board.parse_hex(c.split()[2]) for c in retreats if c.split()[2] != "off"}
+    target = sorted(lit, key=lambda h: (h.q, h.r))[0]
+    view.set_zoom(0.6)
+    view.centre_on_hex(target)
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(target)))
+    assert s.state.units[declare.defender].hex == target
+    assert not s.pending_choices() or not s.pending_choices()[0].startswith(f"retreat {declare.defender}")
