@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
-    win = MainWindow()
+    from .userfolders import data_root
+
+    win = MainWindow(recent=data_root() / "recent.toml")
     path = Path(args.file) if args.file else default_file()
     win.resize(1280, 860)
     if args.screenshot:

@@ -19,11 +19,15 @@ from .tray import TrayDock
 from .userfolders import autosave_path
 
 
+RECENT_MAX = 10
+
+
 class MainWindow(QMainWindow):
     """Sandtable's window: opens map and scenario files and shows them."""
 
-    def __init__(self, cache: Path | None = None, autosave: Path | None = None):
+    def __init__(self, cache: Path | None = None, autosave: Path | None = None, recent: Path | None = None):
         super().__init__()
+        self.recent_file = recent          # where the recent files list is kept (None: not kept)
         self.autosave = autosave if autosave is not None else autosave_path()
         self.setWindowTitle("Sandtable")
         self.map_view = MapView(self, cache=cache)
@@ -82,6 +86,8 @@ class MainWindow(QMainWindow):
         v = self.map_view
         file_menu = self.menuBar().addMenu("&File")
         file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
         self.new_act = QAction("&New game", self, shortcut=QKeySequence.New, triggered=lambda: self.start_new_game())
         self.new_act.setToolTip("Start the open scenario again from its set-up, with new dice")
@@ -169,6 +175,40 @@ class MainWindow(QMainWindow):
         self.tile_bar.show()
         self.tile_bar.setValue(int(1000 * sum(self._tiling_state.values()) / len(self._tiling_state)))
 
+    # ------------------------------------------------------------ recent files
+    def recent_files(self) -> list[Path]:
+        """Files opened lately, newest first (kept in ``recent`` as TOML; missing files left out)."""
+        if self.recent_file is None:
+            return []
+        try:
+            import tomli
+
+            doc = tomli.loads(Path(self.recent_file).read_text("utf-8"))
+        except (OSError, ValueError):
+            return []
+        files = doc.get("files", [])
+        return [Path(f) for f in files if isinstance(f, str) and Path(f).is_file()]
+
+    def _remember(self, path: Path) -> None:
+        if self.recent_file is None or path == self.autosave:
+            return
+        from engine.fileio import write_toml
+
+        files = [str(path)] + [str(p) for p in self.recent_files() if p != path]
+        try:
+            write_toml(self.recent_file, {"files": files[:RECENT_MAX]})
+        except OSError:
+            pass
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, p in enumerate(files, start=1):
+            self.recent_menu.addAction(QAction(f"&{i % 10} {p.name}", self, toolTip=str(p),
+                                               triggered=lambda _=False, p=p: self.open_file(p)))
+        if not files:
+            self.recent_menu.addAction(QAction("(none yet)", self, enabled=False))
+
     def _choose_file(self):
         path, _ = QFileDialog.getOpenFileName(self, "Open a map or scenario", "", "Sandtable files (*.toml)")
         if path:
@@ -194,6 +234,7 @@ class MainWindow(QMainWindow):
         except BadFile as e:
             self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
             return False
+        self._remember(path)
         self.board, self.scenario = board, scenario
         if self.session is not None:
             self.session.changed.disconnect(self._game_changed)

@@ -305,3 +305,16 @@ def test_a_blank_cell_and_a_retreat_are_chosen_in_the_panel_and_on_the_map(windo
     qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(target)))
     assert s.state.units[declare.defender].hex == target
     assert not s.pending_choices() or not s.pending_choices()[0].startswith(f"retreat {declare.defender}")
+
+
+def test_recent_files_newest_first(qtbot, tmp_path):
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "a.toml", recent=tmp_path / "recent.toml")
+    qtbot.addWidget(win)
+    demo = ROOT / "maps" / "demo.toml"
+    assert win.open_file(demo) and win.open_file(SCENARIO) and win.open_file(demo)
+    assert win.recent_files() == [demo, SCENARIO]
+    win._fill_recent()
+    names = [a.text() for a in win.recent_menu.actions()]
+    assert names == ["&1 demo.toml", "&2 demyansk-1-trapped.toml"]
+    win.recent_menu.actions()[1].trigger()
+    assert win.scenario is not None and win.scenario.path == str(SCENARIO)
