@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.log_dock.list.itemClicked.connect(lambda item: self.show_past(self.log_dock.list.row(item) + 1))
         self.viewing_past: int | None = None
         self.map_view.dropped.connect(self._dropped)
+        self.map_view.group_dropped.connect(self._group_dropped)
         self.map_view.hex_clicked.connect(self._hex_clicked)
         self._choice_targets: dict = {}
         self._show_play()
@@ -488,6 +489,20 @@ class MainWindow(QMainWindow):
             self.refused(result)
         else:
             self.combat.show_result([e.text for e in result])
+
+    def _group_dropped(self, group: list, to) -> None:
+        """Selected stacks put down together: one move per unit, as the rules allow, stopping at a refusal."""
+        if self.session is None:
+            return
+        moved = 0
+        for unit, frm in group:
+            result = self.session.move(unit.id, frm, to)
+            if isinstance(result, Refusal):
+                self.refused(Refusal(result.rule, f"{unit.id}: {result.message} ({moved} of {len(group)} moved)"))
+                self.map_view.set_pieces(self.session.pieces())
+                return
+            moved += 1
+        self.statusBar().showMessage(f"{moved} units moved to {self.board.hex_id(to)}", 8000)
 
     def refused(self, refusal: Refusal) -> None:
         self.last_refusal = str(refusal)

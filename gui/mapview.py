@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QTransform
-from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QRubberBand
 
 from engine.board import Board, Sheet
 from engine.hexes import Hex, hex_neighbor
@@ -22,7 +22,7 @@ from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
 from .lostool import SightThread
-from .moveoverlay import CounterGhost, DestinationsOverlay
+from .moveoverlay import CounterGhost, DestinationsOverlay, SelectionMarks
 from .pyramidjob import PyramidJob
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
@@ -49,6 +49,7 @@ class MapView(QGraphicsView):
     hovered = Signal(str)
     picked = Signal(object, object)            # unit, hex: a counter was picked up
     dropped = Signal(object, object, object)   # unit, from hex, to hex: and put down there
+    group_dropped = Signal(list, object)       # [(unit, from hex)], to hex: a selection moved together
     tiling = Signal(str, float)        # sheet label, fraction done (1.0 when ready)
     problem = Signal(str)
     zoom_changed = Signal(float)
@@ -90,6 +91,10 @@ class MapView(QGraphicsView):
         self._space = False
         self._hover_hex: Hex | None = None
         self.drag_enabled = False
+        self.selected: set[Hex] = set()
+        self.marks: SelectionMarks | None = None
+        self._band: QRubberBand | None = None
+        self._band_from = None
         self.los_mode = False
         self._los_from = None
         self.thread: SightThread | None = None
@@ -136,6 +141,10 @@ class MapView(QGraphicsView):
         self._los_from = None
         self.thread = SightThread()
         scene.addItem(self.thread)
+        self.selected = set()
+        self.marks = SelectionMarks(lambda h: self.counters.stack_rect(h))
+        self.marks.hide()
+        scene.addItem(self.marks)
         scene.addItem(self.viewer)
         self.viewer.close()
         rect = self.grid.rect
@@ -237,6 +246,7 @@ class MapView(QGraphicsView):
         for unit, h in placed:
             by_hex.setdefault(h, []).append(unit)
         self.counters.set_stacks(by_hex)
+        self.select(self.selected)
         self.viewer.close()
         self.refresh()
 
@@ -333,11 +343,26 @@ class MapView(QGraphicsView):
                 self._los_from = h
                 self.sight_asked.emit(h, h)
             return
+        shift = bool(event.modifiers() & Qt.ShiftModifier)
+        if event.button() == Qt.LeftButton and shift:
+            h = self.stack_at(scene_pos)
+            if h is not None:
+                self.select(self.selected ^ {h})   # shift-click adds a stack to the selection or takes it out
+            else:
+                self._band_from = pos.toPoint()     # shift-drag on the map: a rubber band
+                if self._band is None:
+                    self._band = QRubberBand(QRubberBand.Rectangle, self.viewport())
+                self._band.setGeometry(QRect(self._band_from, QSize()))
+                self._band.show()
+            return
         if event.button() == Qt.LeftButton:
             h = self.stack_at(scene_pos)
             if h is not None:
                 self._press = (pos, h)          # a click opens the stack viewer, a drag moves the top unit
+                if h not in self.selected:
+                    self.select(set())
                 return
+            self.select(set())
             if self.viewer.pinned:
                 self.viewer.close()
             self._start_pan(pos)
@@ -363,6 +388,9 @@ class MapView(QGraphicsView):
             h = self.hex_at_scene(scene_pos)
             if h is not None:
                 self.sight_asked.emit(self._los_from, h)
+            return
+        if self._band_from is not None:
+            self._band.setGeometry(QRect(self._band_from, pos.toPoint()).normalized())
             return
         if self._press is not None and self._drag is None and self.drag_enabled:
             p0, h = self._press
@@ -391,13 +419,26 @@ class MapView(QGraphicsView):
         if self._los_from is not None:
             self._los_from = None               # the thread stays until the next one
             return
+        if self._band_from is not None:
+            band = QRect(self._band_from, event.position().toPoint()).normalized()
+            self._band_from = None
+            self._band.hide()
+            area = self.mapToScene(band).boundingRect()
+            self.select(self.selected | {h for h in self.stacks if area.contains(self.hex_centre(h))})
+            return
         if self._drag is not None:
             unit, frm = self._drag
             to = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
             self.end_drag()
             self._press = None
             if to is not None and to != frm:
-                self.dropped.emit(unit, frm, to)
+                if frm in self.selected:
+                    group = [(u, h) for h in sorted(self.selected, key=lambda x: (x.q, x.r))
+                             for u in reversed(self.stacks.get(h, []))]
+                    self.select(set())
+                    self.group_dropped.emit(group, to)
+                else:
+                    self.dropped.emit(unit, frm, to)
             return
         if self._press is not None:
             _, h = self._press
@@ -405,6 +446,13 @@ class MapView(QGraphicsView):
             self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------ selection
+    def select(self, hexes: set) -> None:
+        """Select these stacks (shift-click, rubber band); a drag of one of them moves them all."""
+        self.selected = {h for h in hexes if h in self.stacks}
+        if self.marks is not None:
+            self.marks.show_hexes(self.selected)
 
     # ------------------------------------------------------------ units dragged in from the tray
     def dragEnterEvent(self, event):

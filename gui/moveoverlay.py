@@ -89,3 +89,36 @@ class CounterGhost(QGraphicsItem):
             painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
             painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
         painter.drawRect(target)
+
+
+class SelectionMarks(QGraphicsItem):
+    """A yellow frame round each selected stack."""
+
+    def __init__(self, rect_of):
+        super().__init__()
+        self.rect_of = rect_of            # hex -> scene rectangle of its stack
+        self.hexes: set = set()
+        self._rect = QRectF()
+        self.setZValue(35)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def show_hexes(self, hexes) -> None:
+        self.prepareGeometryChange()
+        self.hexes = set(hexes)
+        r = QRectF()
+        for h in self.hexes:
+            r = r.united(self.rect_of(h))
+        self._rect = r.adjusted(-6, -6, 6, 6)
+        self.setVisible(bool(self.hexes))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        pen = QPen(QColor(255, 215, 0), 3)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(Qt.NoBrush)
+        for h in self.hexes:
+            painter.drawRect(self.rect_of(h))

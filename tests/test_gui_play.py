@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 
 from gui.mainwindow import MainWindow
 
@@ -318,3 +318,43 @@ def test_recent_files_newest_first(qtbot, tmp_path):
     assert names == ["&1 demo.toml", "&2 demyansk-1-trapped.toml"]
     win.recent_menu.actions()[1].trigger()
     assert win.scenario is not None and win.scenario.path == str(SCENARIO)
+
+
+def test_selected_stacks_move_together_as_far_as_the_rules_allow(window, qtbot):
+    to_movement_phase(window)
+    s, view = window.session, window.map_view
+    movers = []
+    for unit, h in s.pieces():
+        if unit.side == "german":
+            costs, _ = s.destinations(unit.id)
+            if costs:
+                movers.append((unit, h, set(costs)))
+    (u1, h1, d1), (u2, h2, d2) = next((a, b) for i, a in enumerate(movers) for b in movers[i + 1:]
+                                      if a[2] & b[2])
+    target = sorted(d1 & d2, key=lambda h: (h.q, h.r))[0]
+    view.set_zoom(0.35)
+    view.centre_on_hex(h1)
+    vp = view.viewport()
+    for h in (h1, h2):
+        qtbot.mouseClick(vp, Qt.LeftButton, Qt.ShiftModifier, view.mapFromScene(view.hex_centre(h)))
+    assert view.selected == {h1, h2} and view.marks.isVisible()
+    drag(qtbot, view, h1, target)
+    # the first goes; with it there, the rules refuse the second (one unit per hex, and the
+    # first one's arrival changes the second's path): the refusal names its rule
+    moved = [u for u in (u1, u2) if s.state.units[u.id].hex == target]
+    assert len(moved) == 1
+    assert window.last_refusal.startswith("Demyansk 5") and "(1 of 2 moved)" in window.last_refusal
+    assert view.selected == set()
+
+
+def test_a_rubber_band_selects_the_stacks_inside_it(window, qtbot):
+    view = window.map_view
+    view.fit()
+    vp = view.viewport()
+    a, b = QPoint(40, 40), QPoint(vp.width() // 2, vp.height() // 2)
+    qtbot.mousePress(vp, Qt.LeftButton, Qt.ShiftModifier, a)
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.LeftButton, Qt.ShiftModifier, b)
+    area = view.mapToScene(QRect(a, b).normalized()).boundingRect()
+    inside = {h for h in view.stacks if area.contains(view.hex_centre(h))}
+    assert inside and view.selected == inside
