@@ -111,6 +111,17 @@ class MainWindow(QMainWindow):
         view_menu.addAction(QAction("&Fit to window", self, shortcut="F", triggered=self._fit))
         view_menu.addAction(QAction("Zoom &in", self, shortcut=QKeySequence.ZoomIn, triggered=lambda: self._zoom(1.25)))
         view_menu.addAction(QAction("Zoom &out", self, shortcut=QKeySequence.ZoomOut, triggered=lambda: self._zoom(0.8)))
+        help_menu = self.menuBar().addMenu("&Help")
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        for title, path in self.help_documents():
+            help_menu.addAction(QAction(title, self, toolTip=str(path),
+                                        triggered=lambda _=False, p=path: QDesktopServices.openUrl(
+                                            QUrl.fromLocalFile(str(p)))))
+        help_menu.addSeparator()
+        help_menu.addAction(QAction("&Keyboard shortcuts", self, shortcut=QKeySequence.HelpContents,
+                                    triggered=self._show_shortcuts))
         presets = view_menu.addMenu("Zoom &presets")
         group = QActionGroup(self)
         for i, z in enumerate(ZOOM_PRESETS, start=1):
@@ -130,6 +141,27 @@ class MainWindow(QMainWindow):
         self.scenario_editor.resize(1400, 900)
         self.scenario_editor.show()
         return self.scenario_editor
+
+    def help_documents(self) -> list[tuple[str, Path]]:
+        """The references the program follows, as shipped in ``docs/``: titles and files."""
+        docs = Path(__file__).resolve().parent.parent / "docs"
+        wanted = (("Rules the engine enforces, by number", "rules-coverage.md"), ("Line of sight", "los.md"),
+                  ("Map files", "map-format.md"), ("Scenario files", "scenario-format.md"))
+        return [(title, docs / name) for title, name in wanted if (docs / name).is_file()]
+
+    def shortcuts_text(self) -> str:
+        """Every menu and toolbar action that has a keyboard shortcut, one a line."""
+        seen, lines = set(), []
+        for act in self.findChildren(QAction):
+            key = act.shortcut().toString(QKeySequence.NativeText)
+            name = act.text().replace("&", "")
+            if key and (name, key) not in seen:
+                seen.add((name, key))
+                lines.append(f"{key:>16}   {name}")
+        return "\n".join(sorted(lines, key=lambda line: line.split("   ")[1]))
+
+    def _show_shortcuts(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
 
     def _los_tool(self, on: bool) -> None:
         self.map_view.set_los_mode(on)

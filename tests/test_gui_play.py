@@ -358,3 +358,15 @@ def test_a_rubber_band_selects_the_stacks_inside_it(window, qtbot):
     area = view.mapToScene(QRect(a, b).normalized()).boundingRect()
     inside = {h for h in view.stacks if area.contains(view.hex_centre(h))}
     assert inside and view.selected == inside
+
+
+def test_help_lists_the_references_and_every_shortcut(window):
+    titles = [t for t, p in window.help_documents() if p.is_file()]
+    assert "Rules the engine enforces, by number" in titles and "Line of sight" in titles
+    text = window.shortcuts_text()
+    for key, name in (("Ctrl+Z", "Undo"), ("Ctrl+Shift+Z", "Redo"), ("Ctrl+Return", "Next phase"),
+                      ("Ctrl+S", "Save game"), ("L", "Line of sight tool"), ("F", "Fit to window")):
+        assert any(line.split() and line.strip().startswith(key) and line.endswith(name)
+                   for line in text.splitlines()), (key, name)
+    help_menu = next(m for m in window.menuBar().findChildren(type(window.recent_menu)) if m.title() == "&Help")
+    assert [a.text() for a in help_menu.actions() if a.text()][:2] == titles[:2]
