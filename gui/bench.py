@@ -6,7 +6,10 @@
   32,000 x 20,000 scan with an empty tile cache, until the first full frame;
   its peak resident memory.  The scan is written once, strip by strip, and kept.
 - ``frame_p50_ms``, ``frame_p95_ms``: paint times of a 1920 x 1080 view panning and
-  zooming across every level of that scan with ``counters`` counters on it.
+  zooming across every level of that scan with ``counters`` counters on it
+  (``frame_cpu_*``: the same in CPU time of the painting thread; ``still_redraw_*``:
+  the full-quality redraw once the view comes to rest).
+- ``jpeg_open_s``, ``jpeg_peak_mb``: the same first opening for a 10,275 x 6,675 baseline JPEG.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ import time
 from pathlib import Path
 
 HUGE_W, HUGE_H = 32_000, 20_000
+JPEG_W, JPEG_H = 10_275, 6_675     # the map VASSAL runs out of memory on, as a baseline JPEG
 HEX_PX = 128.0           # pixels per lattice unit on the generated scan
 COUNTERS = 1000
 VIEW_W, VIEW_H = 1920, 1080
@@ -43,14 +47,14 @@ def peak_mb() -> float:
     return r / 1024 / 1024 if sys.platform == "darwin" else r / 1024
 
 
-def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H) -> Path:
-    """A map file over a generated scan of ``width`` x ``height`` (the scan is made once)."""
+def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str = "png") -> Path:
+    """A map file over a generated scan of ``width`` x ``height`` (the scan is made once, PNG or JPEG)."""
     from engine.board import Affine, Board, Sheet
     from engine.mapfile import save_map
     from engine.numbering import NumberingScheme
 
     folder.mkdir(parents=True, exist_ok=True)
-    image = folder / f"scan-{width}x{height}.png"
+    image = folder / f"scan-{width}x{height}.{ext}"
     if not image.exists():
         subprocess.run([sys.executable, "-m", "gui.hugeimage", str(image), str(width), str(height)], check=True)
     cols = int((width / HEX_PX - 2) / 1.5)
@@ -59,7 +63,7 @@ def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H) -> Path:
                                        row_digits=3 if rows > 99 else 2), image=image.name,
                   transform=Affine(HEX_PX, 0.0, HEX_PX * 1.2, 0.0, HEX_PX, HEX_PX * 1.2))
     board = Board(name=f"Generated scan {width} x {height}", sheets=[sheet])
-    path = folder / f"scan-{width}x{height}.toml"
+    path = folder / f"scan-{width}x{height}-{ext}.toml"
     save_map(board, path)
     return path
 
@@ -117,12 +121,13 @@ def frame_times(win, app) -> dict:
     return {"wall": wall, "cpu": cpu, "still": still, "levels": levels}
 
 
-def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUGE_H) -> dict:
-    """In a fresh process: open the huge scan with an empty cache, then time frames over it."""
+def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str = "png",
+               frames: bool = True) -> dict:
+    """In a fresh process: open a big scan with an empty cache, then (``frames``) time frames over it."""
     app = _app()
     from .mainwindow import MainWindow
 
-    path = huge_map(folder, width, height)
+    path = huge_map(folder, width, height, ext)
     win = MainWindow(cache=cache)
     win.resize(VIEW_W, VIEW_H + 60)
     win.show()
@@ -133,15 +138,17 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
     ok = win.map_view.wait_until_drawn(600)
     open_s = time.perf_counter() - t
     mb = peak_mb()
+    if not frames:
+        return {"open_s": round(open_s, 2), "peak_mb": round(mb, 1), "drawn": ok}
     placed, sides = sample_units(COUNTERS, win.board)
     from .counterart import CounterArt
 
     win.map_view.set_art(CounterArt(sides))
     win.map_view.set_pieces(placed)
-    frames = frame_times(win, app)
+    timed = frame_times(win, app)
     return {"huge_open_s": round(open_s, 2), "huge_peak_mb": round(mb, 1), "huge_drawn": ok,
-            "frames": frames["wall"], "cpu": frames["cpu"], "still": frames["still"],
-            "levels_seen": len(frames["levels"]),
+            "frames": timed["wall"], "cpu": timed["cpu"], "still": timed["still"],
+            "levels_seen": len(timed["levels"]),
             "levels": len(win.map_view.images[0].pyramid.levels) if win.map_view.images[0].pyramid else 0,
             "counters": len(placed)}
 
@@ -176,11 +183,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--folder", help="where the generated scan is kept (default: the user cache folder)")
     p.add_argument("--size", default=f"{HUGE_W}x{HUGE_H}", help="size of the generated scan (WIDTHxHEIGHT)")
     p.add_argument("--huge-child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--jpeg-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cache", help=argparse.SUPPRESS)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
     if args.huge_child:
         print(json.dumps(huge_child(Path(args.folder), Path(args.cache), width, height)))
+        return 0
+    if args.jpeg_child:
+        print(json.dumps(huge_child(Path(args.folder), Path(args.cache), JPEG_W, JPEG_H, "jpg", frames=False)))
         return 0
     _app()
     from .userfolders import cache_root
@@ -196,6 +207,13 @@ def main(argv: list[str] | None = None) -> int:
             print(child.stderr, file=sys.stderr)
             return 1
         huge = json.loads(child.stdout.strip().splitlines()[-1])
+        huge_map(folder, JPEG_W, JPEG_H, "jpg")
+        child = subprocess.run([sys.executable, "-m", "gui.bench", "--jpeg-child", "--folder", str(folder),
+                                "--cache", str(Path(tmp) / "jpeg")], capture_output=True, text=True)
+        if child.returncode != 0:
+            print(child.stderr, file=sys.stderr)
+            return 1
+        jpeg = json.loads(child.stdout.strip().splitlines()[-1])
     frames = sorted(huge.pop("frames"))
     cpu = sorted(huge.pop("cpu"))
     still = huge.pop("still")
@@ -214,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         "pyramid_levels": huge["levels"],
         "levels_drawn": huge["levels_seen"],
         "huge_size": f"{width}x{height}",
+        "jpeg_open_s": jpeg["open_s"],
+        "jpeg_peak_mb": jpeg["peak_mb"],
+        "jpeg_size": f"{JPEG_W}x{JPEG_H}",
     }
     if args.json:
         print(json.dumps(result))
