@@ -1,0 +1,127 @@
+"""A skirmish in progress for the table view: the engine's game, its orders, refusals and log, as Qt signals."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.errors import IllegalAction
+from engine.game import Event, Game, load_game
+from engine.rulesets.scw import rules_for_path
+
+from .words import event_line
+
+
+class TableSession(QObject):
+    """The game behind the table view; every answer it gives is the engine's."""
+
+    changed = Signal()                 # the state moved on (an order, undo or redo)
+    refused = Signal(str, str)         # rule, message: an order the rules forbid
+    happened = Signal(list)            # the events of the order just played
+
+    def __init__(self, game: Game, path: Path, parent=None):
+        super().__init__(parent)
+        self.game = game
+        self.rules = game.rules
+        self.path = Path(path)
+        self.table = self.rules.table
+        self.last_refusal = ""
+
+    @classmethod
+    def new(cls, scenario: str | Path, seed: int | None = None, parent=None) -> "TableSession":
+        """A new game of a skirmish scenario (a fresh seed unless one is given)."""
+        seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
+        rules = rules_for_path(scenario)
+        return cls(Game(rules, seed, str(scenario)), Path(scenario), parent)
+
+    @classmethod
+    def saved(cls, path: str | Path, parent=None) -> "TableSession":
+        """A saved skirmish: its scenario, seed and log replayed."""
+        game = load_game(path)
+        return cls(game, Path(game.scenario_path or path), parent)
+
+    # ------------------------------------------------------------ questions
+    @property
+    def state(self) -> dict:
+        return self.game.state
+
+    def view(self) -> dict:
+        """What the attacking player may see (face-down cards hidden)."""
+        return self.rules.view(self.game.state)
+
+    def allowance(self, team: str) -> float:
+        return self.rules.allowance(self.game.state, team)
+
+    def preview(self, team: str, at: tuple[float, float]) -> dict:
+        """Where the guns would lay with ``team`` dragged to ``at`` (inches)."""
+        return self.rules.preview_guns(self.game.state, team, at)
+
+    def gun_bravado(self, gun: dict) -> int:
+        return self.rules.gun_bravado(gun)
+
+    def legal_orders(self) -> list:
+        return self.rules.legal_actions(self.game.state)
+
+    def orders_for(self, team: str | None) -> list:
+        """The legal orders other than moves that name ``team`` (or name no team, like ``end``)."""
+        out = []
+        for a in self.legal_orders():
+            if a.verb == "move":
+                continue
+            names = [getattr(a, "team", None), getattr(a, "leader", None)] + list(getattr(a, "teams", ()))
+            if team is None or team in names or not any(names):
+                out.append(a)
+        return out
+
+    def turn_text(self) -> str:
+        s = self.game.state
+        if s["outcome"]:
+            who = "The attackers win" if s["outcome"]["winner"] == "attacker" else "The defenders hold"
+            return f"{who}: {s['outcome']['reason']}"
+        if s["phase"] == "setup":
+            return "Set-up: lay the cards face down on the defensive positions"
+        if s["pending"]:
+            return f"Turn {s['turn']} of {s['last_turn']}: a decision is owed"
+        return f"Turn {s['turn']} of {s['last_turn']}: the attacker's orders"
+
+    def log_lines(self) -> list[str]:
+        """Every order and what it caused, every throw in words."""
+        out = []
+        for n, entry in enumerate(self.game.log, start=1):
+            out.append(f"{n}. {entry.action.text()}")
+            out += [event_line(e) for e in entry.events]
+        return out
+
+    # ------------------------------------------------------------ orders
+    def order(self, action) -> list[Event] | None:
+        """Play an order; a refusal is reported with its rule and nothing changes (None)."""
+        try:
+            events = self.game.play(action)
+        except IllegalAction as e:
+            self.last_refusal = str(e)
+            self.refused.emit(e.rule, e.message)
+            return None
+        self.last_refusal = ""
+        self.happened.emit(events)
+        self.changed.emit()
+        return events
+
+    def undo(self) -> bool:
+        if not self.game.can_undo():
+            return False
+        self.game.undo()
+        self.changed.emit()
+        return True
+
+    def redo(self) -> bool:
+        if not self.game.can_redo():
+            return False
+        events = self.game.redo()
+        self.happened.emit(events)
+        self.changed.emit()
+        return True
+
+    def save(self, path: str | Path) -> None:
+        """Write the saved game (scenario, seed, orders) atomically."""
+        self.game.save(path)

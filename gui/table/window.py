@@ -1,0 +1,236 @@
+"""The skirmish window: the table view, the orders the rules allow now, the log, turn and refusals."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+                               QMessageBox, QPushButton, QToolBar, QVBoxLayout, QWidget)
+
+from engine.errors import BadFile, IllegalAction
+from engine.rulesets.scw.actions import Move
+
+from .session import TableSession
+from .view import TableView
+from .words import enemy_lines
+
+STATUS_MS = 15000
+
+
+class OrdersDock(QDockWidget):
+    """The orders the rules allow now (other than moves, which are dragged), for the team picked or all."""
+
+    def __init__(self, parent=None):
+        super().__init__("Orders", parent)
+        self.setObjectName("ordersdock")
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        self.heading = QLabel("Click a team to see its orders; drag it to move")
+        self.heading.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.setWordWrap(True)
+        self.give = QPushButton("Give this order")
+        lay.addWidget(self.heading)
+        lay.addWidget(self.list, 1)
+        lay.addWidget(self.give)
+        self.setWidget(box)
+
+    def show_orders(self, heading: str, orders: list) -> None:
+        self.heading.setText(heading)
+        self.list.clear()
+        for a in orders:
+            doc = (type(a).__doc__ or "").strip().rstrip(".")
+            item = QListWidgetItem(f"{a.text()}  —  {doc}")
+            item.setData(Qt.UserRole, a.text())
+            self.list.addItem(item)
+        self.give.setEnabled(bool(orders))
+
+    def chosen(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(Qt.UserRole) if item is not None else None
+
+
+class TableWindow(QMainWindow):
+    """A skirmish on the table: drag teams to move them, give the other orders from the list."""
+
+    def __init__(self, session: TableSession, autosave: Path | None = None, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.autosave = autosave
+        self.selected: str | None = None
+        self.enemy_seen: list[str] = []        # the enemy's actions, as the last order brought them
+        self.last_refusal = ""
+        self.view = TableView(self)
+        self.setCentralWidget(self.view)
+        self.hover = QLabel()
+        self.statusBar().addWidget(self.hover, 1)
+        self._make_toolbar()
+        self.orders = OrdersDock(self)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.orders)
+        self.log = QDockWidget("Log", self)
+        self.log.setObjectName("tablelog")
+        self.log_list = QListWidget()
+        self.log_list.setWordWrap(True)
+        self.log.setWidget(self.log_list)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.log)
+        self.resizeDocks([self.orders, self.log], [330, 330], Qt.Horizontal)
+        self.resizeDocks([self.orders, self.log], [260, 480], Qt.Vertical)
+        self.view.hovered.connect(self.hover.setText)
+        self.view.measured.connect(self.hover.setText)
+        self.view.team_dropped.connect(self.move_team)
+        self.view.team_clicked.connect(self.select_team)
+        self.orders.give.clicked.connect(self._give_chosen)
+        self.orders.list.itemDoubleClicked.connect(lambda _: self._give_chosen())
+        session.setParent(self)
+        session.refused.connect(self._refused)
+        session.happened.connect(self._happened)
+        session.changed.connect(self._changed)
+        self.setWindowTitle(f"Sandtable — {session.rules.scenario.name}")
+        self.view.set_session(session)
+        if self.view.image_problem:
+            self.statusBar().showMessage(self.view.image_problem, STATUS_MS)
+        self._changed()
+
+    @classmethod
+    def open(cls, path: Path, autosave: Path | None = None, seed: int | None = None, parent=None):
+        """A window for a skirmish scenario or a saved skirmish; a bad file is reported in words (None)."""
+        from engine.fileio import read_toml
+
+        try:
+            doc = read_toml(path)
+            if "actions" in doc and "seed" in doc:
+                session = TableSession.saved(path)
+            else:
+                session = TableSession.new(path, seed)
+        except (BadFile, IllegalAction) as e:
+            text = "\n".join(str(p) for p in e.problems[:20]) if isinstance(e, BadFile) else str(e)
+            QMessageBox.warning(parent, f"Cannot open {path}", text)
+            return None
+        return cls(session, autosave, parent)
+
+    def _make_toolbar(self) -> None:
+        bar = QToolBar("Turn", self)
+        bar.setObjectName("tablebar")
+        bar.setMovable(False)
+        self.turn_label = QLabel()
+        self.turn_label.setMinimumWidth(360)
+        bar.addWidget(self.turn_label)
+        self.end_act = QAction("End turn", self, shortcut=QKeySequence("Ctrl+Return"))
+        self.end_act.triggered.connect(lambda: self.give("end"))
+        self.undo_act = QAction("Undo", self, shortcut=QKeySequence.Undo)
+        self.undo_act.triggered.connect(self.session_undo)
+        self.redo_act = QAction("Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"))
+        self.redo_act.triggered.connect(self.session_redo)
+        self.tape_act = QAction("Tape measure", self, shortcut=QKeySequence("M"), checkable=True)
+        self.tape_act.setToolTip("Drag between any two points to measure in inches (M); a right-drag always measures")
+        self.tape_act.toggled.connect(lambda on: setattr(self.view, "measuring", on))
+        fit = QAction("Fit", self, shortcut=QKeySequence("F"))
+        fit.triggered.connect(self.view.fit)
+        save = QAction("Save game…", self, shortcut=QKeySequence.Save)
+        save.triggered.connect(self._save_as)
+        bar.addActions([self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, save])
+        self.addToolBar(Qt.TopToolBarArea, bar)
+
+    # ------------------------------------------------------------ orders
+    def move_team(self, team: str, x: float, y: float) -> bool:
+        """A dropped team: order the move; a refusal puts it back where it stands."""
+        self.selected = team
+        ok = self.session.order(Move(team, float(x), float(y))) is not None
+        if not ok:
+            self.view.show_state()
+        return ok
+
+    def give(self, text: str) -> bool:
+        return self.session.order(text) is not None
+
+    def _give_chosen(self) -> None:
+        text = self.orders.chosen()
+        if text:
+            self.give(text)
+
+    def select_team(self, team: str) -> None:
+        self.selected = team
+        self._show_orders()
+
+    def session_undo(self) -> None:
+        self.session.undo()
+
+    def session_redo(self) -> None:
+        self.session.redo()
+
+    # ------------------------------------------------------------ what the engine said
+    def _refused(self, rule: str, message: str) -> None:
+        self.last_refusal = f"{rule}: {message}" if rule else message
+        self.statusBar().showMessage(f"Refused — {self.last_refusal}", STATUS_MS)
+
+    def _happened(self, events: list) -> None:
+        self.enemy_seen = enemy_lines(events)
+        if self.enemy_seen:
+            self.statusBar().showMessage("Enemy: " + "; ".join(self.enemy_seen), STATUS_MS)
+        else:
+            self.statusBar().clearMessage()
+
+    def _changed(self) -> None:
+        s = self.session
+        self.view.show_state()
+        self.turn_label.setText(s.turn_text())
+        self.undo_act.setEnabled(s.game.can_undo())
+        self.redo_act.setEnabled(s.game.can_redo())
+        self.end_act.setEnabled(any(a.verb == "end" for a in s.legal_orders()))
+        self.log_list.clear()
+        self.log_list.addItems(s.log_lines())
+        self.log_list.scrollToBottom()
+        self._show_orders()
+        if self.autosave is not None:
+            try:
+                s.save(self.autosave)
+            except OSError as e:
+                self.statusBar().showMessage(f"Cannot autosave to {self.autosave}: {e}", STATUS_MS)
+
+    def _show_orders(self) -> None:
+        s = self.session
+        team = self.selected if self.selected in s.state["teams"] else None
+        if s.state["pending"] or s.state["phase"] == "setup":
+            team = None
+        orders = s.orders_for(team)
+        if team is not None:
+            t = s.state["teams"][team]
+            allowed = s.allowance(team)
+            move = f"drag it up to {allowed:g} inches" if allowed > 0 else "it cannot move now"
+            heading = f"{team} {t['name']}: {t['figures']} figures, Bravado {t['bravado']}; {move}"
+        else:
+            heading = "Orders open now (click a team for its own; drag a team to move it)"
+        self.orders.show_orders(heading, orders)
+
+    def _save_as(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the game", "", "Sandtable saved games (*.toml)")
+        if path:
+            try:
+                self.session.save(path)
+            except OSError as e:
+                QMessageBox.warning(self, "Cannot save", f"{path}: {e}")
+
+    def closeEvent(self, event) -> None:
+        """A normal close: the autosave is not needed to resume."""
+        if self.autosave is not None:
+            try:
+                self.autosave.unlink()
+            except OSError:
+                pass
+        super().closeEvent(event)
+
+
+def run_table_window(app, path: Path, screenshot: str | None = None, autosave: Path | None = None) -> int:
+    """``sandtable FILE`` for a gridless skirmish: the table window (or its screenshot)."""
+    win = TableWindow.open(path, autosave)
+    if win is None:
+        return 1
+    win.resize(1280, 860)
+    win.show()
+    app.processEvents()
+    win.view.fit()
+    if screenshot:
+        app.processEvents()
+        return 0 if win.grab().save(screenshot) else 1
+    return app.exec()

@@ -1,0 +1,201 @@
+"""The skirmish table view, offscreen: dragging a team re-lays the guns' cones as the engine says, drops order
+moves, refusals snap back with their rule, the log spells out the dice, cards stay face down."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from engine.rulesets.scw.bot import attacker_move
+from engine.rulesets.scw.enemy import gun_cone
+from engine.table import distance
+from gui.table import is_table_file
+from gui.table.items import card_face
+from gui.table.session import TableSession
+from gui.table.window import TableWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIO = ROOT / "scenarios" / "scw-platoon-attack.toml"
+SEED = 2            # the first order of this game turns over the machine gun at C4 (24, 23)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    session = TableSession.new(SCENARIO, seed=SEED)
+    win = TableWindow(session, autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.view.fit()
+    return win
+
+
+@pytest.fixture
+def gun_revealed(window):
+    """The game after the attacker's first order (the bot's): a gun is firing and the other teams may move."""
+    s = window.session
+    assert window.give(attacker_move(s.rules, s.state).text())
+    assert list(window.view.cones) == ["C4"], "the first move turns over the picture card at C4"
+    return window
+
+
+def corners(geom) -> list[tuple[float, float]]:
+    return [(round(x, 6), round(y, 6)) for x, y in geom.exterior.coords]
+
+
+def drawn(cone_item) -> list[tuple[float, float]]:
+    return [(round(x, 6), round(y, 6)) for x, y in cone_item.outline_inches()]
+
+
+def at_pointer(view, pos: QPoint) -> tuple[float, float]:
+    """The table point (inches) the view reads under a viewport position."""
+    return view.inches(view.mapToScene(pos))
+
+
+def test_dragging_a_team_re_lays_the_cone_where_the_engine_says(qtbot, gun_revealed):
+    win = gun_revealed
+    view, s = win.view, win.session
+    gun = s.state["guns"]["C4"]
+    cone = view.cones["C4"]
+    assert drawn(cone) == corners(gun_cone(gun))
+    assert gun["target"] == "T1"
+    start = tuple(s.state["teams"]["T2"]["at"])
+    vp = view.viewport()
+    a = view.screen_point(start)
+    b = view.screen_point((start[0], start[1] - 6.0))     # 6 inches towards the gun: nearer than T1
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(0, -8))
+    qtbot.mouseMove(vp, b)
+    here = at_pointer(view, b)
+    expected = s.preview("T2", here)["C4"]
+    assert expected["target"] == "T2"
+    assert drawn(cone) == corners(expected["cone"])
+    assert drawn(cone) != corners(gun_cone(gun))
+    assert view.allowance.isVisible()
+    assert view.allowance.rect().width() / 2 / view.ppi == pytest.approx(s.allowance("T2"))
+    assert view.ruler.isVisible() and view.ruler.text.text().startswith(f"{distance(start, here):.1f} in")
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    # the drop ordered the move: the engine rolled for it and the gun lays as the new state says
+    entry = s.game.log[-1]
+    assert entry.action.text() == f"move T2 {round(here[0], 2):g},{round(here[1], 2):g}"
+    assert any(e.kind == "roll" for e in entry.events)
+    assert drawn(view.cones["C4"]) == corners(gun_cone(s.state["guns"]["C4"]))
+    moved = s.state["teams"]["T2"]["at"]
+    assert view.teams["T2"].pos().x() == pytest.approx(moved[0] * view.ppi)
+    assert view.teams["T2"].pos().y() == pytest.approx(moved[1] * view.ppi)
+    assert not view.allowance.isVisible()
+
+
+def test_a_refused_drop_snaps_back_with_the_rule_in_the_status_bar(qtbot, window):
+    view, s = window.view, window.session
+    start = tuple(s.state["teams"]["T3"]["at"])
+    assert s.allowance("T3") == 8.0
+    vp = view.viewport()
+    a = view.screen_point(start)
+    b = view.screen_point((start[0], start[1] - 12.0))   # beyond Bravado 8
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(0, -8))
+    qtbot.mouseMove(vp, b)
+    assert view.teams["T3"].pos().y() < start[1] * view.ppi - 100
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    assert not s.game.log
+    message = window.statusBar().currentMessage()
+    assert "SCW Advance 1" in message and "moves at most its Bravado, 8 inches" in message
+    assert window.last_refusal.startswith("SCW Advance 1:")
+    assert view.teams["T3"].pos().x() == pytest.approx(start[0] * view.ppi)
+    assert view.teams["T3"].pos().y() == pytest.approx(start[1] * view.ppi)
+
+
+def test_a_team_that_has_acted_is_refused_and_stays(qtbot, gun_revealed):
+    win = gun_revealed
+    view, s = win.view, win.session
+    start = tuple(s.state["teams"]["T1"]["at"])
+    assert s.allowance("T1") == 0.0
+    vp = view.viewport()
+    a = view.screen_point(start)
+    b = view.screen_point((start[0] + 3.0, start[1]))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(8, 0))
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    assert "already acted this turn" in win.statusBar().currentMessage()
+    assert view.teams["T1"].pos().x() == pytest.approx(start[0] * view.ppi)
+
+
+def test_the_log_spells_out_every_throw_and_the_enemy_acts_on_its_own(gun_revealed):
+    win = gun_revealed
+    lines = [win.log_list.item(i).text() for i in range(win.log_list.count())]
+    rolls = [e for e in win.session.game.log[0].events if e.kind == "roll"]
+    assert rolls and lines[0].startswith("1. move T1")
+    faces = rolls[0].data["faces"]
+    assert any(f"two average dice show {faces[0]} and {faces[1]} ({sum(faces)})" in line for line in lines)
+    assert any(line.strip().startswith("Enemy: the card at") and "machine gun" in line for line in lines)
+    assert win.enemy_seen and "the gun at C4 opens fire" in win.enemy_seen[-1]
+    assert win.statusBar().currentMessage().startswith("Enemy:")
+
+
+def window_view_state(win) -> dict:
+    return win.session.view()
+
+
+def test_cards_lie_face_down_until_turned_over(gun_revealed):
+    win = gun_revealed
+    cards = win.session.state["cards"]
+    for cid, item in win.view.cards.items():
+        if cards[cid]["revealed"]:
+            assert item.revealed and item.label.text().startswith(cards[cid]["face"][:-1])
+        else:
+            assert not item.revealed and item.label.text() == f"{cid} ?"
+            assert card_face(cards[cid]["face"]) not in item.toolTip()
+            assert window_view_state(win)["cards"][cid]["face"] is None
+    assert win.view.cards["C4"].revealed
+
+
+def test_an_order_from_the_list_and_undo(qtbot, window):
+    view, s = window.view, window.session
+    window.select_team("T2")
+    texts = [window.orders.list.item(i).data(Qt.UserRole) for i in range(window.orders.list.count())]
+    assert "take-cover T2" in texts and "end" in texts
+    window.orders.list.setCurrentRow(texts.index("take-cover T2"))
+    window.orders.give.click()
+    assert s.state["teams"]["T2"]["cover"]
+    assert window.autosave.is_file()
+    window.undo_act.trigger()
+    assert not s.state["teams"]["T2"]["cover"] and not s.game.log
+
+
+def test_the_tape_measure_reads_inches_between_any_two_points(qtbot, window):
+    view = window.view
+    window.tape_act.setChecked(True)
+    vp = view.viewport()
+    a, b = view.screen_point((10.0, 10.0)), view.screen_point((40.0, 30.0))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    d = distance(at_pointer(view, a), at_pointer(view, b))
+    assert view.tape.isVisible() and view.tape.text.text() == f"{d:.1f} in"
+    assert not window.session.game.log
+
+
+def test_skirmish_files_go_to_the_table_view(tmp_path, qtbot):
+    assert is_table_file(SCENARIO)
+    assert not is_table_file(ROOT / "scenarios" / "demyansk-1-trapped.toml")
+    assert not is_table_file(tmp_path / "missing.toml")
+    session = TableSession.new(SCENARIO, seed=5)
+    session.order("move T2 24,39")
+    saved = tmp_path / "game.toml"
+    session.save(saved)
+    assert is_table_file(saved)
+    win = TableWindow.open(saved)
+    qtbot.addWidget(win)
+    assert win.session.game.hash() == session.game.hash()
+
+
+def test_sandtable_file_opens_the_table_view(tmp_path):
+    from gui.app import main
+
+    out = tmp_path / "shot.png"
+    assert main([str(SCENARIO), "--screenshot", str(out)]) == 0
+    assert out.stat().st_size > 10_000
