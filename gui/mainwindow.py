@@ -254,6 +254,18 @@ class MainWindow(QMainWindow):
         from engine.mapfile import is_map_doc, load_map
 
         path = Path(path).absolute()
+        from .table import is_table_file
+
+        if is_table_file(path):  # a gridless skirmish is played on its table, in a window of its own (gui/table)
+            from .table.window import TableWindow
+
+            self.table_window = TableWindow.open(path, parent=self)
+            if self.table_window is not None:
+                self._remember(path)
+                self.table_window.resize(1280, 860)
+                self.table_window.show()
+                self.table_window.view.fit()
+            return self.table_window is not None
         saved = None
         try:
             doc = read_toml(path)
