@@ -44,8 +44,13 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
-    from .userfolders import data_root
+    from .table import is_table_file
+    from .userfolders import autosave_path, data_root
 
+    if args.file and is_table_file(args.file):  # a gridless skirmish is played on its table (gui/table)
+        from .table.window import run_table_window
+
+        return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())
     win = MainWindow(recent=data_root() / "recent.toml")
     path = Path(args.file) if args.file else default_file()
     win.resize(1280, 860)

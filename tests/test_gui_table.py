@@ -199,3 +199,16 @@ def test_sandtable_file_opens_the_table_view(tmp_path):
     out = tmp_path / "shot.png"
     assert main([str(SCENARIO), "--screenshot", str(out)]) == 0
     assert out.stat().st_size > 10_000
+
+
+def test_file_open_in_the_main_window_opens_the_table_window(qtbot, tmp_path, monkeypatch):
+    from gui.mainwindow import MainWindow
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    assert win.open_file(SCENARIO)
+    table = win.table_window
+    assert table.isVisible() and table.session.rules.scenario.name in table.windowTitle()
+    assert set(table.view.teams) == {"T1", "T2", "T3", "T4", "T5"} and len(table.view.cards) == 6
