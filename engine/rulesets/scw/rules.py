@@ -425,6 +425,10 @@ class ScwRules:
     def _gun_bravado(self, g) -> int:
         return max(0, g["base"] - g["lost"])
 
+    def gun_bravado(self, gun: dict) -> int:
+        """A gun's Bravado now: its troops' less what fire has cost it (SCW Silencing 4)."""
+        return self._gun_bravado(gun)
+
     def _do_cover(self, state, a: Cover, events) -> None:
         """Covering fire from LMG or rifle teams, not both in one turn (SCW Covering Fire 3-7)."""
         rule = "SCW Covering Fire 3"
