@@ -136,6 +136,12 @@ def test_the_log_spells_out_every_throw_and_the_enemy_acts_on_its_own(gun_reveal
     assert win.statusBar().currentMessage().startswith("Enemy:")
 
 
+def test_where_the_enemy_acts_a_ring_flashes_and_fades(qtbot, gun_revealed):
+    view = gun_revealed.view
+    assert [ring.at for ring in view.flashes] == [tuple(gun_revealed.session.state["guns"]["C4"]["at"])]
+    qtbot.waitUntil(lambda: not view.flashes, timeout=5000)
+
+
 def window_view_state(win) -> dict:
     return win.session.view()
 

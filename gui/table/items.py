@@ -80,7 +80,8 @@ class TeamItem(QGraphicsEllipseItem):
         lead = f" with {', '.join(leaders)}" if leaders else ""
         self.setToolTip(f"{team['id']} {team['name']} ({team['kind']}): {team['figures']} figures, "
                         f"Bravado {team['bravado']}{lead}" + "".join(f"; {s}" for s in state if s))
-        text = f"{team['id']} B{team['bravado']}" + (f" {' '.join(leaders)}" if leaders else "")
+        kind = " LMG" if team["kind"] == "lmg" else ""
+        text = f"{team['id']}{kind} B{team['bravado']}" + (f" {' '.join(leaders)}" if leaders else "")
         self.label = label(text, self, QColor(255, 240, 200))
         self.label.setPos(-r, r * 1.05)
 
@@ -155,7 +156,7 @@ class GunItem(QGraphicsEllipseItem):
         r = radius_px
         super().__init__(-r, -r, 2 * r, 2 * r)
         self.gun_id = gun["id"]
-        self.setZValue(25)
+        self.setZValue(18)      # under the teams: a team that takes the position stands on it
         if gun["captured"]:
             fill, state = QColor(245, 245, 245), "taken"
         elif gun["silenced"]:
@@ -167,7 +168,8 @@ class GunItem(QGraphicsEllipseItem):
         pen.setCosmetic(True)
         self.setPen(pen)
         self.setToolTip(f"machine gun at {gun['id']}: {state}, Bravado {bravado}")
-        self.label = label(f"HMG {gun['id']} B{bravado} {state}", self, QColor(255, 200, 190))
+        text = f"HMG {gun['id']} taken" if gun["captured"] else f"HMG {gun['id']} B{bravado} {state}"
+        self.label = label(text, self, QColor(255, 200, 190))
         self.label.setPos(-r, -r * 2.6)
 
 
@@ -207,7 +209,7 @@ class ConeItem(QGraphicsPathItem):
 
 
 class RulerItem(QGraphicsLineItem):
-    """A tape measure: a line with its length in inches."""
+    """A tape measure: a line with its length in inches written at its middle."""
 
     def __init__(self, ppi: float, colour=QColor(255, 255, 255)):
         super().__init__()
@@ -223,7 +225,7 @@ class RulerItem(QGraphicsLineItem):
         """Stretch from ``a`` to ``b`` (inches) and show ``text`` at the far end."""
         self.setLine(a[0] * self.ppi, a[1] * self.ppi, b[0] * self.ppi, b[1] * self.ppi)
         self.text.setText(text)
-        self.text.setPos(b[0] * self.ppi + 6, b[1] * self.ppi + 6)
+        self.text.setPos((a[0] + b[0]) / 2 * self.ppi, (a[1] + b[1]) / 2 * self.ppi)
         self.show()
 
 
@@ -243,3 +245,23 @@ class AllowanceItem(QGraphicsEllipseItem):
         r = inches * ppi
         self.setRect(at[0] * ppi - r, at[1] * ppi - r, 2 * r, 2 * r)
         self.show()
+
+
+class FlashItem(QGraphicsEllipseItem):
+    """A ring marking where the enemy acted; it swells and fades."""
+
+    def __init__(self, at: tuple[float, float], radius_px: float, ppi: float):
+        super().__init__()
+        self.at = at
+        self.centre = QPointF(at[0] * ppi, at[1] * ppi)
+        self.radius = radius_px
+        pen = QPen(QColor(255, 60, 30), 4)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        self.setZValue(45)
+        self.grow(0.0)
+
+    def grow(self, t: float) -> None:
+        r = self.radius * (0.6 + 0.8 * float(t))
+        self.setRect(self.centre.x() - r, self.centre.y() - r, 2 * r, 2 * r)
+        self.setOpacity(1.0 - 0.8 * float(t))

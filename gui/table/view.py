@@ -7,7 +7,7 @@ handed to the window, which orders the move; the view never decides a rule.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
 
@@ -15,11 +15,12 @@ from engine.rulesets.scw.cone import band_polygons
 from engine.rulesets.scw.enemy import active_guns, gun_cone
 from engine.table import distance
 
-from .items import AllowanceItem, CardItem, ConeItem, GunItem, RulerItem, TeamItem, terrain_outline
+from .items import AllowanceItem, CardItem, ConeItem, FlashItem, GunItem, RulerItem, TeamItem, terrain_outline
 
 DRAG_START_PX = 4        # a press on a team that moves this far (screen pixels) picks it up
 WHEEL_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
+FLASH_MS = 1500          # how long the ring marking an enemy action lasts
 
 
 class TableView(QGraphicsView):
@@ -46,6 +47,7 @@ class TableView(QGraphicsView):
         self.cones: dict[str, ConeItem] = {}
         self.image_item: QGraphicsPixmapItem | None = None
         self.image_problem = ""
+        self.flashes: list = []         # rings marking what the enemy just did
         self.measuring = False          # the tape-measure tool is on
         self._press = None              # (team id or None, scene point, screen point, button)
         self._dragging = None           # team id being dragged
@@ -62,6 +64,7 @@ class TableView(QGraphicsView):
         self.ppi = self.table.pixels_per_inch
         sc = self.scene()
         sc.clear()
+        self.flashes = []
         self.teams, self.cards, self.guns, self.cones = {}, {}, {}, {}
         w, h = self.table.width * self.ppi, self.table.height * self.ppi
         sc.setSceneRect(QRectF(-2 * self.ppi, -2 * self.ppi, w + 4 * self.ppi, h + 4 * self.ppi))
@@ -127,6 +130,24 @@ class TableView(QGraphicsView):
             self.teams[tid] = item
         self.allowance.hide()
         self.ruler.hide()
+
+    def flash(self, at: tuple[float, float]) -> None:
+        """A ring that swells and fades where the enemy just acted (a gun laid, a card turned over)."""
+        ring = FlashItem(at, self.table.footprint_radius * self.ppi * 3, self.ppi)
+        self.scene().addItem(ring)
+        self.flashes.append(ring)
+        anim = QVariantAnimation(self)
+        anim.setDuration(FLASH_MS)
+        anim.setStartValue(0.0)
+        anim.setEndValue(1.0)
+        anim.valueChanged.connect(ring.grow)
+        anim.finished.connect(lambda: self._flash_done(ring))
+        anim.start(QVariantAnimation.DeleteWhenStopped)
+
+    def _flash_done(self, ring) -> None:
+        if ring in self.flashes:
+            self.flashes.remove(ring)
+            self.scene().removeItem(ring)
 
     def fit(self) -> None:
         if self.table is not None:

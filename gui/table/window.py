@@ -13,9 +13,11 @@ from engine.rulesets.scw.actions import Move
 
 from .session import TableSession
 from .view import TableView
-from .words import enemy_lines
+from .words import enemy_lines, enemy_places
 
 STATUS_MS = 15000
+HINT = ("Drag a team to move it (the circle is how far it may be ordered); click it for its other orders; "
+        "right-drag or M to measure")
 
 
 class OrdersDock(QDockWidget):
@@ -88,9 +90,8 @@ class TableWindow(QMainWindow):
         session.changed.connect(self._changed)
         self.setWindowTitle(f"Sandtable — {session.rules.scenario.name}")
         self.view.set_session(session)
-        if self.view.image_problem:
-            self.statusBar().showMessage(self.view.image_problem, STATUS_MS)
         self._changed()
+        self.statusBar().showMessage(self.view.image_problem or HINT, STATUS_MS)
 
     @classmethod
     def open(cls, path: Path, autosave: Path | None = None, seed: int | None = None, parent=None):
@@ -166,6 +167,8 @@ class TableWindow(QMainWindow):
 
     def _happened(self, events: list) -> None:
         self.enemy_seen = enemy_lines(events)
+        for at in enemy_places(events, self.session.state):
+            self.view.flash(at)
         if self.enemy_seen:
             self.statusBar().showMessage("Enemy: " + "; ".join(self.enemy_seen), STATUS_MS)
         else:

@@ -32,3 +32,16 @@ def event_line(e: Event) -> str:
 def enemy_lines(events: list[Event]) -> list[str]:
     """The enemy's own actions among an order's events, in the order they happened."""
     return [e.text for e in events if e.kind in ENEMY]
+
+
+def enemy_places(events: list[Event], state: dict) -> list[tuple[float, float]]:
+    """Where on the table the enemy acted (the gun or card each of its actions names), once each, in order."""
+    out: list[tuple[float, float]] = []
+    for e in events:
+        if e.kind not in ENEMY:
+            continue
+        gid = e.data.get("gun") if isinstance(e.data.get("gun"), str) else e.data.get("card")
+        thing = state["guns"].get(gid) or state["cards"].get(gid)
+        if thing is not None and thing.get("at") and tuple(thing["at"]) not in out:
+            out.append(tuple(thing["at"]))
+    return out
