@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         ok = win.grab().save(args.screenshot)
         if not opened:
             print(win.last_error, file=sys.stderr)
+        win.close()
+        win.deleteLater()
+        app.processEvents()
         return 0 if ok and opened else 1
     if not args.file and win.autosave.is_file() and _resume_wanted(win):
         path = win.autosave
