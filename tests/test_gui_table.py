@@ -218,3 +218,39 @@ def test_file_open_in_the_main_window_opens_the_table_window(qtbot, tmp_path, mo
     table = win.table_window
     assert table.isVisible() and table.session.rules.scenario.name in table.windowTitle()
     assert set(table.view.teams) == {"T1", "T2", "T3", "T4", "T5"} and len(table.view.cards) == 6
+
+
+def test_a_table_whose_image_is_missing_is_refused_in_words(tmp_path, capsys):
+    from gui.app import main
+
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "maps" / "scw-table.toml").write_text((ROOT / "maps" / "scw-table.toml").read_text())
+    bad = tmp_path / "scenarios" / "scw-platoon-attack.toml"
+    bad.write_text(SCENARIO.read_text())
+    assert TableWindow.open(bad) is None
+    assert "table.image" in TableWindow.last_error and "scw-table.png is missing" in TableWindow.last_error
+    assert main([str(bad), "--screenshot", str(tmp_path / "shot.png")]) == 1
+    assert "scw-table.png is missing" in capsys.readouterr().err
+    assert not (tmp_path / "shot.png").exists()
+
+
+def test_a_team_owing_a_decision_is_marked_and_offered_only_its_choices(qtbot, window):
+    s = window.session
+    for t in s.state["teams"].values():   # set the scene by hand: one gun, 14 inches ahead of T2, laid on it
+        t["at"] = [t["at"][0], 44.0]
+    for c in s.state["cards"].values():
+        c["revealed"], c["picture"] = True, False
+    c = s.state["cards"]["C1"]
+    c.update(at=[24.0, 30.0], facing=90.0, front=[24.0, 31.75], picture=True, revealed=True)
+    s.state["guns"]["C1"] = s.rules.gun_from_card(c)
+    s.state["teams"]["T2"]["at"] = [24.0, 44.0]
+    s.state["hand_dice"] = [2, 2, 5, 5]     # under fire a double costs a figure; into the effective band 10, another
+    assert window.move_team("T2", 24.0, 40.0)
+    assert s.state["hand_dice"] == [] and s.state["teams"]["T2"]["figures"] == 2
+    assert s.state["pending"] == {"kind": "press_on", "team": "T2"}
+    texts = [window.orders.list.item(i).data(Qt.UserRole) for i in range(window.orders.list.count())]
+    assert texts == ["press-on T2", "take-cover T2"]
+    assert window.view.teams["T2"].pen().color().name() == "#ffffff"
+    assert window.turn_label.text().endswith("a decision is owed")
+    assert not window.end_act.isEnabled()

@@ -60,9 +60,10 @@ def terrain_outline(piece, ppi: float) -> QGraphicsPathItem:
 
 
 class TeamItem(QGraphicsEllipseItem):
-    """A team on its base (its footprint): a dot per figure, its id and Bravado beside it."""
+    """A team on its base (its footprint): a dot per figure, its id and Bravado beside it; a yellow ring when
+    pinned, dashed in cover, white when a decision of its own is owed."""
 
-    def __init__(self, team: dict, leaders: list[str], radius_px: float):
+    def __init__(self, team: dict, leaders: list[str], radius_px: float, asked: bool = False):
         r = radius_px
         super().__init__(-r, -r, 2 * r, 2 * r)
         self.team_id = team["id"]
@@ -70,7 +71,9 @@ class TeamItem(QGraphicsEllipseItem):
         self.setZValue(20)
         self.setBrush(QBrush(TEAM_FILL.get(team["kind"], QColor(90, 90, 90))))
         ring = QColor(240, 220, 60) if team["pinned"] else QColor(20, 20, 20)
-        pen = QPen(ring, 3 if team["pinned"] else 1.5, Qt.DashLine if team["cover"] else Qt.SolidLine)
+        if asked:   # the engine waits for this team's decision (press on or take cover, bayonet or hold)
+            ring = QColor(255, 255, 255)
+        pen = QPen(ring, 3 if team["pinned"] or asked else 1.5, Qt.DashLine if team["cover"] else Qt.SolidLine)
         pen.setCosmetic(True)
         self.setPen(pen)
         if team["done"]:

@@ -124,7 +124,7 @@ class TableView(QGraphicsView):
             if not t["alive"]:
                 continue
             leaders = [lid for lid, ld in sorted(v["leaders"].items()) if ld["alive"] and ld["team"] == tid]
-            item = TeamItem(t, leaders, r)
+            item = TeamItem(t, leaders, r, asked=bool(v["pending"]) and v["pending"]["team"] == tid)
             item.setPos(t["at"][0] * self.ppi, t["at"][1] * self.ppi)
             sc.addItem(item)
             self.teams[tid] = item

@@ -1,6 +1,8 @@
 """The skirmish window: the table view, the orders the rules allow now, the log, turn and refusals."""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -56,6 +58,8 @@ class OrdersDock(QDockWidget):
 class TableWindow(QMainWindow):
     """A skirmish on the table: drag teams to move them, give the other orders from the list."""
 
+    last_error = ""          # why the last ``open`` failed, in words
+
     def __init__(self, session: TableSession, autosave: Path | None = None, parent=None):
         super().__init__(parent)
         self.session = session
@@ -79,7 +83,7 @@ class TableWindow(QMainWindow):
         self.resizeDocks([self.orders, self.log], [330, 330], Qt.Horizontal)
         self.resizeDocks([self.orders, self.log], [260, 480], Qt.Vertical)
         self.view.hovered.connect(self.hover.setText)
-        self.view.measured.connect(self.hover.setText)
+        self.view.measured.connect(lambda text: self.statusBar().showMessage(text, STATUS_MS))
         self.view.team_dropped.connect(self.move_team)
         self.view.team_clicked.connect(self.select_team)
         self.orders.give.clicked.connect(self._give_chosen)
@@ -106,7 +110,9 @@ class TableWindow(QMainWindow):
                 session = TableSession.new(path, seed)
         except (BadFile, IllegalAction) as e:
             text = "\n".join(str(p) for p in e.problems[:20]) if isinstance(e, BadFile) else str(e)
-            QMessageBox.warning(parent, f"Cannot open {path}", text)
+            cls.last_error = f"Cannot open {path}:\n{text}"
+            if os.environ.get("QT_QPA_PLATFORM") != "offscreen":   # no modal box where nobody can answer it
+                QMessageBox.warning(parent, f"Cannot open {path}", text)
             return None
         return cls(session, autosave, parent)
 
@@ -228,6 +234,7 @@ def run_table_window(app, path: Path, screenshot: str | None = None, autosave: P
     """``sandtable FILE`` for a gridless skirmish: the table window (or its screenshot)."""
     win = TableWindow.open(path, autosave)
     if win is None:
+        print(TableWindow.last_error, file=sys.stderr)
         return 1
     win.resize(1280, 860)
     win.show()
