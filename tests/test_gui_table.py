@@ -254,3 +254,23 @@ def test_a_team_owing_a_decision_is_marked_and_offered_only_its_choices(qtbot, w
     assert window.view.teams["T2"].pen().color().name() == "#ffffff"
     assert window.turn_label.text().endswith("a decision is owed")
     assert not window.end_act.isEnabled()
+
+
+def test_a_right_drag_measures_and_a_left_drag_on_the_bare_table_pans(qtbot, window):
+    view = window.view
+    vp = view.viewport()
+    a, b = view.screen_point((10.0, 10.0)), view.screen_point((22.0, 15.0))
+    qtbot.mousePress(vp, Qt.RightButton, pos=a)
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.RightButton, pos=b)
+    assert view.tape.isVisible()
+    assert view.tape.text.text() == f"{distance(at_pointer(view, a), at_pointer(view, b)):.1f} in"
+    view.zoom_by(3.0)
+    centre = view.rect().center()
+    before = at_pointer(view, centre)
+    qtbot.mousePress(vp, Qt.LeftButton, pos=centre)
+    qtbot.mouseMove(vp, centre + QPoint(60, 40))
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=centre + QPoint(60, 40))
+    after = at_pointer(view, centre)
+    assert after[0] < before[0] and after[1] < before[1]
+    assert not window.session.game.log

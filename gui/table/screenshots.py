@@ -65,7 +65,8 @@ def main(argv: list[str]) -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    QTest.mouseRelease(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, win.view.screen_point((t2[0] + 1.0, t2[1] - 6.0)))
+    drop = win.view.screen_point((t2[0] + 1.0, t2[1] - 6.0))
+    QTest.mouseRelease(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, drop)
     t4 = tuple(win.session.state["teams"]["T4"]["at"])
     _press_and_drag(app, win.view, t4, (t4[0] + 4.0, t4[1] - 11.0), release=True)
     win.grab().save(str(out / "skirmish-refused.png"))

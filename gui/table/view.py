@@ -24,7 +24,8 @@ FLASH_MS = 1500          # how long the ring marking an enemy action lasts
 
 
 class TableView(QGraphicsView):
-    """Shows a gridless table and the game on it; teams are dragged, distances measured."""
+    """Shows a gridless table and the game on it: drag a team to move it, the bare table to pan, right-drag
+    (or the tape-measure tool) to measure; the wheel zooms."""
 
     team_dropped = Signal(str, float, float)    # team id, x, y in inches
     team_clicked = Signal(str)                  # a click (no drag) on a team
@@ -52,6 +53,7 @@ class TableView(QGraphicsView):
         self._press = None              # (team id or None, scene point, screen point, button)
         self._dragging = None           # team id being dragged
         self._measure_from = None       # inches
+        self._pan_from = None           # viewport point of a left-drag on the bare table
         self.ruler: RulerItem | None = None
         self.tape: RulerItem | None = None
         self.allowance: AllowanceItem | None = None
@@ -186,9 +188,13 @@ class TableView(QGraphicsView):
         if event.button() not in (Qt.LeftButton, Qt.RightButton):
             return super().mousePressEvent(event)
         self._press = (team, scene, event.position().toPoint(), event.button())
-        if team is None:
+        self._pan_from = None
+        if team is None and (self.measuring or event.button() == Qt.RightButton):
             self._measure_from = self.inches(scene)
             self.tape.hide()
+        elif team is None:          # a left-drag on the bare table pans
+            self._pan_from = event.position().toPoint()
+            self.viewport().setCursor(Qt.ClosedHandCursor)
         event.accept()
 
     def mouseMoveEvent(self, event) -> None:
@@ -204,6 +210,11 @@ class TableView(QGraphicsView):
                 self._start_drag(team)
             if self._dragging is not None:
                 self._drag_to(at)
+        elif self._pan_from is not None:
+            delta = pos - self._pan_from
+            self._pan_from = pos
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
         elif self._measure_from is not None:
             d = distance(self._measure_from, at)
             text = f"{d:.1f} in"
@@ -218,6 +229,9 @@ class TableView(QGraphicsView):
         at = self.inches(self.mapToScene(event.position().toPoint()))
         self._press = None
         self._measure_from = None
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().unsetCursor()
         if self._dragging is not None:
             tid, self._dragging = self._dragging, None
             self.allowance.hide()
