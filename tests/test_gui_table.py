@@ -274,3 +274,16 @@ def test_a_right_drag_measures_and_a_left_drag_on_the_bare_table_pans(qtbot, win
     after = at_pointer(view, centre)
     assert after[0] < before[0] and after[1] < before[1]
     assert not window.session.game.log
+
+
+def test_a_leader_whose_team_is_gone_stands_alone_until_he_joins_another(qtbot, window):
+    s = window.session
+    t1 = s.state["teams"]["T1"]
+    t1["alive"], t1["figures"] = False, 0            # the HQ rifle team wiped out, as the engine leaves it
+    s.state["leaders"]["L1"].update(team=None, at=list(t1["at"]))
+    s.state["teams"]["T2"]["at"] = [t1["at"][0] + 5.0, t1["at"][1]]
+    window.view.show_state()
+    assert "T1" not in window.view.teams and list(window.view.leaders) == ["L1"]
+    assert window.give("join L1 T2")
+    assert not window.view.leaders
+    assert window.view.teams["T2"].label.text() == "T2 B8 L1"

@@ -101,6 +101,25 @@ class TeamItem(QGraphicsEllipseItem):
             painter.drawEllipse(c, dot, dot)
 
 
+class LeaderItem(QGraphicsPathItem):
+    """A leader on his own (his team is gone): a small diamond with his id, until he joins a team."""
+
+    def __init__(self, leader: dict, radius_px: float):
+        r = radius_px * 0.7
+        path = QPainterPath()
+        path.addPolygon(QPolygonF([QPointF(0, -r), QPointF(r, 0), QPointF(0, r), QPointF(-r, 0), QPointF(0, -r)]))
+        super().__init__(path)
+        self.leader_id = leader["id"]
+        self.setBrush(QColor(230, 200, 60))
+        pen = QPen(QColor(20, 20, 20), 1.5)
+        pen.setCosmetic(True)
+        self.setPen(pen)
+        self.setZValue(21)
+        self.setToolTip(f"{leader['name']} ({leader['id']}), alone: Bravado {leader['bravado']}")
+        self.label = label(leader["id"], self, QColor(255, 240, 200))
+        self.label.setPos(-r, r)
+
+
 class CardItem(QGraphicsPathItem):
     """A playing card lying on a defensive position: its back until it is turned over, then its face."""
 

@@ -15,7 +15,8 @@ from engine.rulesets.scw.cone import band_polygons
 from engine.rulesets.scw.enemy import active_guns, gun_cone
 from engine.table import distance
 
-from .items import AllowanceItem, CardItem, ConeItem, FlashItem, GunItem, RulerItem, TeamItem, terrain_outline
+from .items import (AllowanceItem, CardItem, ConeItem, FlashItem, GunItem, LeaderItem, RulerItem, TeamItem,
+                    terrain_outline)
 
 DRAG_START_PX = 4        # a press on a team that moves this far (screen pixels) picks it up
 WHEEL_STEP = 1.25
@@ -46,6 +47,7 @@ class TableView(QGraphicsView):
         self.cards: dict[str, CardItem] = {}
         self.guns: dict[str, GunItem] = {}
         self.cones: dict[str, ConeItem] = {}
+        self.leaders: dict[str, LeaderItem] = {}     # leaders whose team is gone
         self.image_item: QGraphicsPixmapItem | None = None
         self.image_problem = ""
         self.flashes: list = []         # rings marking what the enemy just did
@@ -67,7 +69,7 @@ class TableView(QGraphicsView):
         sc = self.scene()
         sc.clear()
         self.flashes = []
-        self.teams, self.cards, self.guns, self.cones = {}, {}, {}, {}
+        self.teams, self.cards, self.guns, self.cones, self.leaders = {}, {}, {}, {}, {}
         w, h = self.table.width * self.ppi, self.table.height * self.ppi
         sc.setSceneRect(QRectF(-2 * self.ppi, -2 * self.ppi, w + 4 * self.ppi, h + 4 * self.ppi))
         # the table image is small (a 6 x 4 foot table at 20 pixels an inch is 1440 x 960): one pixmap, no tiles
@@ -97,7 +99,7 @@ class TableView(QGraphicsView):
         if self.session is None:
             return
         sc = self.scene()
-        for group in (self.teams, self.cards, self.guns, self.cones):
+        for group in (self.teams, self.cards, self.guns, self.cones, self.leaders):
             for item in group.values():
                 sc.removeItem(item)
             group.clear()
@@ -130,6 +132,12 @@ class TableView(QGraphicsView):
             item.setPos(t["at"][0] * self.ppi, t["at"][1] * self.ppi)
             sc.addItem(item)
             self.teams[tid] = item
+        for lid, ld in sorted(v["leaders"].items()):
+            if ld["alive"] and ld["team"] is None and ld["at"]:
+                item = LeaderItem(ld, r)
+                item.setPos(ld["at"][0] * self.ppi, ld["at"][1] * self.ppi)
+                sc.addItem(item)
+                self.leaders[lid] = item
         self.allowance.hide()
         self.ruler.hide()
 
