@@ -287,3 +287,23 @@ def test_a_leader_whose_team_is_gone_stands_alone_until_he_joins_another(qtbot, 
     assert window.give("join L1 T2")
     assert not window.view.leaders
     assert window.view.teams["T2"].label.text() == "T2 B8 L1"
+
+
+def test_escape_puts_a_dragged_team_back_and_orders_nothing(qtbot, gun_revealed):
+    win = gun_revealed
+    view, s = win.view, win.session
+    start = tuple(s.state["teams"]["T2"]["at"])
+    vp = view.viewport()
+    a, b = view.screen_point(start), view.screen_point((start[0], start[1] - 6.0))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(0, -8))
+    qtbot.mouseMove(vp, b)
+    assert s.preview("T2", at_pointer(view, b))["C4"]["target"] == "T2"
+    qtbot.keyPress(view, Qt.Key_Escape)
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    assert len(s.game.log) == 1
+    assert view.teams["T2"].pos().y() == pytest.approx(start[1] * view.ppi)
+    assert drawn(view.cones["C4"]) == corners(gun_cone(s.state["guns"]["C4"]))
+    qtbot.mouseClick(vp, Qt.LeftButton, pos=a)      # a click picks the team: its orders, and a halo
+    assert win.selected == "T2" and win.orders.heading.text().startswith("T2 1 Sec rifles")
+    assert hasattr(view.teams["T2"], "halo") and not hasattr(view.teams["T3"], "halo")

@@ -88,6 +88,15 @@ class TeamItem(QGraphicsEllipseItem):
         self.label = label(text, self, QColor(255, 240, 200))
         self.label.setPos(-r, r * 1.05)
 
+    def mark_chosen(self) -> None:
+        """A halo round the team whose orders are listed."""
+        r = self.rect().width() / 2 * 1.45
+        halo = QGraphicsEllipseItem(-r, -r, 2 * r, 2 * r, self)
+        pen = QPen(QColor(60, 200, 255), 2)
+        pen.setCosmetic(True)
+        halo.setPen(pen)
+        self.halo = halo
+
     def paint(self, painter, option, widget=None):
         super().paint(painter, option, widget)
         r = self.rect().width() / 2

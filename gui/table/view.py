@@ -48,6 +48,7 @@ class TableView(QGraphicsView):
         self.guns: dict[str, GunItem] = {}
         self.cones: dict[str, ConeItem] = {}
         self.leaders: dict[str, LeaderItem] = {}     # leaders whose team is gone
+        self.selected: str | None = None               # the team whose orders are listed
         self.image_item: QGraphicsPixmapItem | None = None
         self.image_problem = ""
         self.flashes: list = []         # rings marking what the enemy just did
@@ -129,6 +130,8 @@ class TableView(QGraphicsView):
                 continue
             leaders = [lid for lid, ld in sorted(v["leaders"].items()) if ld["alive"] and ld["team"] == tid]
             item = TeamItem(t, leaders, r, asked=bool(v["pending"]) and v["pending"]["team"] == tid)
+            if tid == self.selected:
+                item.mark_chosen()
             item.setPos(t["at"][0] * self.ppi, t["at"][1] * self.ppi)
             sc.addItem(item)
             self.teams[tid] = item
@@ -248,6 +251,16 @@ class TableView(QGraphicsView):
         elif team is not None:
             self.team_clicked.emit(team)
         event.accept()
+
+    def keyPressEvent(self, event) -> None:
+        """Escape drops nothing: a dragged team goes back where it stands, the cones as they are laid."""
+        if event.key() == Qt.Key_Escape and self._dragging is not None:
+            self._dragging = None
+            self._press = None
+            self.show_state()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def _start_drag(self, team: str) -> None:
         self._dragging = team

@@ -142,7 +142,7 @@ class TableWindow(QMainWindow):
     # ------------------------------------------------------------ orders
     def move_team(self, team: str, x: float, y: float) -> bool:
         """A dropped team: order the move; a refusal puts it back where it stands."""
-        self.selected = team
+        self.selected = self.view.selected = team
         ok = self.session.order(Move(team, float(x), float(y))) is not None
         if not ok:
             self.view.show_state()
@@ -157,7 +157,8 @@ class TableWindow(QMainWindow):
             self.give(text)
 
     def select_team(self, team: str) -> None:
-        self.selected = team
+        self.selected = self.view.selected = team
+        self.view.show_state()
         self._show_orders()
 
     def session_undo(self) -> None:
