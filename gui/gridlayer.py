@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QStaticTe
 from engine.board import Board
 
 BLOCK = 6.0            # block side in lattice units (hex sizes)
-GRID_MIN_PX = 14.0     # a hex must be this many screen pixels across its corners to show the grid
+GRID_MIN_PX = 20.0     # a hex must be this many screen pixels across its corners to show the grid
 SMOOTH_MIN_PX = 28.0   # ... and this many for antialiased grid lines
 IDS_MIN_PX = 48.0      # ... and this many to show its id
 GRID_COLOUR = QColor(25, 25, 60, 150)
@@ -57,7 +57,12 @@ class GridLayer:
             rect = rect.united(r)
         self.rect = rect
 
+    def blocks(self) -> list[tuple[int, int]]:
+        """The keys of every block, to build their paths ahead of time (``_block_path``)."""
+        return list(self._members)
+
     def _block_path(self, key: tuple[int, int]) -> QPainterPath:
+        """The edges of one block's hexes, built once."""
         path = self._blocks.get(key)
         if path is not None:
             return path

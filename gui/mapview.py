@@ -21,6 +21,7 @@ from engine.hexes import Hex, hex_neighbor
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
+from .idlework import IdleQueue
 from .lostool import SightThread
 from .moveoverlay import CounterGhost, DestinationsOverlay, SelectionMarks
 from .pyramidjob import PyramidJob
@@ -75,6 +76,7 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(QColor(58, 58, 62))
         self.cache = cache
         self.store = TileStore(parent=self)
+        self._prepare = IdleQueue(self)            # grid blocks built between events after a board opens
         self.art = CounterArt(parent=self)
         self.art.ready.connect(self._picture_ready)
         self.board: Board | None = None
@@ -133,6 +135,9 @@ class MapView(QGraphicsView):
         for sheet in board.sheets:
             self._add_sheet(board, sheet)
         self.grid = GridLayer(board, self.scale_)
+        self._prepare.clear()
+        for key in self.grid.blocks():
+            self._prepare.submit(key, lambda g=self.grid, k=key: g._block_path(k))
         self.counters = CountersLayer(self.art, self.scale_, self.hex_centre)
         self.overlay = DestinationsOverlay(board, self.scale_)
         self.overlay.hide()
@@ -647,7 +652,8 @@ class MapView(QGraphicsView):
         return all(j.finished for j in self.jobs) and self.store.pending() == 0
 
     def wait_until_drawn(self, timeout: float = 60.0) -> bool:
-        """Process events until every visible tile and counter picture is in memory and drawn."""
+        """Process events until every visible tile and counter picture is in memory and drawn
+        (and the grid is ready for any zoom)."""
         app = QApplication.instance()
         self.settle()
         end = time.monotonic() + timeout
@@ -656,7 +662,7 @@ class MapView(QGraphicsView):
             if all(j.finished for j in self.jobs):
                 self.viewport().repaint()
                 app.processEvents()
-                if self.store.pending() == 0 and self.art.pending() == 0:
+                if self.store.pending() == 0 and self.art.pending() == 0 and self._prepare.pending() == 0:
                     self.viewport().repaint()
                     if self.store.pending() == 0 and self.art.pending() == 0:
                         return True
