@@ -406,6 +406,9 @@ class MapEditor(QMainWindow):
             return
         self.board.invalidate()
         self._centres = None
+        grid = self.view.grid
+        if grid is not None and len(grid._ids) != len(self.board.hexes()):     # a sheet moved on the lattice
+            self.view.show_board(self.board)
         for sh in self.board.sheets:
             self.view.sheet_moved(sh)
         self._sheet_chosen()

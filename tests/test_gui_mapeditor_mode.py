@@ -1,0 +1,94 @@
+"""The map editor as a mode of the main window, and its contour and sheet-alignment tools."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from PIL import Image
+from PySide6.QtCore import QPoint, Qt
+
+from engine.mapedit import SheetSpec
+
+pytest.importorskip("pytestqt")
+
+from gui.mainwindow import MainWindow  # noqa: E402
+from gui.mapeditor import MapEditor  # noqa: E402
+from gui.mapeditor.mode import enter_map_editor, leave_map_editor  # noqa: E402
+
+
+def test_edit_this_map_takes_the_map_views_place_and_gives_it_back(qtbot, tmp_path):
+    win = MainWindow(cache=tmp_path / "tiles")
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    assert win.open_file("maps/demo.toml")
+    view = win.map_view
+    win.edit_map_act.trigger()
+    ed = win.centralWidget()
+    assert isinstance(ed, MapEditor) and ed.board is not win.board        # a fresh copy from the file
+    assert ed.board.terrain == win.board.terrain and ed.tool_key == "terrain"
+    assert not any(a.isEnabled() for a in win._hidden_actions)            # no key has two owners
+    ed.board.terrain.clear()                                                # editing never touches the game's map
+    assert win.board.terrain
+    ed.edit.dirty = False
+    leave_map_editor(win)
+    assert win.centralWidget() is view and win.map_editor is None
+    assert all(a.isEnabled() for a in win._hidden_actions)
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path):
+    ed = MapEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.resize(1200, 800)
+    ed.show()
+    yield ed
+    ed.edit = None
+
+
+def click(qtbot, ed, x, y):
+    p = ed.view.lattice_to_viewport(x, y)
+    qtbot.mouseClick(ed.view.viewport(), Qt.LeftButton, pos=QPoint(round(p.x()), round(p.y())))
+
+
+def test_traced_contours_give_the_hexes_their_elevations(qtbot, editor, tmp_path):
+    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / "hill.png")
+    editor.new_map("Hill", "flat", [SheetSpec("A", str(tmp_path / "hill.png"), 10, 8)])
+    b = editor.board
+    top = b.center(b.parse_hex("A05.04"))
+    qtbot.keyClick(editor.view, Qt.Key_K)
+    p = editor.palette
+    for level, radius in ((40, 2.6), (60, 0.9)):
+        p.contour_spin.setValue(level)
+        p.contour_closed_check.setChecked(True)
+        for k in range(8):
+            a = 2 * math.pi * k / 8
+            click(qtbot, editor, top[0] + radius * math.cos(a), top[1] + radius * math.sin(a))
+        qtbot.keyClick(editor.view, Qt.Key_Return)
+        qtbot.keyClick(editor.view, Qt.Key_Return)
+    assert [c.elevation for c in editor.edit.contours] == [40, 60]
+    p.base_spin.setValue(20)
+    qtbot.mouseClick(p.derive_button, Qt.LeftButton)
+    assert b.elevation[b.parse_hex("A05.04")] == 60
+    assert b.elevation[b.parse_hex("A05.03")] == 40 and b.elevation[b.parse_hex("A06.04")] == 40
+    assert b.elevation[b.parse_hex("A01.01")] == 20 and b.elevation[b.parse_hex("A10.08")] == 20
+    editor.undo()
+    assert not b.elevation
+
+
+def test_a_second_sheet_is_aligned_on_a_hex_it_shares_with_the_first(qtbot, editor, tmp_path):
+    for name in ("a.png", "b.png"):
+        Image.new("RGB", (400, 330), (240, 236, 220)).save(tmp_path / name)
+    editor.new_map("Two", "flat", [SheetSpec("A", str(tmp_path / "a.png"), 6, 4),
+                                   SheetSpec("B", str(tmp_path / "b.png"), 6, 4)])
+    p = editor.palette
+    p.sheet_combo.setCurrentIndex(1)
+    p.align_here.setText("B01.01")
+    p.align_there.setText("A06.01")
+    qtbot.mouseClick(p.align_button, Qt.LeftButton)
+    b = editor.board
+    assert b.parse_hex("B01.03") == b.parse_hex("A06.03")
+    assert len(b.hexes()) == 6 * 4 * 2 - 4
+    editor.undo()
+    assert len(b.hexes()) == 24                      # both sheets on one spot again
+    assert b.parse_hex("B01.01") == b.parse_hex("A01.01")
