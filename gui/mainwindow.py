@@ -82,6 +82,9 @@ class MainWindow(QMainWindow):
         self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
+        from .mapeditor.mode import attach_map_editor
+
+        attach_map_editor(self)
 
     def _make_menus(self):
         v = self.map_view
