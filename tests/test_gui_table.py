@@ -106,6 +106,7 @@ def test_a_refused_drop_snaps_back_with_the_rule_in_the_status_bar(qtbot, window
     assert window.last_refusal.startswith("SCW Advance 1:")
     assert view.teams["T3"].pos().x() == pytest.approx(start[0] * view.ppi)
     assert view.teams["T3"].pos().y() == pytest.approx(start[1] * view.ppi)
+    assert window.orders.heading.text().startswith("T3 ") and hasattr(view.teams["T3"], "halo")
 
 
 def test_a_team_that_has_acted_is_refused_and_stays(qtbot, gun_revealed):

@@ -146,6 +146,7 @@ class TableWindow(QMainWindow):
         ok = self.session.order(Move(team, float(x), float(y))) is not None
         if not ok:
             self.view.show_state()
+            self._show_orders()
         return ok
 
     def give(self, text: str) -> bool:
