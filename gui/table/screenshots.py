@@ -51,6 +51,8 @@ def _press_and_drag(app, view, frm, to, release: bool) -> None:
 
 def main(argv: list[str]) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
     out = Path(argv[0] if argv else ROOT / "docs" / "screenshots")
@@ -62,9 +64,6 @@ def main(argv: list[str]) -> int:
     t2 = tuple(win.session.state["teams"]["T2"]["at"])
     _press_and_drag(app, win.view, t2, (t2[0] + 1.0, t2[1] - 6.0), release=False)
     win.grab().save(str(out / "skirmish-drag.png"))
-    from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
-
     drop = win.view.screen_point((t2[0] + 1.0, t2[1] - 6.0))
     QTest.mouseRelease(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, drop)
     t4 = tuple(win.session.state["teams"]["T4"]["at"])
@@ -73,6 +72,7 @@ def main(argv: list[str]) -> int:
     win.close()
     win = _window(app, 5)
     _bot(win, 40)
+    QTest.qWait(1800)                             # let the rings of the enemy's past actions fade
     win.tape_act.setChecked(True)
     _press_and_drag(app, win.view, (20.0, 44.0), (34.5, 17.0), release=True)
     win.grab().save(str(out / "skirmish-later.png"))
