@@ -244,5 +244,7 @@ def run_table_window(app, path: Path, screenshot: str | None = None, autosave: P
     win.view.fit()
     if screenshot:
         app.processEvents()
-        return 0 if win.grab().save(screenshot) else 1
+        ok = win.grab().save(screenshot)
+        win.close()
+        return 0 if ok else 1
     return app.exec()
