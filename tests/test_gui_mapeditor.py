@@ -272,3 +272,48 @@ def test_save_refuses_a_map_the_loader_would_refuse_and_keeps_the_old_file(qtbot
     assert not editor.save(out)
     assert "gone.png" in editor.last_message and "not found" in editor.last_message
     assert out.read_text() == "# the old file\n"
+
+
+def test_a_river_traced_by_dragging_snaps_like_a_clicked_one(qtbot, editor, tmp_path):
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+
+    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / "plain.png")
+    editor.new_map("Drag", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 8, 6)])
+    b = editor.board
+    qtbot.keyClick(editor.view, Qt.Key_R)
+    top = b.layout.hexside_segment(hexside(b.parse_hex("A03.01"), b.parse_hex("A04.01")))[0]
+    low = max(b.layout.hexside_segment(hexside(b.parse_hex("A03.04"), b.parse_hex("A04.04"))), key=lambda p: p[1])
+    vp = editor.view.viewport()
+    steps = 30
+    for i in range(steps + 1):
+        t = i / steps
+        # a hand-drawn wobble round the straight line between the two corners
+        x = top[0] + t * (low[0] - top[0]) + 0.12 * math.sin(9 * t)
+        y = top[1] + t * (low[1] - top[1])
+        p = QPointF(editor.view.lattice_to_viewport(x, y))
+        kind = QEvent.MouseButtonPress if i == 0 else QEvent.MouseMove
+        QApplication.sendEvent(vp, QMouseEvent(kind, p, p, Qt.LeftButton if i == 0 else Qt.NoButton,
+                                               Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(vp, QMouseEvent(QEvent.MouseButtonRelease, p, p, Qt.LeftButton, Qt.NoButton,
+                                           Qt.NoModifier))
+    assert len(editor.tool.points) > 5
+    qtbot.keyClick(editor.view, Qt.Key_Return)
+    qtbot.keyClick(editor.view, Qt.Key_Return)
+    river = {s for s, f in b.hexsides.items() if "river" in f}
+    expected = {hexside(b.parse_hex(a), b.parse_hex(c)) for a, c in (
+        ("A03.01", "A04.01"), ("A03.02", "A04.01"), ("A03.02", "A04.02"), ("A03.03", "A04.02"),
+        ("A03.03", "A04.03"), ("A03.04", "A04.03"), ("A03.04", "A04.04"))}
+    assert river == expected
+
+
+def test_typing_a_number_over_the_map_sets_the_elevation_to_paint(qtbot, editor, tmp_path):
+    Image.new("RGB", (500, 420), (240, 236, 220)).save(tmp_path / "plain.png")
+    editor.new_map("Typed", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 6, 5)])
+    b = editor.board
+    qtbot.keyClick(editor.view, Qt.Key_E)
+    qtbot.keyClicks(editor.view, "60")
+    click_hex(qtbot, editor, "A02.02")
+    qtbot.keyClicks(editor.view, "0")                      # a new number after a click, not 600
+    click_hex(qtbot, editor, "A03.02")
+    assert b.elevation == {b.parse_hex("A02.02"): 60.0, b.parse_hex("A03.02"): 0.0}

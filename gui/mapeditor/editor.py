@@ -141,7 +141,7 @@ class MapEditor(QMainWindow):
                                 toggled=self.view.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
                                toggled=self.view.set_ids_visible)
-        fit = QAction("&Fit to window", self, shortcut="0", triggered=self.view.fit)
+        fit = QAction("&Fit to window", self, shortcut="Ctrl+0", triggered=self.view.fit)
         zin = QAction("Zoom &in", self, shortcut=QKeySequence("+"), triggered=lambda: self.view.zoom_by(1.25))
         zin.setShortcuts([QKeySequence("+"), QKeySequence("="), QKeySequence.ZoomIn])
         zout = QAction("Zoom &out", self, shortcut=QKeySequence("-"), triggered=lambda: self.view.zoom_by(0.8))
@@ -209,6 +209,15 @@ class MapEditor(QMainWindow):
                 self.new_map(dlg.name_edit.text().strip() or "New map", dlg.orientation.currentText(), dlg.specs())
             except (ValueError, MapImageError) as e:
                 self.show_error("Cannot start the map", str(e))
+        self._back_to_map()
+
+    def _back_to_map(self) -> None:
+        """After a dialog, keys go to the map again (tool shortcuts, Enter for traces)."""
+        self.activateWindow()
+        if self.tool_key == "calibrate" and self.board is not None:
+            self.palette.id_edit.setFocus()
+        else:
+            self.view.setFocus()
 
     def open_file(self, path) -> bool:
         """Open a map file to edit; a bad file is reported in words."""
@@ -226,12 +235,14 @@ class MapEditor(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open a map", "", "Map files (*.toml)")
         if path:
             self.open_file(path)
+        self._back_to_map()
 
     def _choose_save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save the map", str(self.path or "maps/new-map.toml"),
                                               "Map files (*.toml)")
         if path:
             self.save(Path(path))
+        self._back_to_map()
 
     def save(self, path: Path | None = None) -> bool:
         """Write the map atomically and read it back through the loader; False (with the problems) if refused."""

@@ -16,6 +16,9 @@ from engine.mapedit import (Contour, brush, hexside_at, paint_terrain, path_link
 from .overlay import hex_polygon
 
 
+FREEHAND_STEP = 0.3     # hex sizes between the points of a line traced by dragging
+
+
 class Tool:
     """A mode of the editor; the base does nothing."""
 
@@ -147,6 +150,24 @@ class PaintTool(Tool):
         self.erasing = False
         self.last = None
 
+    def key(self, key) -> bool:
+        """Elevation: type a number over the map (``60``) to paint that value next, without reaching for the palette."""
+        if self.what != "elevation":
+            return False
+        digit = {Qt.Key_Period: "."}.get(key)
+        if Qt.Key_0 <= key <= Qt.Key_9:
+            digit = str(key - Qt.Key_0)
+        if digit is None:
+            return False
+        self.typed = (self.typed if self.last is None and getattr(self, "typed_open", False) else "") + digit
+        self.typed_open = True
+        try:
+            self.editor.palette.elevation_spin.setValue(float(self.typed))
+        except ValueError:
+            return True
+        self.editor.status(f"elevation {self.typed}: click or drag to paint it")
+        return True
+
     def _value(self):
         p = self.editor.palette
         return {"terrain": p.terrain, "feature": p.feature, "elevation": p.elevation_value}[self.what]()
@@ -155,6 +176,7 @@ class PaintTool(Tool):
         return {"terrain": "terrain", "feature": "features", "elevation": "elevation"}[self.what]
 
     def press(self, pos, button, mods) -> None:
+        self.typed_open = False            # the next digit starts a new number
         h = self.hex_under(pos)
         if h is None:
             return
@@ -277,8 +299,8 @@ class TraceTool(Tool):
         self.name = f"trace {kind}"
         self.points: list[tuple[float, float]] = []
         self.preview = None            # hexsides, a path of hexes, or the points themselves
-        self.hint = {"hexside": "Click along a printed river or ditch; Enter to snap it to hexsides, Enter again to keep",
-                     "link": "Click along a printed road or railroad; Enter to see its hexes, Enter again to keep",
+        self.hint = {"hexside": "Click or drag along a printed river or ditch; Enter to snap it to hexsides, Enter again to keep",
+                     "link": "Click or drag along a printed road or railroad; Enter to see its hexes, Enter again to keep",
                      "line": "Click along a named line; Enter to snap it, Enter again to name it",
                      "obstacle": "Click round a printed wood or building; Enter to close it, Enter again to keep",
                      "contour": "Click along a printed contour line; Enter to end it, Enter again to keep"}[kind]
@@ -290,6 +312,14 @@ class TraceTool(Tool):
         if self.preview is not None:
             self.preview = None
         self.points.append(pos)
+
+    def move(self, pos, buttons) -> None:
+        """Dragging draws freehand: a point every FREEHAND_STEP hex sizes along the way."""
+        super().move(pos, buttons)
+        if buttons & Qt.LeftButton and self.points and self.preview is None:
+            last = self.points[-1]
+            if (pos[0] - last[0]) ** 2 + (pos[1] - last[1]) ** 2 >= FREEHAND_STEP ** 2:
+                self.points.append(pos)
 
     def finish(self) -> None:
         if self.preview is not None:
