@@ -285,6 +285,7 @@ class MapView(QGraphicsView):
     def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
         """Zoom to ``z`` keeping the scene point under ``anchor`` (viewport pixels) in place."""
         z = max(MIN_ZOOM, min(MAX_ZOOM, z))
+        self._fitted = False
         self._moved()
         if anchor is None:
             anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
@@ -296,6 +297,7 @@ class MapView(QGraphicsView):
         self.zoom_changed.emit(z)
 
     def _scroll_by_scene(self, d: QPointF) -> None:
+        self._fitted = False
         z = self.zoom()
         h, v = self.horizontalScrollBar(), self.verticalScrollBar()
         h.setValue(round(h.value() - d.x() * z))
@@ -305,13 +307,21 @@ class MapView(QGraphicsView):
         self.set_zoom(self.zoom() * factor, anchor)
 
     def fit(self) -> None:
-        """The whole board in the window."""
+        """The whole board in the window; it stays fitted as the window is resized until the user zooms."""
+        self._fitted = True
         rect = self.scene().sceneRect()
         if rect.isEmpty():
             return
         self._moved()
         self.fitInView(rect, Qt.KeepAspectRatio)
         self.zoom_changed.emit(self.zoom())
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        # A board opened before the window was shown was fitted to a
+        # placeholder size: fit again once the view has its real size.
+        if getattr(self, "_fitted", False) and self.isVisible():
+            self.fit()
 
     def centre_on_hex(self, h: Hex) -> None:
         self.centerOn(self.hex_centre(h))

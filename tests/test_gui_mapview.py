@@ -335,3 +335,25 @@ def test_line_of_sight_thread_shows_the_engines_answer(window, qtbot):
             assert view.thread.block == QPointF(p[0] * view.scale_, p[1] * view.scale_)
     window.los_act.setChecked(False)
     assert not view.thread.isVisible() and not view.los_mode
+
+
+def test_a_board_opened_before_the_window_is_shown_is_fitted_once_it_is(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    assert win.open_file(DEMO)          # as `sandtable FILE` does: open, then show
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    view = win.map_view
+    rect = view.mapFromScene(view.scene().sceneRect()).boundingRect()
+    vp = view.viewport().rect()
+    # the whole board fills the view along one axis, not a thumbnail in the middle
+    assert max(rect.width() / vp.width(), rect.height() / vp.height()) > 0.95
+    # once the user zooms, a resize no longer re-fits
+    view.zoom_by(2.0)
+    z = view.zoom()
+    win.resize(1100, 760)
+    qtbot.wait(50)
+    assert view.zoom() == pytest.approx(z)
