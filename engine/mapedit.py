@@ -15,9 +15,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .board import Area, Board, Box, Fit, Line, Obstacle, Sheet, fit_affine, Affine
+from .board import Affine, Area, Board, Box, Fit, Line, Obstacle, Sheet
 from .errors import BadHexId
-from .hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_neighbors, hex_range, hexside
+from .hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
 from .numbering import NumberingScheme
 
 DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump

@@ -13,7 +13,7 @@ pytest.importorskip("pytestqt")
 
 from gui.mainwindow import MainWindow  # noqa: E402
 from gui.mapeditor import MapEditor  # noqa: E402
-from gui.mapeditor.mode import enter_map_editor, leave_map_editor  # noqa: E402
+from gui.mapeditor.mode import leave_map_editor  # noqa: E402
 
 
 def test_edit_this_map_takes_the_map_views_place_and_gives_it_back(qtbot, tmp_path):

@@ -68,6 +68,7 @@ class MapEditor(QMainWindow):
         self.last_message = ""
         self._centres = None
         self._sight = None
+        self.overlay_cache: dict = {}
         self.view = EditorView(self, self, cache=cache)
         self.setCentralWidget(self.view)
         self.palette = Palette()
@@ -170,6 +171,7 @@ class MapEditor(QMainWindow):
         self.findings = []
         self._centres = None
         self._sight = None
+        self.overlay_cache.clear()
         self.view.show_board(board)
         p = self.palette
         p.sheet_combo.blockSignals(True)
@@ -316,9 +318,13 @@ class MapEditor(QMainWindow):
         self.view.viewport().update()
 
     def centres(self):
-        """Every hex of the board with its lattice centre (cached until the sheets change)."""
+        """Every hex of the board and an array of their lattice centres (cached until the sheets change)."""
         if self._centres is None:
-            self._centres = [(h, self.board.center(h)) for h in self.board.hexes()]
+            import numpy as np
+
+            hexes = self.board.hexes()
+            xy = np.array([self.board.center(h) for h in hexes], dtype=float).reshape(-1, 2)
+            self._centres = (hexes, xy)
         return self._centres
 
     def status(self, text: str) -> None:
@@ -398,6 +404,7 @@ class MapEditor(QMainWindow):
         if repaint_only:
             return
         self._sight = None
+        self.overlay_cache.clear()
         self._update_undo()
         self._refresh_names()
         self._title()

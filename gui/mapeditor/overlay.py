@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 
+import numpy as np
+
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
 TERRAIN_COLOURS = {
     "clear": QColor(240, 235, 200), "woods": QColor(40, 130, 50), "forest": QColor(30, 110, 40),
@@ -20,6 +22,7 @@ HEXSIDE_COLOURS = {"river": QColor(20, 90, 230), "stream": QColor(80, 150, 240),
                    "wall": QColor(60, 60, 60)}
 LINK_COLOURS = {"road": QColor(170, 30, 30), "railroad": QColor(20, 20, 20), "trail": QColor(150, 100, 40)}
 CODES_MIN_PX = 14.0      # a hex this many pixels across shows its code
+FINE_MIN_PX = 24.0       # ... and is drawn with smooth, dashed lines (below: plain lines, much faster)
 TINT_ALPHA = 90
 
 
@@ -45,11 +48,9 @@ def visible_hexes(view) -> list:
     br = view.lattice(view.mapToScene(vp.bottomRight()))
     x0, x1 = min(tl[0], br[0]) - 1, max(tl[0], br[0]) + 1
     y0, y1 = min(tl[1], br[1]) - 1, max(tl[1], br[1]) + 1
-    out = []
-    for h, (x, y) in view.editor.centres():
-        if x0 <= x <= x1 and y0 <= y <= y1:
-            out.append(h)
-    return out
+    hexes, xy = view.editor.centres()
+    inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+    return [hexes[i] for i in np.nonzero(inside)[0]]
 
 
 def hex_px(view) -> float:
@@ -68,12 +69,12 @@ def paint_overlays(painter: QPainter, view, editor) -> None:
         _paint_terrain(painter, view, board, shown, px, editor.show_elevation)
     elif editor.show_elevation and not calibrating:
         _paint_elevation(painter, view, board, shown, px)
-    if editor.show_lines:
-        _paint_hexsides(painter, view, board)
-        _paint_links(painter, view, board)
-        _paint_named_lines(painter, view, board)
-    if editor.show_names:
-        _paint_areas(painter, view, board)
+    if editor.show_lines or editor.show_names:
+        paths = line_paths(board, editor.overlay_cache)
+        if editor.show_lines:
+            _paint_lines(painter, view, paths)
+        if editor.show_names:
+            _paint_areas(painter, view, paths)
     if editor.show_obstacles:
         _paint_obstacles(painter, view, board, editor.edit.contours)
     if editor.selection:
@@ -135,54 +136,93 @@ def _paint_elevation(painter, view, board, shown, px) -> None:
                              f"{board.elevation[h]:g}")
 
 
-def _paint_hexsides(painter, view, board) -> None:
+def _lattice_painter(painter, view) -> None:
+    """Let the painter draw in lattice coordinates (pens stay in screen pixels: cosmetic)."""
+    s = view.scale_
+    painter.setTransform(QTransform.fromScale(s, s) * view.viewportTransform())
+
+
+def _pen(colour: QColor, width: float, style=Qt.SolidLine) -> QPen:
+    pen = QPen(colour, width, style, Qt.RoundCap, Qt.RoundJoin)
+    pen.setCosmetic(True)
+    return pen
+
+
+def line_paths(board, cache: dict) -> dict:
+    """Hexside features, links, named lines and areas as painter paths in lattice coordinates, built once per edit."""
+    if "lines" in cache:
+        return cache
     lay = board.layout
-    for side, feats in board.hexsides.items():
-        if not feats:
-            continue
+
+    def segment(path, side):
         (x0, y0), (x1, y1) = lay.hexside_segment(side)
+        path.moveTo(x0, y0)
+        path.lineTo(x1, y1)
+
+    sides: dict[tuple[str, int], QPainterPath] = {}
+    for side, feats in board.hexsides.items():
         for i, f in enumerate(sorted(feats)):
-            painter.setPen(QPen(colour_of(f, HEXSIDE_COLOURS, 220), 5 - 2 * i, Qt.SolidLine, Qt.RoundCap))
-            painter.drawLine(view.lattice_to_viewport(x0, y0), view.lattice_to_viewport(x1, y1))
-
-
-def _paint_links(painter, view, board) -> None:
-    for kind, links in board.links.items():
-        pen = QPen(colour_of(kind, LINK_COLOURS, 220), 3, Qt.DashLine if kind == "railroad" else Qt.SolidLine,
-                   Qt.RoundCap)
-        painter.setPen(pen)
-        for side in links:
-            painter.drawLine(view.lattice_to_viewport(*board.center(side.a)),
-                             view.lattice_to_viewport(*board.center(side.b)))
-
-
-def _paint_named_lines(painter, view, board) -> None:
-    lay = board.layout
-    painter.setPen(QPen(QColor(240, 120, 0, 230), 4, Qt.DashLine))
+            segment(sides.setdefault((f, i), QPainterPath()), side)
+    links: dict[str, QPainterPath] = {}
+    for kind, found in board.links.items():
+        path = links.setdefault(kind, QPainterPath())
+        for side in found:
+            path.moveTo(*board.center(side.a))
+            path.lineTo(*board.center(side.b))
+    named = QPainterPath()
     for line in board.lines.values():
         for side in line.hexsides:
-            (x0, y0), (x1, y1) = lay.hexside_segment(side)
-            painter.drawLine(view.lattice_to_viewport(x0, y0), view.lattice_to_viewport(x1, y1))
+            segment(named, side)
+    areas = []
+    for area in board.areas.values():
+        if not area.hexes:
+            continue
+        path = QPainterPath()
+        xs = ys = 0.0
+        for h in area.hexes:
+            path.addPolygon(QPolygonF([QPointF(x, y) for x, y in lay.polygon_corners(h)]))
+            path.closeSubpath()
+            x, y = board.center(h)
+            xs, ys = xs + x, ys + y
+        areas.append((area, path, (xs / len(area.hexes), ys / len(area.hexes))))
+    cache.update(sides=sides, links=links, lines=named, areas=areas)
+    return cache
 
 
-def _paint_areas(painter, view, board) -> None:
+def _paint_lines(painter, view, paths) -> None:
+    painter.save()
+    _lattice_painter(painter, view)
+    painter.setBrush(Qt.NoBrush)
+    fine = hex_px(view) >= FINE_MIN_PX
+    painter.setRenderHint(QPainter.Antialiasing, fine)
+    for (feature, i), path in paths["sides"].items():
+        painter.setPen(_pen(colour_of(feature, HEXSIDE_COLOURS, 220), 5 - 2 * i))
+        painter.drawPath(path)
+    for kind, path in paths["links"].items():
+        dashed = fine and kind == "railroad"
+        painter.setPen(_pen(colour_of(kind, LINK_COLOURS, 220), 3, Qt.DashLine if dashed else Qt.SolidLine))
+        painter.drawPath(path)
+    painter.setPen(_pen(QColor(240, 120, 0, 230), 4, Qt.DashLine if fine else Qt.SolidLine))
+    painter.drawPath(paths["lines"])
+    painter.restore()
+
+
+def _paint_areas(painter, view, paths) -> None:
+    painter.save()
+    _lattice_painter(painter, view)
+    painter.setRenderHint(QPainter.Antialiasing, hex_px(view) >= FINE_MIN_PX)
+    for area, path, _centre in paths["areas"]:
+        painter.setPen(_pen(colour_of(area.kind, {}, 200), 1.5))
+        painter.setBrush(colour_of(area.kind, {}, 60))
+        painter.drawPath(path)
+    painter.restore()
     font = QFont("DejaVu Sans")
     font.setPixelSize(13)
     font.setBold(True)
     painter.setFont(font)
-    for area in board.areas.values():
-        if not area.hexes:
-            continue
-        colour = colour_of(area.kind, {}, 60)
-        painter.setPen(QPen(colour_of(area.kind, {}, 200), 1.5))
-        painter.setBrush(colour)
-        xs, ys = 0.0, 0.0
-        for h in area.hexes:
-            painter.drawPolygon(hex_polygon(view, h))
-            x, y = board.center(h)
-            xs, ys = xs + x, ys + y
-        c = view.lattice_to_viewport(xs / len(area.hexes), ys / len(area.hexes))
-        painter.setPen(QColor(0, 0, 0))
+    painter.setPen(QColor(0, 0, 0))
+    for area, _path, (x, y) in paths["areas"]:
+        c = view.lattice_to_viewport(x, y)
         painter.drawText(QRectF(c.x() - 150, c.y() - 10, 300, 20), Qt.AlignCenter, f"{area.name} ({area.kind})")
 
 
