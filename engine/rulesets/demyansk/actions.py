@@ -8,14 +8,21 @@ from ...errors import IllegalAction
 
 @dataclass(frozen=True)
 class Move:
-    """Move a unit to a hex in a movement phase (5), like ``move 3-123 0512-0613``."""
+    """Move a unit to a hex in a movement phase (5), like ``move 3-123 0512-0613``.
+
+    ``via`` names the hexes in between when the player chose the path
+    (``move 3-123 0512-0513-0613``); without it the path is the cheapest.
+    """
 
     unit: str
     to: str
     frm: str = ""
+    via: tuple[str, ...] = ()
 
     def text(self) -> str:
-        return f"move {self.unit} {self.frm}-{self.to}" if self.frm else f"move {self.unit} {self.to}"
+        if not self.frm:
+            return f"move {self.unit} {self.to}"
+        return f"move {self.unit} {'-'.join((self.frm, *self.via, self.to))}"
 
 
 @dataclass(frozen=True)
@@ -138,8 +145,8 @@ def parse_action(text: str):
         if verb == "end" and not args:
             return EndPhase()
         if verb == "move" and len(args) == 2:
-            frm, _, to = args[1].rpartition("-")
-            return Move(args[0], to, frm)
+            hexes = args[1].split("-")
+            return Move(args[0], hexes[-1], "-".join(hexes[:1] if len(hexes) > 1 else ()), tuple(hexes[1:-1]))
         if verb == "attack" and len(args) == 3 and args[1] == "by":
             return Declare(args[0], tuple(args[2].split("+")))
         if verb in ("resolve", "result", "advance", "withdraw") and len(args) == 1:
@@ -148,7 +155,7 @@ def parse_action(text: str):
             return {"retreat": Retreat, "enter": Enter, "drop": Drop, "place": Place}[verb](args[0], args[1])
     except (ValueError, IndexError):
         pass
-    forms = {"move": "move UNIT FROM-TO", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
+    forms = {"move": "move UNIT FROM-TO (or FROM-HEX-...-TO)", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
              "result": "result DR2", "retreat": "retreat UNIT HEX|off", "advance": "advance UNIT|none",
              "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end", "place": "place UNIT HEX"}
     raise IllegalAction("", f"{text!r} is malformed (expected {forms[verb]!r})")
@@ -160,7 +167,8 @@ def action_from_dict(d: dict):
     kind = d.pop("kind", "")
     for cls in ACTIONS.values():
         if cls.__name__.lower() == kind:
-            if "attackers" in d:
-                d["attackers"] = tuple(d["attackers"])
+            for key in ("attackers", "via"):
+                if key in d:
+                    d[key] = tuple(d[key])
             return cls(**d)
     raise IllegalAction("", f"unknown action kind {kind!r}")

@@ -184,6 +184,60 @@ def check_move(rules, st: State, uid: str, to: Hex) -> int:
                         "zone of control must stop (5.2)")
 
 
+def check_path(rules, st: State, uid: str, path: list[Hex]) -> int:
+    """The cost of moving along ``path`` (the unit's hex first, each hex next to the last), or IllegalAction.
+
+    The same steps as ``reach`` (5, 5.1, 5.2, 5.3, 7.1, the TEC), taken along
+    one path instead of the cheapest: the destination must also be legal by
+    ``check_move``, and the path may not cost more than the allowance unless
+    it is a single hex (5).
+    """
+    to = path[-1]
+    check_move(rules, st, uid, to)                  # the destination itself, with its own refusals
+    spec = rules.specs[uid]
+    start = st.units[uid].hex
+    m = rules.map
+    hid = m.hex_id
+    if path[0] != start:
+        raise IllegalAction("", f"a path for {uid} begins in {hid(start)}, not {hid(path[0])}")
+    ma, _ = movement_allowance(rules, st, uid)
+    enemy = side_hexes(rules, st, enemy_of(spec.side))
+    ezoc = enemy_zoc_for(rules, st, uid)
+    forbidden = rules.forbidden_destinations(st, uid)
+    withdrawing = spec.side == GERMAN and start in ezoc           # 7.1
+    mp_of = m.mp_light if rules.tables.type_flag(spec.type, "woods_mp") else m.mp
+    cost = 0
+    for i, (h, n) in enumerate(zip(path, path[1:])):
+        if n not in m.neighbors[h]:
+            raise IllegalAction("Demyansk 5", f"a path goes from hex to adjacent hex: {hid(h)} and {hid(n)} "
+                                "are not adjacent")
+        if n == start or n in path[:i + 1]:
+            raise IllegalAction("Demyansk 5", f"the path enters {hid(n)} twice")
+        if i > 0 and h in ezoc:
+            raise IllegalAction("Demyansk 5.2", f"a unit entering an enemy zone of control stops there: "
+                                f"{uid} may not go on from {hid(h)}")
+        if n in m.prohibited:
+            raise IllegalAction("Demyansk 5", f"{hid(n)} is prohibited terrain (lake)")
+        if n in rules.outside_play:
+            raise IllegalAction(rules.play_area_rule, rules.outside_play_reason(n))
+        if n in enemy:
+            raise IllegalAction("Demyansk 5.1", f"a unit may never enter a hex with an enemy unit ({hid(n)})")
+        if withdrawing and n in ezoc:
+            raise IllegalAction("Demyansk 7.1", f"a German unit that withdraws may not enter another Soviet zone "
+                                f"of control in the same phase ({hid(n)})")
+        step = mp_of[n] + (2 if (h, n) in m.river_pairs else 0)   # TEC: +2 MP to cross a river hexside
+        if i == 0 and withdrawing:
+            step += half(ma)                                       # 7.1
+        cost += step
+        if cost > ma and i > 0:
+            raise IllegalAction("Demyansk 5", f"the path costs {cost} MP by {hid(n)}, more than "
+                                f"{uid}'s movement allowance of {ma}")
+    if to in forbidden:
+        rule, _, msg = forbidden[to].partition(": ")
+        raise IllegalAction(rule, msg)
+    return cost
+
+
 def _cited(rule: str, message: str) -> str:
     """A reason in the ``rule: message`` form the blocked table uses."""
     return f"{rule}: {message}" if rule else message

@@ -13,14 +13,14 @@ from .arrivals import (
 )
 from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
-from .movement import check_move, may_move_now, reach
+from .movement import check_move, check_path, may_move_now, reach
 from .playersetup import SETUP_PHASES, TO_PLACE, check_place, check_setup_done, place_unit, placements, setup_phases
 from .results import answer, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, HELD, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
 from .supply import continuous_front, determine_supply, linked_to_west, pocket_linked
 from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
-from .victory import conditions, open_line, victory_points
+from .victory import conditions, open_line, standing, victory_points
 from .zoc import forget, side_hexes
 
 
@@ -216,12 +216,19 @@ class DemyanskRules:
             if uid in self.specs and action.frm and st.units[uid].status == ON_MAP \
                     and self.hex(action.frm) != st.units[uid].hex:
                 raise IllegalAction("", f"{uid} is in {self.map.hex_id(st.units[uid].hex)}, not {action.frm}")
-            cost = check_move(self, st, uid, to)
+            if action.via:
+                if not action.frm:
+                    raise IllegalAction("", "a move along a path names the hex it starts from")
+                path = [self.hex(h) for h in (action.frm, *action.via, action.to)]
+                cost = check_path(self, st, uid, path)
+            else:
+                cost = check_move(self, st, uid, to)
             new = st.copy()
             frm = self.map.hex_id(st.units[uid].hex)
             place(self, new, uid, to)
             new.units[uid].moved = True
-            events.append(Event("move", f"{uid} moves {frm}-{action.to} ({cost} MP)", {"unit": uid, "cost": cost}))
+            way = "-".join((frm, *action.via, action.to))
+            events.append(Event("move", f"{uid} moves {way} ({cost} MP)", {"unit": uid, "cost": cost}))
             return new, events
         if isinstance(action, A.Declare):
             odds = check_declaration(self, st, action.defender, tuple(action.attackers))
@@ -463,6 +470,14 @@ class DemyanskRules:
     def destinations(self, st: State, uid: str):
         """Legal destinations of a unit with their costs, and why each blocked neighbour is blocked."""
         return reach(self, st, uid)
+
+    def check_path(self, st: State, uid: str, path) -> int:
+        """The cost of moving a unit along a path of hexes (its own first), or IllegalAction with the rule."""
+        return check_path(self, st, uid, list(path))
+
+    def standing(self, st: State):
+        """The current standing of each victory condition (``victory.Standing``), during play or at the end."""
+        return standing(self, st)
 
     def retreat_options(self, st: State, uid: str, hexes: int) -> list[str]:
         return retreat_options(self, st, uid, hexes)

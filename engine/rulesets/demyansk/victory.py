@@ -1,9 +1,13 @@
 """Victory (Demyansk 9.2 open line to the west; 9.3 victory points), each with its breakdown."""
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import dataclass
+
 from ...game import Outcome
+from ...hexes import Hex
 from .state import DUE, HELD, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
-from .supply import linked_to_west
+from .supply import linked_to_west, west_region
 from .units import GERMAN, SOVIET
 
 
@@ -58,3 +62,115 @@ def conditions(rules, st: State) -> Outcome:
         steps={uid: 0 if u.status in (ELIMINATED, OFF_MAP) else 1 for uid, u in st.units.items()},
         original_steps={uid: 1 for uid in st.units})     # 2.1: every Demyansk counter is a single step
     return rules.judge.outcome(facts)
+
+
+# ---------------------------------------------------------------- the standing during play
+
+@dataclass(frozen=True)
+class Standing:
+    """How one victory condition stands now: who holds it, in one line, its figures, and hexes to show on the map."""
+
+    name: str
+    rule: str
+    leader: str | None
+    summary: str
+    figures: tuple[tuple[str, str], ...] = ()
+    hexes: tuple[str, ...] = ()
+
+
+def open_line_path(rules, st: State) -> tuple[str, list[Hex]] | None:
+    """9.2: the shortest free line from a pocket unit on the map to the west edge, as (unit, hexes), or None.
+
+    The unit's own hex may be in a Soviet zone of control (as for 7.2); every
+    other hex of the line is free of Soviet units and zones of control.
+    """
+    region = west_region(rules, st)
+    west = rules.map.edges["west"]
+    nb = rules.map.neighbors
+    best = None
+    for uid in rules.pocket_units:
+        u = st.units[uid]
+        if u.status != ON_MAP:
+            continue
+        came: dict[Hex, Hex | None] = {u.hex: None}
+        todo = deque([u.hex])
+        end = None
+        while todo:
+            h = todo.popleft()
+            if h in west and (h in region or h == u.hex):
+                end = h
+                break
+            for n in nb[h]:
+                if n not in came and n in region:
+                    came[n] = h
+                    todo.append(n)
+        if end is None:
+            continue
+        line = []
+        while end is not None:
+            line.append(end)
+            end = came[end]
+        line.reverse()
+        if best is None or len(line) < len(best[1]):
+            best = (uid, line)
+    return best
+
+
+def _turns_left(rules, st: State) -> str:
+    return "the game is over" if st.over else f"turn {st.turn} of {rules.turns}"
+
+
+def standing(rules, st: State) -> list[Standing]:
+    """The current standing of each of the scenario's victory conditions (the game need not be over)."""
+    if rules.victory == "conditions":
+        return conditions_standing(rules, st)
+    if rules.victory == "points":
+        return [points_standing(rules, st)]
+    return [open_line_standing(rules, st)]
+
+
+def open_line_standing(rules, st: State) -> Standing:
+    """9.2 now: is there a free line from the pocket to the west edge, and through which hexes."""
+    out = open_line(rules, st)
+    found = open_line_path(rules, st)
+    figures = [(k, str(v)) for k, v in out.breakdown.items()]
+    figures.append(("judged", f"at the end of the game ({_turns_left(rules, st)})"))
+    if found is None:
+        return Standing("Open line to the west", "Demyansk 9.2", SOVIET,
+                        "no free line joins the pocket to the west edge now", tuple(figures))
+    uid, line = found
+    ids = tuple(rules.map.hex_id(h) for h in line)
+    figures.append(("line", f"{len(ids)} hexes from {uid}: {'-'.join(ids)}"))
+    return Standing("Open line to the west", "Demyansk 9.2", GERMAN,
+                    f"a free line of {len(ids)} hexes runs from {uid} in {ids[0]} to {ids[-1]} on the west edge",
+                    tuple(figures), ids)
+
+
+def points_standing(rules, st: State) -> Standing:
+    """9.3 now: each line of the victory point schedule so far, as if the game ended here."""
+    out = victory_points(rules, st)
+    b = out.breakdown
+    figures = [(f"Soviet: {k}", str(v)) for k, v in b["soviet"].items()]
+    figures += [(f"German: {k}", str(v)) for k, v in b["german"].items()]
+    figures.append(("judged", f"at the end of the game ({_turns_left(rules, st)})"))
+    sv, gv = b["soviet total"], b["german total"]
+    lead = "level" if out.winner is None else f"{out.winner} leads by {abs(gv - sv)}"
+    return Standing("Victory points", "Demyansk 9.3", out.winner,
+                    f"German {gv}, Soviet {sv}: {lead} (if the game ended now)", tuple(figures))
+
+
+def conditions_standing(rules, st: State) -> list[Standing]:
+    """The scenario's general victory conditions (``engine.victory``) each judged on this state, and the verdict."""
+    out = conditions(rules, st)
+    result = []
+    for cid, c in out.breakdown.get("conditions", {}).items():
+        met = c["met"]
+        result.append(Standing(cid, c.get("rule", ""), c["side"] if met else None,
+                               f"{'met' if met else 'not met'} for {c['side']}: {c['detail']}",
+                               (("side", c["side"]), ("met", "yes" if met else "no"), ("now", c["detail"]))))
+    level = out.breakdown.get("level", "")
+    result.append(Standing("Verdict if the game ended now", getattr(rules.judge.victory, "rule", "") or "",
+                           out.winner, f"{out.winner or 'nobody'}: {out.reason}",
+                           (("level", str(level)), ("score", str(out.breakdown.get("score", 0))),
+                            ("judged", f"at the end of the game ({_turns_left(rules, st)})"))))
+    return result
