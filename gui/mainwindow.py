@@ -16,6 +16,7 @@ from .play import PlaySession, Refusal
 from .combatpanel import CombatPanel
 from .playpanels import LogDock, PhaseBar
 from .tray import TrayDock
+from .victorypanel import VictoryDock
 from .userfolders import autosave_path
 
 
@@ -63,6 +64,9 @@ class MainWindow(QMainWindow):
         self.combat = CombatPanel(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.combat)
         self.resizeDocks([self.log_dock, self.combat], [300, 300], Qt.Horizontal)
+        self.victory = VictoryDock(self)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.victory)
+        self.victory.show_line.connect(self._show_victory_line)
         self.combat.declare.connect(self.declare_battle)
         self.combat.resolve.connect(self.resolve_battle)
         self.combat.choose.connect(self.make_choice)
@@ -346,6 +350,7 @@ class MainWindow(QMainWindow):
         self.phase_bar.show_state(f"Viewing after action {n} (read-only): {self.session.turn_text(past.state)}"
                                   " — click the last log entry to return", False, False)
         self.phase_bar.next_act.setEnabled(False)
+        self.victory.show_standings(self.session.standing(past.state), f"(as it stood after action {n})")
 
     def show_present(self) -> None:
         self.viewing_past = None
@@ -383,6 +388,7 @@ class MainWindow(QMainWindow):
             self.phase_bar.next_act.setEnabled(False)
             self.log_dock.show_lines([])
             self.tray.clear()
+            self.victory.show_standings([])
             return
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
@@ -390,7 +396,8 @@ class MainWindow(QMainWindow):
         choices = s.pending_choices()
         self.combat.show_game(s.battles(), choices)
         self.tray.show_units(s.scenario, s.off_map())
-        self._show_choice_targets(choices)
+        self.victory.show_standings(s.standing())
+        self._show_choice_targets()
 
     def start_new_game(self, seed: int | None = None) -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed)."""
@@ -437,6 +444,11 @@ class MainWindow(QMainWindow):
     def _picked(self, unit, h) -> None:
         if self.session is None:
             return
+        into = self.session.advance_into()
+        if into is not None and f"advance {unit.id}" in self.session.pending_choices():
+            self.map_view.show_destinations({into: None})
+            self.statusBar().showMessage(f"{unit.id}: drop it in {self.board.hex_id(into)} to advance", 8000)
+            return
         costs, blocked = self.session.destinations(unit.id)
         self.map_view.show_destinations(costs, blocked)
         if costs:
@@ -458,28 +470,50 @@ class MainWindow(QMainWindow):
             self._show_preparation()
             self.map_view.set_pieces(self.session.pieces())
             return
-        result = self.session.move(unit.id, frm, to)
-        if isinstance(result, Refusal):
-            self.refused(result)
-            self.map_view.set_pieces(self.session.pieces())
+        if to == self.session.advance_into() and f"advance {unit.id}" in self.session.pending_choices():
+            self.make_choice(f"advance {unit.id}")    # an attacker dragged into the hex it may advance into
             return
-        self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
+        result, traced = self.session.move_traced(unit.id, frm, to, self.map_view.traced_path(frm, to))
+        if isinstance(result, Refusal):
+            self.map_view.set_pieces(self.session.pieces())
+            self._show_choice_targets()
+            self.refused(result)
+            return
+        line = self.session.log_lines()[-1]
+        if traced is not None:
+            self.last_refusal = str(traced)
+            line = f"The path traced is refused ({traced}); moved by the cheapest path instead: {line}"
+        self.statusBar().showMessage(line, 12000)
 
-    def _show_choice_targets(self, choices: list[str]) -> None:
-        """Choices that name a hex (where a unit retreats to) are lit on the map; a click on one makes it."""
-        targets = {}
-        for text in choices:
-            words = text.split()
-            if len(words) == 3 and words[0] == "retreat":
-                try:
-                    targets[self.board.parse_hex(words[2])] = text
-                except ValueError:
-                    continue
+    def _show_choice_targets(self) -> None:
+        """A pending choice's options are lit on the map (where a unit retreats; which attacker advances, or none);
+        a click on one makes it."""
+        targets = self.session.choice_hexes() if self.session is not None else {}
         self._choice_targets = targets
+        self.map_view.click_targets = set(targets)
         self.map_view.show_destinations({h: None for h in targets})
-        if targets:
+        if not targets:
+            return
+        into = self.session.advance_into()
+        if into is not None:
+            hid = self.board.hex_id(into)
+            self.statusBar().showMessage(f"Advance after combat: click a lit attacker (or drag it into {hid}) to "
+                                         f"advance it; click {hid} itself to stay put (or use the battle panel)",
+                                         15000)
+        else:
             self.statusBar().showMessage("Click a lit hex to choose where the unit retreats "
                                          "(or pick a choice in the battle panel)", 10000)
+
+    def _show_victory_line(self, ids: list) -> None:
+        if self.board is None:
+            return
+        hexes = []
+        for hid in ids:
+            try:
+                hexes.append(self.board.parse_hex(hid))
+            except ValueError:
+                return
+        self.map_view.show_line(hexes)
 
     def _hex_clicked(self, h) -> None:
         text = self._choice_targets.get(h)

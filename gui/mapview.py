@@ -16,14 +16,14 @@ from PySide6.QtGui import QColor, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QRubberBand
 
 from engine.board import Board, Sheet
-from engine.hexes import Hex, hex_neighbor
+from engine.hexes import Hex, hex_linedraw, hex_neighbor
 
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
 from .idlework import IdleQueue
 from .lostool import SightThread
-from .moveoverlay import CounterGhost, DestinationsOverlay, SelectionMarks
+from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, SelectionMarks
 from .pyramidjob import PyramidJob
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
@@ -105,6 +105,9 @@ class MapView(QGraphicsView):
         self._ghost = None
         self._blocked: dict = {}
         self.overlay: DestinationsOverlay | None = None
+        self.line_marks: LineMarks | None = None
+        self.click_targets: set[Hex] = set()      # stacks a click chooses (a pending choice) instead of opening
+        self.trace: list[Hex] = []                # hexes the dragged counter has passed through, in order
         self._viewer_timer = QTimer(self, singleShot=True, interval=VIEWER_DELAY_MS, timeout=self._show_viewer)
         # while zooming and panning, frames are drawn fast (no smoothing); once still, in full quality
         self.moving = False
@@ -142,6 +145,9 @@ class MapView(QGraphicsView):
         self.overlay = DestinationsOverlay(board, self.scale_)
         self.overlay.hide()
         scene.addItem(self.overlay)
+        self.line_marks = LineMarks(self.hex_centre)
+        scene.addItem(self.line_marks)
+        self.click_targets = set()
         self._drag = self._ghost = self._press = None
         self._los_from = None
         self.thread = SightThread()
@@ -413,7 +419,9 @@ class MapView(QGraphicsView):
                 self._start_drag(h, scene_pos)
         if self._drag is not None:
             self._ghost.setPos(scene_pos)
-            self.hovered.emit(self.describe_target(self.hex_at_scene(scene_pos)))
+            h = self.hex_at_scene(scene_pos)
+            self._extend_trace(h)
+            self.hovered.emit(self.describe_target(h))
             return
         self.hover_at(scene_pos)
         super().mouseMoveEvent(event)
@@ -444,6 +452,7 @@ class MapView(QGraphicsView):
         if self._drag is not None:
             unit, frm = self._drag
             to = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
+            self._extend_trace(to)
             self.end_drag()
             self._press = None
             if to is not None and to != frm:
@@ -458,7 +467,10 @@ class MapView(QGraphicsView):
         if self._press is not None:
             _, h = self._press
             self._press = None
-            self._toggle_viewer(h)
+            if h in self.click_targets:
+                self.hex_clicked.emit(h)        # a stack that is one of a pending choice's options
+            else:
+                self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)
 
@@ -531,8 +543,33 @@ class MapView(QGraphicsView):
         self._ghost = CounterGhost(self.art, unit, self.counters.side)
         self._ghost.setPos(scene_pos)
         self.scene().addItem(self._ghost)
+        self.trace = [h]
         self.viewport().setCursor(Qt.ClosedHandCursor)
         self.picked.emit(unit, h)
+
+    def _extend_trace(self, h: Hex | None) -> None:
+        """Add the hex under the dragged counter to its trace: gaps filled hex by hex, a loop cut out."""
+        if h is None or not self.trace or h == self.trace[-1] or self.board is None:
+            return
+        for step in hex_linedraw(self.trace[-1], h)[1:]:
+            if step not in self.board:
+                return
+            if step in self.trace:
+                del self.trace[self.trace.index(step) + 1:]     # back over its own track: the loop is dropped
+            else:
+                self.trace.append(step)
+
+    def traced_path(self, frm: Hex, to: Hex) -> list[Hex]:
+        """The path the last drag traced from ``frm`` to ``to``, or [] if it passed through no hex in between."""
+        t = self.trace
+        if len(t) < 3 or t[0] != frm or t[-1] != to:
+            return []
+        return list(t)
+
+    def show_line(self, hexes: list[Hex]) -> None:
+        """Draw a line of hexes on the map (a victory condition's free line); [] hides it."""
+        if self.line_marks is not None:
+            self.line_marks.show_hexes(hexes)
 
     def show_destinations(self, costs: dict, blocked: dict | None = None) -> None:
         """Light the legal destinations of the unit being moved (``{hex: cost}``) as the rules gave them."""

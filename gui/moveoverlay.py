@@ -122,3 +122,43 @@ class SelectionMarks(QGraphicsItem):
         painter.setBrush(Qt.NoBrush)
         for h in self.hexes:
             painter.drawRect(self.rect_of(h))
+
+
+class LineMarks(QGraphicsItem):
+    """A line of hexes drawn on the map (a victory condition's free line), centre to centre."""
+
+    def __init__(self, centre):
+        super().__init__()
+        self.centre = centre              # hex -> scene point of its centre
+        self.hexes: list = []
+        self._path = QPainterPath()
+        self.setZValue(28)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.hide()
+
+    def show_hexes(self, hexes: list) -> None:
+        self.prepareGeometryChange()
+        self.hexes = list(hexes)
+        path = QPainterPath()
+        for i, h in enumerate(self.hexes):
+            p = self.centre(h)
+            path.moveTo(p) if i == 0 else path.lineTo(p)
+        self._path = path
+        self.setVisible(len(self.hexes) > 1)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._path.boundingRect().adjusted(-12, -12, 12, 12)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing, True)
+        pen = QPen(QColor(255, 140, 0, 220), 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(Qt.NoBrush)
+        painter.drawPath(self._path)
+        painter.setBrush(QColor(255, 140, 0))
+        for h in self.hexes[:1] + self.hexes[-1:]:
+            p = self.centre(h)
+            painter.drawEllipse(p, 5 / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3),
+                                5 / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3))

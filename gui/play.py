@@ -186,6 +186,39 @@ class PlaySession(QObject):
             return []
         return [a.text() for a in self.game.legal_actions()]
 
+    def choice_hexes(self) -> dict[Hex, str]:
+        """The pending choice's options that can be pointed at on the map: hex -> the action's text.
+
+        A retreat by the hex it goes to; an advance by the hex of the attacker
+        that advances, and "none" by the vacated hex itself.
+        """
+        out: dict[Hex, str] = {}
+        choices = self.pending_choices()
+        pending = getattr(self.state, "pending", None) or []
+        units = getattr(self.state, "units", {})
+        for text in choices:
+            words = text.split()
+            try:
+                if len(words) == 3 and words[0] == "retreat" and words[2] != "off":
+                    out[self.board.parse_hex(words[2])] = text
+                elif len(words) == 2 and words[0] == "advance":
+                    if words[1] == "none":
+                        where = pending[0].get("hex") if pending and isinstance(pending[0], dict) else None
+                    else:
+                        where = getattr(units.get(words[1]), "hex", None)
+                    if isinstance(where, Hex):
+                        out[where] = text
+            except ValueError:
+                continue
+        return out
+
+    def advance_into(self) -> Hex | None:
+        """The hex an attacker may advance into now (a pending advance after combat), or None."""
+        for h, text in self.choice_hexes().items():
+            if text == "advance none":
+                return h
+        return None
+
     # ------------------------------------------------------------ telling the game
     def play(self, text: str) -> list | Refusal:
         """Play one action in its text form; the events, or the refusal with its rule."""
@@ -196,11 +229,32 @@ class PlaySession(QObject):
         self.changed.emit()
         return events
 
-    def move(self, uid: str, frm: Hex, to: Hex) -> list | Refusal:
-        """Move a unit from one hex to another (the engine picks the cheapest legal path)."""
+    def move(self, uid: str, frm: Hex, to: Hex, path: list[Hex] | None = None) -> list | Refusal:
+        """Move a unit from one hex to another: along ``path`` (its hexes from ``frm`` to ``to``) if given, else
+        the engine picks the cheapest legal path."""
         if to not in self.board:
             return Refusal("", "that is off the map")
-        return self.play(f"move {uid} {self.board.hex_id(frm)}-{self.board.hex_id(to)}")
+        hexes = list(path) if path and len(path) > 2 else [frm, to]
+        return self.play(f"move {uid} {'-'.join(self.board.hex_id(h) for h in hexes)}")
+
+    def move_traced(self, uid: str, frm: Hex, to: Hex, path: list[Hex]) -> tuple[list | Refusal, Refusal | None]:
+        """Move along the traced path if the rules accept it, else by the cheapest legal path.
+
+        Returns the result of the move made (or the refusal of the destination)
+        and, when the traced path itself was refused, that refusal.
+        """
+        if not path or len(path) < 3:
+            return self.move(uid, frm, to), None
+        result = self.move(uid, frm, to, path)
+        if not isinstance(result, Refusal):
+            return result, None
+        return self.move(uid, frm, to), result
+
+    # ------------------------------------------------------------ victory
+    def standing(self, state=None) -> list:
+        """Each victory condition's standing in a state (default: now), as the ruleset judges it; [] if it cannot."""
+        ask = getattr(self.rules, "standing", None)
+        return list(ask(state if state is not None else self.state)) if ask is not None else []
 
     def end_phase(self) -> list | Refusal:
         return self.play("end")
