@@ -106,6 +106,7 @@ class MapView(QGraphicsView):
         self._blocked: dict = {}
         self.overlay: DestinationsOverlay | None = None
         self.line_marks: LineMarks | None = None
+        self.trace_marks: LineMarks | None = None
         self.click_targets: set[Hex] = set()      # stacks a click chooses (a pending choice) instead of opening
         self.trace: list[Hex] = []                # hexes the dragged counter has passed through, in order
         self._viewer_timer = QTimer(self, singleShot=True, interval=VIEWER_DELAY_MS, timeout=self._show_viewer)
@@ -147,6 +148,8 @@ class MapView(QGraphicsView):
         scene.addItem(self.overlay)
         self.line_marks = LineMarks(self.hex_centre)
         scene.addItem(self.line_marks)
+        self.trace_marks = LineMarks(self.hex_centre, QColor(255, 230, 80, 200), z=32)
+        scene.addItem(self.trace_marks)
         self.click_targets = set()
         self._drag = self._ghost = self._press = None
         self._los_from = None
@@ -558,6 +561,8 @@ class MapView(QGraphicsView):
                 del self.trace[self.trace.index(step) + 1:]     # back over its own track: the loop is dropped
             else:
                 self.trace.append(step)
+        if self.trace_marks is not None:
+            self.trace_marks.show_hexes(self.trace)
 
     def traced_path(self, frm: Hex, to: Hex) -> list[Hex]:
         """The path the last drag traced from ``frm`` to ``to``, or [] if it passed through no hex in between."""
@@ -601,6 +606,8 @@ class MapView(QGraphicsView):
             self._ghost = None
         self.overlay.show_costs({})
         self._blocked = {}
+        if self.trace_marks is not None:
+            self.trace_marks.show_hexes([])
         self.viewport().unsetCursor()
 
     def leaveEvent(self, event):

@@ -127,12 +127,13 @@ class SelectionMarks(QGraphicsItem):
 class LineMarks(QGraphicsItem):
     """A line of hexes drawn on the map (a victory condition's free line), centre to centre."""
 
-    def __init__(self, centre):
+    def __init__(self, centre, colour: QColor = QColor(255, 140, 0, 220), z: float = 28):
         super().__init__()
         self.centre = centre              # hex -> scene point of its centre
+        self.colour = QColor(colour)
         self.hexes: list = []
         self._path = QPainterPath()
-        self.setZValue(28)
+        self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
         self.hide()
 
@@ -152,13 +153,12 @@ class LineMarks(QGraphicsItem):
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing, True)
-        pen = QPen(QColor(255, 140, 0, 220), 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+        pen = QPen(self.colour, 6, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(self._path)
-        painter.setBrush(QColor(255, 140, 0))
+        painter.setBrush(self.colour)
+        r = 5 / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3)
         for h in self.hexes[:1] + self.hexes[-1:]:
-            p = self.centre(h)
-            painter.drawEllipse(p, 5 / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3),
-                                5 / max(option.levelOfDetailFromTransform(painter.worldTransform()), 1e-3))
+            painter.drawEllipse(self.centre(h), r, r)

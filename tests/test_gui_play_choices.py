@@ -170,3 +170,20 @@ def test_a_loop_in_the_trace_is_cut_out(win, qtbot):
     view.centre_on_hex(start)
     trace(qtbot, view, [start, side, start, good[1], good[2]])     # out and back, then along the good path
     assert view.trace == good and s.state.units[unit.id].hex == good[-1]
+
+
+def test_the_trace_is_drawn_while_dragging_and_gone_after(win, qtbot):
+    to_phase(win, "german-movement")
+    s, view = win.session, win.map_view
+    unit, start, good, _, _ = _paths(s)
+    view.set_zoom(0.6)
+    view.centre_on_hex(start)
+    vp = view.viewport()
+    pts = [view.mapFromScene(view.hex_centre(h)) for h in good]
+    qtbot.mousePress(vp, Qt.LeftButton, pos=pts[0])
+    qtbot.mouseMove(vp, pts[0] + QPoint(8, 3))
+    qtbot.mouseMove(vp, pts[1])
+    assert view.trace_marks.isVisible() and view.trace_marks.hexes == good[:2]
+    qtbot.mouseMove(vp, pts[2])
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=pts[2])
+    assert not view.trace_marks.isVisible()
