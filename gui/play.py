@@ -78,10 +78,11 @@ class PlaySession(QObject):
     def pieces_of(self, state) -> list[tuple[object, Hex]]:
         """``(scenario unit, hex)`` of every unit a state has on the map."""
         units = getattr(state, "units", {})
+        on_map = getattr(state, "on_map", None)       # a unit eliminated in its hex keeps the hex but is gone
         out = []
         for uid, unit in self.scenario.units.items():
             h = getattr(units.get(uid), "hex", None)
-            if isinstance(h, Hex):
+            if isinstance(h, Hex) and (on_map is None or on_map(uid)):
                 out.append((unit, h))
         return out
 
@@ -121,10 +122,12 @@ class PlaySession(QObject):
     def off_map(self) -> dict[str, str]:
         """Unit id -> status (as the ruleset names it) of every unit not on the map now."""
         units = getattr(self.state, "units", {})
+        on_map = getattr(self.state, "on_map", None)
         out = {}
         for uid in self.scenario.units:
             us = units.get(uid)
-            if us is not None and not isinstance(getattr(us, "hex", None), Hex):
+            gone = on_map is not None and not on_map(uid)
+            if us is not None and (gone or not isinstance(getattr(us, "hex", None), Hex)):
                 out[uid] = str(getattr(us, "status", "off the map"))
         return out
 

@@ -46,6 +46,9 @@ def advance_pending(w):
     w.combat.choose.emit("result DE")
     attacker = declare.attackers[0]
     assert s.pending_choices() == [f"advance {attacker}", "advance none"]
+    # the eliminated defender is gone from the map (the engine keeps its last hex) and listed in its side's tray
+    assert declare.defender not in {u.id for units in w.map_view.stacks.values() for u in units}
+    assert declare.defender in w.tray.unit_ids(s.scenario.units[declare.defender].side)
     return s, attacker, where[attacker], where[declare.defender]
 
 
