@@ -89,10 +89,14 @@ class CombatPanel(QDockWidget):
             lines += [f"  {r or BLANK}: {n}/6 ({n / 6:.0%})" for r, n in chances]
         self.odds_label.setText("\n".join(lines))
 
-    def show_game(self, battles: list, choices: list[str]) -> None:
+    def show_game(self, battles: list, choices: list[str], odds: dict | None = None) -> None:
+        """Declared battles (with their odds column when given: defender id -> label) and the pending choices."""
         self.battle_list.clear()
+        odds = odds or {}
         for b in battles:
-            self.battle_list.addItem(f"{b.defender} <- {' + '.join(b.attackers)}" + ("  (resolved)" if b.resolved else ""))
+            at = f" at {odds[b.defender]}" if b.defender in odds else ""
+            self.battle_list.addItem(f"{b.defender} <- {' + '.join(b.attackers)}{at}"
+                                     + ("  (resolved)" if b.resolved else ""))
         self.choice_list.clear()
         self.choice_list.addItems(choices)
         self.choose_btn.setEnabled(bool(choices))

@@ -394,7 +394,13 @@ class MainWindow(QMainWindow):
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
         choices = s.pending_choices()
-        self.combat.show_game(s.battles(), choices)
+        battles = s.battles()
+        odds = {}
+        for b in battles:
+            o = s.odds(b.defender, list(b.attackers)) if not b.resolved else None
+            if o is not None:
+                odds[b.defender] = o.label
+        self.combat.show_game(battles, choices, odds)
         self.tray.show_units(s.scenario, s.off_map())
         self.victory.show_standings(s.standing())
         self._show_choice_targets()

@@ -42,6 +42,8 @@ def advance_pending(w):
     declare = next(a for a in s.game.legal_actions() if a.text().startswith("attack "))
     where = {u.id: h for u, h in s.pieces()}
     w.declare_battle(declare.defender, list(declare.attackers))
+    odds = s.rules.odds(s.state, declare.defender, declare.attackers)
+    assert w.combat.battle_list.item(0).text() == f"{declare.defender} <- {declare.attackers[0]} at {odds.label}"
     w.resolve_battle(declare.defender)
     w.combat.choose.emit("result DE")
     attacker = declare.attackers[0]
