@@ -576,6 +576,8 @@ class MainWindow(QMainWindow):
             self.refused(result)
         else:
             self.combat.show_result([e.text for e in result])
+            if not self._choice_targets:
+                self.statusBar().showMessage(self.session.log_lines()[-1], 8000)
 
     def _group_dropped(self, group: list, to) -> None:
         """Selected stacks put down together: one move per unit, as the rules allow, stopping at a refusal."""
