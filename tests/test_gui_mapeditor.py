@@ -317,3 +317,16 @@ def test_typing_a_number_over_the_map_sets_the_elevation_to_paint(qtbot, editor,
     qtbot.keyClicks(editor.view, "0")                      # a new number after a click, not 600
     click_hex(qtbot, editor, "A03.02")
     assert b.elevation == {b.parse_hex("A02.02"): 60.0, b.parse_hex("A03.02"): 0.0}
+
+
+def test_after_a_palette_button_the_keys_still_go_to_the_map(qtbot, editor, tmp_path):
+    Image.new("RGB", (500, 420), (240, 236, 220)).save(tmp_path / "plain.png")
+    editor.new_map("Keys", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 6, 5)])
+    b = editor.board
+    qtbot.keyClick(editor.view, Qt.Key_E)
+    editor.view.setFocus()
+    qtbot.mouseClick(editor.palette.fill_elevation_button, Qt.LeftButton)
+    assert editor.view.hasFocus()
+    qtbot.keyClicks(editor.view, "40")
+    click_hex(qtbot, editor, "A03.03")
+    assert b.elevation[b.parse_hex("A03.03")] == 40

@@ -87,6 +87,9 @@ class Palette(QWidget):
             self.stack.addWidget(page)
         box.addWidget(self.stack, 1)
         box.addWidget(self._checks_box())
+        # buttons act and leave the keyboard to the map (numbers typed for elevations, Enter for traces)
+        for b in self.findChildren(QPushButton) + self.findChildren(QToolButton):
+            b.setFocusPolicy(Qt.NoFocus)
 
     def show_tool(self, key: str) -> None:
         for k, _text, _s, page in TOOLS:
