@@ -155,7 +155,7 @@ def parse_action(text: str):
             return {"retreat": Retreat, "enter": Enter, "drop": Drop, "place": Place}[verb](args[0], args[1])
     except (ValueError, IndexError):
         pass
-    forms = {"move": "move UNIT FROM-TO (or FROM-HEX-...-TO)", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
+    forms = {"move": "move UNIT FROM-TO", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
              "result": "result DR2", "retreat": "retreat UNIT HEX|off", "advance": "advance UNIT|none",
              "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end", "place": "place UNIT HEX"}
     raise IllegalAction("", f"{text!r} is malformed (expected {forms[verb]!r})")
