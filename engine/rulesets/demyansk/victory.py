@@ -87,30 +87,32 @@ def open_line_path(rules, st: State) -> tuple[str, list[Hex]] | None:
     region = west_region(rules, st)
     west = rules.map.edges["west"]
     nb = rules.map.neighbors
+    # one search from the west edge through the free hexes: each hex's next step toward the edge
+    toward: dict[Hex, Hex | None] = {h: None for h in sorted(west & region, key=lambda h: (h.q, h.r))}
+    dist = dict.fromkeys(toward, 0)
+    todo = deque(toward)
+    while todo:
+        h = todo.popleft()
+        for n in nb[h]:
+            if n not in toward and n in region:
+                toward[n], dist[n] = h, dist[h] + 1
+                todo.append(n)
     best = None
     for uid in rules.pocket_units:
         u = st.units[uid]
         if u.status != ON_MAP:
             continue
-        came: dict[Hex, Hex | None] = {u.hex: None}
-        todo = deque([u.hex])
-        end = None
-        while todo:
-            h = todo.popleft()
-            if h in west and (h in region or h == u.hex):
-                end = h
-                break
-            for n in nb[h]:
-                if n not in came and n in region:
-                    came[n] = h
-                    todo.append(n)
-        if end is None:
-            continue
-        line = []
-        while end is not None:
-            line.append(end)
-            end = came[end]
-        line.reverse()
+        if u.hex in toward:
+            line = [u.hex]
+        elif u.hex in west:
+            line = [u.hex]                  # on the edge itself, in a Soviet zone of control
+        else:
+            steps = [n for n in nb[u.hex] if n in toward]
+            if not steps:
+                continue
+            line = [u.hex, min(steps, key=lambda n: dist[n])]
+        while toward.get(line[-1]) is not None:
+            line.append(toward[line[-1]])
         if best is None or len(line) < len(best[1]):
             best = (uid, line)
     return best
