@@ -1,7 +1,7 @@
 """The turn and phase bar and the log dock of a game in progress."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar
 
@@ -45,6 +45,7 @@ class LogDock(QDockWidget):
         self.list.clear()
         self.list.addItems(lines)
         self.list.scrollToBottom()
+        QTimer.singleShot(0, self.list.scrollToBottom)     # again once laid out (a saved game opened at start)
         self.list.setToolTip("Click an entry to see the board as it was then (read-only); "
                              "the last entry is the game now" if lines else "")
 
