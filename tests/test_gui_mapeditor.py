@@ -323,8 +323,12 @@ def test_after_a_palette_button_the_keys_still_go_to_the_map(qtbot, editor, tmp_
     Image.new("RGB", (500, 420), (240, 236, 220)).save(tmp_path / "plain.png")
     editor.new_map("Keys", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 6, 5)])
     b = editor.board
+    qtbot.keyClick(editor.view, Qt.Key_N)
+    editor.palette.box_id.setFocus()
+    qtbot.keyClicks(editor.palette.box_id, "dead")
+    qtbot.mouseClick(editor.palette.add_box_button, Qt.LeftButton)
+    assert editor.view.hasFocus() and "dead" in b.boxes
     qtbot.keyClick(editor.view, Qt.Key_E)
-    editor.view.setFocus()
     qtbot.mouseClick(editor.palette.fill_elevation_button, Qt.LeftButton)
     assert editor.view.hasFocus()
     qtbot.keyClicks(editor.view, "40")

@@ -89,6 +89,7 @@ class MapEditor(QMainWindow):
     def _connect_palette(self) -> None:
         p = self.palette
         p.tool_chosen.connect(self.set_tool)
+        p.acted.connect(lambda: self.tool_key != "calibrate" and self.view.setFocus())
         p.id_entered.connect(self.enter_click_id)
         p.finding_chosen.connect(self.go_to_finding)
         p.click_chosen.connect(self._go_to_click)

@@ -48,6 +48,7 @@ class Palette(QWidget):
     id_entered = Signal(str)
     finding_chosen = Signal(int)
     click_chosen = Signal(int)
+    acted = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -87,9 +88,10 @@ class Palette(QWidget):
             self.stack.addWidget(page)
         box.addWidget(self.stack, 1)
         box.addWidget(self._checks_box())
-        # buttons act and leave the keyboard to the map (numbers typed for elevations, Enter for traces)
+        # a button acts and hands the keyboard back to the map (tool letters, numbers for elevations, Enter)
         for b in self.findChildren(QPushButton) + self.findChildren(QToolButton):
             b.setFocusPolicy(Qt.NoFocus)
+            b.clicked.connect(lambda _=False: self.acted.emit())
 
     def show_tool(self, key: str) -> None:
         for k, _text, _s, page in TOOLS:
