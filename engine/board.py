@@ -86,7 +86,8 @@ def fit_affine(lattice_pts: Iterable[tuple[float, float]], pixel_pts: Iterable[t
     if np.linalg.matrix_rank(design) < 3:
         raise ValueError("the points are in a line; click hexes that are not all in one row")
     sol, *_ = np.linalg.lstsq(design, dst, rcond=None)
-    t = Affine(sol[0, 0], sol[1, 0], sol[2, 0], sol[0, 1], sol[1, 1], sol[2, 1])
+    # plain floats: numpy scalars would leak into saved files as np.float64(...)
+    t = Affine(*(float(v) for v in (sol[0, 0], sol[1, 0], sol[2, 0], sol[0, 1], sol[1, 1], sol[2, 1])))
     pred = t.apply_many(src)
     res = np.hypot(*(pred - dst).T)
     return Fit(t, tuple(float(r) for r in res), float(np.sqrt(np.mean(res ** 2))), int(np.argmax(res)))

@@ -129,3 +129,16 @@ def test_snapping_drops_sides_off_the_board():
     corner = board.center(board.parse_hex("A01.01"))
     sides = board.snap_polyline([(corner[0] - 0.9, corner[1] - 3), (corner[0] - 0.9, corner[1] + 3)])
     assert all(s.a in board and s.b in board for s in sides)
+
+
+def test_a_fitted_transform_is_plain_floats_and_saves_as_toml(tmp_path):
+    from engine.mapfile import load_map, save_map
+
+    board = board_a()
+    fit = board.fit_sheet(board.sheet("A"), [("A01.01", (40.0, 50.0)), ("A12.01", (900.0, 52.0)),
+                                             ("A01.12", (38.0, 960.0)), ("A06.06", (470.5, 503.0))])
+    assert all(type(v) is float for v in fit.transform.as_list())
+    path = tmp_path / "fitted.toml"
+    save_map(board, path)
+    assert "np." not in path.read_text()
+    assert load_map(path).sheet("A").transform.as_list() == pytest.approx(fit.transform.as_list())
