@@ -152,6 +152,26 @@ class Obstacle:
         return Polygon(self.points)
 
 
+UPHILL_SIDES = ("right", "left")
+
+
+@dataclass
+class Contour:
+    """A traced contour line at one elevation, in lattice coordinates.
+
+    A closed ring encloses higher ground; an open line runs to the map's edge
+    with higher ground on its ``uphill`` side (the right or left of the
+    direction it was traced in).  ``sheet`` names the sheet whose image it was
+    traced on (None: the first sheet).
+    """
+
+    elevation: float
+    points: list[tuple[float, float]]
+    closed: bool = False
+    uphill: str = "right"
+    sheet: str | None = None
+
+
 @dataclass
 class Board:
     """Sheets on one lattice plus what the map says about every hex, hexside and link."""
@@ -169,6 +189,7 @@ class Board:
     lines: dict[str, Line] = field(default_factory=dict)
     boxes: dict[str, Box] = field(default_factory=dict)
     obstacles: list[Obstacle] = field(default_factory=list)
+    contours: list[Contour] = field(default_factory=list)
     elevation_unit: str = "m"
     source: str | None = field(default=None, compare=False)  # the map file it was loaded from
 

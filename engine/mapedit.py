@@ -4,7 +4,7 @@ The functions change a :class:`~engine.board.Board` in place and return what
 they changed.  :class:`MapEdit` wraps them for an editing session: each edit
 is one undoable step (a snapshot of the board fields it touches, DESIGN
 lesson 5), and the session also holds what the map file does not store, such
-as the calibration clicks and the traced contour lines.  Points are lattice
+as the calibration clicks.  Points are lattice
 coordinates (hex size 1) unless a name says ``uv`` (image pixels).
 """
 from __future__ import annotations
@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .board import Affine, Area, Board, Box, Fit, Line, Obstacle, Sheet
+from .board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Fit, Line, Obstacle, Sheet
 from .errors import BadHexId
 from .hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
 from .numbering import NumberingScheme
 
 DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump
-UPHILL_SIDES = ("right", "left")
+NO_CODE = ". "            # characters that cannot code a terrain (the map file's "no terrain" and space)
 
 
 # ---------------------------------------------------------------- new maps and calibration
@@ -363,6 +363,92 @@ def add_box(board: Board, box_id: str, name: str = "", kind: str = "holding") ->
     return box
 
 
+def remove_area(board: Board, name: str) -> Area:
+    """Delete a named area; returns it."""
+    if name not in board.areas:
+        raise ValueError(f"no area is called {name!r}")
+    return board.areas.pop(name)
+
+
+def rename_area(board: Board, name: str, new_name: str) -> Area:
+    """Give a named area another name (unused by any other area); returns it."""
+    new_name = _new_name(new_name, name, board.areas, "area")
+    area = remove_area(board, name)
+    area.name = new_name
+    board.areas[new_name] = area
+    return area
+
+
+def remove_line(board: Board, name: str) -> Line:
+    """Delete a named line; returns it."""
+    if name not in board.lines:
+        raise ValueError(f"no line is called {name!r}")
+    return board.lines.pop(name)
+
+
+def rename_line(board: Board, name: str, new_name: str) -> Line:
+    """Give a named line another name (unused by any other line); returns it."""
+    new_name = _new_name(new_name, name, board.lines, "line")
+    line = remove_line(board, name)
+    line.name = new_name
+    board.lines[new_name] = line
+    return line
+
+
+def remove_box(board: Board, box_id: str) -> Box:
+    """Delete an off-map box; returns it."""
+    if box_id not in board.boxes:
+        raise ValueError(f"no box has id {box_id!r}")
+    return board.boxes.pop(box_id)
+
+
+def rename_box(board: Board, box_id: str, new_id: str, name: str | None = None) -> Box:
+    """Give a box another id (unused by any other box) and, when given, another name; returns it."""
+    new_id = _new_name(new_id, box_id, board.boxes, "box")
+    box = remove_box(board, box_id)
+    box.id = new_id
+    if name is not None and name.strip():
+        box.name = name.strip()
+    board.boxes[new_id] = box
+    return box
+
+
+def _new_name(new: str, old: str, taken: dict, what: str) -> str:
+    new = new.strip()
+    if not new:
+        raise ValueError(f"a {what} needs a name" if what != "box" else "a box needs an id")
+    if new != old and new in taken:
+        raise ValueError(f"another {what} is already called {new!r}")
+    return new
+
+
+def remove_obstacle(board: Board, index: int) -> Obstacle:
+    """Delete the traced obstacle at ``index`` of the board's list; returns it."""
+    if not 0 <= index < len(board.obstacles):
+        raise ValueError(f"there is no obstacle number {index + 1} (the map has {len(board.obstacles)})")
+    return board.obstacles.pop(index)
+
+
+def remove_contour(board: Board, index: int) -> Contour:
+    """Delete the traced contour line at ``index`` of the board's list; returns it."""
+    if not 0 <= index < len(board.contours):
+        raise ValueError(f"there is no contour number {index + 1} (the map has {len(board.contours)})")
+    return board.contours.pop(index)
+
+
+def recode_terrain(board: Board, terrain: str, code: str) -> str:
+    """Make ``code`` the legend letter of a terrain (its only one); refused when another terrain has it."""
+    if len(code) != 1 or code in NO_CODE:
+        raise ValueError("a terrain code is one character other than '.' and space")
+    other = board.legend.get(code)
+    if other is not None and other != terrain:
+        raise ValueError(f"the letter {code!r} already codes {other!r}: give that terrain another letter first")
+    for c in [c for c, name in board.legend.items() if name == terrain]:
+        del board.legend[c]
+    board.legend[code] = terrain
+    return code
+
+
 def add_obstacle(board: Board, kind: str, height: float, points: list[tuple[float, float]],
                  sheet: str | None = None) -> Obstacle:
     """Add a traced LOS obstacle "as printed" (three or more lattice points)."""
@@ -383,16 +469,26 @@ def add_obstacle(board: Board, kind: str, height: float, points: list[tuple[floa
 
 # ---------------------------------------------------------------- contours
 
-@dataclass
-class Contour:
-    """A traced contour line at one elevation: a closed ring encloses higher ground;
-    an open line runs to the map's edge with higher ground on its ``uphill`` side
-    (the right or left of the direction it was traced in)."""
+def check_contour(board: Board, contour: Contour) -> None:
+    """Refuse a contour the map file could not hold; raises ValueError saying what is wrong."""
+    need = 3 if contour.closed else 2
+    if len(contour.points) < need:
+        raise ValueError("a contour needs two points (three for a closed ring)")
+    if not math.isfinite(contour.elevation):
+        raise ValueError("a contour's elevation is a number")
+    if contour.uphill not in UPHILL_SIDES:
+        raise ValueError(f"uphill is one of {', '.join(UPHILL_SIDES)}, not {contour.uphill!r}")
+    if contour.sheet is not None and contour.sheet not in {sh.id for sh in board.sheets}:
+        raise ValueError(f"no sheet has id {contour.sheet!r}")
 
-    elevation: float
-    points: list[tuple[float, float]]
-    closed: bool = False
-    uphill: str = "right"
+
+def add_contour(board: Board, contour: Contour) -> Contour:
+    """Add a traced contour line to the board (kept in the map file)."""
+    check_contour(board, contour)
+    contour.elevation = float(contour.elevation)
+    contour.points = [(float(x), float(y)) for x, y in contour.points]
+    board.contours.append(contour)
+    return contour
 
 
 def _board_outline(board: Board):
@@ -545,7 +641,7 @@ def check_map(board: Board, max_jump: float = DEFAULT_MAX_JUMP) -> list[Finding]
 # ---------------------------------------------------------------- an editing session with undo
 
 EDITABLE = ("terrain", "features", "elevation", "hexsides", "links", "areas", "lines", "boxes", "obstacles",
-            "legend", "name")
+            "contours", "legend", "name")
 
 
 def _copy_field(value):
@@ -565,7 +661,7 @@ class Step:
 
 
 class MapEdit:
-    """A board being edited: the operations as undoable steps, the calibration and the contours."""
+    """A board being edited: the operations as undoable steps and the calibration."""
 
     def __init__(self, board: Board, max_undo: int = 500):
         self.board = board
@@ -573,16 +669,18 @@ class MapEdit:
         self.redo_stack: list[Step] = []
         self.max_undo = max_undo
         self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id) for sh in board.sheets}
-        self.contours: list[Contour] = []
         self.dirty = False
+
+    @property
+    def contours(self) -> list[Contour]:
+        """The board's traced contour lines."""
+        return self.board.contours
 
     # ------------------------------------------------------------ undo
     def _snapshot(self, names: Iterable[str]) -> dict:
         snap = {}
         for n in names:
-            if n == "contours":
-                snap[n] = copy.deepcopy(self.contours)
-            elif n == "sheets":
+            if n == "sheets":
                 snap[n] = [(sh.id, sh.numbering, sh.transform) for sh in self.board.sheets]
             elif n == "calibrations":
                 snap[n] = copy.deepcopy(self.calibrations)
@@ -592,9 +690,7 @@ class MapEdit:
 
     def _restore(self, snap: dict) -> None:
         for n, v in snap.items():
-            if n == "contours":
-                self.contours = copy.deepcopy(v)
-            elif n == "sheets":
+            if n == "sheets":
                 for (sid, numbering, transform), sh in zip(v, self.board.sheets):
                     sh.numbering, sh.transform = numbering, transform
                 self.board.invalidate()
@@ -712,8 +808,23 @@ class MapEdit:
         hexes = list(hexes)
         return self.edit(f"area {name}", ("areas",), lambda: name_area(self.board, name, kind, hexes))
 
-    def remove_area(self, name: str) -> None:
-        self.edit(f"remove area {name}", ("areas",), lambda: self.board.areas.pop(name))
+    def remove_area(self, name: str) -> Area:
+        return self.edit(f"delete area {name}", ("areas",), lambda: remove_area(self.board, name))
+
+    def rename_area(self, name: str, new_name: str) -> Area:
+        return self.edit(f"rename area {name}", ("areas",), lambda: rename_area(self.board, name, new_name))
+
+    def remove_line(self, name: str) -> Line:
+        return self.edit(f"delete line {name}", ("lines",), lambda: remove_line(self.board, name))
+
+    def rename_line(self, name: str, new_name: str) -> Line:
+        return self.edit(f"rename line {name}", ("lines",), lambda: rename_line(self.board, name, new_name))
+
+    def remove_box(self, box_id: str) -> Box:
+        return self.edit(f"delete box {box_id}", ("boxes",), lambda: remove_box(self.board, box_id))
+
+    def rename_box(self, box_id: str, new_id: str, name: str | None = None) -> Box:
+        return self.edit(f"rename box {box_id}", ("boxes",), lambda: rename_box(self.board, box_id, new_id, name))
 
     def name_line(self, name: str, kind: str, sides: Iterable[Hexside]) -> Line:
         sides = list(sides)
@@ -727,12 +838,14 @@ class MapEdit:
                          lambda: add_obstacle(self.board, kind, height, points, sheet))
 
     def remove_obstacle(self, index: int) -> Obstacle:
-        return self.edit("remove obstacle", ("obstacles",), lambda: self.board.obstacles.pop(index))
+        return self.edit("delete obstacle", ("obstacles",), lambda: remove_obstacle(self.board, index))
 
     def add_contour(self, contour: Contour) -> Contour:
-        if not contour.closed and len(contour.points) < 2 or contour.closed and len(contour.points) < 3:
-            raise ValueError("a contour needs two points (three for a closed ring)")
-        return self.edit(f"contour {contour.elevation:g}", ("contours",), lambda: self.contours.append(contour))
+        check_contour(self.board, contour)
+        return self.edit(f"contour {contour.elevation:g}", ("contours",), lambda: add_contour(self.board, contour))
+
+    def remove_contour(self, index: int) -> Contour:
+        return self.edit("delete contour", ("contours",), lambda: remove_contour(self.board, index))
 
     def derive_elevations(self, base: float = 0.0) -> dict[Hex, float]:
         if not self.contours:
@@ -740,8 +853,11 @@ class MapEdit:
         return self.edit("elevations from contours", ("elevation",),
                          lambda: derive_elevations(self.board, self.contours, base))
 
+    def recode_terrain(self, terrain: str, code: str) -> str:
+        return self.edit(f"code {terrain} as {code}", ("legend",), lambda: recode_terrain(self.board, terrain, code))
+
     def set_legend(self, code: str, terrain: str) -> None:
-        if len(code) != 1 or code in ". ":
+        if len(code) != 1 or code in NO_CODE:
             raise ValueError("a terrain code is one character other than '.' and space")
         self.edit(f"legend {code}", ("legend",), lambda: self.board.legend.__setitem__(code, terrain))
 
@@ -787,4 +903,6 @@ __all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_she
            "paint_terrain", "region", "flood_fill", "set_feature", "set_elevation", "hexside_at",
            "toggle_hexside", "add_hexsides", "trace_hexsides", "trace_path", "path_links", "add_links",
            "remove_links", "name_area", "name_line", "add_box", "add_obstacle", "Contour", "contour_region",
+           "check_contour", "add_contour", "remove_area", "rename_area", "remove_line", "rename_line", "remove_box",
+           "rename_box", "remove_obstacle", "remove_contour", "recode_terrain", "UPHILL_SIDES",
            "derive_elevations", "Finding", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP"]

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .board import Affine, Area, Board, Box, Line, Obstacle, Sheet
+from .board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
 from .errors import BadFile, BadHexId, Problem
 from .fileio import atomic_write_text, read_toml
 from .hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
@@ -25,11 +25,11 @@ FORMAT = 1
 NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows
 MAX_SHEET_SIDE = 999    # columns or rows of one sheet
 MAX_HEXES = 250_000     # hexes of one map
-OBSTACLE_DECIMALS = 3   # obstacle points are written to a thousandth of a pixel
+OBSTACLE_DECIMALS = 3   # obstacle and contour points are written to a thousandth of a pixel
 PATH_PIECE = 12         # a long road is written as pieces of 12 hexes, each starting where the last ended
 
 TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
-            "links", "areas", "lines", "boxes", "obstacles")
+            "links", "areas", "lines", "boxes", "obstacles", "contours")
 MAP_KEYS = ("format", "name", "orientation", "elevation_unit")
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
               "origin", "transform", "col_digits", "row_digits")
@@ -38,6 +38,7 @@ AREA_KEYS = ("name", "kind", "hexes")
 LINE_KEYS = ("name", "kind", "hexsides")
 BOX_KEYS = ("id", "name", "kind")
 OBSTACLE_KEYS = ("kind", "height", "sheet", "points")
+CONTOUR_KEYS = ("elevation", "closed", "uphill", "sheet", "points")
 
 _TCS_SHEET_ID = re.compile(r"^[A-Za-z]+$")
 _SHEET_ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -92,6 +93,8 @@ def map_differences(a: Board, b: Board, tolerance: float = 1e-3) -> list[str]:
             out.append(name)
     if not _same_obstacles(a.obstacles, b.obstacles, tolerance):
         out.append("obstacles")
+    if not _same_contours(a.contours, b.contours, tolerance):
+        out.append("contours")
     for name in ("features", "hexsides", "links"):
         if _nonempty(getattr(a, name)) != _nonempty(getattr(b, name)):
             out.append(name)
@@ -107,6 +110,18 @@ def _same_obstacles(xs: list[Obstacle], ys: list[Obstacle], tolerance: float) ->
         return False
     for x, y in zip(xs, ys):
         if (x.kind, x.height, x.sheet, len(x.points)) != (y.kind, y.height, y.sheet, len(y.points)):
+            return False
+        if any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(x.points, y.points)):
+            return False
+    return True
+
+
+def _same_contours(xs: list[Contour], ys: list[Contour], tolerance: float) -> bool:
+    if len(xs) != len(ys):
+        return False
+    for x, y in zip(xs, ys):
+        if (x.elevation, x.closed, x.uphill, x.sheet, len(x.points)) != (y.elevation, y.closed, y.uphill, y.sheet,
+                                                                          len(y.points)):
             return False
         if any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(x.points, y.points)):
             return False
@@ -247,8 +262,10 @@ class _Loader:
             self.load_areas(board)
             self.load_lines(board)
             self.load_obstacles(board)
+            self.load_contours(board)
         else:
-            for k in ("terrain", "elevation", "features", "hexsides", "links", "areas", "lines", "obstacles"):
+            for k in ("terrain", "elevation", "features", "hexsides", "links", "areas", "lines", "obstacles",
+                      "contours"):
                 if k in doc and not isinstance(doc[k], (dict, list)):
                     self.problem((k,), f"expected a table or an array, found {_kind_of(doc[k])}")
         self.load_boxes(board)
@@ -709,6 +726,42 @@ class _Loader:
             lattice = [inv.apply(float(u), float(v)) for u, v in pts]
             board.obstacles.append(Obstacle(kind, height, lattice, sheet_id))
 
+    def load_contours(self, board: Board) -> None:
+        sheets = {sh.id: sh for sh in board.sheets}
+        for i, t in self.tables("contours"):
+            path = ("contours", i)
+            self.keys(t, path, CONTOUR_KEYS, required=("elevation", "points"))
+            elevation = self.number(t["elevation"], path + ("elevation",)) if "elevation" in t else None
+            closed = t.get("closed", False)
+            if not isinstance(closed, bool):
+                self.problem(path + ("closed",), f"expected true or false, found {_kind_of(closed)}")
+                closed = None
+            uphill = self.string(t.get("uphill", "right"), path + ("uphill",), UPHILL_SIDES)
+            sheet_id = None
+            sheet = board.sheets[0]
+            if "sheet" in t:
+                sheet_id = self.string(t["sheet"], path + ("sheet",))
+                if sheet_id is not None and sheet_id not in sheets:
+                    self.problem(path + ("sheet",), f"no sheet has id {sheet_id!r} (sheets: {', '.join(sheets)})")
+                    continue
+                if sheet_id is None:
+                    continue
+                sheet = sheets[sheet_id]
+            pts = t.get("points")
+            if pts is None or closed is None:
+                continue
+            need = 3 if closed else 2
+            if not (isinstance(pts, list) and len(pts) >= need
+                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(x) for x in p) for p in pts)):
+                what = "a closed ring needs three or more" if closed else "expected two or more"
+                self.problem(path + ("points",), f"{what} [u, v] points (pixels of the sheet's image)")
+                continue
+            if elevation is None or uphill is None:
+                continue
+            inv = sheet.transform.inverse()
+            lattice = [inv.apply(float(u), float(v)) for u, v in pts]
+            board.contours.append(Contour(elevation, lattice, closed, uphill, sheet_id))
+
 
 def sheet_grid(ns: NumberingScheme) -> list[list[Hex]]:
     """A sheet's hexes as printed rows, top to bottom, each row left to right."""
@@ -856,6 +909,16 @@ def dumps_map(board: Board) -> str:
         if ob.sheet is not None:
             w.kv("sheet", ob.sheet)
         pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in ob.points]
+        w.kv("points", pts)
+    for co in board.contours:
+        sheet = board.sheet(co.sheet) if co.sheet is not None else board.sheets[0]
+        w.array_table("contours")
+        w.kv("elevation", float(co.elevation))
+        w.kv("closed", bool(co.closed))
+        w.kv("uphill", co.uphill)
+        if co.sheet is not None:
+            w.kv("sheet", co.sheet)
+        pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in co.points]
         w.kv("points", pts)
     return w.text()
 
