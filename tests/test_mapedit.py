@@ -313,3 +313,109 @@ def test_a_fitted_transform_is_saved_as_plain_numbers(tmp_path):
     save_map(b, tmp_path / "fitted.toml")
     again = load_map(tmp_path / "fitted.toml")
     assert again.sheets[0].transform == b.sheets[0].transform
+
+
+# ---------------------------------------------------------------- contours kept with the map; deleting and renaming
+
+def test_contours_belong_to_the_board_and_survive_save_and_load(tmp_path):
+    b = small()
+    b.sheets[0].transform = guess_transform(b, b.sheets[0], (1000, 800))
+    ed = MapEdit(b)
+    ed.add_contour(Contour(40, [(1.0, 1.0), (6.0, 1.0), (6.0, 6.0), (1.0, 6.0)], closed=True))
+    ed.add_contour(Contour(20, [(0.0, 9.0), (14.0, 1.0)], uphill="left"))
+    assert ed.contours is b.contours and [c.elevation for c in b.contours] == [40.0, 20.0]
+    (tmp_path / "scan.png").write_bytes(b"png")
+    save_map(b, tmp_path / "m.toml")
+    again = load_map(tmp_path / "m.toml")
+    assert map_differences(b, again) == []
+    first = MapEdit(b).derive_elevations(base=0)
+    second = MapEdit(again).derive_elevations(base=0)
+    assert first == second and set(first.values()) == {0.0, 20.0, 40.0}
+
+
+@pytest.mark.parametrize("contour, words", [
+    (Contour(20, [(0.0, 0.0)]), "two points"),
+    (Contour(20, [(0.0, 0.0), (1.0, 0.0)], closed=True), "three for a closed ring"),
+    (Contour(math.nan, [(0.0, 0.0), (1.0, 0.0)]), "elevation is a number"),
+    (Contour(20, [(0.0, 0.0), (1.0, 0.0)], uphill="up"), "uphill is one of right, left, not 'up'"),
+    (Contour(20, [(0.0, 0.0), (1.0, 0.0)], sheet="Q"), "no sheet has id 'Q'"),
+])
+def test_a_contour_the_file_could_not_hold_is_refused(contour, words):
+    ed = MapEdit(small())
+    with pytest.raises(ValueError, match=words):
+        ed.add_contour(contour)
+    assert not ed.contours and not ed.can_undo()
+
+
+def test_areas_lines_and_boxes_are_renamed_and_deleted_with_undo():
+    b = small()
+    ed = MapEdit(b)
+    c = h(b, "A04.04")
+    ed.name_area("Krasni Bor", "town", [c, h(b, "A04.05")])
+    ed.name_area("Entry", "entry", [h(b, "A01.01")])
+    ed.name_line("start line", "start", [hexside(c, h(b, "A05.04"))])
+    ed.add_box("dead", "Dead pile", "dead")
+    area = ed.rename_area("Krasni Bor", "  Krasny Bor ")
+    assert sorted(b.areas) == ["Entry", "Krasny Bor"] and area.name == "Krasny Bor"
+    assert b.areas["Krasny Bor"].hexes == {c, h(b, "A04.05")} and b.areas["Krasny Bor"].kind == "town"
+    with pytest.raises(ValueError, match="another area is already called 'Entry'"):
+        ed.rename_area("Krasny Bor", "Entry")
+    with pytest.raises(ValueError, match="no area is called 'Nowhere'"):
+        ed.remove_area("Nowhere")
+    ed.rename_line("start line", "German start line")
+    assert list(b.lines) == ["German start line"] and b.lines["German start line"].kind == "start"
+    box = ed.rename_box("dead", "eliminated", "Eliminated units")
+    assert list(b.boxes) == ["eliminated"] and (box.id, box.name, box.kind) == ("eliminated", "Eliminated units", "dead")
+    with pytest.raises(ValueError, match="a box needs an id"):
+        ed.rename_box("eliminated", " ")
+    ed.remove_area("Entry")
+    ed.remove_line("German start line")
+    ed.remove_box("eliminated")
+    assert list(b.areas) == ["Krasny Bor"] and not b.lines and not b.boxes
+    labels = [ed.undo() for _ in range(3)]
+    assert labels == ["delete box eliminated", "delete line German start line", "delete area Entry"]
+    assert sorted(b.areas) == ["Entry", "Krasny Bor"] and list(b.lines) == ["German start line"]
+    assert b.boxes["eliminated"].name == "Eliminated units"
+    for _ in range(3):
+        ed.undo()
+    assert sorted(b.areas) == ["Entry", "Krasni Bor"] and list(b.lines) == ["start line"] and list(b.boxes) == ["dead"]
+
+
+def test_obstacles_and_contours_are_deleted_by_their_place_in_the_list_with_undo():
+    b = small()
+    ed = MapEdit(b)
+    ed.add_obstacle("woods", 20, [(0, 0), (2, 0), (2, 2)])
+    ed.add_obstacle("building", 10, [(4, 4), (5, 4), (5, 5)])
+    ed.add_contour(Contour(20, [(0.0, 9.0), (14.0, 1.0)]))
+    ed.add_contour(Contour(40, [(1.0, 1.0), (6.0, 1.0), (6.0, 6.0)], closed=True))
+    gone = ed.remove_obstacle(0)
+    assert gone.kind == "woods" and [o.kind for o in b.obstacles] == ["building"]
+    assert ed.remove_contour(1).elevation == 40 and [c.elevation for c in b.contours] == [20]
+    with pytest.raises(ValueError, match="no contour number 2 \\(the map has 1\\)"):
+        ed.remove_contour(1)
+    with pytest.raises(ValueError, match="no obstacle number 5"):
+        ed.remove_obstacle(4)
+    assert ed.undo() == "delete contour" and [c.elevation for c in b.contours] == [20, 40]
+    assert ed.undo() == "delete obstacle" and [o.kind for o in b.obstacles] == ["woods", "building"]
+    ed.redo()
+    assert [o.kind for o in b.obstacles] == ["building"]
+
+
+def test_a_terrain_gets_another_legend_letter_unless_another_terrain_has_it(tmp_path):
+    b = small()
+    ed = MapEdit(b)
+    ed.paint(h(b, "A01.01"), "woods")
+    ed.paint(h(b, "A02.01"), "clear")
+    assert b.legend == {"w": "woods", "c": "clear"}
+    with pytest.raises(ValueError, match="the letter 'c' already codes 'clear'"):
+        ed.recode_terrain("woods", "c")
+    with pytest.raises(ValueError, match="one character other than"):
+        ed.recode_terrain("woods", ".")
+    assert ed.recode_terrain("woods", "f") == "f"
+    assert b.legend == {"f": "woods", "c": "clear"}
+    (tmp_path / "scan.png").write_bytes(b"png")
+    save_map(b, tmp_path / "m.toml")
+    text = (tmp_path / "m.toml").read_text()
+    assert 'f = "woods"' in text and '  "fc........",' in text
+    assert load_map(tmp_path / "m.toml").terrain[h(b, "A01.01")] == "woods"
+    assert ed.undo() == "code woods as f" and b.legend == {"w": "woods", "c": "clear"}

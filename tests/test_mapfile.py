@@ -10,7 +10,7 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.board import Affine, Area, Board, Box, Line, Obstacle, Sheet
+from engine.board import Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
 from engine.errors import BadFile
 from engine.hexes import Hex, hex_distance, hexside
 from engine.keypath import find_line, format_path, parse_path
@@ -98,6 +98,17 @@ kind = "dead"
 [[obstacles]]
 kind = "building"
 height = 10
+sheet = "B"
+points = [[10.0, 100.0], [50.0, 100.0], [50.0, 140.0]]
+
+[[contours]]
+elevation = 20
+uphill = "left"
+points = [[50.0, 60.0], [90.0, 80.0]]
+
+[[contours]]
+elevation = 30
+closed = true
 sheet = "B"
 points = [[10.0, 100.0], [50.0, 100.0], [50.0, 140.0]]
 """
@@ -207,7 +218,7 @@ def test_misspelt_key_is_named_with_file_line_and_expected_keys(tmp_path):
 
 def test_unknown_top_level_key_is_an_error(tmp_path):
     probs = problems_of(write_map(tmp_path, MAP_TEXT + "\n[terain]\nx = 1\n"))
-    assert [(x.key, x.line) for x in probs] == [("terain", 83)]
+    assert [(x.key, x.line) for x in probs] == [("terain", 94)]
     assert "did you mean 'terrain'" in probs[0].message
 
 
@@ -262,6 +273,21 @@ def test_missing_image(tmp_path):
     ('w = "woods"', 'ww = "woods"', "legend.ww", "one character"),
     ('kind = "dead"', 'kind = 3', "boxes[0].kind", "expected a string, found an integer"),
     ('id = "dead"', 'id = "dead"\ncolour = "red"', "boxes[0].colour", "unknown key"),
+    ('elevation = 20\n', 'elevation = 20\nheight = 3\n', "contours[0].height",
+     "unknown key (expected one of elevation, closed, uphill, sheet, points)"),
+    ('elevation = 20\n', 'elevation = "20"\n', "contours[0].elevation", "expected a number, found a string"),
+    ('elevation = 20\n', 'elevation = nan\n', "contours[0].elevation", "expected a number, not a finite number"),
+    ('uphill = "left"', 'uphill = "up"', "contours[0].uphill", "'up' is not one of right, left"),
+    ('closed = true', 'closed = "yes"', "contours[1].closed", "expected true or false, found a string"),
+    ('points = [[50.0, 60.0], [90.0, 80.0]]', 'points = [[50.0, 60.0]]', "contours[0].points",
+     "expected two or more [u, v] points"),
+    ('points = [[50.0, 60.0], [90.0, 80.0]]', 'points = [[50.0, 60.0], [90.0, true]]', "contours[0].points",
+     "expected two or more [u, v] points"),
+    ('closed = true\nsheet = "B"\npoints = [[10.0, 100.0], [50.0, 100.0], [50.0, 140.0]]',
+     'closed = true\nsheet = "B"\npoints = [[10.0, 100.0], [50.0, 100.0]]', "contours[1].points",
+     "a closed ring needs three or more [u, v] points"),
+    ('closed = true\nsheet = "B"', 'closed = true\nsheet = "Z"', "contours[1].sheet", "no sheet has id 'Z'"),
+    ('elevation = 20\nuphill = "left"', 'uphill = "left"', "contours[0]", "missing key 'elevation'"),
 ])
 def test_each_kind_of_problem_names_key_and_problem(tmp_path, old, new, key, words):
     assert old in MAP_TEXT
@@ -352,6 +378,8 @@ def rich_board() -> Board:
     board.boxes = {"dead": Box("dead", "Dead pile", "dead")}
     board.obstacles = [Obstacle("building", 12.5, [(0.0, 0.0), (1.0, 0.25), (0.5, 1.0)], "B"),
                        Obstacle("woods", 20.0, [(2.0, 2.0), (3.0, 2.0), (3.0, 3.0), (2.0, 3.0)], None)]
+    board.contours = [Contour(40.0, [(0.0, 3.0), (4.5, 2.25), (9.0, 3.5)], False, "left", None),
+                      Contour(60.0, [(6.0, 1.0), (7.5, 1.0), (7.0, 2.5)], True, "right", "B")]
     board.invalidate()
     return board
 
@@ -367,8 +395,11 @@ def test_save_then_load_gives_an_equal_board(tmp_path):
     # obstacle points go through the sheet's pixels and back: equal to a hundred-thousandth of a hex
     for o1, o2 in zip(board.obstacles, again.obstacles):
         assert o2.points == [pytest.approx(pt, abs=1e-5) for pt in o1.points]
-    assert map_differences(board, again, tolerance=0.0) == ["obstacles"]
+    for c1, c2 in zip(board.contours, again.contours):
+        assert c2.points == [pytest.approx(pt, abs=1e-5) for pt in c1.points]
+    assert map_differences(board, again, tolerance=0.0) == ["obstacles", "contours"]
     again.obstacles = board.obstacles
+    again.contours = board.contours
     assert again == board
 
 
@@ -379,11 +410,32 @@ def test_load_save_load_compares_every_field_and_text_is_stable(tmp_path):
     second = load_map(out)
     assert map_differences(first, second) == []
     for name in ("name", "orientation", "sheets", "legend", "terrain", "features", "elevation",
-                 "hexsides", "links", "areas", "lines", "boxes", "obstacles", "elevation_unit"):
+                 "hexsides", "links", "areas", "lines", "boxes", "obstacles", "contours", "elevation_unit"):
         assert getattr(first, name) == getattr(second, name), name
     text = out.read_text()
     save_map(second, out)
     assert out.read_text() == text
+
+
+def test_contours_load_from_sheet_pixels_to_lattice(tmp_path):
+    board = load_map(write_map(tmp_path))
+    open_line, ring = board.contours
+    assert (open_line.elevation, open_line.closed, open_line.uphill, open_line.sheet) == (20.0, False, "left", None)
+    assert open_line.points[0] == pytest.approx(board.center(board.parse_hex("A01.01")))
+    assert open_line.points[1] == pytest.approx((1.0, 0.5))          # sheet A: u = 40x + 50, v = 40y + 60
+    assert (ring.elevation, ring.closed, ring.sheet) == (30.0, True, "B")
+    assert ring.points[0] == pytest.approx((0.0, 0.0))               # sheet B: u = 40x + 10, v = 40y + 100
+
+
+def test_saved_contours_are_written_in_pixels_in_their_order():
+    doc = tomli.loads(dumps_map(rich_board()))
+    first, second = doc["contours"]
+    assert first == {"elevation": 40.0, "closed": False, "uphill": "left",
+                     "points": [[20.0 + 1.5 * 3.0, 30.0 + 50.0 * 3.0], [20.0 + 50.0 * 4.5 + 1.5 * 2.25,
+                                                                        30.0 - 4.5 + 50.0 * 2.25],
+                                [20.0 + 450.0 + 5.25, 30.0 - 9.0 + 175.0]]}
+    assert second["sheet"] == "B" and second["closed"] is True
+    assert second["points"][0] == [49.0 * 6.0 - 200.0, 51.0 * 1.0 + 10.0]
 
 
 def test_save_is_deterministic_and_readable():
@@ -561,6 +613,12 @@ def random_boards(draw):
         pts = [(draw(st.floats(-10, 10)), draw(st.floats(-10, 10))) for _ in range(draw(st.integers(3, 5)))]
         board.obstacles.append(Obstacle(draw(names), draw(st.floats(0, 100)), pts,
                                         draw(st.sampled_from([None] + [s.id for s in sheets]))))
+    for _ in range(draw(st.integers(0, 2))):
+        closed = draw(st.booleans())
+        pts = [(draw(st.floats(-10, 10)), draw(st.floats(-10, 10))) for _ in range(draw(st.integers(3 if closed else 2, 5)))]
+        board.contours.append(Contour(draw(st.floats(-100, 3000, allow_nan=False)), pts, closed,
+                                      draw(st.sampled_from(["right", "left"])),
+                                      draw(st.sampled_from([None] + [s.id for s in sheets]))))
     return board
 
 
