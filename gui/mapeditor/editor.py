@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QListWidgetItem, QMainWindow, QMessageBox
 
 from engine.board import Board
 from engine.errors import BadFile
@@ -99,6 +99,14 @@ class MapEditor(QMainWindow):
         p.name_area_button.clicked.connect(self.name_selection)
         p.set_elevation_button.clicked.connect(self.set_selection_elevation)
         p.add_box_button.clicked.connect(self._add_box)
+        p.names_list.currentItemChanged.connect(lambda item, _old: self._named_chosen(item))
+        p.rename_button.clicked.connect(self.rename_named)
+        p.rename_edit.returnPressed.connect(self.rename_named)
+        p.rename_id_edit.returnPressed.connect(self.rename_named)
+        p.delete_named_button.clicked.connect(self.delete_named)
+        p.terrain_list.currentTextChanged.connect(lambda _t: self._show_letter())
+        p.legend_letter_button.clicked.connect(self.set_legend_letter)
+        p.legend_letter.returnPressed.connect(self.set_legend_letter)
         p.derive_button.clicked.connect(self.derive_elevations)
         p.fill_elevation_button.clicked.connect(self.fill_elevation)
         p.check_button.clicked.connect(self.check)
@@ -185,6 +193,8 @@ class MapEditor(QMainWindow):
         self._enable(True)
         self._sheet_chosen()
         self._refresh_names()
+        self._named_chosen(None)
+        self._show_letter()
         calibrated = board.source is not None and all(sh.transform.scale > 1.5 for sh in board.sheets)
         self.set_tool("terrain" if calibrated else "calibrate")
         self._title()
@@ -408,6 +418,7 @@ class MapEditor(QMainWindow):
         self.overlay_cache.clear()
         self._update_undo()
         self._refresh_names()
+        self._show_letter()
         self._title()
 
     def _update_undo(self) -> None:
@@ -476,16 +487,136 @@ class MapEditor(QMainWindow):
         self.changed()
 
     def _refresh_names(self) -> None:
+        """List every named thing, traced obstacle and contour; the one chosen before stays chosen."""
         lst = self.palette.names_list
+        chosen = self.chosen_named()
+        lst.blockSignals(True)
         lst.clear()
         if self.board is None:
+            lst.blockSignals(False)
             return
-        for a in sorted(self.board.areas.values(), key=lambda a: a.name):
-            lst.addItem(f"area: {a.name} ({a.kind}, {len(a.hexes)} hexes)")
-        for ln in sorted(self.board.lines.values(), key=lambda x: x.name):
-            lst.addItem(f"line: {ln.name} ({ln.kind}, {len(ln.hexsides)} hexsides)")
-        for b in sorted(self.board.boxes.values(), key=lambda x: x.id):
-            lst.addItem(f"box: {b.id} — {b.name} ({b.kind})")
+        b, unit = self.board, self.board.elevation_unit
+        rows = []
+        for a in sorted(b.areas.values(), key=lambda a: a.name):
+            rows.append((("area", a.name), f"area: {a.name} ({a.kind}, {len(a.hexes)} hexes)"))
+        for ln in sorted(b.lines.values(), key=lambda x: x.name):
+            rows.append((("line", ln.name), f"line: {ln.name} ({ln.kind}, {len(ln.hexsides)} hexsides)"))
+        for bx in sorted(b.boxes.values(), key=lambda x: x.id):
+            rows.append((("box", bx.id), f"box: {bx.id} — {bx.name} ({bx.kind})"))
+        for i, ob in enumerate(b.obstacles):
+            rows.append((("obstacle", i), f"obstacle {i + 1}: {ob.kind} {ob.height:g} {unit} ({len(ob.points)} points)"))
+        for i, c in enumerate(b.contours):
+            shape = "closed ring" if c.closed else f"open, higher ground on the {c.uphill}"
+            rows.append((("contour", i), f"contour {i + 1}: {c.elevation:g} {unit} ({shape})"))
+        for key, text in rows:
+            item = QListWidgetItem(text)
+            item.setData(Qt.UserRole, key)
+            lst.addItem(item)
+            if key == chosen:
+                lst.setCurrentItem(item)
+        lst.blockSignals(False)
+
+    def chosen_named(self):
+        """The named thing chosen in the palette's list, as (what, name or index), or None."""
+        item = self.palette.names_list.currentItem()
+        return item.data(Qt.UserRole) if item is not None else None
+
+    def choose_named(self, what: str, key) -> bool:
+        """Choose an entry of the palette's list (as a click on it would); False if it is not there."""
+        lst = self.palette.names_list
+        for i in range(lst.count()):
+            if lst.item(i).data(Qt.UserRole) == (what, key):
+                lst.setCurrentRow(i)
+                return True
+        return False
+
+    def _named_chosen(self, item) -> None:
+        p = self.palette
+        key = item.data(Qt.UserRole) if item is not None else None
+        what, name = key if key else (None, None)
+        b = self.board
+        p.rename_edit.setText(b.boxes[name].name if what == "box" else name if what in ("area", "line") else "")
+        p.rename_id_edit.setText(name if what == "box" else "")
+        p.rename_edit.setEnabled(what in ("area", "line", "box"))
+        p.rename_id_edit.setEnabled(what == "box")
+        p.rename_button.setEnabled(what in ("area", "line", "box"))
+        p.delete_named_button.setEnabled(what is not None)
+        hexes = []
+        if what == "area":
+            hexes = sorted(h for h in b.areas[name].hexes if h in b)
+        elif what == "line":
+            hexes = sorted({h for s in b.lines[name].hexsides for h in s.hexes() if h in b})
+        elif what in ("obstacle", "contour"):
+            pts = (b.obstacles if what == "obstacle" else b.contours)[name].points
+            hexes = sorted({b.hex_at(x, y) for x, y in pts} & set(b.hexes()))
+        self.marked = hexes
+        if hexes:
+            self.go_to_hex(hexes[0])
+        self.view.viewport().update()
+
+    def delete_named(self) -> None:
+        """Delete the thing chosen in the palette's list (one undoable step)."""
+        key = self.chosen_named()
+        if key is None:
+            self.status("Choose an area, line, box, obstacle or contour in the list first")
+            return
+        what, name = key
+        ed = self.edit
+        try:
+            {"area": ed.remove_area, "line": ed.remove_line, "box": ed.remove_box,
+             "obstacle": ed.remove_obstacle, "contour": ed.remove_contour}[what](name)
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self.palette.names_list.setCurrentRow(-1)        # nothing chosen: the next Delete deletes nothing by chance
+        self.marked = []
+        self.status(f"Deleted {what} {name + 1 if isinstance(name, int) else repr(name)}")
+        self.changed()
+
+    def rename_named(self) -> None:
+        """Rename the area, line or box chosen in the palette's list (a box may get another id too)."""
+        key = self.chosen_named()
+        p = self.palette
+        if key is None or key[0] not in ("area", "line", "box"):
+            self.status("Choose an area, line or box in the list to rename it")
+            return
+        what, name = key
+        ed = self.edit
+        try:
+            if what == "area":
+                new = ed.rename_area(name, p.rename_edit.text()).name
+            elif what == "line":
+                new = ed.rename_line(name, p.rename_edit.text()).name
+            else:
+                new = ed.rename_box(name, p.rename_id_edit.text() or name, p.rename_edit.text()).id
+        except ValueError as e:
+            self.status(str(e))
+            return
+        self.changed()
+        self.choose_named(what, new)
+        self.status(f"Renamed {what} {name!r} to {new!r}")
+
+    # ------------------------------------------------------------ legend letters
+    def letter_of(self, terrain: str) -> str:
+        """The legend letter that codes a terrain ('' when it has none yet)."""
+        return next((c for c, name in sorted(self.board.legend.items()) if name == terrain), "")
+
+    def _show_letter(self) -> None:
+        if self.board is not None:
+            self.palette.legend_letter.setText(self.letter_of(self.palette.terrain()))
+
+    def set_legend_letter(self) -> None:
+        """Code the palette's terrain with the letter typed beside it; refused in words when it is taken."""
+        p = self.palette
+        terrain, code = p.terrain(), p.legend_letter.text()
+        try:
+            self.edit.recode_terrain(terrain, code)
+        except ValueError as e:
+            self.status(str(e))
+            self._show_letter()
+            return
+        self.status(f"{terrain} is coded {code!r} in the legend")
+        self.changed()
 
     def fill_elevation(self) -> None:
         """Every hex without an elevation gets the palette's value (the map's base level)."""
