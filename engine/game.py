@@ -127,10 +127,11 @@ class Game:
     generator, so the same action gives the same rolls again.
     """
 
-    def __init__(self, rules: Rules, seed: int, scenario_path: str | None = None):
+    def __init__(self, rules: Rules, seed: int, scenario_path: str | None = None, variants: tuple[str, ...] = ()):
         self.rules = rules
         self.seed = int(seed)
         self.scenario_path = scenario_path
+        self.variants = tuple(variants)     # the scenario's variants the rules were bound with, in the order chosen
         self.state = rules.initial_state(self.seed)
         self._before: list[Any] = []
         self.log: list[LogEntry] = []
@@ -189,20 +190,23 @@ class Game:
 
     # ------------------------------------------------------------ saved games
     def save(self, path: str | Path) -> None:
-        """Write the saved game TOML atomically: scenario file and hash, seed, action log, state hash."""
+        """Write the saved game TOML atomically: scenario file and hash, variants, seed, action log, state hash."""
         doc: dict[str, Any] = {"format": SAVE_FORMAT, "ruleset": self.rules.name}
         if self.scenario_path:
             doc["scenario"] = str(self.scenario_path)
             doc["scenario_sha256"] = file_hash(self.scenario_path)
+        if self.variants:
+            doc["variants"] = list(self.variants)
         doc["seed"] = self.seed
         doc["state_sha256"] = self.hash()
         doc["actions"] = self.actions_text()
         write_toml(path, doc)
 
 
-def replay(rules: Rules, seed: int, actions: list[str], scenario_path: str | None = None) -> Game:
-    """A game rebuilt by playing a log of action texts from the start."""
-    game = Game(rules, seed, scenario_path)
+def replay(rules: Rules, seed: int, actions: list[str], scenario_path: str | None = None,
+           variants: tuple[str, ...] = ()) -> Game:
+    """A game rebuilt by playing a log of action texts from the start (``rules`` bound with ``variants``)."""
+    game = Game(rules, seed, scenario_path, variants)
     for i, text in enumerate(actions):
         try:
             game.play(text)
@@ -222,6 +226,9 @@ def read_save(path: str | Path) -> dict:
         raise BadFile(problems)
     if not all(isinstance(a, str) for a in doc["actions"]):
         raise BadFile([Problem(str(path), "actions", "expected a list of action texts")])
+    variants = doc.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise BadFile([Problem(str(path), "variants", "expected a list of the scenario's variant names")])
     return doc
 
 
@@ -229,9 +236,11 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     """Load a saved game: check its scenario's hash, then replay its log.
 
     ``rules_for_scenario(scenario_path) -> Rules`` binds the ruleset; by
-    default the scenario names its ruleset (see :func:`load_rules`).
+    default the scenario names its ruleset (see :func:`load_rules`) and the
+    variants the game recorded are applied to it.
     """
     doc = read_save(path)
+    variants = tuple(doc.get("variants", ()))
     scen = doc.get("scenario")
     if scen is not None:
         sp = Path(scen)
@@ -244,21 +253,35 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
                                    f"the scenario {scen} has changed since this game was saved; "
                                    "the log may no longer replay")])
         scen = str(sp)
-    rules = (rules_for_scenario or load_rules)(scen)
-    game = replay(rules, doc["seed"], doc["actions"], scen)
+    if rules_for_scenario is not None:
+        rules = rules_for_scenario(scen)
+    else:
+        try:
+            rules = load_rules(scen, variants)
+        except BadFile as e:
+            raise BadFile([Problem(str(path), "variants", p.message) if p.key == "variants" else p
+                           for p in e.problems]) from None
+    game = replay(rules, doc["seed"], doc["actions"], scen, variants)
     if doc.get("state_sha256") and game.hash() != doc["state_sha256"]:
         raise BadFile([Problem(str(path), "state_sha256", "the replayed log does not reach the saved state")])
     return game
 
 
-def load_rules(scenario_path: str) -> Rules:
-    """The ruleset a scenario file names, bound to that scenario."""
+def load_rules(scenario_path: str, variants: tuple[str, ...] = ()) -> Rules:
+    """The ruleset a scenario file names, bound to that scenario with its ``variants`` applied in order."""
     own = own_format_ruleset(scenario_path, "rules_for_own_scenario")
     if own is not None:
-        return own(scenario_path)
+        return own(scenario_path, tuple(variants)) if variants else own(scenario_path)
     from .scenario import load_scenario  # the scenario loader names the ruleset
 
     scenario = load_scenario(scenario_path)
+    for v in variants:
+        try:
+            scenario = scenario.with_variant(v)
+        except KeyError:
+            known = ", ".join(x.id for x in scenario.variants) or "none"
+            raise BadFile([Problem(str(scenario_path), "variants",
+                                   f"there is no variant {v!r} (variants: {known})")]) from None
     name = getattr(scenario, "ruleset", None)
     if not name:
         raise BadFile([Problem(str(scenario_path), "ruleset", "expected the name of a ruleset, like \"demyansk\"")])

@@ -251,6 +251,14 @@ def _nearest(h: Hex, targets: list[Hex]) -> int:
     return min((hex_distance(h, t) for t in targets), default=0)
 
 
+def side_to_act(st: State) -> str | None:
+    """The side whose decision the game waits for: a pending choice's side, else the phase's side (3.0); None at the end."""
+    if st.pending:
+        return st.pending[0]["side"]
+    side = st.phase.split("-")[0]
+    return side if side in (GERMAN, SOVIET) else None
+
+
 def play_out(rules, game, bots: dict, max_actions: int = 200000) -> None:
     """Let bots play a game to its end (or to ``max_actions``)."""
     n = 0
@@ -261,3 +269,11 @@ def play_out(rules, game, bots: dict, max_actions: int = 200000) -> None:
         action = bot.choose(rules, st) if bot else A.EndPhase()
         game.play(action)
         n += 1
+
+
+def bot_for(rules, side: str):
+    """A function from a state to the baseline bot's next action for ``side`` (one bot, keeping its memory)."""
+    if side not in (GERMAN, SOVIET):
+        raise ValueError(f"Demyansk has no side {side!r}")
+    player = DemyanskBot(side)
+    return lambda st: player.choose(rules, st)

@@ -14,14 +14,14 @@ __all__ = ["ScwRules", "ScwScenario", "load_own_scenario", "load_scw_scenario", 
 load_own_scenario = load_scw_scenario
 
 
-def rules_for_path(path: str | Path, variant: str | None = None) -> ScwRules:
-    """The skirmish rules bound to a scenario file (and one of its variants)."""
+def rules_for_path(path: str | Path, variant: str | tuple[str, ...] | None = None) -> ScwRules:
+    """The skirmish rules bound to a scenario file (and one of its variants, or several in order)."""
     return ScwRules(load_scw_scenario(path, variant))
 
 
-def rules_for_own_scenario(path: str | Path) -> ScwRules:
-    """The rules bound to a skirmish scenario file (the hook ``engine.game.load_rules`` looks for)."""
-    return rules_for_path(path)
+def rules_for_own_scenario(path: str | Path, variants: tuple[str, ...] = ()) -> ScwRules:
+    """The rules bound to a skirmish scenario file and its chosen variants (the hook ``engine.game.load_rules`` looks for)."""
+    return rules_for_path(path, tuple(variants) or None)
 
 
 def rules_for_scenario(scenario) -> ScwRules:

@@ -88,3 +88,17 @@ def _best_moves(state, moves: list[Move]) -> list[Move]:
             per_team[m.team] = m
     order = sorted(per_team.values(), key=lambda m: (state["teams"][m.team]["kind"] == "lmg", m.team))
     return order
+
+
+def bot_for(rules, side: str):
+    """A function from a state to the attacker's next order; the defenders need none (the rules play them)."""
+    if side != "attacker":
+        raise ValueError(f"the skirmish's {side} is played by the rules themselves, not by a bot")
+    return lambda state: attacker_move(rules, state)
+
+
+def side_to_act(state: dict) -> str | None:
+    """The side whose decision the game waits for: the defender lays its cards at set-up, then the attacker."""
+    if state["outcome"]:
+        return None
+    return "defender" if state["phase"] == "setup" else "attacker"

@@ -47,8 +47,8 @@ def _get(doc: dict, key: str, typ, default, file: str, path: str, problems: list
     return v
 
 
-def load_scw_scenario(path: str | Path, variant: str | None = None) -> ScwScenario:
-    """Read and check a skirmish scenario; ``variant`` picks one of its ``[variants.*]``."""
+def load_scw_scenario(path: str | Path, variant: str | tuple[str, ...] | None = None) -> ScwScenario:
+    """Read and check a skirmish scenario; ``variant`` picks one of its ``[variants.*]`` (or several, applied in order)."""
     file = str(path)
     doc = read_toml(path)
     problems: list[Problem] = []
@@ -92,12 +92,13 @@ def load_scw_scenario(path: str | Path, variant: str | None = None) -> ScwScenar
     att = dict(doc.get("attacker", {}))
     dfn = dict(doc.get("defender", {}))
     opts = dict(doc.get("options", {}))
-    if variant is not None:
-        if variant not in variants:
-            problems.append(Problem(file, "variants", f"there is no variant {variant!r} "
+    chosen = [variant] if isinstance(variant, str) else list(variant or ())   # one name, or several in order
+    for name in chosen:
+        if name not in variants:
+            problems.append(Problem(file, "variants", f"there is no variant {name!r} "
                                                       f"(variants: {', '.join(variants) or 'none'})"))
         else:
-            v = variants[variant]
+            v = variants[name]
             att.update(v.get("attacker", {}))
             dfn.update(v.get("defender", {}))
             opts.update(v.get("options", {}))

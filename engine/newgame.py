@@ -1,0 +1,60 @@
+"""What a scenario offers a new game (its variants and sides) and the game started from a choice of them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .game import Game, load_rules, own_format_ruleset
+
+
+@dataclass(frozen=True)
+class VariantOffer:
+    """One variant a scenario offers: its id (as saved games record it), its name and what it changes."""
+
+    id: str
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class SideOffer:
+    """One side of a scenario and who may play it: ``fixed`` is "" (the player chooses), "me" or "computer"."""
+
+    id: str
+    name: str
+    fixed: str = ""
+
+
+@dataclass(frozen=True)
+class ScenarioOffer:
+    """A scenario file's name, variants and sides, as a new game offers them."""
+
+    path: str
+    name: str
+    variants: tuple[VariantOffer, ...]
+    sides: tuple[SideOffer, ...]
+
+
+def scenario_offer(path: str | Path) -> ScenarioOffer:
+    """The variants and sides of a scenario file (BadFile, naming the file, if it cannot be read)."""
+    path = str(path)
+    own = own_format_ruleset(path, "load_own_scenario")
+    if own is not None:
+        sc = own(path)
+        variants = tuple(VariantOffer(vid, str(v.get("name", vid)), str(v.get("text", "")))
+                         for vid, v in (sc.variants or {}).items())
+        # the skirmish: the player leads the attack; the defenders' guns are played by the rules themselves
+        sides = (SideOffer("attacker", "The attackers", fixed="me"),
+                 SideOffer("defender", "The defenders", fixed="computer"))
+        return ScenarioOffer(path, sc.name, variants, sides)
+    from .scenario import load_scenario
+
+    sc = load_scenario(path)
+    variants = tuple(VariantOffer(v.id, v.name, v.text) for v in sc.variants)
+    sides = tuple(SideOffer(s.id, s.name) for s in sc.sides.values())
+    return ScenarioOffer(path, sc.name, variants, sides)
+
+
+def new_game(path: str | Path, seed: int, variants: tuple[str, ...] = ()) -> Game:
+    """A new game of a scenario with the variants chosen, as ``python -m engine play`` starts one."""
+    return Game(load_rules(str(path), tuple(variants)), int(seed), str(path), tuple(variants))
