@@ -4,8 +4,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
-                               QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QPushButton, QSpinBox, QStackedWidget, QTableWidget,
+                               QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QStackedWidget, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 # (tool key, button text, shortcut, settings page)
@@ -86,8 +86,8 @@ class Palette(QWidget):
             page = maker()
             self.pages[name] = page
             self.stack.addWidget(page)
-        box.addWidget(self.stack, 1)
-        box.addWidget(self._checks_box())
+        box.addWidget(self.stack, 3)
+        box.addWidget(self._checks_box(), 1)      # the tool's page gets three parts of the height, the checks one
         # a button acts and hands the keyboard back to the map (tool letters, numbers for elevations, Enter)
         for b in self.findChildren(QPushButton) + self.findChildren(QToolButton):
             b.setFocusPolicy(Qt.NoFocus)
@@ -227,6 +227,7 @@ class Palette(QWidget):
     def _names_page(self) -> QWidget:
         w = QWidget()
         lay = QVBoxLayout(w)
+        lay.setContentsMargins(0, 0, 0, 0)
         area = QGroupBox("Name the selected hexes")
         f = QFormLayout(area)
         self.area_name = QLineEdit()
@@ -238,24 +239,6 @@ class Palette(QWidget):
         self.selection_label = QLabel("0 hexes selected")
         f.addRow(self.selection_label)
         lay.addWidget(area)
-        elev = QGroupBox("Elevation of the selected hexes")
-        f3 = QFormLayout(elev)
-        self.set_elevation_spin = QDoubleSpinBox(minimum=-500, maximum=9000, decimals=1, singleStep=10)
-        self.set_elevation_button = QPushButton("Set selection to N")
-        f3.addRow("N", self.set_elevation_spin)
-        f3.addRow(self.set_elevation_button)
-        lay.addWidget(elev)
-        boxes = QGroupBox("Off-map box or track")
-        f2 = QFormLayout(boxes)
-        self.box_id = QLineEdit()
-        self.box_name = QLineEdit()
-        self.box_kind = _combo(BOX_KINDS)
-        self.add_box_button = QPushButton("Add box")
-        f2.addRow("Id", self.box_id)
-        f2.addRow("Name", self.box_name)
-        f2.addRow("Kind", self.box_kind)
-        f2.addRow(self.add_box_button)
-        lay.addWidget(boxes)
         named = QGroupBox("Areas, lines, boxes, obstacles and contours")
         v = QVBoxLayout(named)
         self.names_list = QListWidget()
@@ -275,7 +258,29 @@ class Palette(QWidget):
         row.addWidget(self.delete_named_button)
         v.addLayout(row)
         lay.addWidget(named, 1)
-        return w
+        boxes = QGroupBox("Off-map box or track")
+        f2 = QFormLayout(boxes)
+        self.box_id = QLineEdit()
+        self.box_name = QLineEdit()
+        self.box_kind = _combo(BOX_KINDS)
+        self.add_box_button = QPushButton("Add box")
+        f2.addRow("Id", self.box_id)
+        f2.addRow("Name", self.box_name)
+        f2.addRow("Kind", self.box_kind)
+        f2.addRow(self.add_box_button)
+        lay.addWidget(boxes)
+        elev = QGroupBox("Elevation of the selected hexes")
+        f3 = QFormLayout(elev)
+        self.set_elevation_spin = QDoubleSpinBox(minimum=-500, maximum=9000, decimals=1, singleStep=10)
+        self.set_elevation_button = QPushButton("Set selection to N")
+        f3.addRow("N", self.set_elevation_spin)
+        f3.addRow(self.set_elevation_button)
+        lay.addWidget(elev)
+        scroll = QScrollArea()              # a tall page scrolls rather than make the window taller than a screen
+        scroll.setWidget(w)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        return scroll
 
     def _line_page(self) -> QWidget:
         w = QWidget()
