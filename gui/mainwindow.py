@@ -83,6 +83,15 @@ class MainWindow(QMainWindow):
         self.map_view.group_dropped.connect(self._group_dropped)
         self.map_view.hex_clicked.connect(self._hex_clicked)
         self._choice_targets: dict = {}
+        self.computer = None                # the computer's player for the game in progress (gui/computerplayer.py)
+        self.computer_step_ms = None        # between two of its actions (None: its default)
+        self.new_game_dlg = None
+        self.pause_act = QAction("Pause the computer", self, checkable=True, shortcut="Ctrl+Shift+P",
+                                 toggled=self._pause_computer)
+        self.pause_act.setToolTip("Stop the computer between two of its actions (Ctrl+Shift+P); while paused you may play "
+                                  "for its side")
+        self.pause_act.setEnabled(False)
+        self.phase_bar.addAction(self.pause_act)
         self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
@@ -97,8 +106,8 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
-        self.new_act = QAction("&New game", self, shortcut=QKeySequence.New, triggered=lambda: self.start_new_game())
-        self.new_act.setToolTip("Start the open scenario again from its set-up, with new dice")
+        self.new_act = QAction("&New game…", self, shortcut=QKeySequence.New, triggered=lambda: self.new_game_dialog())
+        self.new_act.setToolTip("Start a game: the scenario, its variants, the seed, and who plays each side")
         file_menu.addAction(self.new_act)
         self.save_act = QAction("&Save game", self, shortcut=QKeySequence.Save, triggered=self._save)
         self.save_as_act = QAction("Save game &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._save_as)
@@ -288,6 +297,7 @@ class MainWindow(QMainWindow):
             return False
         self._remember(path)
         self.board, self.scenario = board, scenario
+        self._stop_computer()
         if self.session is not None:
             self.session.changed.disconnect(self._game_changed)
             self.session = None
@@ -404,22 +414,113 @@ class MainWindow(QMainWindow):
         self.tray.show_units(s.scenario, s.off_map())
         self.victory.show_standings(s.standing())
         self._show_choice_targets()
+        self._show_computer_turn()
 
-    def start_new_game(self, seed: int | None = None) -> bool:
-        """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed)."""
+    def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
+        """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are
+        the scenario's variants applied, ``computer`` the sides the computer plays."""
+        from engine.newgame import new_game
+
         if self.scenario is None or self.session is None:
             return False
         if seed is None:
             seed = int.from_bytes(os.urandom(4), "big")
+        try:
+            game = new_game(self.scenario.path, seed, tuple(variants))
+        except BadFile as e:
+            self.show_error("Cannot start this game", "\n".join(str(p) for p in e.problems[:10]))
+            return False
+        self._stop_computer()
         self.session.changed.disconnect(self._game_changed)
-        self.session = PlaySession(self.scenario, self.board, seed=seed, parent=self)
+        self.session = PlaySession(self.scenario, self.board, seed=seed, parent=self, game=game)
         self.session.changed.connect(self._game_changed)
         self.combat.clear()
         self.combat.show_result([])
         self.map_view.set_pieces(self.session.pieces())
+        if computer:
+            self._start_computer(computer)
         self._show_play()
-        self.statusBar().showMessage(f"New game of {self.scenario.name} (seed {seed})", 5000)
+        chosen = f", variants: {', '.join(variants)}" if variants else ""
+        self.statusBar().showMessage(f"New game of {self.scenario.name} (seed {seed}{chosen})", 5000)
         return True
+
+    # ------------------------------------------------------------ a new game chosen, the computer playing
+    def new_game_dialog(self):
+        """File > New game…: the dialog on the open scenario (non-blocking); Start begins the game chosen."""
+        from .newgame import NewGameDialog
+
+        path = getattr(self.scenario, "path", None) or None
+        computer = self.computer.sides if self.computer is not None else ()
+        self.new_game_dlg = NewGameDialog(path, computer=computer, parent=self)
+        self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
+        self.new_game_dlg.open()
+        return self.new_game_dlg
+
+    def start_chosen_game(self, choice) -> bool:
+        """Start the game a New game dialog describes (another scenario file is opened first)."""
+        if choice is None:
+            return False
+        path = Path(choice.path).absolute()
+        from .table import is_table_file
+
+        if is_table_file(path):
+            from .table.session import TableSession
+            from .table.window import TableWindow
+            from engine.newgame import new_game
+
+            try:
+                session = TableSession(new_game(path, choice.seed, choice.variants), path)
+            except BadFile as e:
+                self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
+                return False
+            self.table_window = TableWindow(session, parent=self)
+            self.table_window.resize(1280, 860)
+            self.table_window.show()
+            self.table_window.view.fit()
+            return True
+        current = Path(self.scenario.path).absolute() if self.scenario is not None else None
+        if current != path and not self.open_file(path):
+            return False
+        return self.start_new_game(choice.seed, choice.variants, choice.computer)
+
+    def _start_computer(self, sides) -> None:
+        from .computerplayer import STEP_MS, ComputerPlayer
+
+        step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
+        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self)
+        self.computer.acted.connect(self._computer_acted)
+        self.computer.stopped.connect(lambda why: self.show_error("The computer stopped", why))
+        self.pause_act.setEnabled(True)
+        self.pause_act.setChecked(False)
+        self.computer.schedule()
+
+    def _stop_computer(self) -> None:
+        if self.computer is not None:
+            self.computer.stop()
+            self.computer.deleteLater()
+            self.computer = None
+        self.pause_act.setChecked(False)
+        self.pause_act.setEnabled(False)
+
+    def _pause_computer(self, on: bool) -> None:
+        if self.computer is not None:
+            self.computer.set_paused(on)
+            self._show_play()
+
+    def _computer_acted(self, text: str) -> None:
+        if self.session is not None and self.session.game.log:
+            self.statusBar().showMessage(f"Computer: {self.session.log_lines()[-1].split('. ', 1)[-1]}", 8000)
+
+    def _show_computer_turn(self) -> None:
+        """While the computer is to play, the map and "Next phase" wait for it; the phase bar says so."""
+        c = self.computer
+        if c is None or c.paused or self.viewing_past is not None or not c.to_play():
+            return
+        self.map_view.drag_enabled = False
+        self.phase_bar.next_act.setEnabled(False)
+        side = c.side_to_act()
+        name = getattr(self.scenario.sides.get(side), "name", side) if self.scenario is not None else side
+        self.phase_bar.label.setText(f"{self.phase_bar.label.text()} — the computer is playing {name}")
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""

@@ -46,6 +46,8 @@ class PlaySession(QObject):
         self.game = game
         self.rules = game.rules
         self.path: Path | None = None          # where this game was last saved or opened from
+        self._by_computer: list[bool] = []     # beside each log entry: played by the computer
+        self._redo_by_computer: list[bool] = []
 
     @classmethod
     def open_saved(cls, path: Path, parent=None) -> "PlaySession":
@@ -73,7 +75,8 @@ class PlaySession(QObject):
         """The game as it was after its first ``n`` actions (replayed from the log: dice included)."""
         from engine.game import replay
 
-        return replay(self.rules, self.game.seed, self.game.actions_text()[:n], self.game.scenario_path)
+        return replay(self.rules, self.game.seed, self.game.actions_text()[:n], self.game.scenario_path,
+                      getattr(self.game, "variants", ()))
 
     def pieces_of(self, state) -> list[tuple[object, Hex]]:
         """``(scenario unit, hex)`` of every unit a state has on the map."""
@@ -223,14 +226,42 @@ class PlaySession(QObject):
         return None
 
     # ------------------------------------------------------------ telling the game
-    def play(self, text: str) -> list | Refusal:
-        """Play one action in its text form; the events, or the refusal with its rule."""
+    def play(self, text: str, by_computer: bool = False) -> list | Refusal:
+        """Play one action in its text form (``by_computer``: the computer's); the events, or the refusal with its rule."""
         try:
+            marks = self._marks()
             events = self.game.play(text)
         except IllegalAction as e:
             return Refusal(e.rule, e.message)
+        self._by_computer = marks + [bool(by_computer)]
+        self._redo_by_computer = []
         self.changed.emit()
         return events
+
+    # ------------------------------------------------------------ who played what
+    def _marks(self) -> list[bool]:
+        """The computer marks, one per log entry (entries played around this session count as the player's)."""
+        n = len(self.game.log)
+        return (self._by_computer + [False] * n)[:n]
+
+    def _redo_marks(self) -> list[bool]:
+        n = len(getattr(self.game, "_redo", []))
+        return ([False] * n + self._redo_by_computer)[-n:] if n else []
+
+    def by_computer(self, i: int) -> bool:
+        """Whether the log's entry ``i`` (from 0) was played by the computer."""
+        marks = self._marks()
+        return 0 <= i < len(marks) and marks[i]
+
+    def my_undo_count(self) -> int:
+        """How many log entries the player's undo takes back: the computer's last ones and the player's own before them
+        (boardgame.io's rule: a player undoes only their own moves); 0 when the player has none to undo."""
+        marks = self._marks()
+        n = 0
+        while marks and marks[-1]:
+            marks.pop()
+            n += 1
+        return n + 1 if marks else 0
 
     def move(self, uid: str, frm: Hex, to: Hex, path: list[Hex] | None = None) -> list | Refusal:
         """Move a unit from one hex to another: along ``path`` (its hexes from ``frm`` to ``to``) if given, else
@@ -263,25 +294,43 @@ class PlaySession(QObject):
         return self.play("end")
 
     def undo(self) -> str | Refusal:
+        """Take back the player's own last action and every action of the computer's since; its text."""
         if not self.game.can_undo():
             return Refusal("", "there is nothing to undo")
-        entry = self.game.undo()
+        count = self.my_undo_count()
+        if count == 0:
+            return Refusal("", "only the computer has played since the start: there is nothing of yours to undo")
+        marks, redo_marks = self._marks(), self._redo_marks()
+        for _ in range(count):
+            entry = self.game.undo()
+            redo_marks.append(marks.pop())
+        self._by_computer, self._redo_by_computer = marks, redo_marks
         self.changed.emit()
         return entry.action.text()
 
     def redo(self) -> str | Refusal:
+        """Play again the player's action last taken back and the computer's actions that followed it; its text."""
         if not self.game.can_redo():
             return Refusal("", "there is nothing to redo")
-        self.game.redo()
+        marks, redo_marks = self._marks(), self._redo_marks()
+        first = None
+        while self.game.can_redo():
+            self.game.redo()
+            marks.append(redo_marks.pop())
+            first = first or self.game.log[-1].action.text()
+            if not redo_marks or not redo_marks[-1]:
+                break
+        self._by_computer, self._redo_by_computer = marks, redo_marks
         self.changed.emit()
-        return self.game.log[-1].action.text()
+        return first
 
     def log_lines(self) -> list[str]:
         """Every action so far with the events it caused, in words."""
         lines = []
         for i, entry in enumerate(self.game.log, start=1):
             events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
-            lines.append(f"{i}. {entry.action.text()}" + (f" — {events}" if events else ""))
+            who = "[computer] " if self.by_computer(i - 1) else ""
+            lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
         return lines
 
     def save(self, path: Path) -> None:

@@ -136,8 +136,52 @@ class TableWindow(QMainWindow):
         fit.triggered.connect(self.view.fit)
         save = QAction("Save game…", self, shortcut=QKeySequence.Save)
         save.triggered.connect(self._save_as)
-        bar.addActions([self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, save])
+        self.new_act = QAction("New game…", self, shortcut=QKeySequence.New)
+        self.new_act.setToolTip("Start a game: the scenario, its variants and the seed (the rules play the defenders)")
+        self.new_act.triggered.connect(lambda: self.new_game_dialog())
+        bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, save])
         self.addToolBar(Qt.TopToolBarArea, bar)
+
+    # ------------------------------------------------------------ a new game
+    def new_game_dialog(self):
+        """The New game dialog on this skirmish (non-blocking); Start begins the game chosen in this window."""
+        from ..newgame import NewGameDialog
+
+        self.new_game_dlg = NewGameDialog(self.session.path, parent=self)
+        self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
+        self.new_game_dlg.open()
+        return self.new_game_dlg
+
+    def start_chosen_game(self, choice) -> bool:
+        """A new game of the skirmish chosen (its variants and seed) in place of this one; a bad file is reported."""
+        from engine.newgame import new_game
+
+        if choice is None:
+            return False
+        try:
+            session = TableSession(new_game(choice.path, choice.seed, choice.variants), Path(choice.path))
+        except BadFile as e:
+            self._refused("", "cannot start this game: " + "; ".join(str(p) for p in e.problems[:5]))
+            return False
+        old = self.session
+        for signal, slot in ((old.refused, self._refused), (old.happened, self._happened),
+                             (old.changed, self._changed)):
+            signal.disconnect(slot)
+        self.session = session
+        self.selected = None
+        self.enemy_seen = []
+        session.setParent(self)
+        session.refused.connect(self._refused)
+        session.happened.connect(self._happened)
+        session.changed.connect(self._changed)
+        old.deleteLater()
+        self.setWindowTitle(f"Sandtable — {session.rules.scenario.name}")
+        self.view.set_session(session)
+        self.view.fit()
+        self._changed()
+        chosen = f", variants: {', '.join(choice.variants)}" if choice.variants else ""
+        self.statusBar().showMessage(f"New game (seed {choice.seed}{chosen})", STATUS_MS)
+        return True
 
     # ------------------------------------------------------------ orders
     def move_team(self, team: str, x: float, y: float) -> bool:

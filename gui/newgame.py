@@ -1,0 +1,165 @@
+"""The "New game" dialog: a scenario, its variants, the seed, and who plays each side (the player or the computer)."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
+                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from engine.errors import BadFile
+from engine.newgame import ScenarioOffer, scenario_offer
+
+SEED_MAX = 2**31 - 1
+ME, COMPUTER = "me", "computer"
+PLAYED_BY = ((ME, "me"), (COMPUTER, "the computer"))
+
+
+@dataclass(frozen=True)
+class NewGameChoice:
+    """What the player chose: the scenario file, its variants (ids, in the scenario's order), seed, computer's sides."""
+
+    path: str
+    variants: tuple[str, ...]
+    seed: int
+    computer: frozenset[str]
+
+
+def random_seed() -> int:
+    """A fresh seed for new dice."""
+    return random.SystemRandom().randrange(1, SEED_MAX)
+
+
+class NewGameDialog(QDialog):
+    """Choose a scenario, its variants, the seed and the sides' players; ``choice()`` once accepted."""
+
+    def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        self.setObjectName("newgamedialog")
+        self.offer: ScenarioOffer | None = None
+        self.problem = ""
+        self._computer_default = frozenset(computer)
+        lay = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.scenario_label = QLabel()
+        self.scenario_label.setWordWrap(True)
+        self.scenario_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.pick_button = QPushButton("Choose a scenario file…")
+        self.pick_button.clicked.connect(self._pick_file)
+        top.addWidget(self.scenario_label, 1)
+        top.addWidget(self.pick_button)
+        lay.addLayout(top)
+        self.variants_box = QGroupBox("Variants")
+        self.variants_layout = QVBoxLayout(self.variants_box)
+        lay.addWidget(self.variants_box)
+        self.sides_box = QGroupBox("Played by")
+        self.sides_layout = QFormLayout(self.sides_box)
+        lay.addWidget(self.sides_box)
+        seed_row = QWidget()
+        srl = QHBoxLayout(seed_row)
+        srl.setContentsMargins(0, 0, 0, 0)
+        srl.addWidget(QLabel("Seed for the dice:"))
+        self.seed_box = QSpinBox()
+        self.seed_box.setRange(0, SEED_MAX)
+        self.seed_box.setToolTip("The same scenario, variants, seed and actions always give the same game")
+        self.seed_box.setValue(random_seed() if seed is None else int(seed))
+        srl.addWidget(self.seed_box, 1)
+        self.reroll = QPushButton("New dice")
+        self.reroll.clicked.connect(lambda: self.seed_box.setValue(random_seed()))
+        srl.addWidget(self.reroll)
+        lay.addWidget(seed_row)
+        self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: #a00")
+        lay.addWidget(self.problem_label)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Cancel)
+        self.start_button = self.buttons.addButton("Start", QDialogButtonBox.AcceptRole)
+        self.start_button.setDefault(True)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        self.variant_boxes: dict[str, QCheckBox] = {}
+        self.side_boxes: dict[str, QComboBox] = {}
+        if path is not None:
+            self.set_scenario(path)
+        else:
+            self._show_problem("Choose a scenario file to play")
+        self.resize(520, self.sizeHint().height())
+
+    # ------------------------------------------------------------ the scenario
+    def set_scenario(self, path: str | Path) -> bool:
+        """Show a scenario's variants and sides; a file that cannot be read is named with what is wrong (False)."""
+        try:
+            offer = scenario_offer(path)
+        except (BadFile, OSError) as e:
+            text = "\n".join(str(p) for p in e.problems[:8]) if isinstance(e, BadFile) else f"{path}: {e}"
+            self.offer = None
+            self._clear()
+            self.scenario_label.setText(f"Scenario: {Path(path).name}")
+            self._show_problem(f"Cannot start this scenario:\n{text}")
+            return False
+        self.offer = offer
+        self._clear()
+        self.scenario_label.setText(f"<b>{offer.name}</b><br>{Path(offer.path).name}")
+        self.scenario_label.setToolTip(str(offer.path))
+        for v in offer.variants:
+            box = QCheckBox(v.name)
+            box.setObjectName(f"variant-{v.id}")
+            box.setToolTip(v.text or v.name)
+            self.variants_layout.addWidget(box)
+            self.variant_boxes[v.id] = box
+        if not offer.variants:
+            self.variants_layout.addWidget(QLabel("This scenario has no variants"))
+        for s in offer.sides:
+            combo = QComboBox()
+            combo.setObjectName(f"side-{s.id}")
+            for key, text in PLAYED_BY:
+                combo.addItem(text, key)
+            who = s.fixed or (COMPUTER if s.id in self._computer_default else ME)
+            combo.setCurrentIndex(combo.findData(who))
+            if s.fixed:
+                combo.setEnabled(False)
+                combo.setToolTip("the rules play the defenders here" if s.fixed == COMPUTER else "always the player")
+            self.sides_layout.addRow(f"{s.name}:", combo)
+            self.side_boxes[s.id] = combo
+        self._show_problem("")
+        return True
+
+    def _clear(self) -> None:
+        for layout in (self.variants_layout, self.sides_layout):
+            while layout.count():
+                item = layout.takeAt(0)
+                if item.widget() is not None:
+                    item.widget().deleteLater()
+        self.variant_boxes, self.side_boxes = {}, {}
+
+    def _show_problem(self, text: str) -> None:
+        self.problem = text
+        self.problem_label.setText(text)
+        self.problem_label.setVisible(bool(text))
+        self.start_button.setEnabled(self.offer is not None)
+
+    def _pick_file(self) -> None:
+        start = str(Path(self.offer.path).parent) if self.offer else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a scenario", start, "Scenarios (*.toml)")
+        if path:
+            self.set_scenario(path)
+
+    # ------------------------------------------------------------ the answer
+    def set_played_by(self, side: str, who: str) -> None:
+        """Have ``side`` played by ``me`` or ``computer`` (a fixed side stays as it is)."""
+        combo = self.side_boxes[side]
+        if combo.isEnabled():
+            combo.setCurrentIndex(combo.findData(who))
+
+    def choice(self) -> NewGameChoice | None:
+        """The scenario, variants, seed and the computer's sides chosen; None without a playable scenario."""
+        if self.offer is None:
+            return None
+        variants = tuple(v.id for v in self.offer.variants if self.variant_boxes[v.id].isChecked())
+        computer = frozenset(s.id for s in self.offer.sides
+                             if self.side_boxes[s.id].currentData() == COMPUTER and not s.fixed)
+        return NewGameChoice(str(self.offer.path), variants, self.seed_box.value(), computer)

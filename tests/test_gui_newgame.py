@@ -1,0 +1,117 @@
+"""File > New game…: the scenario, its variants, the seed and the sides' players, started as the engine starts a game."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from engine.fileio import read_toml
+from engine.newgame import new_game
+from gui.mainwindow import MainWindow
+from gui.newgame import COMPUTER, ME, NewGameDialog
+from gui.table.window import TableWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+CAMPAIGN = ROOT / "scenarios" / "demyansk-2-campaign.toml"
+PLATOON = ROOT / "scenarios" / "scw-platoon-attack.toml"
+ODD = "air-supply-odd-faces"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.open_file(TRAPPED)
+    return win
+
+
+def test_the_dialog_shows_the_scenario_its_variants_sides_and_a_random_seed(qtbot):
+    dlg = NewGameDialog(CAMPAIGN, computer={"soviet"})
+    qtbot.addWidget(dlg)
+    assert "Campaign Game" in dlg.scenario_label.text()
+    box = dlg.variant_boxes[ODD]
+    assert box.text() == "Air supply on 1, 3 or 5" and not box.isChecked() and "7.2" in box.toolTip()
+    assert {s: c.currentData() for s, c in dlg.side_boxes.items()} == {"german": ME, "soviet": COMPUTER}
+    other = NewGameDialog(CAMPAIGN)
+    qtbot.addWidget(other)
+    assert 0 < dlg.seed_box.value() and dlg.seed_box.value() != other.seed_box.value()   # fresh dice each time
+    box.setChecked(True)
+    dlg.seed_box.setValue(4242)
+    dlg.set_played_by("german", COMPUTER)
+    c = dlg.choice()
+    assert (c.variants, c.seed, c.computer) == ((ODD,), 4242, frozenset({"german", "soviet"}))
+    assert Path(c.path) == CAMPAIGN
+
+
+def test_file_new_game_starts_the_variant_chosen_exactly_as_the_engine_does(window, qtbot, tmp_path):
+    window.new_act.trigger()
+    dlg = window.new_game_dlg
+    assert dlg.isVisible() and Path(dlg.offer.path) == TRAPPED               # the open scenario, preselected
+    assert window.scenario.name in dlg.scenario_label.text()
+    dlg.variant_boxes[ODD].setChecked(True)
+    dlg.seed_box.setValue(77)
+    qtbot.mouseClick(dlg.start_button, Qt.LeftButton)
+    game = window.session.game
+    assert (game.seed, game.variants) == (77, (ODD,))
+    assert window.session.rules.options["air_supply_faces"] == [1, 3, 5]
+    assert game.hash() == new_game(TRAPPED, 77, (ODD,)).hash()
+    assert window.computer is None                         # both sides are the player's by default
+    window.phase_bar.next_act.trigger()
+    assert window.save_game(tmp_path / "g.toml")
+    assert read_toml(tmp_path / "g.toml")["variants"] == [ODD]
+    again = MainWindow(cache=tmp_path / "cache2", autosave=tmp_path / "a2.toml")
+    qtbot.addWidget(again)
+    assert again.open_file(tmp_path / "g.toml")
+    assert again.session.game.variants == (ODD,) and again.session.game.hash() == game.hash()
+    assert again.session.past(0).hash() == new_game(TRAPPED, 77, (ODD,)).hash()    # the log replays with the variant
+
+
+def test_another_scenario_file_picked_in_the_dialog_is_opened_and_started(window, qtbot):
+    dlg = window.new_game_dialog()
+    assert dlg.set_scenario(CAMPAIGN)
+    dlg.seed_box.setValue(5)
+    dlg.accept()
+    assert window.scenario.name == "Campaign Game"
+    assert window.session.game.scenario_path == str(CAMPAIGN) and window.session.game.seed == 5
+    assert window.windowTitle() == "Sandtable — Campaign Game"
+
+
+def test_a_file_that_is_no_scenario_is_named_and_cannot_be_started(window, tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('[scenario]\nid = "x"\nname = 5\n', "utf-8")
+    dlg = window.new_game_dialog()
+    assert not dlg.set_scenario(bad)
+    assert "broken.toml" in dlg.problem and dlg.choice() is None
+    assert not dlg.start_button.isEnabled()
+    assert dlg.set_scenario(TRAPPED) and dlg.start_button.isEnabled() and dlg.problem == ""
+
+
+def test_the_skirmish_window_offers_its_variants_and_the_rules_play_the_defenders(qtbot, tmp_path):
+    win = TableWindow.open(PLATOON, seed=3)
+    qtbot.addWidget(win)
+    win.show()
+    win.new_act.trigger()
+    dlg = win.new_game_dlg
+    assert set(dlg.variant_boxes) == {"militia", "player-cards"}
+    att, dfn = dlg.side_boxes["attacker"], dlg.side_boxes["defender"]
+    assert (att.currentData(), att.isEnabled(), dfn.currentData(), dfn.isEnabled()) == (ME, False, COMPUTER, False)
+    dlg.variant_boxes["militia"].setChecked(True)
+    dlg.seed_box.setValue(9)
+    qtbot.mouseClick(dlg.start_button, Qt.LeftButton)
+    game = win.session.game
+    assert (game.seed, game.variants) == (9, ("militia",))
+    assert win.session.rules.scenario.attacker_troops == "militia"
+    assert game.hash() == new_game(PLATOON, 9, ("militia",)).hash()
+    assert win.turn_label.text() == win.session.turn_text()
+    win.session.save(tmp_path / "s.toml")
+    assert read_toml(tmp_path / "s.toml")["variants"] == ["militia"]
+    again = TableWindow.open(tmp_path / "s.toml")
+    qtbot.addWidget(again)
+    assert again.session.game.hash() == game.hash() and again.session.rules.scenario.attacker_troops == "militia"
