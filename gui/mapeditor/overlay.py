@@ -76,7 +76,7 @@ def paint_overlays(painter: QPainter, view, editor) -> None:
         if editor.show_names:
             _paint_areas(painter, view, paths)
     if editor.show_obstacles:
-        _paint_obstacles(painter, view, board, editor.edit.contours)
+        _paint_obstacles(painter, view, board, board.contours)
     if editor.selection:
         painter.setPen(QPen(QColor(250, 200, 0), 2))
         painter.setBrush(QColor(255, 220, 0, 80))
