@@ -514,7 +514,10 @@ class MainWindow(QMainWindow):
     def _show_computer_turn(self) -> None:
         """While the computer is to play, the map and "Next phase" wait for it; the phase bar says so."""
         c = self.computer
-        if c is None or c.paused or self.viewing_past is not None or not c.to_play():
+        if c is None or self.viewing_past is not None:
+            return
+        self.map_view.drag_enabled = True
+        if c.paused or not c.to_play():
             return
         self.map_view.drag_enabled = False
         self.phase_bar.next_act.setEnabled(False)

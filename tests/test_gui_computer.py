@@ -1,0 +1,124 @@
+"""The computer playing a side in the play window: the engine's bot, one action at a time, marked, undone as a block."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.computer import bot_for, side_to_act
+from engine.newgame import new_game
+from gui.mainwindow import MainWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+SEED = 3
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.open_file(TRAPPED)
+    win.computer_step_ms = 0
+    return win
+
+
+def acting(win) -> str | None:
+    return side_to_act(win.session.rules, win.session.state)
+
+
+def end_german_turn(win) -> int:
+    """The player ends the German phases until the game waits for the Soviets; the log's length before the last end."""
+    for _ in range(8):
+        before = len(win.session.game.log)
+        win.phase_bar.next_act.trigger()
+        if acting(win) == "soviet":
+            return before
+    raise AssertionError(f"the German turn did not end ({win.session.state.phase})")
+
+
+def headless_soviet_turn(human: list[str]):
+    """The same game without a window: the player's actions, then the Soviet bot until the Germans are to act."""
+    game = new_game(TRAPPED, SEED)
+    for text in human:
+        game.play(text)
+    bot = bot_for(game.rules, "soviet")
+    while side_to_act(game.rules, game.state) == "soviet":
+        game.play(bot(game.state).text())
+    return game
+
+
+def test_the_computer_plays_the_soviet_turn_as_the_engine_bot_does_and_the_log_says_so(window, qtbot):
+    assert window.start_new_game(SEED, computer={"soviet"})
+    assert window.computer is not None and window.pause_act.isEnabled()
+    mark = end_german_turn(window)
+    human = window.session.game.actions_text()
+    acted = []
+    window.computer.acted.connect(acted.append)
+    qtbot.waitUntil(lambda: acting(window) == "german", timeout=30000)
+    expected = headless_soviet_turn(human)
+    game = window.session.game
+    assert game.actions_text() == expected.actions_text() and game.hash() == expected.hash()
+    assert acted == game.actions_text()[len(human):] and len(acted) > 5    # one signal per action, in order
+    lines = window.log_dock.lines()
+    assert all("[computer]" in line for line in lines[len(human):])
+    assert not any("[computer]" in line for line in lines[:len(human)])
+    assert mark == len(human) - 1
+    assert window.map_view.drag_enabled and window.phase_bar.next_act.isEnabled()    # the player's turn again
+    assert "computer" not in window.phase_bar.label.text()
+
+
+def test_undo_steps_back_over_the_computer_to_the_players_own_action_and_redo_replays_them(window, qtbot):
+    assert window.start_new_game(SEED, computer={"soviet"})
+    mark = end_german_turn(window)
+    qtbot.waitUntil(lambda: acting(window) == "german", timeout=30000)
+    game = window.session.game
+    after, n_after = game.hash(), len(game.log)
+    before_end = new_game(TRAPPED, SEED)
+    for text in game.actions_text()[:mark]:
+        before_end.play(text)
+    window.phase_bar.undo_act.trigger()
+    assert len(game.log) == mark and game.hash() == before_end.hash()     # the player's "end" and all Soviet actions
+    assert acting(window) == "german"
+    qtbot.wait(50)
+    assert len(game.log) == mark                                          # the computer does not play on its own
+    window.phase_bar.redo_act.trigger()
+    assert len(game.log) == n_after and game.hash() == after
+    assert all(window.session.by_computer(i) for i in range(mark + 1, n_after))
+    assert not window.session.by_computer(mark)
+
+
+def test_pause_holds_the_computer_and_lets_the_player_act_until_it_is_released(window, qtbot):
+    assert window.start_new_game(SEED, computer={"german"})
+    window.pause_act.setChecked(True)          # the timer had not fired yet: nothing is played while paused
+    qtbot.wait(50)
+    assert len(window.session.game.log) == 0 and window.map_view.drag_enabled
+    window.phase_bar.next_act.trigger()        # the player acts for the German while the computer is paused
+    assert len(window.session.game.log) == 1 and not window.session.by_computer(0)
+    window.pause_act.setChecked(False)
+    qtbot.waitUntil(lambda: len(window.session.game.log) >= 3, timeout=10000)
+    assert window.session.by_computer(1) and window.session.by_computer(2)
+
+
+def test_while_the_computer_plays_the_map_and_next_phase_wait_for_it(window, qtbot):
+    window.computer_step_ms = 60000            # the computer's first action is due in a minute
+    assert window.start_new_game(SEED, computer={"german"})
+    assert not window.map_view.drag_enabled and not window.phase_bar.next_act.isEnabled()
+    assert window.phase_bar.label.text().endswith("the computer is playing German")
+    assert window.computer.busy()
+    assert window.computer.step()               # its first action, through the session like the player's
+    assert window.log_dock.lines()[0].startswith("1. [computer] ")
+
+
+def test_the_players_undo_refuses_when_only_the_computer_has_played(window, qtbot):
+    assert window.start_new_game(SEED, computer={"german"})
+    qtbot.waitUntil(lambda: len(window.session.game.log) >= 2, timeout=10000)
+    window.pause_act.setChecked(True)
+    n = len(window.session.game.log)
+    window.undo()
+    assert "nothing of yours to undo" in window.last_refusal and len(window.session.game.log) == n
