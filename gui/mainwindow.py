@@ -88,8 +88,8 @@ class MainWindow(QMainWindow):
         self.new_game_dlg = None
         self.pause_act = QAction("Pause the computer", self, checkable=True, shortcut="Ctrl+Shift+P",
                                  toggled=self._pause_computer)
-        self.pause_act.setToolTip("Stop the computer between two of its actions (Ctrl+Shift+P); while paused you may play "
-                                  "for its side")
+        self.pause_act.setToolTip("Stop the computer between two of its actions (Ctrl+Shift+P); "
+                                  "while paused you may play for its side")
         self.pause_act.setEnabled(False)
         self.phase_bar.addAction(self.pause_act)
         self._show_play()
@@ -509,7 +509,9 @@ class MainWindow(QMainWindow):
 
     def _computer_acted(self, text: str) -> None:
         if self.session is not None and self.session.game.log:
-            self.statusBar().showMessage(f"Computer: {self.session.log_lines()[-1].split('. ', 1)[-1]}", 8000)
+            entry = self.session.game.log[-1]
+            events = "; ".join(e.text for e in entry.events if e.text)
+            self.statusBar().showMessage(f"Computer: {text}" + (f" — {events}" if events else ""), 8000)
 
     def _show_computer_turn(self) -> None:
         """While the computer is to play, the map and "Next phase" wait for it; the phase bar says so."""
