@@ -138,6 +138,11 @@ def test_a_contour_is_deleted_from_the_palette_and_the_file_no_longer_has_it(qtb
     assert editor.choose_named("contour", 0)
     qtbot.mouseClick(editor.palette.delete_named_button, Qt.LeftButton)
     assert [c.elevation for c in b.contours] == [60.0]
+    assert editor.choose_named("contour", 0)
+    editor.palette.names_list.setFocus()
+    qtbot.keyClick(editor.palette.names_list, Qt.Key_Delete)      # the Delete key in the list does the same
+    assert not b.contours
+    editor.undo()
     out = tmp_path / "one.toml"
     assert editor.save(out), editor.last_message
     assert [c.elevation for c in load_map(out).contours] == [60.0]

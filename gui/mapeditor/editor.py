@@ -104,6 +104,7 @@ class MapEditor(QMainWindow):
         p.rename_edit.returnPressed.connect(self.rename_named)
         p.rename_id_edit.returnPressed.connect(self.rename_named)
         p.delete_named_button.clicked.connect(self.delete_named)
+        p.names_list.delete_pressed.connect(self.delete_named)
         p.terrain_list.currentTextChanged.connect(lambda _t: self._show_letter())
         p.legend_letter_button.clicked.connect(self.set_legend_letter)
         p.legend_letter.returnPressed.connect(self.set_legend_letter)

@@ -41,6 +41,19 @@ def _combo(items, editable=True) -> QComboBox:
     return c
 
 
+class NamedList(QListWidget):
+    """The list of named things; the Delete key asks for the chosen one to be deleted."""
+
+    delete_pressed = Signal()
+
+    def keyPressEvent(self, event):
+        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and self.currentItem() is not None:
+            self.delete_pressed.emit()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class Palette(QWidget):
     """Everything the tools read their settings from, and the lists that go to the map when clicked."""
 
@@ -241,7 +254,7 @@ class Palette(QWidget):
         lay.addWidget(area)
         named = QGroupBox("Areas, lines, boxes, obstacles and contours")
         v = QVBoxLayout(named)
-        self.names_list = QListWidget()
+        self.names_list = NamedList()
         v.addWidget(self.names_list, 1)
         f4 = QFormLayout()
         self.rename_edit = QLineEdit()
