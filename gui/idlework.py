@@ -18,21 +18,26 @@ MAX_QUEUED = 512
 
 
 class IdleQueue(QObject):
-    """Jobs by key, run newest first in slices of ``SLICE_MS`` between the GUI's events."""
+    """Jobs by key, run newest first in slices of ``SLICE_MS`` between the GUI's events.
 
-    def __init__(self, parent=None, slice_ms: float = SLICE_MS):
+    ``limit``: the most jobs kept (the oldest are dropped past it); None keeps every job,
+    for work that must all be done (the grid's blocks), not just what the view shows now.
+    """
+
+    def __init__(self, parent=None, slice_ms: float = SLICE_MS, limit: int | None = MAX_QUEUED):
         super().__init__(parent)
         self.slice = slice_ms / 1000.0
+        self.limit = limit
         self._jobs: OrderedDict[object, Callable[[], None]] = OrderedDict()
         self._timer = QTimer(self, interval=0, timeout=self._run)
 
     def submit(self, key, job: Callable[[], None]) -> None:
-        """Queue a job unless one with this key is queued; the oldest are dropped past MAX_QUEUED."""
+        """Queue a job unless one with this key is queued; the oldest are dropped past ``limit``."""
         if key in self._jobs:
             self._jobs.move_to_end(key)
             return
         self._jobs[key] = job
-        while len(self._jobs) > MAX_QUEUED:
+        while self.limit is not None and len(self._jobs) > self.limit:
             self._jobs.popitem(last=False)
         if not self._timer.isActive():
             self._timer.start()

@@ -76,7 +76,8 @@ class MapView(QGraphicsView):
         self.setBackgroundBrush(QColor(58, 58, 62))
         self.cache = cache
         self.store = TileStore(parent=self)
-        self._prepare = IdleQueue(self)            # grid blocks built between events after a board opens
+        # grid blocks built between events after a board opens: every one of them, however many
+        self._prepare = IdleQueue(self, limit=None)
         self.art = CounterArt(parent=self)
         self.art.ready.connect(self._picture_ready)
         self.board: Board | None = None
@@ -717,6 +718,9 @@ class MapView(QGraphicsView):
                 self.viewport().repaint()
                 app.processEvents()
                 if self.store.pending() == 0 and self.art.pending() == 0 and self._prepare.pending() == 0:
+                    if self.moving:              # moved again meanwhile: the last frame was a fast one
+                        self.settle()
+                        continue
                     self.viewport().repaint()
                     if self.store.pending() == 0 and self.art.pending() == 0:
                         return True

@@ -20,6 +20,14 @@ CACHE_BYTES = 384 * 1024 * 1024
 PAPER = QColor(222, 214, 190)
 
 
+def screen_format(image: QImage) -> QImage:
+    """A tile in the format the screen draws fastest: opaque tiles without an alpha channel,
+    so they are copied rather than blended (several times faster when scaled smoothly)."""
+    if image.hasAlphaChannel():
+        return image.convertToFormat(QImage.Format_ARGB32_Premultiplied)
+    return image.convertToFormat(QImage.Format_RGB32)
+
+
 class TileStore(QObject):
     """Pixmaps of tiles by ``(folder, level, col, row)``: an LRU cache fed by reads between events."""
 
@@ -50,7 +58,7 @@ class TileStore(QObject):
         if pm is None:
             image = QImage(path)
             if not image.isNull():
-                self._store(key, image.convertToFormat(QImage.Format_ARGB32_Premultiplied))
+                self._store(key, screen_format(image))
                 pm = self._pixmaps.get(key)
         return pm
 
@@ -60,8 +68,7 @@ class TileStore(QObject):
     def _read(self, key: tuple, path: str) -> None:
         image = QImage(path)
         if not image.isNull():
-            # the screen's own format: drawing it needs no conversion
-            image = image.convertToFormat(QImage.Format_ARGB32_Premultiplied)
+            image = screen_format(image)
         self._store(key, image)
 
     def _store(self, key: tuple, image: QImage) -> None:
