@@ -97,6 +97,10 @@ class CountersLayer:
         dev_xy = xy[idx] * zoom + (dx - side / 2, dy - side / 2)
         painter.save()
         painter.resetTransform()
+        if pictures is None:
+            self._paint_squares(painter, idx.tolist(), dev_xy.round().astype(int).tolist(), side, step)
+            painter.restore()
+            return
         outline = side > 20 and not fast
         painter.setPen(QPen(EDGE_COLOUR, 0) if outline else Qt.NoPen)
         painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
@@ -127,6 +131,31 @@ class CountersLayer:
             else:
                 painter.drawPixmap(QRect(x0, y0, side, side), pm)
         painter.restore()
+
+
+    def _paint_squares(self, painter: QPainter, idx: list, corners: list, side: int, step: float) -> None:
+        """Counters too small for art: coloured squares, gathered by depth and colour and drawn one
+        call per colour (stacks never overlap one another, so only the depth order matters)."""
+        colours, stacks, hexes, lifted = self.art.colours, self.stacks, self._hexes, self.lifted
+        offsets = [round(d * step) for d in range(MAX_EDGES + 1)]
+        layers: list[dict] = [{} for _ in range(MAX_EDGES + 1)]     # depth -> colour -> (QColor, rects)
+        for i, (x0, y0) in zip(idx, corners):
+            h = hexes[i]
+            units = stacks[h]
+            if h == lifted:
+                units = units[:-1]
+            for d in range(min(MAX_EDGES, len(units) - 1), -1, -1):
+                c = colours(units[-1 - d])[2 if d else 0]      # the top counter's fill, edges underneath
+                e = offsets[d]
+                group = layers[d].get(c.rgba())
+                if group is None:
+                    group = layers[d][c.rgba()] = (c, [])
+                group[1].append(QRect(x0 + e, y0 - e, side, side))
+        painter.setPen(Qt.NoPen)
+        for layer in reversed(layers):                  # the deepest edges first, the top counters last
+            for c, rects in layer.values():
+                painter.setBrush(c)
+                painter.drawRects(rects)
 
 
 class StackViewer(QGraphicsItem):

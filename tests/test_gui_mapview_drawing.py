@@ -1,0 +1,138 @@
+"""How the map view draws fast: opaque tiles, the grid while moving, every grid block prepared, small counters."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QImage, QPainter, QTransform
+
+from engine.board import Affine, Board, Sheet
+from engine.hexes import Hex
+from engine.numbering import NumberingScheme
+from engine.scenario import Side, Unit
+from gui.counterart import CounterArt
+from gui.counterlayer import EDGE_STEP, CountersLayer
+from gui.gridlayer import FAST_GRID_COLOUR, GRID_COLOUR, GridLayer
+from gui.idlework import MAX_QUEUED, IdleQueue
+from gui.mapview import MapView
+from gui.sheetlayer import PAPER, TileStore, screen_format
+
+
+def _board(cols: int, rows: int) -> Board:
+    sheet = Sheet("A", NumberingScheme(style="classic", cols=cols, rows=rows, col_digits=3, row_digits=3),
+                  transform=Affine(64.0, 0.0, 80.0, 0.0, 64.0, 80.0))
+    return Board(name="plain", sheets=[sheet])
+
+
+def test_an_unlimited_idle_queue_keeps_every_job_and_a_limited_one_the_newest(qapp):
+    done = []
+    every = IdleQueue(limit=None)
+    newest = IdleQueue()
+    for k in range(MAX_QUEUED + 100):
+        every.submit(k, lambda k=k: done.append(k))
+        newest.submit(k, lambda: None)
+    assert every.pending() == MAX_QUEUED + 100
+    assert newest.pending() == MAX_QUEUED and (MAX_QUEUED + 99) in newest and 0 not in newest
+    every.run_all()
+    assert sorted(done) == list(range(MAX_QUEUED + 100))
+
+
+def test_every_grid_block_of_a_big_board_is_prepared(qtbot, tmp_path):
+    view = MapView(cache=tmp_path)
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show_board(_board(120, 90))
+    blocks = view.grid.blocks()
+    assert len(blocks) > MAX_QUEUED                 # more blocks than a view-driven queue keeps
+    assert view.wait_until_drawn(60)
+    assert set(view.grid._blocks) == set(blocks)
+
+
+def test_the_blocks_found_by_cell_are_every_block_that_meets_the_rectangle(qapp):
+    grid = GridLayer(_board(40, 30), 64.0)
+    rects = [QRectF(0, 0, 500, 400), QRectF(-300, -300, 350, 350), QRectF(1234.5, 987.25, 640, 360),
+             QRectF(2000, 1500, 3, 3), QRectF(-5000, -5000, 20000, 20000)]
+    for r in rects:
+        meeting = {k for k, br in grid._block_rects.items() if br.intersects(r)}
+        assert meeting <= set(grid._blocks_meeting(r))
+    assert set(grid._blocks_meeting(QRectF(-5000, -5000, 20000, 20000))) == set(grid.blocks())
+
+
+def test_opaque_tiles_are_kept_without_an_alpha_channel(qapp, tmp_path):
+    rgb = QImage(8, 8, QImage.Format_RGB888)
+    rgb.fill(QColor(10, 120, 200))
+    argb = QImage(8, 8, QImage.Format_ARGB32)
+    argb.fill(QColor(10, 120, 200, 100))
+    assert screen_format(rgb).format() == QImage.Format_RGB32
+    assert screen_format(argb).format() == QImage.Format_ARGB32_Premultiplied
+    path = tmp_path / "tile.png"
+    rgb.save(str(path))
+    store = TileStore()
+    pm = store.load_now(("t", 0, 0, 0), str(path))
+    assert not pm.hasAlphaChannel()
+    assert QColor(pm.toImage().pixel(3, 3)) == QColor(10, 120, 200)
+
+
+def _grid_edge_pixel(fast: bool) -> QColor:
+    """The colour of the grid in the middle of one hex edge, drawn over the map's paper."""
+    board = _board(6, 6)
+    grid = GridLayer(board, 64.0)
+    img = QImage(600, 600, QImage.Format_RGB32)
+    img.fill(PAPER)
+    p = QPainter(img)
+    p.setTransform(QTransform.fromScale(1.0, 1.0))
+    grid.show_ids = False
+    grid.paint(p, QRectF(0, 0, 600, 600), fast)
+    p.end()
+    h = Hex(2, 2)
+    (x0, y0), (x1, y1) = board.layout.polygon_corners(h)[:2]
+    mx, my = (x0 + x1) / 2 * 64, (y0 + y1) / 2 * 64
+    # the darkest pixel next to the edge's middle is the line itself
+    near = [QColor(img.pixel(round(mx) + dx, round(my) + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    return min(near, key=lambda c: c.lightness())
+
+
+def test_the_grid_drawn_while_moving_has_the_still_grids_colour_on_paper(qapp):
+    still, moving = _grid_edge_pixel(False), _grid_edge_pixel(True)
+    assert moving == FAST_GRID_COLOUR                # opaque: written, not blended
+    a = GRID_COLOUR.alphaF()
+    for got, g, paper in zip((still.red(), still.green(), still.blue()),
+                             (GRID_COLOUR.red(), GRID_COLOUR.green(), GRID_COLOUR.blue()),
+                             (PAPER.red(), PAPER.green(), PAPER.blue())):
+        assert abs(got - (g * a + paper * (1 - a))) <= 2          # the still grid is blended over paper
+    assert max(abs(still.red() - moving.red()), abs(still.green() - moving.green()),
+               abs(still.blue() - moving.blue())) <= 3             # ... to the colour drawn while moving
+
+
+def test_small_counters_are_squares_in_their_colours_with_edges_beneath(qapp):
+    sides = {"german": Side("german", "German", "#8fa2b6"), "soviet": Side("soviet", "Soviet", "#a5764a")}
+    units = [Unit("g1", "german", "infantry", "division", 5, 4, 4), Unit("g2", "german", "armor", "division", 7, 5, 6),
+             Unit("s1", "soviet", "infantry", "brigade", 3, 3, 4), Unit("s2", "soviet", "armor", "brigade", 4, 3, 5)]
+    art = CounterArt(sides)
+    board = _board(10, 10)
+    scale = 64.0
+
+    def centre(h):
+        x, y = board.center(h)
+        return QPointF(x * scale, y * scale)
+
+    layer = CountersLayer(art, scale, centre)
+    a, b, c = Hex(2, 2), Hex(5, 1), Hex(6, 3)
+    layer.set_stacks({a: [units[0], units[2]], b: [units[3]], c: [units[1]]})
+    layer.lifted = c                                  # its only counter is being moved: nothing drawn there
+    zoom = 0.125                                      # counters 9 px across: too small for art
+    img = QImage(200, 200, QImage.Format_RGB32)
+    img.fill(QColor(0, 0, 0))
+    p = QPainter(img)
+    p.setTransform(QTransform.fromScale(zoom, zoom))
+    layer.paint(p, QRectF(0, 0, 200 / zoom, 200 / zoom), 1.0, fast=True)
+    p.end()
+    assert layer.drawn == 3
+
+    def px(h, dx=0, dy=0):
+        q = centre(h)
+        return QColor(img.pixel(round(q.x() * zoom) + dx, round(q.y() * zoom) + dy))
+
+    # at this size the edge beneath lies exactly under the top counter: the top one is drawn last
+    assert round(EDGE_STEP * scale * zoom) == 0
+    assert px(a) == art.colours(units[2])[0]          # the top counter's fill, not the edge under it
+    assert px(b) == art.colours(units[3])[0]
+    assert px(c) == QColor(0, 0, 0)
