@@ -111,7 +111,9 @@ class GridLayer:
             painter.save()
             painter.setPen(pen)
             painter.setRenderHint(QPainter.Antialiasing, hex_px >= SMOOTH_MIN_PX and not fast)
-            plain = t.m12() == 0 and t.m21() == 0 and t.m11() == t.m22()
+            # while moving, the lattice paths under the scaling transform: an opaque line without
+            # antialiasing strokes as fast that way, and a zoom step maps no paths
+            plain = t.m12() == 0 and t.m21() == 0 and t.m11() == t.m22() and not fast
             if plain:
                 # paths in device pixels for this zoom, drawn with only a translation: a scaling
                 # world transform makes Qt's raster engine stroke several times slower
