@@ -451,7 +451,8 @@ class MainWindow(QMainWindow):
 
         path = getattr(self.scenario, "path", None) or None
         computer = self.computer.sides if self.computer is not None else ()
-        self.new_game_dlg = NewGameDialog(path, computer=computer, parent=self)
+        variants = self.session.game.variants if self.session is not None else ()
+        self.new_game_dlg = NewGameDialog(path, computer=computer, variants=variants, parent=self)
         self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
         self.new_game_dlg.open()
         return self.new_game_dlg

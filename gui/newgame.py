@@ -35,13 +35,15 @@ def random_seed() -> int:
 class NewGameDialog(QDialog):
     """Choose a scenario, its variants, the seed and the sides' players; ``choice()`` once accepted."""
 
-    def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), parent=None):
+    def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), variants=(),
+                 parent=None):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setObjectName("newgamedialog")
         self.offer: ScenarioOffer | None = None
         self.problem = ""
-        self._computer_default = frozenset(computer)
+        self._computer_default = frozenset(computer)     # sides shown as the computer's at first
+        self._variants_default = frozenset(variants)     # variants shown ticked at first (the game in progress's)
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
         self.scenario_label = QLabel()
@@ -109,6 +111,7 @@ class NewGameDialog(QDialog):
             box = QCheckBox(v.name)
             box.setObjectName(f"variant-{v.id}")
             box.setToolTip(v.text or v.name)
+            box.setChecked(v.id in self._variants_default)
             self.variants_layout.addWidget(box)
             self.variant_boxes[v.id] = box
         if not offer.variants:

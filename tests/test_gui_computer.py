@@ -113,6 +113,8 @@ def test_while_the_computer_plays_the_map_and_next_phase_wait_for_it(window, qtb
     assert window.computer.busy()
     assert window.computer.step()               # its first action, through the session like the player's
     assert window.log_dock.lines()[0].startswith("1. [computer] ")
+    window.pause_act.setChecked(True)
+    assert not window.computer.busy()
 
 
 def test_the_players_undo_refuses_when_only_the_computer_has_played(window, qtbot):

@@ -64,6 +64,7 @@ def test_file_new_game_starts_the_variant_chosen_exactly_as_the_engine_does(wind
     assert game.hash() == new_game(TRAPPED, 77, (ODD,)).hash()
     assert window.computer is None                         # both sides are the player's by default
     window.phase_bar.next_act.trigger()
+    assert window.new_game_dialog().variant_boxes[ODD].isChecked()       # offered again for the next game
     assert window.save_game(tmp_path / "g.toml")
     assert read_toml(tmp_path / "g.toml")["variants"] == [ODD]
     again = MainWindow(cache=tmp_path / "cache2", autosave=tmp_path / "a2.toml")
@@ -115,3 +116,5 @@ def test_the_skirmish_window_offers_its_variants_and_the_rules_play_the_defender
     again = TableWindow.open(tmp_path / "s.toml")
     qtbot.addWidget(again)
     assert again.session.game.hash() == game.hash() and again.session.rules.scenario.attacker_troops == "militia"
+    dlg = again.new_game_dialog()                  # the next new game offers the variants of this one, ticked
+    assert dlg.variant_boxes["militia"].isChecked() and not dlg.variant_boxes["player-cards"].isChecked()
