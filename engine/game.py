@@ -166,6 +166,10 @@ class Game:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    def redo_depth(self) -> int:
+        """How many actions undone can be played again."""
+        return len(self._redo)
+
     def redo(self) -> list[Event]:
         """Play again the action last undone."""
         if not self._redo:

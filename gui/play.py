@@ -245,7 +245,7 @@ class PlaySession(QObject):
         return (self._by_computer + [False] * n)[:n]
 
     def _redo_marks(self) -> list[bool]:
-        n = len(getattr(self.game, "_redo", []))
+        n = self.game.redo_depth()
         return ([False] * n + self._redo_by_computer)[-n:] if n else []
 
     def by_computer(self, i: int) -> bool:
