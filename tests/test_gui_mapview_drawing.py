@@ -136,3 +136,24 @@ def test_small_counters_are_squares_in_their_colours_with_edges_beneath(qapp):
     assert px(a) == art.colours(units[2])[0]          # the top counter's fill, not the edge under it
     assert px(b) == art.colours(units[3])[0]
     assert px(c) == QColor(0, 0, 0)
+
+
+def test_the_viewport_is_painted_whole_without_a_fill_beforehand(qtbot, tmp_path):
+    view = MapView(cache=tmp_path)
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    vp = view.viewport()
+    empty = vp.grab().toImage()
+    assert {QColor(empty.pixel(x, y)).name() for x in (0, 199, vp.width() - 1)
+            for y in (0, 149, vp.height() - 1)} == {QColor(58, 58, 62).name()}
+    view.show_board(_board(4, 3))
+    assert view.wait_until_drawn(30)
+    view.set_zoom(0.05)                               # the board a speck in the middle: the rest is background
+    assert view.wait_until_drawn(30)
+    img = vp.grab().toImage()
+    assert QColor(img.pixel(1, 1)) == QColor(58, 58, 62)
+    assert QColor(img.pixel(vp.width() - 2, vp.height() - 2)) == QColor(58, 58, 62)
+    # both scroll bars are drawn in the plain style, a fraction of the cost of the default one
+    assert view.horizontalScrollBar().style().name().lower() == "windows"
