@@ -74,9 +74,6 @@ class MapView(QGraphicsView):
         self.setMouseTracking(True)
         self.setAcceptDrops(True)
         self.setBackgroundBrush(QColor(58, 58, 62))
-        # the background covers the whole viewport every frame: no fill of it beforehand
-        self.viewport().setAutoFillBackground(False)
-        self.viewport().setAttribute(Qt.WA_OpaquePaintEvent, True)
         # scroll bars in the plain style: Fusion's are repainted at every pan and zoom step at a cost
         # of about 2 ms a frame, the plain ones for a fraction of that, and they look alike
         plain = QStyleFactory.create("Windows")

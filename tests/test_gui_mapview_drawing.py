@@ -138,7 +138,7 @@ def test_small_counters_are_squares_in_their_colours_with_edges_beneath(qapp):
     assert px(c) == QColor(0, 0, 0)
 
 
-def test_the_viewport_is_painted_whole_without_a_fill_beforehand(qtbot, tmp_path):
+def test_the_viewport_shows_the_background_around_the_board_and_plain_scroll_bars(qtbot, tmp_path):
     view = MapView(cache=tmp_path)
     qtbot.addWidget(view)
     view.resize(400, 300)
