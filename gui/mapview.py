@@ -729,6 +729,9 @@ class MapView(QGraphicsView):
                         self.settle()
                         continue
                     self.viewport().repaint()
+                    if self._drawn_fast:         # some part was still drawn fast: draw it all again
+                        self.settle()
+                        continue
                     if self.store.pending() == 0 and self.art.pending() == 0:
                         return True
                 continue                     # tiles or pictures to make: no sleeping
