@@ -54,10 +54,10 @@ def test_demo_map_opens_with_its_image_and_grid(window):
     view.set_zoom(1.0)
     h = board.parse_hex("A10.10")
     view.centre_on_hex(h)
-    view.wait_until_drawn()
+    assert view.wait_until_drawn(120)
     with_grid = grab(view)
     view.set_grid_visible(False)
-    view.wait_until_drawn()
+    assert view.wait_until_drawn(120)
     without = grab(view)
 
     lay = board.layout
