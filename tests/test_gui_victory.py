@@ -40,7 +40,7 @@ def test_scenario_i_shows_the_open_line_condition_as_it_stands(win):
     assert win.victory.rows() == [("Open line to the west", "Demyansk 9.2", standing.leader)]
     f = figures(win.victory, 0)
     assert f["pocket units on the map"] == dict(standing.figures)["pocket units on the map"]
-    assert f["judged"] == "at the end of the game (turn 1 of 10)"
+    assert f["judged"] == "at the end of turn 10 (now turn 1)"
     assert standing.summary in win.victory.text() and f"{standing.leader} holds it now" in win.victory.text()
 
 

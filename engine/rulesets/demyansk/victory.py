@@ -118,8 +118,9 @@ def open_line_path(rules, st: State) -> tuple[str, list[Hex]] | None:
     return best
 
 
-def _turns_left(rules, st: State) -> str:
-    return "the game is over" if st.over else f"turn {st.turn} of {rules.turns}"
+def _judged(rules, st: State) -> str:
+    """When the condition is judged, as the victory dock shows it."""
+    return "now: the game is over" if st.over else f"at the end of turn {rules.turns} (now turn {st.turn})"
 
 
 def standing(rules, st: State) -> list[Standing]:
@@ -136,7 +137,7 @@ def open_line_standing(rules, st: State) -> Standing:
     out = open_line(rules, st)
     found = open_line_path(rules, st)
     figures = [(k, str(v)) for k, v in out.breakdown.items()]
-    figures.append(("judged", f"at the end of the game ({_turns_left(rules, st)})"))
+    figures.append(("judged", _judged(rules, st)))
     if found is None:
         return Standing("Open line to the west", "Demyansk 9.2", SOVIET,
                         "no free line joins the pocket to the west edge now", tuple(figures))
@@ -154,7 +155,7 @@ def points_standing(rules, st: State) -> Standing:
     b = out.breakdown
     figures = [(f"Soviet: {k}", str(v)) for k, v in b["soviet"].items()]
     figures += [(f"German: {k}", str(v)) for k, v in b["german"].items()]
-    figures.append(("judged", f"at the end of the game ({_turns_left(rules, st)})"))
+    figures.append(("judged", _judged(rules, st)))
     sv, gv = b["soviet total"], b["german total"]
     lead = "level" if out.winner is None else f"{out.winner} leads by {abs(gv - sv)}"
     return Standing("Victory points", "Demyansk 9.3", out.winner,
@@ -174,5 +175,5 @@ def conditions_standing(rules, st: State) -> list[Standing]:
     result.append(Standing("Verdict if the game ended now", getattr(rules.judge.victory, "rule", "") or "",
                            out.winner, f"{out.winner or 'nobody'}: {out.reason}",
                            (("level", str(level)), ("score", str(out.breakdown.get("score", 0))),
-                            ("judged", f"at the end of the game ({_turns_left(rules, st)})"))))
+                            ("judged", _judged(rules, st)))))
     return result
