@@ -365,52 +365,51 @@ def add_box(board: Board, box_id: str, name: str = "", kind: str = "holding") ->
 
 def remove_area(board: Board, name: str) -> Area:
     """Delete a named area; returns it."""
-    if name not in board.areas:
-        raise ValueError(f"no area is called {name!r}")
-    return board.areas.pop(name)
+    return _remove_named(board.areas, name, f"no area is called {name!r}")
 
 
 def rename_area(board: Board, name: str, new_name: str) -> Area:
     """Give a named area another name (unused by any other area); returns it."""
-    new_name = _new_name(new_name, name, board.areas, "area")
-    area = remove_area(board, name)
-    area.name = new_name
-    board.areas[new_name] = area
-    return area
+    return _rename_named(board.areas, name, new_name, "area", f"no area is called {name!r}", "name")
 
 
 def remove_line(board: Board, name: str) -> Line:
     """Delete a named line; returns it."""
-    if name not in board.lines:
-        raise ValueError(f"no line is called {name!r}")
-    return board.lines.pop(name)
+    return _remove_named(board.lines, name, f"no line is called {name!r}")
 
 
 def rename_line(board: Board, name: str, new_name: str) -> Line:
     """Give a named line another name (unused by any other line); returns it."""
-    new_name = _new_name(new_name, name, board.lines, "line")
-    line = remove_line(board, name)
-    line.name = new_name
-    board.lines[new_name] = line
-    return line
+    return _rename_named(board.lines, name, new_name, "line", f"no line is called {name!r}", "name")
 
 
 def remove_box(board: Board, box_id: str) -> Box:
     """Delete an off-map box; returns it."""
-    if box_id not in board.boxes:
-        raise ValueError(f"no box has id {box_id!r}")
-    return board.boxes.pop(box_id)
+    return _remove_named(board.boxes, box_id, f"no box has id {box_id!r}")
 
 
 def rename_box(board: Board, box_id: str, new_id: str, name: str | None = None) -> Box:
     """Give a box another id (unused by any other box) and, when given, another name; returns it."""
-    new_id = _new_name(new_id, box_id, board.boxes, "box")
-    box = remove_box(board, box_id)
-    box.id = new_id
+    box = _rename_named(board.boxes, box_id, new_id, "box", f"no box has id {box_id!r}", "id")
     if name is not None and name.strip():
         box.name = name.strip()
-    board.boxes[new_id] = box
     return box
+
+
+def _remove_named(named: dict, key: str, missing: str):
+    """Take the entry ``key`` out of one of the board's named tables; ``missing`` says it is not there."""
+    if key not in named:
+        raise ValueError(missing)
+    return named.pop(key)
+
+
+def _rename_named(named: dict, key: str, new_key: str, what: str, missing: str, attr: str):
+    """File an entry of one of the board's named tables under another key, kept in its ``attr`` too."""
+    new_key = _new_name(new_key, key, named, what)
+    item = _remove_named(named, key, missing)
+    setattr(item, attr, new_key)
+    named[new_key] = item
+    return item
 
 
 def _new_name(new: str, old: str, taken: dict, what: str) -> str:

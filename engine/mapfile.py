@@ -111,7 +111,7 @@ def _same_obstacles(xs: list[Obstacle], ys: list[Obstacle], tolerance: float) ->
     for x, y in zip(xs, ys):
         if (x.kind, x.height, x.sheet, len(x.points)) != (y.kind, y.height, y.sheet, len(y.points)):
             return False
-        if any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(x.points, y.points)):
+        if not _close_points(x.points, y.points, tolerance):
             return False
     return True
 
@@ -123,9 +123,14 @@ def _same_contours(xs: list[Contour], ys: list[Contour], tolerance: float) -> bo
         if (x.elevation, x.closed, x.uphill, x.sheet, len(x.points)) != (y.elevation, y.closed, y.uphill, y.sheet,
                                                                           len(y.points)):
             return False
-        if any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(x.points, y.points)):
+        if not _close_points(x.points, y.points, tolerance):
             return False
     return True
+
+
+def _close_points(ps: list, qs: list, tolerance: float) -> bool:
+    """Whether two point lists agree point by point within ``tolerance`` on each coordinate."""
+    return not any(abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance for p, q in zip(ps, qs))
 
 
 def _nonempty(d: dict) -> dict:
@@ -644,42 +649,35 @@ class _Loader:
             if t is not None:
                 yield i, t
 
-    def load_areas(self, board: Board) -> None:
-        for i, t in self.tables("areas"):
-            path = ("areas", i)
-            self.keys(t, path, AREA_KEYS, required=("name", "hexes"))
+    def named_sets(self, board: Board, section: str, allowed: tuple, members: str, resolve, what: str,
+                   defined: dict):
+        """Each well-formed entry of [[areas]] or [[lines]] not already in ``defined``, as (name, kind, members)."""
+        for i, t in self.tables(section):
+            path = (section, i)
+            self.keys(t, path, allowed, required=("name", members))
             name = self.string(t["name"], path + ("name",)) if "name" in t else None
-            kind = self.string(t.get("kind", "area"), path + ("kind",))
-            hexes = set()
-            arr = self.array(t["hexes"], path + ("hexes",)) if "hexes" in t else None
+            kind = self.string(t.get("kind", what), path + ("kind",))
+            found = set()
+            arr = self.array(t[members], path + (members,)) if members in t else None
             for k, text in enumerate(arr or ()):
-                h = self.resolve(text, path + ("hexes", k), board)
-                if h is not None:
-                    hexes.add(h)
+                m = resolve(text, path + (members, k), board)
+                if m is not None:
+                    found.add(m)
             if name is None or kind is None:
                 continue
-            if name in board.areas:
-                self.problem(path + ("name",), f"area {name!r} is defined twice")
+            if name in defined:
+                self.problem(path + ("name",), f"{what} {name!r} is defined twice")
                 continue
+            yield name, kind, found
+
+    def load_areas(self, board: Board) -> None:
+        for name, kind, hexes in self.named_sets(board, "areas", AREA_KEYS, "hexes", self.resolve, "area",
+                                                 board.areas):
             board.areas[name] = Area(name, kind, hexes)
 
     def load_lines(self, board: Board) -> None:
-        for i, t in self.tables("lines"):
-            path = ("lines", i)
-            self.keys(t, path, LINE_KEYS, required=("name", "hexsides"))
-            name = self.string(t["name"], path + ("name",)) if "name" in t else None
-            kind = self.string(t.get("kind", "line"), path + ("kind",))
-            sides = set()
-            arr = self.array(t["hexsides"], path + ("hexsides",)) if "hexsides" in t else None
-            for k, text in enumerate(arr or ()):
-                s = self.resolve_side(text, path + ("hexsides", k), board)
-                if s is not None:
-                    sides.add(s)
-            if name is None or kind is None:
-                continue
-            if name in board.lines:
-                self.problem(path + ("name",), f"line {name!r} is defined twice")
-                continue
+        for name, kind, sides in self.named_sets(board, "lines", LINE_KEYS, "hexsides", self.resolve_side, "line",
+                                                 board.lines):
             board.lines[name] = Line(name, kind, sides)
 
     def load_boxes(self, board: Board) -> None:
@@ -696,38 +694,47 @@ class _Loader:
                 continue
             board.boxes[bid] = Box(bid, name, kind)
 
-    def load_obstacles(self, board: Board) -> None:
+    def traced_sheet(self, t: dict, path: tuple, board: Board) -> tuple[str | None, Sheet] | None:
+        """The sheet id (None: the first sheet) and sheet a traced outline is on; None when its sheet is not usable."""
+        if "sheet" not in t:
+            return None, board.sheets[0]
         sheets = {sh.id: sh for sh in board.sheets}
+        sheet_id = self.string(t["sheet"], path + ("sheet",))
+        if sheet_id is not None and sheet_id not in sheets:
+            self.problem(path + ("sheet",), f"no sheet has id {sheet_id!r} (sheets: {', '.join(sheets)})")
+            return None
+        if sheet_id is None:
+            return None
+        return sheet_id, sheets[sheet_id]
+
+    def traced_points(self, t: dict, path: tuple, sheet: Sheet, need: int, expected: str) -> list | None:
+        """A traced outline's points, given in pixels of the sheet's image, in lattice coordinates; None if unusable."""
+        pts = t.get("points")
+        if pts is None:
+            return None
+        if not (isinstance(pts, list) and len(pts) >= need
+                and all(isinstance(p, list) and len(p) == 2 and all(_is_number(x) for x in p) for p in pts)):
+            self.problem(path + ("points",), f"{expected} [u, v] points (pixels of the sheet's image)")
+            return None
+        inv = sheet.transform.inverse()
+        return [inv.apply(float(u), float(v)) for u, v in pts]
+
+    def load_obstacles(self, board: Board) -> None:
         for i, t in self.tables("obstacles"):
             path = ("obstacles", i)
             self.keys(t, path, OBSTACLE_KEYS, required=("kind", "height", "points"))
             kind = self.string(t["kind"], path + ("kind",)) if "kind" in t else None
             height = self.number(t["height"], path + ("height",)) if "height" in t else None
-            sheet_id = None
-            sheet = board.sheets[0]
-            if "sheet" in t:
-                sheet_id = self.string(t["sheet"], path + ("sheet",))
-                if sheet_id is not None and sheet_id not in sheets:
-                    self.problem(path + ("sheet",), f"no sheet has id {sheet_id!r} (sheets: {', '.join(sheets)})")
-                    continue
-                if sheet_id is None:
-                    continue
-                sheet = sheets[sheet_id]
-            pts = t.get("points")
-            if pts is None:
+            on = self.traced_sheet(t, path, board)
+            if on is None:
                 continue
-            if not (isinstance(pts, list) and len(pts) >= 3
-                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(x) for x in p) for p in pts)):
-                self.problem(path + ("points",), "expected three or more [u, v] points (pixels of the sheet's image)")
+            sheet_id, sheet = on
+            lattice = self.traced_points(t, path, sheet, 3, "expected three or more")
+            if lattice is None or kind is None or height is None:
                 continue
-            if kind is None or height is None:
-                continue
-            inv = sheet.transform.inverse()
-            lattice = [inv.apply(float(u), float(v)) for u, v in pts]
             board.obstacles.append(Obstacle(kind, height, lattice, sheet_id))
 
     def load_contours(self, board: Board) -> None:
-        sheets = {sh.id: sh for sh in board.sheets}
         for i, t in self.tables("contours"):
             path = ("contours", i)
             self.keys(t, path, CONTOUR_KEYS, required=("elevation", "points"))
@@ -737,29 +744,16 @@ class _Loader:
                 self.problem(path + ("closed",), f"expected true or false, found {_kind_of(closed)}")
                 closed = None
             uphill = self.string(t.get("uphill", "right"), path + ("uphill",), UPHILL_SIDES)
-            sheet_id = None
-            sheet = board.sheets[0]
-            if "sheet" in t:
-                sheet_id = self.string(t["sheet"], path + ("sheet",))
-                if sheet_id is not None and sheet_id not in sheets:
-                    self.problem(path + ("sheet",), f"no sheet has id {sheet_id!r} (sheets: {', '.join(sheets)})")
-                    continue
-                if sheet_id is None:
-                    continue
-                sheet = sheets[sheet_id]
-            pts = t.get("points")
-            if pts is None or closed is None:
+            on = self.traced_sheet(t, path, board)
+            if on is None or closed is None:
                 continue
-            need = 3 if closed else 2
-            if not (isinstance(pts, list) and len(pts) >= need
-                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(x) for x in p) for p in pts)):
-                what = "a closed ring needs three or more" if closed else "expected two or more"
-                self.problem(path + ("points",), f"{what} [u, v] points (pixels of the sheet's image)")
+            sheet_id, sheet = on
+            if closed:
+                lattice = self.traced_points(t, path, sheet, 3, "a closed ring needs three or more")
+            else:
+                lattice = self.traced_points(t, path, sheet, 2, "expected two or more")
+            if lattice is None or elevation is None or uphill is None:
                 continue
-            if elevation is None or uphill is None:
-                continue
-            inv = sheet.transform.inverse()
-            lattice = [inv.apply(float(u), float(v)) for u, v in pts]
             board.contours.append(Contour(elevation, lattice, closed, uphill, sheet_id))
 
 
@@ -883,18 +877,8 @@ def dumps_map(board: Board) -> str:
                     pieces.append(" ".join(hid(h) for h in p[i:i + PATH_PIECE]))
             w.rows(kind, pieces)
 
-    for name in sorted(board.areas):
-        a = board.areas[name]
-        w.array_table("areas")
-        w.kv("name", a.name)
-        w.kv("kind", a.kind)
-        w.rows("hexes", sorted(hid(h) for h in a.hexes), per_line=10)
-    for name in sorted(board.lines):
-        ln = board.lines[name]
-        w.array_table("lines")
-        w.kv("name", ln.name)
-        w.kv("kind", ln.kind)
-        w.rows("hexsides", sorted(side_id(s) for s in ln.hexsides), per_line=5)
+    _write_named(w, "areas", board.areas, "hexes", lambda a: (hid(h) for h in a.hexes), 10)
+    _write_named(w, "lines", board.lines, "hexsides", lambda ln: (side_id(s) for s in ln.hexsides), 5)
     for bid in sorted(board.boxes):
         b = board.boxes[bid]
         w.array_table("boxes")
@@ -902,25 +886,36 @@ def dumps_map(board: Board) -> str:
         w.kv("name", b.name)
         w.kv("kind", b.kind)
     for ob in board.obstacles:
-        sheet = board.sheet(ob.sheet) if ob.sheet is not None else board.sheets[0]
         w.array_table("obstacles")
         w.kv("kind", ob.kind)
         w.kv("height", ob.height)
-        if ob.sheet is not None:
-            w.kv("sheet", ob.sheet)
-        pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in ob.points]
-        w.kv("points", pts)
+        _write_traced(w, board, ob.sheet, ob.points)
     for co in board.contours:
-        sheet = board.sheet(co.sheet) if co.sheet is not None else board.sheets[0]
         w.array_table("contours")
         w.kv("elevation", float(co.elevation))
         w.kv("closed", bool(co.closed))
         w.kv("uphill", co.uphill)
-        if co.sheet is not None:
-            w.kv("sheet", co.sheet)
-        pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in co.points]
-        w.kv("points", pts)
+        _write_traced(w, board, co.sheet, co.points)
     return w.text()
+
+
+def _write_named(w: "_Writer", section: str, named: dict, members: str, member_ids, per_line: int) -> None:
+    """Write [[areas]] or [[lines]]: each entry's name, kind and sorted member ids, in order of name."""
+    for name in sorted(named):
+        item = named[name]
+        w.array_table(section)
+        w.kv("name", item.name)
+        w.kv("kind", item.kind)
+        w.rows(members, sorted(member_ids(item)), per_line=per_line)
+
+
+def _write_traced(w: "_Writer", board: Board, sheet_id: str | None, points: list) -> None:
+    """Write a traced outline's sheet (unless the first) and its points in pixels of that sheet's image."""
+    sheet = board.sheet(sheet_id) if sheet_id is not None else board.sheets[0]
+    if sheet_id is not None:
+        w.kv("sheet", sheet_id)
+    pts = [[_round_px(c) for c in sheet.transform.apply(x, y)] for x, y in points]
+    w.kv("points", pts)
 
 
 def _legend_for(board: Board) -> dict[str, str]:
