@@ -15,7 +15,7 @@ from .mapview import ZOOM_PRESETS, MapView
 from .play import PlaySession, Refusal
 from .combatpanel import CombatPanel
 from .playpanels import LogDock, PhaseBar
-from .tray import TrayDock
+from .tray import TrayDock, setup_hexes, waiting_to_set_up
 from .victorypanel import VictoryDock
 from .userfolders import autosave_path
 
@@ -48,6 +48,7 @@ class MainWindow(QMainWindow):
         self.map_view.tiling.connect(self._tiling)
         self.map_view.problem.connect(lambda m: self.show_error("Map image problem", m))
         self.board = None
+        self._first_state = (None, None)     # (game, its state before the first action): who waits to be set up
         self.scenario = None
         self.session: PlaySession | None = None
         self.last_error = ""
@@ -411,7 +412,7 @@ class MainWindow(QMainWindow):
             if o is not None:
                 odds[b.defender] = o.label
         self.combat.show_game(battles, choices, odds)
-        self.tray.show_units(s.scenario, s.off_map())
+        self.tray.show_units(s.scenario, s.off_map(), self._to_set_up())
         self.victory.show_standings(s.standing())
         self._show_choice_targets()
         self._show_computer_turn()
@@ -633,8 +634,24 @@ class MainWindow(QMainWindow):
         if text is not None:
             self.make_choice(text)
 
+    def _to_set_up(self) -> set[str]:
+        """Units the player still has to set up (off the map as the game started them, of a side set up by the player)."""
+        s = self.session
+        if s is None or not any(side.player_setup for side in s.scenario.sides.values()):
+            return set()
+        game = s.game
+        if self._first_state[0] is not game:
+            self._first_state = (game, game.rules.initial_state(game.seed))
+        return waiting_to_set_up(s.scenario, self._first_state[1], s.off_map())
+
     def _tray_picked(self, uid: str) -> None:
         if self.session is None:
+            return
+        if uid in self._to_set_up():
+            hexes = setup_hexes(self.session.game, self.session.board, uid)
+            self.map_view.show_destinations({h: None for h in hexes})
+            self.statusBar().showMessage(f"{uid}: {len(hexes)} hex(es) where it may be set up now" if hexes else
+                                         f"{uid} may not be set up now", 8000)
             return
         entries = self.session.entries(uid)
         self.map_view.show_destinations({h: None for h in entries})
@@ -644,7 +661,10 @@ class MainWindow(QMainWindow):
     def _tray_dropped(self, uid: str, h) -> None:
         if self.session is None:
             return
-        result = self.session.bring_in(uid, h)
+        if uid in self._to_set_up():
+            result = self.session.play(f"place {uid} {self.session.board.hex_id(h)}")
+        else:
+            result = self.session.bring_in(uid, h)
         if isinstance(result, Refusal):
             self.refused(result)
         else:

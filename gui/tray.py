@@ -2,7 +2,9 @@
 
 A unit is dragged from here onto the map; the hexes where the rules let it
 enter light up (from the game's legal actions), and the drop is one more
-action the game accepts or refuses with its rule.
+action the game accepts or refuses with its rule.  Units of a side the
+player sets up wait under "to set up"; a drop plays the ruleset's ``place``
+action and the lit hexes are that unit's legal ``place`` actions now.
 """
 from __future__ import annotations
 
@@ -11,6 +13,30 @@ from PySide6.QtGui import QDrag
 from PySide6.QtWidgets import QDockWidget, QTabWidget, QTreeWidget, QTreeWidgetItem
 
 MIME = "application/x-sandtable-unit"
+TO_SET_UP = "to set up"
+
+
+def setup_hexes(game, board, uid: str) -> set:
+    """Hexes where the game would accept ``place UID HEX`` now (from its legal actions)."""
+    out = set()
+    for action in game.legal_actions():
+        words = action.text().split()
+        if len(words) == 3 and words[0] == "place" and words[1] == uid:
+            try:
+                out.add(board.parse_hex(words[2]))
+            except ValueError:
+                continue
+    return out
+
+
+def waiting_to_set_up(scenario, first_state, statuses: dict[str, str]) -> set[str]:
+    """Units of sides the player sets up that are still off the map as the game started them (not yet placed)."""
+    units = getattr(first_state, "units", {})
+    deployed = scenario.deployment_of()
+    return {uid for uid, status in statuses.items()
+            if uid in deployed and scenario.sides[scenario.units[uid].side].player_setup
+            and uid in units and str(getattr(units[uid], "status", "")) == status
+            and getattr(units[uid], "hex", None) is None}
 
 
 class UnitTree(QTreeWidget):
@@ -53,13 +79,22 @@ class TrayDock(QDockWidget):
         self.tabs.clear()
         self.trees.clear()
 
-    def show_units(self, scenario, statuses: dict[str, str]) -> None:
-        """``statuses``: unit id -> its status in the game now, for every unit not on the map."""
+    def show_units(self, scenario, statuses: dict[str, str], to_set_up=()) -> None:
+        """``statuses``: unit id -> its status in the game now, for every unit not on the map; ``to_set_up``: those
+        the player still has to place (listed first, under "to set up")."""
         self.clear()
         placed: set[str] = set()
         for side_id, side in scenario.sides.items():
             tree = UnitTree()
             self.trees[side_id] = tree
+            waiting = [uid for uid in scenario.units if uid in to_set_up and uid in statuses
+                       and scenario.units[uid].side == side_id]
+            if waiting:
+                group = QTreeWidgetItem(tree, [TO_SET_UP])
+                for uid in waiting:
+                    row = self._unit_row(group, scenario.units[uid], statuses[uid])
+                    row.setToolTip(0, f"{scenario.units[uid].name or uid}: drag it onto the map to set it up")
+                    placed.add(uid)
             for r in scenario.reinforcements:
                 if r.side != side_id:
                     continue
