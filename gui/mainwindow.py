@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.victory = VictoryDock(self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.victory)
         self.victory.show_line.connect(self._show_victory_line)
+        self._docks_sized = False
         self.combat.declare.connect(self.declare_battle)
         self.combat.resolve.connect(self.resolve_battle)
         self.combat.choose.connect(self.make_choice)
@@ -265,6 +266,15 @@ class MainWindow(QMainWindow):
             self.open_file(Path(path))
 
     # ------------------------------------------------------------ files
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not self._docks_sized:
+            # The tray (units to set up and reinforcements) gets the larger share
+            # of the left column; Qt would otherwise split it by size hints.
+            self._docks_sized = True
+            h = max(400, self.height() - 120)
+            self.resizeDocks([self.tray, self.victory], [int(h * 0.6), int(h * 0.4)], Qt.Vertical)
+
     def open_file(self, path: Path) -> bool:
         """Open a map or scenario file; a bad file is reported in words, never as a traceback."""
         from engine.fileio import read_toml
