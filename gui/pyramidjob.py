@@ -16,6 +16,9 @@ class PyramidJob(QObject):
     progress = Signal(float)
     ready = Signal(object)
     failed = Signal(str)
+    # from the worker thread to this object's (the GUI) thread, queued
+    _built = Signal(object)
+    _broken = Signal(str)
 
     def __init__(self, image: Path, root: Path | None = None, parent=None):
         super().__init__(parent)
@@ -25,6 +28,8 @@ class PyramidJob(QObject):
         self.error: str | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"tiles {self.image.name}", daemon=True)
+        self._built.connect(self._deliver)
+        self._broken.connect(self._deliver_failure)
 
     def start(self) -> None:
         self._thread.start()
@@ -39,7 +44,16 @@ class PyramidJob(QObject):
 
     @property
     def finished(self) -> bool:
+        """True once ``ready`` or ``failed`` has been delivered on the GUI thread (not merely built)."""
         return self.pyramid is not None or self.error is not None
+
+    def _deliver(self, pyramid) -> None:
+        self.pyramid = pyramid
+        self.ready.emit(pyramid)
+
+    def _deliver_failure(self, message: str) -> None:
+        self.error = message
+        self.failed.emit(message)
 
     def _run(self) -> None:
         try:
@@ -48,16 +62,12 @@ class PyramidJob(QObject):
         except BuildCancelled:
             return
         except MapImageError as e:
-            self.error = str(e)
-            self.failed.emit(self.error)
+            self._broken.emit(str(e))
             return
         except MemoryError:
-            self.error = f"{self.image}: not enough memory to cut the image into tiles"
-            self.failed.emit(self.error)
+            self._broken.emit(f"{self.image}: not enough memory to cut the image into tiles")
             return
         except OSError as e:
-            self.error = f"{self.image}: cannot write the tile cache under {self.root} ({e.strerror or e})"
-            self.failed.emit(self.error)
+            self._broken.emit(f"{self.image}: cannot write the tile cache under {self.root} ({e.strerror or e})")
             return
-        self.pyramid = pyramid
-        self.ready.emit(pyramid)
+        self._built.emit(pyramid)
