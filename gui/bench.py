@@ -49,9 +49,9 @@ def peak_mb() -> float:
 
 def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str = "png") -> Path:
     """A map file over a generated scan of ``width`` x ``height`` (the scan is made once, PNG or JPEG)."""
-    from engine.board import Affine, Board, Sheet
-    from engine.mapfile import save_map
-    from engine.numbering import NumberingScheme
+    from engine.maps.board import Affine, Board, Sheet
+    from engine.maps.mapfile import save_map
+    from engine.maps.numbering import NumberingScheme
 
     folder.mkdir(parents=True, exist_ok=True)
     image = folder / f"scan-{width}x{height}.{ext}"

@@ -1,6 +1,6 @@
 """Counter pictures at the size they are shown, rendered at the screen's pixel ratio, in the background.
 
-The art comes from ``engine.counters.counter_image`` when the engine has it;
+The art comes from ``engine.counters.art.counter_image`` when the engine has it;
 otherwise a plain counter is drawn here from the unit's own values.  Pictures
 are made for a few fixed pixel sizes ("buckets"), the smallest bucket at least
 as big as the counter on screen, so a counter is never scaled up and stays
@@ -41,7 +41,7 @@ def unit_colours(unit, sides: dict) -> tuple[str, str]:
     """(fill, lettering) of a unit's counter: the engine's choice when it has one, else its side's."""
     side = sides.get(getattr(unit, "side", ""))
     try:
-        from engine.counters import colours_for
+        from engine.counters.art import colours_for
     except ImportError:
         colours_for = None
     if colours_for is not None:
@@ -149,7 +149,7 @@ class CounterArt(QObject):
     def render(self, unit, px: int) -> QImage:
         """The counter at ``px`` x ``px`` device pixels."""
         try:
-            from engine.counters import counter_image, cut_counter_image
+            from engine.counters.art import counter_image, cut_counter_image
         except ImportError:
             counter_image = None
         if counter_image is not None and self.images is not None:

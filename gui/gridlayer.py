@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QStaticText, QTransform
 
-from engine.board import Board
+from engine.maps.board import Board
 
 BLOCK = 6.0            # block side in lattice units (hex sizes)
 GRID_MIN_PX = 20.0     # a hex must be this many screen pixels across its corners to show the grid

@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
 
     def ask_sight(self, frm, to) -> None:
         """Ask the engine whether ``frm`` sees ``to`` and show its answer on the map and the status line."""
-        from engine.los import line_of_sight, sight_map
+        from engine.los.query import line_of_sight, sight_map
 
         if self.board is None:
             return
@@ -278,7 +278,7 @@ class MainWindow(QMainWindow):
     def open_file(self, path: Path) -> bool:
         """Open a map or scenario file; a bad file is reported in words, never as a traceback."""
         from engine.fileio import read_toml
-        from engine.mapfile import is_map_doc, load_map
+        from engine.maps.mapfile import is_map_doc, load_map
 
         path = Path(path).absolute()
         from .table import is_table_file
@@ -313,7 +313,7 @@ class MainWindow(QMainWindow):
             self.session.changed.disconnect(self._game_changed)
             self.session = None
         if scenario is not None:
-            from engine.counters import counter_images_folder
+            from engine.counters.art import counter_images_folder
 
             art = CounterArt(scenario.sides, images=counter_images_folder(scenario))
             self.map_view.set_art(art)
@@ -329,7 +329,7 @@ class MainWindow(QMainWindow):
         return True
 
     def _load_scenario(self, path: Path):
-        from engine.mapfile import load_map
+        from engine.maps.mapfile import load_map
         from engine.scenario import load_scenario
 
         scenario = load_scenario(path)
@@ -430,7 +430,7 @@ class MainWindow(QMainWindow):
     def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are
         the scenario's variants applied, ``computer`` the sides the computer plays."""
-        from engine.newgame import new_game
+        from engine.scenario.newgame import new_game
 
         if self.scenario is None or self.session is None:
             return False
@@ -478,7 +478,7 @@ class MainWindow(QMainWindow):
         if is_table_file(path):
             from .table.session import TableSession
             from .table.window import TableWindow
-            from engine.newgame import new_game
+            from engine.scenario.newgame import new_game
 
             try:
                 session = TableSession(new_game(path, choice.seed, choice.variants), path)

@@ -15,8 +15,8 @@ from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QRubberBand, QStyleFactory
 
-from engine.board import Board, Sheet
-from engine.hexes import Hex, hex_linedraw, hex_neighbor
+from engine.maps.board import Board, Sheet
+from engine.maps.hexes import Hex, hex_linedraw, hex_neighbor
 
 from .counterart import CounterArt
 from .counterlayer import CountersLayer, StackViewer

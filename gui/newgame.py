@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from engine.errors import BadFile
-from engine.newgame import ScenarioOffer, scenario_offer
+from engine.scenario.newgame import ScenarioOffer, scenario_offer
 
 SEED_MAX = 2**31 - 1
 ME, COMPUTER = "me", "computer"

@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from engine.errors import IllegalAction
-from engine.hexes import Hex
+from engine.maps.hexes import Hex
 
 DEFAULT_SEED = 1
 
@@ -53,7 +53,7 @@ class PlaySession(QObject):
     def open_saved(cls, path: Path, parent=None) -> "PlaySession":
         """A saved game: its scenario checked against the recorded hash, its log replayed (BadFile if not)."""
         from engine.game import load_game
-        from engine.mapfile import load_map
+        from engine.maps.mapfile import load_map
         from engine.scenario import load_scenario
 
         game = load_game(path)

@@ -4,10 +4,10 @@ import math
 import numpy as np
 import pytest
 
-from engine.board import Board, Sheet, fit_affine
+from engine.maps.board import Board, Sheet, fit_affine
 from engine.errors import BadHexId
-from engine.hexes import FLAT, hexside
-from engine.numbering import NumberingScheme
+from engine.maps.hexes import FLAT, hexside
+from engine.maps.numbering import NumberingScheme
 
 
 def two_sheet_board():
@@ -132,7 +132,7 @@ def test_snapping_drops_sides_off_the_board():
 
 
 def test_a_fitted_transform_is_plain_floats_and_saves_as_toml(tmp_path):
-    from engine.mapfile import load_map, save_map
+    from engine.maps.mapfile import load_map, save_map
 
     board = board_a()
     fit = board.fit_sheet(board.sheet("A"), [("A01.01", (40.0, 50.0)), ("A12.01", (900.0, 52.0)),

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.mapfile import dumps_map, load_map
+from engine.maps.mapfile import dumps_map, load_map
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "map-format.md"
 

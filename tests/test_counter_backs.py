@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine import scenario_edit as E
-from engine.counters import (
+from engine.scenario import edit as E
+from engine.counters.art import (
     counter_faces, counter_image, counter_images_folder, counter_sheet, cut_counter_image, stripe_colour,
 )
-from engine.countersheet import CounterGrid, cut
+from engine.counters.sheet import CounterGrid, cut
 from engine.errors import BadFile
 from engine.scenario import Unit, load_scenario, parse_scenario, save_scenario, scenario_to_dict
 

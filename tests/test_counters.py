@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.counters import DEFAULT_COLOURS, colours_for, counter_image, counter_png, counter_sheet
+from engine.counters.art import DEFAULT_COLOURS, colours_for, counter_image, counter_png, counter_sheet
 from engine.scenario import UNIT_TYPES, Unit, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,7 +147,7 @@ def test_every_counter_of_both_scenarios_draws_on_one_sheet():
 
 
 def test_a_sheet_of_a_scenarios_counters_from_the_command_line(tmp_path, capsys):
-    from engine.counters import main
+    from engine.counters.art import main
 
     out = tmp_path / "sheet.png"
     assert main([str(ROOT / "scenarios" / "demyansk-1-trapped.toml"), str(out), "24"]) == 0

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from engine.counters import counter_image
-from engine.countersheet import CounterGrid, assign, cut, open_sheet, preview, save_counters
+from engine.counters.art import counter_image
+from engine.counters.sheet import CounterGrid, assign, cut, open_sheet, preview, save_counters
 from engine.errors import BadFile
 from engine.scenario import load_scenario
 

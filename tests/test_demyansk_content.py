@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.hexes import hex_distance, hex_neighbors
-from engine.mapfile import load_map, map_differences
+from engine.maps.hexes import hex_distance, hex_neighbors
+from engine.maps.mapfile import load_map, map_differences
 from engine.scenario import AreaContext, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent

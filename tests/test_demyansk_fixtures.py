@@ -1,10 +1,10 @@
 """Small Demyansk boards built in code for the rules tests, and checks of the boards themselves."""
 from __future__ import annotations
 
-from engine.board import Area, Board, Sheet
+from engine.maps.board import Area, Board, Sheet
 from engine.game import Game
-from engine.hexes import hexside
-from engine.numbering import NumberingScheme
+from engine.maps.hexes import hexside
+from engine.maps.numbering import NumberingScheme
 from engine.rulesets.demyansk import DemyanskRules, UnitSpec
 
 COLS, ROWS = 10, 8

@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import IllegalAction
 from engine.game import Game
-from engine.hexes import hex_distance
+from engine.maps.hexes import hex_distance
 from engine.rulesets.demyansk.actions import Move, action_from_dict, parse_action
 from test_demyansk_fixtures import board, rules, state_in, unit
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.game import Game, load_rules
-from engine.hexes import hex_distance
+from engine.maps.hexes import hex_distance
 from engine.rulesets.demyansk.state import ELIMINATED, ON_MAP
 from engine.rulesets.demyansk.victory import victory_points
 from engine.rulesets.demyansk.zoc import side_hexes, zoc

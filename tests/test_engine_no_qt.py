@@ -32,7 +32,7 @@ def test_no_engine_source_file_names_qt():
 
 def test_importing_every_engine_module_loads_no_qt():
     mods = engine_modules()
-    assert "engine.hexes" in mods and "engine.board" in mods
+    assert "engine.maps.hexes" in mods and "engine.maps.board" in mods
     code = (
         "import importlib, sys\n"
         f"for m in {mods!r}:\n"

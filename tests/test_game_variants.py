@@ -9,7 +9,7 @@ from engine.computer import bot_for, side_to_act
 from engine.errors import BadFile
 from engine.fileio import read_toml, write_toml
 from engine.game import load_game
-from engine.newgame import new_game, scenario_offer
+from engine.scenario.newgame import new_game, scenario_offer
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGN = ROOT / "scenarios" / "demyansk-2-campaign.toml"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.computer import bot_for, side_to_act
-from engine.newgame import new_game
+from engine.scenario.newgame import new_game
 from gui.mainwindow import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,10 +8,10 @@ from PIL import Image
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from engine.board import Affine, Area
-from engine.hexes import hexside
-from engine.mapedit import SheetSpec, new_board
-from engine.mapfile import load_map
+from engine.maps.board import Affine, Area
+from engine.maps.hexes import hexside
+from engine.maps.mapedit import SheetSpec, new_board
+from engine.maps.mapfile import load_map
 
 pytest.importorskip("pytestqt")
 
@@ -26,7 +26,7 @@ def skewed_scan(tmp_path, cols=12, rows=10):
 
     Returns the image path and the true lattice-to-image transform of the skewed scan.
     """
-    from engine.mapart import render_sheet
+    from engine.maps.art import render_sheet
 
     board = new_board("Scan", "flat", [SheetSpec("A", "x.png", cols, rows)])
     for h in board.hexes():

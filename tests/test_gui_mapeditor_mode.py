@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 from PySide6.QtCore import QPoint, Qt
 
-from engine.mapedit import SheetSpec
+from engine.maps.mapedit import SheetSpec
 
 pytest.importorskip("pytestqt")
 

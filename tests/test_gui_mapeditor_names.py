@@ -7,8 +7,8 @@ import pytest
 from PIL import Image
 from PySide6.QtCore import QPoint, Qt
 
-from engine.mapedit import SheetSpec
-from engine.mapfile import load_map
+from engine.maps.mapedit import SheetSpec
+from engine.maps.mapfile import load_map
 
 pytest.importorskip("pytestqt")
 

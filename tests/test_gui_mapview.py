@@ -9,9 +9,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from engine.board import Affine, Board, Sheet
-from engine.mapfile import load_map, save_map
-from engine.numbering import NumberingScheme
+from engine.maps.board import Affine, Board, Sheet
+from engine.maps.mapfile import load_map, save_map
+from engine.maps.numbering import NumberingScheme
 from engine.scenario import Side, Unit
 from gui.counterart import CounterArt
 from gui.hugeimage import write_png
@@ -302,7 +302,7 @@ def test_screenshot_entry_writes_the_window(tmp_path, monkeypatch, qapp):
 
 
 def test_line_of_sight_thread_shows_the_engines_answer(window, qtbot):
-    from engine.los import line_of_sight
+    from engine.los.query import line_of_sight
 
     window.open_file(DEMO)
     view = window.map_view

@@ -4,9 +4,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 
-from engine.board import Affine, Board, Sheet
-from engine.hexes import Hex
-from engine.numbering import NumberingScheme
+from engine.maps.board import Affine, Board, Sheet
+from engine.maps.hexes import Hex
+from engine.maps.numbering import NumberingScheme
 from engine.scenario import Side, Unit
 from gui.counterart import CounterArt
 from gui.counterlayer import EDGE_STEP, CountersLayer

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from engine.fileio import read_toml
-from engine.newgame import new_game
+from engine.scenario.newgame import new_game
 from gui.mainwindow import MainWindow
 from gui.newgame import COMPUTER, ME, NewGameDialog
 from gui.table.window import TableWindow

@@ -193,7 +193,7 @@ def test_a_refused_edit_leaves_the_scenario_as_it_was(editor):
 
 
 def test_the_counter_sheet_dialog_cuts_and_saves_fronts_and_backs(editor, tmp_path):
-    from engine.counters import counter_image
+    from engine.counters.art import counter_image
 
     ed = editor
     build_custom(ed)
@@ -285,8 +285,8 @@ def test_every_button_of_an_empty_editor_answers_in_words(editor):
 def test_the_counter_sheet_dialog_takes_backs_from_the_sheets_reverse(editor, tmp_path):
     from PIL import Image
 
-    from engine import scenario_edit as E
-    from engine.counters import counter_image, counter_sheet
+    from engine.scenario import edit as E
+    from engine.counters.art import counter_image, counter_sheet
 
     ed = editor
     build_custom(ed)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from engine.rulesets.scw.bot import attacker_move
 from engine.rulesets.scw.enemy import gun_cone
-from engine.table import distance
+from engine.maps.table import distance
 from gui.table import is_table_file
 from gui.table.items import card_face
 from gui.table.session import TableSession

@@ -3,7 +3,7 @@ import math
 
 from hypothesis import given, strategies as st
 
-from engine.hexes import (
+from engine.maps.hexes import (
     FLAT, POINTY, Hex, Layout, hex_distance, hex_linedraw, hex_neighbor, hex_neighbors,
     hex_range, hex_ring, hexside, hexsides_of,
 )

@@ -6,12 +6,12 @@ import math
 import pytest
 import shapely
 
-from engine.board import Board, Obstacle, Sheet
+from engine.maps.board import Board, Obstacle, Sheet
 from engine.errors import IllegalAction
-from engine.hexes import FLAT, Hex, hexside
-from engine.los import line_of_sight, require_direct_fire, sight_map
-from engine.los_rules import DEFAULT_LOS_RULES, FeatureElevation, KindRule, SeaCentre
-from engine.numbering import NumberingScheme
+from engine.maps.hexes import FLAT, Hex, hexside
+from engine.los.query import line_of_sight, require_direct_fire, sight_map
+from engine.los.rules import DEFAULT_LOS_RULES, FeatureElevation, KindRule, SeaCentre
+from engine.maps.numbering import NumberingScheme
 
 
 def open_board(cols: int = 12, rows: int = 10, orientation: str = FLAT) -> Board:

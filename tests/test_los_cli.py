@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from engine.cli import main
-from engine.los import line_of_sight
-from engine.los_model import SightMap
-from engine.mapfile import load_map, save_map
+from engine.los.query import line_of_sight
+from engine.los.model import SightMap
+from engine.maps.mapfile import load_map, save_map
 
 from test_los import open_board
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import shapely
 
-from engine.hexes import FLAT, POINTY, Hex, Layout, hex_range
-from engine.los_grid import Rays, axial_to_f, crossings, point_f, triangle_hex
+from engine.maps.hexes import FLAT, POINTY, Hex, Layout, hex_range
+from engine.los.grid import Rays, axial_to_f, crossings, point_f, triangle_hex
 
 
 def walk(lay: Layout, P, Q):
@@ -92,7 +92,7 @@ def test_triangle_coordinates_put_centres_and_corners_on_whole_numbers():
 @pytest.mark.parametrize("orientation", [FLAT, POINTY])
 @pytest.mark.parametrize("descending", [False, True])
 def test_the_single_line_walk_meets_the_same_hexes_as_the_vectorized_walk(orientation, descending):
-    from engine.los_walk import Line
+    from engine.los.walk import Line
 
     lay = Layout(orientation)
     rng = np.random.default_rng(9)

@@ -7,7 +7,7 @@ import pytest
 import tomli
 
 from engine.errors import BadFile
-from engine.los_rules import DEFAULT_LOS_RULES, KindRule, load_los_rules, los_rules_from_dict
+from engine.los.rules import DEFAULT_LOS_RULES, KindRule, load_los_rules, los_rules_from_dict
 
 BLACK_WEDNESDAY = """
 [los]

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine.board import Obstacle
-from engine.hexes import FLAT, POINTY, hex_distance
-from engine.los_model import SightMap
-from engine.los_rules import DEFAULT_LOS_RULES
-from engine.los_viewshed import viewshed, viewshed_by_loop
+from engine.maps.board import Obstacle
+from engine.maps.hexes import FLAT, POINTY, hex_distance
+from engine.los.model import SightMap
+from engine.los.rules import DEFAULT_LOS_RULES
+from engine.los.viewshed import viewshed, viewshed_by_loop
 
 from test_los import blob, open_board
 
@@ -99,7 +99,7 @@ def test_an_observer_standing_inside_a_traced_wood_sees_out_of_it():
 
 
 def test_viewshed_honours_every_rule_hook_as_the_single_query_does():
-    from engine.los_rules import FeatureElevation, KindRule, SeaCentre
+    from engine.los.rules import FeatureElevation, KindRule, SeaCentre
 
     board = rough_board(FLAT, seed=21)
     rng = random.Random(8)

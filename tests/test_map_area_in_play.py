@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.errors import BadFile, IllegalAction
 from engine.game import load_rules
-from engine.mapfile import load_map
+from engine.maps.mapfile import load_map
 from engine.rulesets.demyansk.actions import EndPhase, Enter, Move
 from engine.scenario import load_scenario, save_scenario
 

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFont
 
-from engine.mapart import palette
-from engine.board import Board, Sheet
-from engine.hexes import FLAT, hexside
-from engine.mapart import render_board, render_sheet, sheet_frame
-from engine.numbering import NumberingScheme
+from engine.maps.art import palette
+from engine.maps.board import Board, Sheet
+from engine.maps.hexes import FLAT, hexside
+from engine.maps.art import render_board, render_sheet, sheet_frame
+from engine.maps.numbering import NumberingScheme
 
 PX = 48
 
@@ -185,7 +185,7 @@ def test_without_dejavu_the_default_font_is_used(monkeypatch):
 
 
 def test_a_sheet_too_big_to_supersample_is_drawn_at_its_final_size_on_the_same_grid(monkeypatch, tmp_path):
-    import engine.mapart as art
+    import engine.maps.art as art
 
     board = small_board()
     normal = render_sheet(board, board.sheets[0], px_per_hex=PX)

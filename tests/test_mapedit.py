@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import Board
+from engine.maps.board import Board
 from engine.errors import BadHexId
-from engine.hexes import Hex, hex_distance, hexside
-from engine.mapedit import (Calibration, Contour, MapEdit, SheetSpec, brush, check_map, derive_elevations,
+from engine.maps.hexes import Hex, hex_distance, hexside
+from engine.maps.mapedit import (Calibration, Contour, MapEdit, SheetSpec, brush, check_map, derive_elevations,
                             flood_fill, guess_transform, hexside_at, new_board, paint_terrain, path_links,
                             place_sheet, suggest_id, trace_hexsides, trace_path)
-from engine.mapfile import load_map, map_differences, save_map
+from engine.maps.mapfile import load_map, map_differences, save_map
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,7 +171,7 @@ def test_check_map_lists_each_kind_of_finding():
     edge = hexside(h(b, "A01.01"), off)
     b.hexsides[edge] = {"river"}
     b.elevation[h(b, "A03.02")] = 100.0
-    b.areas["Nowhere"] = __import__("engine.board", fromlist=["Area"]).Area("Nowhere", "town", {Hex(40, 40)})
+    b.areas["Nowhere"] = __import__("engine.maps.board", fromlist=["Area"]).Area("Nowhere", "town", {Hex(40, 40)})
     found = check_map(b, max_jump=40)
     kinds = [f.kind for f in found]
     assert kinds.count("no terrain") == 1 and found[0].hexes == (h(b, "A02.02"),)

@@ -10,12 +10,12 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.board import Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
+from engine.maps.board import Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
 from engine.errors import BadFile
-from engine.hexes import Hex, hex_distance, hexside
+from engine.maps.hexes import Hex, hex_distance, hexside
 from engine.keypath import find_line, format_path, parse_path
-from engine.mapfile import dumps_map, link_paths, load_map, map_differences, save_map
-from engine.numbering import NumberingScheme
+from engine.maps.mapfile import dumps_map, link_paths, load_map, map_differences, save_map
+from engine.maps.numbering import NumberingScheme
 
 # Two 4x3 TCS sheets; B's first column is A's last column (A04.xx == B01.xx).
 MAP_TEXT = """\
@@ -639,7 +639,7 @@ def test_random_boards_survive_save_and_load(tmp_path, board):
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
 @pytest.mark.parametrize("style, shifted, first", [("tcs", "even", 1), ("tcs", "odd", 0), ("classic", "odd", 3)])
 def test_sheet_grid_and_labels_agree_with_the_numbering(orientation, style, shifted, first):
-    from engine.mapfile import sheet_grid, sheet_labels
+    from engine.maps.mapfile import sheet_grid, sheet_labels
 
     ns = NumberingScheme(style=style, sheet="B", orientation=orientation, first_col=first, first_row=first + 1,
                          cols=5, rows=4, shifted=shifted, origin=(2, -3))

@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from engine.errors import BadHexId
-from engine.hexes import FLAT, POINTY, Layout, hex_distance, hex_neighbors
-from engine.numbering import NumberingScheme
+from engine.maps.hexes import FLAT, POINTY, Layout, hex_distance, hex_neighbors
+from engine.maps.numbering import NumberingScheme
 
 schemes = st.builds(
     NumberingScheme,

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from engine.hexes import hex_distance, hexside
-from engine.mapfile import load_map, map_differences
-from engine.samples import demo_board, write_demo_map
+from engine.maps.hexes import hex_distance, hexside
+from engine.maps.mapfile import load_map, map_differences
+from engine.maps.samples import demo_board, write_demo_map
 
 MAPS = Path(__file__).resolve().parent.parent / "maps"
 

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import scenario_edit as E
-from engine.mapfile import load_map
+from engine.scenario import edit as E
+from engine.maps.mapfile import load_map
 from engine.scenario import (
     Deployment, Reinforcement, Side, Unit, Victory, load_scenario, save_scenario,
 )
-from engine.victory import Condition
+from engine.scenario.victory import Condition
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "maps" / "demyansk.toml"

@@ -1,4 +1,4 @@
-"""General victory conditions as data (engine/victory.py): each kind judged on hand-made facts, the file format, a played game."""
+"""General victory conditions as data (engine/scenario/victory.py): each kind judged on hand-made facts, the file format, a played game."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from engine.errors import BadFile
-from engine.mapfile import load_map
+from engine.maps.mapfile import load_map
 from engine.scenario import AreaContext, Selector, Unit, Victory, load_scenario
-from engine.victory import (
+from engine.scenario.victory import (
     DUE, ELIMINATED, EXITED, ON_MAP, Award, Condition, Facts, Judge, update_control,
 )
 

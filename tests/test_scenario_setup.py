@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.board import Area, Board, Line, Sheet
-from engine.hexes import FLAT, hexsides_of
-from engine.numbering import NumberingScheme
+from engine.maps.board import Area, Board, Line, Sheet
+from engine.maps.hexes import FLAT, hexsides_of
+from engine.maps.numbering import NumberingScheme
 from engine.scenario import AreaContext, AreaError, parse_scenario
 from engine.scenario.setup import zone_of_control
 

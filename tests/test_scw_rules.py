@@ -7,7 +7,7 @@ from engine.errors import IllegalAction
 from engine.rulesets.scw import rules_for_path
 from engine.rulesets.scw.enemy import active_guns, gun_cone
 from engine.rulesets.scw.rules import ScwRules
-from engine.table import bearing_to, footprint
+from engine.maps.table import bearing_to, footprint
 
 SCENARIO = "scenarios/scw-platoon-attack.toml"
 COMPANY = "scenarios/scw-company-attack.toml"

@@ -6,7 +6,7 @@ import pytest
 import shapely
 
 from engine.errors import BadFile
-from engine.table import (Table, bearing_to, bearing_vector, distance, footprint, footprints, load_table,
+from engine.maps.table import (Table, bearing_to, bearing_vector, distance, footprint, footprints, load_table,
                           table_from_dict)
 
 TABLE = "maps/scw-table.toml"

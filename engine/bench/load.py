@@ -8,10 +8,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..board import Affine, Area, Board, Box, Line, Obstacle, Sheet
-from ..hexes import Hex, hex_neighbors, hex_range, hexside, hexsides_of
-from ..mapfile import load_map, save_map
-from ..numbering import NumberingScheme
+from engine.maps.board import Affine, Area, Board, Box, Line, Obstacle, Sheet
+from engine.maps.hexes import Hex, hex_neighbors, hex_range, hexside, hexsides_of
+from engine.maps.mapfile import load_map, save_map
+from engine.maps.numbering import NumberingScheme
 
 DEFAULT_REPEAT = 15
 DEMO_MAP = Path(__file__).resolve().parent.parent.parent / "maps" / "demo.toml"

@@ -14,13 +14,13 @@ import random
 import statistics
 import time
 
-from ..board import Board, Obstacle, Sheet
-from ..hexes import Hex
-from ..los import line_of_sight
-from ..los_model import SightMap
-from ..los_rules import DEFAULT_LOS_RULES
-from ..los_viewshed import viewshed, viewshed_by_loop
-from ..numbering import NumberingScheme
+from engine.maps.board import Board, Obstacle, Sheet
+from engine.maps.hexes import Hex
+from engine.los.query import line_of_sight
+from engine.los.model import SightMap
+from engine.los.rules import DEFAULT_LOS_RULES
+from engine.los.viewshed import viewshed, viewshed_by_loop
+from engine.maps.numbering import NumberingScheme
 
 DEFAULT_REPEAT = 5
 SHEET_COLS, SHEET_ROWS = 34, 60        # three sheets sharing a column: 6,060 hexes

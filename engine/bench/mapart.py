@@ -4,11 +4,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from ..board import Board, Sheet
-from ..hexes import FLAT
-from ..mapart import encode_image, render_sheet
-from ..numbering import NumberingScheme
-from ..samples import DEMO_PX_PER_HEX, TERRAIN_ART, GLYPHS, demo_board
+from engine.maps.board import Board, Sheet
+from engine.maps.hexes import FLAT
+from engine.maps.art import encode_image, render_sheet
+from engine.maps.numbering import NumberingScheme
+from engine.maps.samples import DEMO_PX_PER_HEX, TERRAIN_ART, GLYPHS, demo_board
 
 DEFAULT_REPEAT = 3
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import json
 import sys
 
-from ..board import Board
+from engine.maps.board import Board
 from ..errors import BadHexId
 from ..fileio import read_toml
-from ..hexes import Hex, hexside
+from engine.maps.hexes import Hex, hexside
 
 
 def register(subparsers) -> None:
@@ -22,7 +22,7 @@ def register(subparsers) -> None:
 
 def load_board(path: str) -> Board:
     """The board of a map file, or of the map a scenario file names."""
-    from ..mapfile import load_map
+    from engine.maps.mapfile import load_map
 
     doc = read_toml(path)
     if isinstance(doc.get("scenario"), dict) and not isinstance(doc.get("map"), dict):

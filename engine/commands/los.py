@@ -26,8 +26,8 @@ def add_sight_options(p) -> None:
 
 def prepare(args):
     """(board, sight map, markers) from the command's arguments; bad input raises BadFile/BadHexId."""
-    from ..los_model import SightMap
-    from ..los_rules import DEFAULT_LOS_RULES, load_los_rules
+    from engine.los.model import SightMap
+    from engine.los.rules import DEFAULT_LOS_RULES, load_los_rules
     from .hex import load_board
 
     rules = load_los_rules(args.rules) if args.rules else DEFAULT_LOS_RULES
@@ -59,7 +59,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..los import line_of_sight
+    from engine.los.query import line_of_sight
 
     board, sm, markers = prepare(args)
     a = board.parse_hex(args.frm)

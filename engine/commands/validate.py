@@ -25,7 +25,7 @@ def check_file(path: str) -> tuple[str, list[Problem]]:
         return "", e.problems
     try:
         if isinstance(doc.get("map"), dict):
-            from ..mapfile import load_map_doc
+            from engine.maps.mapfile import load_map_doc
 
             load_map_doc(doc, path)
             return "map", []
@@ -50,7 +50,7 @@ def check_file(path: str) -> tuple[str, list[Problem]]:
 
 # kind of file (its identifying table) -> the module and function that load it
 OTHER_KINDS = (("scenario", "engine.scenario", "load_scenario"),
-               ("table", "engine.table", "load_table"))
+               ("table", "engine.maps.table", "load_table"))
 
 
 def _kind_of(doc: dict) -> str:

@@ -17,7 +17,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..los_viewshed import viewshed
+    from engine.los.viewshed import viewshed
 
     board, sm, markers = prepare(args)
     frm = board.parse_hex(args.frm)

@@ -32,8 +32,8 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..board import Board
-from ..hexes import Hex, hex_neighbors, hexside
+from engine.maps.board import Board
+from engine.maps.hexes import Hex, hex_neighbors, hexside
 
 KEYWORDS = {"or", "and", "not", "all", "within", "of", "adjacent", "to", "along", "inside", "outside",
             "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge", "columns", "rows"}

@@ -498,7 +498,7 @@ def _victory(rd: _Reader, t: Any, sides, deployments) -> Victory | None:
         rd.bad(f"{key}.awards", "missing (a points victory needs [[victory.awards]])")
     conditions = ()
     if kind == "conditions":
-        from ..victory import LEVELS, parse_conditions
+        from engine.scenario.victory import LEVELS, parse_conditions
 
         conditions = parse_conditions(rd, t.get("conditions"), sides, deployments)
     return Victory(kind, rd.get(t, key, "rule", str, ""), rd.get(t, key, "text", str, ""), side,

@@ -219,7 +219,7 @@ class Victory:
     when: str = "end_of_game"
     tie: str = "draw"
     awards: tuple[VictoryAward, ...] = ()
-    conditions: tuple = ()        # kind "conditions": engine.victory.Condition records
+    conditions: tuple = ()        # kind "conditions": engine.scenario.victory.Condition records
     otherwise_level: str = ""     # kind "conditions": the level ``otherwise`` wins at when nothing is met
 
 
@@ -330,7 +330,7 @@ class Scenario:
                 s.options = {**self.options, **v.options}
                 s.special_rules = {**self.special_rules, **v.special_rules}
                 if v.shift and self.victory is not None and self.victory.kind == "conditions":
-                    from ..victory import Condition
+                    from engine.scenario.victory import Condition
 
                     always = Condition(f"variant-{v.id}", "count", v.shift_side, shift=v.shift, at_least=0,
                                        text=f"variant {v.name}")

@@ -79,7 +79,7 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
                               "select": _selector(a.select) if a.select else None, "per": a.per, "rule": a.rule,
                               "text": a.text}) for a in v.awards]})
         if v.conditions:
-            from ..victory import conditions_to_list
+            from engine.scenario.victory import conditions_to_list
 
             doc["victory"]["conditions"] = conditions_to_list(v.conditions, _selector)
         if v.otherwise_level:

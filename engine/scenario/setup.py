@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..board import Board
+from engine.maps.board import Board
 from ..errors import BadHexId, Problem
-from ..hexes import Hex, hex_neighbors
+from engine.maps.hexes import Hex, hex_neighbors
 from .areas import AreaContext, AreaError
 from .model import Scenario, SetupRule
 
@@ -165,7 +165,7 @@ def check_setup_rule(scenario: Scenario, board: Board, ctx: AreaContext, where: 
 def check_scenario_file(path) -> list[Problem]:
     """Every problem of a scenario file: the file itself, its map, and its default set-up on that map."""
     from ..errors import BadFile
-    from ..mapfile import load_map
+    from engine.maps.mapfile import load_map
     from .load import load_scenario
 
     try:

@@ -1,6 +1,6 @@
 """The map editor: the map view, the tool palette, undo/redo, checks, the LOS thread, open and save.
 
-Every change goes through :class:`engine.mapedit.MapEdit`; this module only
+Every change goes through :class:`engine.maps.mapedit.MapEdit`; this module only
 turns clicks and keys into its calls and shows the result.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QListWidgetItem, QMainWindow, QMessageBox
 
-from engine.board import Board
+from engine.maps.board import Board
 from engine.errors import BadFile
-from engine.mapedit import MapEdit, check_map, guess_transform, new_board
+from engine.maps.mapedit import MapEdit, check_map, guess_transform, new_board
 
 from ..tiles import MapImageError, open_map_image
 from .palette import TOOLS, Palette
@@ -235,7 +235,7 @@ class MapEditor(QMainWindow):
 
     def open_file(self, path) -> bool:
         """Open a map file to edit; a bad file is reported in words."""
-        from engine.mapfile import load_map
+        from engine.maps.mapfile import load_map
 
         try:
             board = load_map(path)
@@ -263,7 +263,7 @@ class MapEditor(QMainWindow):
         import tomli
 
         from engine.fileio import atomic_write_text
-        from engine.mapfile import dumps_map, load_map_doc
+        from engine.maps.mapfile import dumps_map, load_map_doc
 
         if path is None and self.path is None:
             self._choose_save()
@@ -662,7 +662,7 @@ class MapEditor(QMainWindow):
         self.view.centre_on_hex(h)
 
     def line_of_sight(self, a, b):
-        from engine.los import line_of_sight, sight_map
+        from engine.los.query import line_of_sight, sight_map
 
         if self._sight is None:
             self._sight = sight_map(self.board)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QLabel, QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from engine.mapedit import SheetSpec
+from engine.maps.mapedit import SheetSpec
 
 IMAGE_FILTER = "Scans (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 COLUMNS = ("image", "sheet id", "columns", "rows", "first column", "first row")

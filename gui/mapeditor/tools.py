@@ -1,7 +1,7 @@
 """The editor's tools: what a click, a drag, Enter and Escape do in each mode.
 
 A tool only reads the mouse and asks the editor (and through it the engine's
-``engine.mapedit``) to change the board; it keeps no map facts of its own.
+``engine.maps.mapedit``) to change the board; it keeps no map facts of its own.
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QPolygonF
 
 from engine.errors import BadHexId
-from engine.hexes import hex_linedraw
-from engine.mapedit import (Contour, brush, hexside_at, paint_terrain, path_links, set_elevation, set_feature,
+from engine.maps.hexes import hex_linedraw
+from engine.maps.mapedit import (Contour, brush, hexside_at, paint_terrain, path_links, set_elevation, set_feature,
                             suggest_id, trace_hexsides, trace_path)
 
 from .overlay import hex_polygon
@@ -185,7 +185,7 @@ class PaintTool(Tool):
         label = f"{'erase' if self.erasing else 'paint'} {self.what} {'' if self.erasing else value}".strip()
         names = (self._field(), "legend") if self.what == "terrain" else (self._field(),)
         if self.what == "terrain" and not self.erasing:
-            from engine.mapedit import terrain_code
+            from engine.maps.mapedit import terrain_code
             self.editor.edit.begin(label, names)
             terrain_code(self.board, value)
         else:

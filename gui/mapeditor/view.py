@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QPainter
 
-from engine.board import Sheet
+from engine.maps.board import Sheet
 
 from ..mapview import MapView, sheet_to_scene
 from .overlay import paint_overlays

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QGraphicsView, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout,
 )
 
-from engine.countersheet import CounterGrid, assign, cut, open_sheet, preview, save_counters
+from engine.counters.sheet import CounterGrid, assign, cut, open_sheet, preview, save_counters
 from engine.errors import BadFile
 
 from ..counterart import pil_to_qimage
@@ -158,7 +158,7 @@ class CounterSheetDialog(QDialog):
     def backs_from_reverse(self, path) -> dict[str, int]:
         """Cut the reverse side (scanned turned over) with the front's grid mirrored, and give every unit
         with steps whose front is assigned the back behind it."""
-        from engine import scenario_edit as E
+        from engine.scenario import edit as E
 
         g = self.grid()
         if g is None or not self.fronts:

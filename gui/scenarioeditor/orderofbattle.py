@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.scenario import UNIT_SIZES, UNIT_TYPES, Unit
 
 UNIT_MIME = "application/x-sandtable-unit"

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (
     QSpinBox, QWidget,
 )
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.scenario import Side
 
 

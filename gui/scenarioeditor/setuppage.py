@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.scenario import Deployment, Reinforcement
 
 AREA_COLOURS = ("#e0a020", "#2a9d8f", "#c0392b", "#6c5ce7", "#27ae60", "#d35400")

@@ -8,9 +8,9 @@ from PySide6.QtWidgets import (
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.scenario import Victory
-from engine.victory import CONDITION_KINDS, LEVELS, MEASURES, OCCUPY_MODES, Condition
+from engine.scenario.victory import CONDITION_KINDS, LEVELS, MEASURES, OCCUPY_MODES, Condition
 
 VICTORY_COLOUR = "#1f6fd1"
 

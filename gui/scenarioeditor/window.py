@@ -10,10 +10,10 @@ from PySide6.QtWidgets import (
     QWidget, QPushButton,
 )
 
-from engine import scenario_edit as E
+from engine.scenario import edit as E
 from engine.errors import BadFile, BadHexId
 from engine.game import own_format_ruleset
-from engine.mapfile import load_map
+from engine.maps.mapfile import load_map
 from engine.scenario import Side, load_scenario, save_scenario
 
 from ..counterart import CounterArt
@@ -149,7 +149,7 @@ class ScenarioEditor(QMainWindow):
     def _board_shown(self) -> None:
         self.undo_stack.clear()
         self.dirty = False
-        from engine.counters import counter_images_folder
+        from engine.counters.art import counter_images_folder
 
         self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
         self.map_view.show_board(self.board)

@@ -12,7 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (QGraphicsEllipseItem, QGraphicsItem, QGraphicsLineItem, QGraphicsPathItem,
                                QGraphicsSimpleTextItem)
 
-from engine.table import bearing_vector
+from engine.maps.table import bearing_vector
 
 from .shapes import path_points_inches, polygon_path
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsScene, QGraphicsView
 
 from engine.rulesets.scw.cone import band_polygons
 from engine.rulesets.scw.enemy import active_guns, gun_cone
-from engine.table import distance
+from engine.maps.table import distance
 
 from .items import (AllowanceItem, CardItem, ConeItem, FlashItem, GunItem, LeaderItem, RulerItem, TeamItem,
                     terrain_outline)

@@ -154,7 +154,7 @@ class TableWindow(QMainWindow):
 
     def start_chosen_game(self, choice) -> bool:
         """A new game of the skirmish chosen (its variants and seed) in place of this one; a bad file is reported."""
-        from engine.newgame import new_game
+        from engine.scenario.newgame import new_game
 
         if choice is None:
             return False

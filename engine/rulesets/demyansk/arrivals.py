@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...game import Event
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .results import eliminate, place
 from .state import DUE, HELD, ON_MAP, WITHDRAWN, State
 from .supply import linked_to_west

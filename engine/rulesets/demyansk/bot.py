@@ -6,7 +6,7 @@ bot has no printed chart; callers report how often that happened.
 from __future__ import annotations
 
 from ...errors import IllegalAction
-from ...hexes import Hex, hex_distance
+from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
 from .combat import check_declaration
 from .movement import may_move_now, reach

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import IllegalAction
-from ...hexes import hex_distance
+from engine.maps.hexes import hex_distance
 from .movement import half
 from .state import ON_MAP, State
 from .units import GERMAN, SOVIET

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...errors import BadFile, Problem
-from ...mapfile import load_map
+from engine.maps.mapfile import load_map
 from .rules import DemyanskRules
 from .units import UnitSpec
 
@@ -97,7 +97,7 @@ def rules_for_scenario(scenario, board=None) -> DemyanskRules:
     rules.scenario = scenario
     if victory == "conditions":
         from ...scenario import AreaContext
-        from ...victory import Judge
+        from engine.scenario.victory import Judge
 
         last = [c.id for c in scenario.victory.conditions if c.mode == "last"]
         if last:

@@ -17,9 +17,9 @@ import copy
 import sys
 from pathlib import Path
 
-from ...board import Area, Board, Line, Sheet
-from ...hexes import FLAT, Hex, Hexside, hex_distance, hex_linedraw, hexside, hexsides_of
-from ...numbering import NumberingScheme
+from engine.maps.board import Area, Board, Line, Sheet
+from engine.maps.hexes import FLAT, Hex, Hexside, hex_distance, hex_linedraw, hexside, hexsides_of
+from engine.maps.numbering import NumberingScheme
 
 COLS, ROWS = 30, 22
 PX_PER_HEX = 60
@@ -192,8 +192,8 @@ def grid_point(board: Board, col: float, row: float) -> tuple[float, float]:
 
 def write_map(folder) -> tuple[Path, Path]:
     """Write ``demyansk.png`` and ``demyansk.toml`` into a folder; returns their paths."""
-    from ...mapart import render_board
-    from ...mapfile import save_map
+    from engine.maps.art import render_board
+    from engine.maps.mapfile import save_map
 
     folder = Path(folder)
     board = build_board()

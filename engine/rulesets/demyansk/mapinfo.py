@@ -1,8 +1,8 @@
 """What the Demyansk rules need to know about the board, worked out once per game."""
 from __future__ import annotations
 
-from ...board import Board
-from ...hexes import Hex
+from engine.maps.board import Board
+from engine.maps.hexes import Hex
 from .tables import Tables
 
 # Names the map file uses for the areas the rules refer to (a map may omit the

@@ -5,7 +5,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from ...errors import IllegalAction
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .state import State
 from .units import GERMAN, SOVIET, enemy_of
 from .zoc import enemy_zoc_for, side_hexes

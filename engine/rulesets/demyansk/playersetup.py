@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...game import Event
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .state import ON_MAP, State
 from .units import SIDES
 

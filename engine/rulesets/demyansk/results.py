@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...errors import IllegalAction
 from ...game import Event
-from ...hexes import Hex, hex_distance, hex_neighbors
+from engine.maps.hexes import Hex, hex_distance, hex_neighbors
 from .combat import battle_odds
 from .state import ELIMINATED, OFF_MAP, ON_MAP, State
 from .units import enemy_of

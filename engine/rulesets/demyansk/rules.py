@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ...board import Board
+from engine.maps.board import Board
 from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, next_die, seed_rng
-from ...hexes import Hex, hex_distance
+from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
 from .arrivals import (
     check_drop, check_enter, check_releases, check_withdraw, drop, enter, roll_for_reinforcements, withdraw,

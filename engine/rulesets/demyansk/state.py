@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 
 # Where a unit is (status): on the map, due as a reinforcement, or gone.
 ON_MAP = "map"

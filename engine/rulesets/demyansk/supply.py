@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import deque
 
 from ...game import Event
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .state import ON_MAP, State
 from .units import GERMAN, SOVIET
 from .zoc import _cache, side_hexes, zoc

@@ -5,7 +5,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ...game import Outcome
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .state import DUE, HELD, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
 from .supply import linked_to_west, west_region
 from .units import GERMAN, SOVIET
@@ -50,8 +50,8 @@ def victory_points(rules, st: State) -> Outcome:
 
 
 def conditions(rules, st: State) -> Outcome:
-    """A scenario's general victory conditions (``engine.victory``), judged on this state."""
-    from ...victory import DUE as V_DUE, ELIMINATED as V_ELIM, EXITED, GONE, ON_MAP as V_MAP, Facts
+    """A scenario's general victory conditions (``engine.scenario.victory``), judged on this state."""
+    from engine.scenario.victory import DUE as V_DUE, ELIMINATED as V_ELIM, EXITED, GONE, ON_MAP as V_MAP, Facts
 
     status = {ON_MAP: V_MAP, DUE: V_DUE, HELD: V_DUE, ELIMINATED: V_ELIM, OFF_MAP: GONE, WITHDRAWN: EXITED}
     facts = Facts(
@@ -163,7 +163,7 @@ def points_standing(rules, st: State) -> Standing:
 
 
 def conditions_standing(rules, st: State) -> list[Standing]:
-    """The scenario's general victory conditions (``engine.victory``) each judged on this state, and the verdict."""
+    """The scenario's general victory conditions (``engine.scenario.victory``) each judged on this state, and the verdict."""
     out = conditions(rules, st)
     result = []
     for cid, c in out.breakdown.get("conditions", {}).items():

@@ -1,7 +1,7 @@
 """Zones of control (Demyansk 4): every unit controls its six neighbours, enemy-occupied ones too."""
 from __future__ import annotations
 
-from ...hexes import Hex
+from engine.maps.hexes import Hex
 from .state import ON_MAP, State
 from .units import GERMAN, SOVIET
 

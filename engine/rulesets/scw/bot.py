@@ -5,7 +5,7 @@ cards: it aims at face-down cards by their positions only).  Deterministic.
 """
 from __future__ import annotations
 
-from ...table import distance
+from engine.maps.table import distance
 from .actions import Cover, EndTurn, Move, Order
 
 PRESS_ON_AT = 5   # presses on after a casualty while Bravado is at least this

@@ -16,7 +16,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from ...table import bearing_to, bearing_vector
+from engine.maps.table import bearing_to, bearing_vector
 
 LENGTH = 18.0
 WIDTH = 4.0

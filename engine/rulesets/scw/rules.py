@@ -13,7 +13,7 @@ from shapely.geometry import LineString, Point
 
 from ...errors import BadFile, IllegalAction, Problem
 from ...game import Event, Outcome, seed_rng
-from ...table import distance
+from engine.maps.table import distance
 from . import procedures as P
 from .actions import (Assault, Bayonet, Cover, EndTurn, Fire, Grenade, Hold, Join, Leave, Move, Order, Place,
                       PressOn, Rally, TakeCover, order_from_dict, parse_order)

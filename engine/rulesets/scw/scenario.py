@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ...errors import BadFile, Problem
 from ...fileio import read_toml
-from ...table import Table, load_table
+from engine.maps.table import Table, load_table
 from .data import load_tables
 
 TOP = ("scenario", "attacker", "defender", "options", "variants")

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from shapely.geometry import Point
 
 from ...fileio import atomic_write_bytes
-from ...table import Table, load_table
+from engine.maps.table import Table, load_table
 
 GROUND = (196, 178, 128)
 COLOURS = {

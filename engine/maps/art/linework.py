@@ -6,10 +6,10 @@ import math
 import shapely
 from shapely.geometry import LineString
 
-from ..hexes import SQRT3
-from . import shapes
-from .canvas import Canvas
-from .palette import (DITCH, INK, LINE_STYLE, OTHER_LINE, RAIL, RIVER, ROAD, ROAD_EDGE, WATER_EDGE)
+from engine.maps.hexes import SQRT3
+from engine.maps.art import shapes
+from engine.maps.art.canvas import Canvas
+from engine.maps.art.palette import (DITCH, INK, LINE_STYLE, OTHER_LINE, RAIL, RIVER, ROAD, ROAD_EDGE, WATER_EDGE)
 
 
 def side_chains(cv: Canvas, sides) -> list[list[tuple]]:

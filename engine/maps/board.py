@@ -1,6 +1,6 @@
 """The board: sheets on one hex lattice, their images' transforms, and the terrain model.
 
-Lattice geometry is the plane of :class:`engine.hexes.Layout` with hexes of
+Lattice geometry is the plane of :class:`engine.maps.hexes.Layout` with hexes of
 size 1 and origin (0, 0).  Each sheet has an affine transform from that plane
 to its image's pixels, fitted by least squares from clicked hex centres.
 """
@@ -13,9 +13,9 @@ from typing import Iterable
 
 import numpy as np
 
-from .errors import BadHexId
-from .hexes import FLAT, Hex, Hexside, Layout, hex_neighbors, hexside
-from .numbering import NumberingScheme
+from engine.errors import BadHexId
+from engine.maps.hexes import FLAT, Hex, Hexside, Layout, hex_neighbors, hexside
+from engine.maps.numbering import NumberingScheme
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 

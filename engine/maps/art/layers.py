@@ -4,13 +4,13 @@ from __future__ import annotations
 import shapely
 from shapely.geometry import box
 
-from ..hexes import SQRT3
-from . import shapes
-from .canvas import Canvas
-from .linework import paint_hexsides, paint_links, paint_named_lines
-from .palette import (AREA_EDGE, AREA_LABEL, CONTOUR, GRID, HALO, INK, PAPER, TERRAIN_STYLE,
+from engine.maps.hexes import SQRT3
+from engine.maps.art import shapes
+from engine.maps.art.canvas import Canvas
+from engine.maps.art.linework import paint_hexsides, paint_links, paint_named_lines
+from engine.maps.art.palette import (AREA_EDGE, AREA_LABEL, CONTOUR, GRID, HALO, INK, PAPER, TERRAIN_STYLE,
                       ground_colour, terrain_order)
-from .symbols import FEATURE_SYMBOLS, TERRAIN_SYMBOLS
+from engine.maps.art.symbols import FEATURE_SYMBOLS, TERRAIN_SYMBOLS
 
 GRID_WIDTH = 0.018   # hex sizes
 

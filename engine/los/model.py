@@ -13,10 +13,10 @@ from typing import Iterable, Mapping
 import numpy as np
 import shapely
 
-from .board import Board
-from .hexes import Hex
-from .los_grid import Rays, Touches, cells_at, crossing_parts
-from .los_rules import DEFAULT_LOS_RULES, KindRule, LosRules
+from engine.maps.board import Board
+from engine.maps.hexes import Hex
+from engine.los.grid import Rays, Touches, cells_at, crossing_parts
+from engine.los.rules import DEFAULT_LOS_RULES, KindRule, LosRules
 
 EPS_HEIGHT = 1e-6   # metres: an obstacle blocks when its top is above the line by more than this
 GROUND = "ground"

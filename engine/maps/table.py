@@ -16,8 +16,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from .errors import BadFile, Problem
-from .fileio import read_toml
+from engine.errors import BadFile, Problem
+from engine.fileio import read_toml
 
 DEFAULT_WIDTH = 72.0
 DEFAULT_HEIGHT = 48.0

@@ -1,6 +1,6 @@
 """Map editing: every change the map editor makes to a Board, as plain functions, with undo.
 
-The functions change a :class:`~engine.board.Board` in place and return what
+The functions change a :class:`~engine.maps.board.Board` in place and return what
 they changed.  :class:`MapEdit` wraps them for an editing session: each edit
 is one undoable step (a snapshot of the board fields it touches, DESIGN
 lesson 5), and the session also holds what the map file does not store, such
@@ -15,10 +15,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Fit, Line, Obstacle, Sheet
-from .errors import BadHexId
-from .hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
-from .numbering import NumberingScheme
+from engine.maps.board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Fit, Line, Obstacle, Sheet
+from engine.errors import BadHexId
+from engine.maps.hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
+from engine.maps.numbering import NumberingScheme
 
 DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump
 NO_CODE = ". "            # characters that cannot code a terrain (the map file's "no terrain" and space)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import BadFile, Problem
-from .fileio import read_toml
-from .keypath import format_path, key_lines, line_of
+from engine.errors import BadFile, Problem
+from engine.fileio import read_toml
+from engine.keypath import format_path, key_lines, line_of
 
 EDGE_RULES = ("both", "either")
 

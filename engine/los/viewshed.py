@@ -1,6 +1,6 @@
 """Every hex one hex can see, in one vectorized pass that agrees with the single exact query.
 
-Hex obstacles use the same lattice arithmetic as :func:`engine.los.line_of_sight`,
+Hex obstacles use the same lattice arithmetic as :func:`engine.los.query.line_of_sight`,
 for all sight lines at once.  Traced obstacles are found without shapely
 calls per line: seen from the observer, each outline edge covers an arc of
 bearings; the sight lines whose bearing falls in that arc are the only ones
@@ -19,10 +19,10 @@ from typing import Iterable, Mapping
 import numpy as np
 import shapely
 
-from .hexes import Hex, hex_distance
-from .los import line_of_sight
-from .los_grid import Rays, axial_to_f
-from .los_model import SightMap
+from engine.maps.hexes import Hex, hex_distance
+from engine.los.query import line_of_sight
+from engine.los.grid import Rays, axial_to_f
+from engine.los.model import SightMap
 
 ANGLE_PAD = 1e-9
 UV_TOL = 1e-9

@@ -1,6 +1,6 @@
 """The demo map: a 30 x 20 hex sheet built by code that has every kind of thing a board holds.
 
-``python -m engine.samples [FOLDER]`` writes ``demo.toml`` and ``demo.png``
+``python -m engine.maps.samples [FOLDER]`` writes ``demo.toml`` and ``demo.png``
 (default folder: ``maps/`` beside the engine package).
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ import math
 import sys
 from pathlib import Path
 
-from .board import Area, Board, Box, Line, Obstacle, Sheet
-from .hexes import FLAT, Hex, Hexside, hex_linedraw, hex_range, hexside, hexsides_of
-from .numbering import NumberingScheme
+from engine.maps.board import Area, Board, Box, Line, Obstacle, Sheet
+from engine.maps.hexes import FLAT, Hex, Hexside, hex_linedraw, hex_range, hexside, hexsides_of
+from engine.maps.numbering import NumberingScheme
 
 COLS, ROWS = 30, 20
 DEMO_PX_PER_HEX = 64
@@ -188,8 +188,8 @@ def _obstacle(board: Board, kind: str, height: float, hid: str, outline) -> Obst
 
 def write_demo_map(folder) -> tuple[Path, Path]:
     """Write ``demo.png`` and ``demo.toml`` into a folder; returns their paths."""
-    from .mapart import render_board
-    from .mapfile import save_map
+    from engine.maps.art import render_board
+    from engine.maps.mapfile import save_map
 
     folder = Path(folder)
     board = demo_board()

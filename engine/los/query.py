@@ -7,7 +7,7 @@ whole-hex obstacle; every traced obstacle it crosses is as high as the ground
 under it plus its own height.  The line is blocked where an obstacle's top is
 above it.  The observer's and the target's own hexes never block.  Lines
 along a hexside or through a hex corner follow the ruleset's edge rule
-(``docs/los.md``).  Build a :class:`~engine.los_model.SightMap` once per board
+(``docs/los.md``).  Build a :class:`~engine.los.model.SightMap` once per board
 and ruleset and ask it many questions.
 """
 from __future__ import annotations
@@ -19,13 +19,13 @@ from typing import Iterable, Mapping, Union
 
 import numpy as np
 
-from .board import Board
-from .errors import IllegalAction
-from .hexes import FLAT, Hex, hex_distance
-from .los_grid import point_f
-from .los_walk import Line
-from .los_model import EPS_HEIGHT, GROUND, SightMap, traced_pieces
-from .los_rules import DEFAULT_LOS_RULES, LosRules
+from engine.maps.board import Board
+from engine.errors import IllegalAction
+from engine.maps.hexes import FLAT, Hex, hex_distance
+from engine.los.grid import point_f
+from engine.los.walk import Line
+from engine.los.model import EPS_HEIGHT, GROUND, SightMap, traced_pieces
+from engine.los.rules import DEFAULT_LOS_RULES, LosRules
 
 SQRT3 = math.sqrt(3.0)
 Place = Union[Hex, tuple]
@@ -133,7 +133,7 @@ def _place(sm: SightMap, p: Place):
     if isinstance(p, Hex):
         xy = sm.layout.hex_to_pixel(p)
         q, r = (p.q, p.r) if sm.orientation == FLAT else (p.r, p.q)
-        f = (2 * r + q, -2 * q - r, q - r)                  # triangle coordinates (engine.los_grid)
+        f = (2 * r + q, -2 * q - r, q - r)                  # triangle coordinates (engine.los.grid)
         i = sm.hex_index(p)
         return xy, f, i if i < sm.n else -1, p, _label(sm, i) or f"{p} (off the map)"
     x, y = float(p[0]), float(p[1])

@@ -1,4 +1,4 @@
-"""The lattice walk of :mod:`engine.los_grid` for one sight line, in plain Python (the single query's path).
+"""The lattice walk of :mod:`engine.los.grid` for one sight line, in plain Python (the single query's path).
 
 One line crosses a few hundred lattice lines at most, too few for numpy's
 per-call cost to pay off.  The arithmetic is the same, operation for
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from .hexes import FLAT
-from .los_grid import TOL
+from engine.maps.hexes import FLAT
+from engine.los.grid import TOL
 
 _STEPS = ((1, -1, 0), (-1, 1, 0), (1, 0, -1), (-1, 0, 1), (0, 1, -1), (0, -1, 1))
 

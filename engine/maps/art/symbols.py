@@ -7,9 +7,9 @@ import shapely
 import shapely.affinity
 from shapely.geometry import box
 
-from ..hexes import Hex, hex_neighbors
-from .canvas import Canvas
-from .palette import INK
+from engine.maps.hexes import Hex, hex_neighbors
+from engine.maps.art.canvas import Canvas
+from engine.maps.art.palette import INK
 
 
 # ---------------------------------------------------------------- terrain

@@ -20,13 +20,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..board import Affine, Board, Sheet
-from ..fileio import atomic_write_bytes
-from ..hexes import SQRT3
-from .canvas import Canvas
-from .layers import paint
-from .palette import print_on_paper
-from .shapes import printed_rect
+from engine.maps.board import Affine, Board, Sheet
+from engine.fileio import atomic_write_bytes
+from engine.maps.hexes import SQRT3
+from engine.maps.art.canvas import Canvas
+from engine.maps.art.layers import paint
+from engine.maps.art.palette import print_on_paper
+from engine.maps.art.shapes import printed_rect
 
 MARGIN = 0.45        # hex sizes of paper round the printed area
 STRIP = 1.4          # hex sizes of paper below it for the title and the off-map boxes

@@ -8,10 +8,10 @@ import shapely.ops
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString
 
-from ..board import Affine, Board, Sheet
-from ..hexes import Hex
-from . import shapes
-from .palette import INK, PAPER, font
+from engine.maps.board import Affine, Board, Sheet
+from engine.maps.hexes import Hex
+from engine.maps.art import shapes
+from engine.maps.art.palette import INK, PAPER, font
 
 
 class Canvas:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import BadHexId
-from .hexes import FLAT, ORIENTATIONS, POINTY, Hex
+from engine.errors import BadHexId
+from engine.maps.hexes import FLAT, ORIENTATIONS, POINTY, Hex
 
 STYLES = ("tcs", "classic")
 

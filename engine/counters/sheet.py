@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from .errors import BadFile, Problem
-from .fileio import atomic_write_bytes
+from engine.errors import BadFile, Problem
+from engine.fileio import atomic_write_bytes
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .game import Game, load_rules, own_format_ruleset
+from engine.game import Game, load_rules, own_format_ruleset
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def scenario_offer(path: str | Path) -> ScenarioOffer:
         sides = (SideOffer("attacker", "The attackers", fixed="me"),
                  SideOffer("defender", "The defenders", fixed="computer"))
         return ScenarioOffer(path, sc.name, variants, sides)
-    from .scenario import load_scenario
+    from engine.scenario import load_scenario
 
     sc = load_scenario(path)
     variants = tuple(VariantOffer(v.id, v.name, v.text) for v in sc.variants)

@@ -7,8 +7,8 @@ import numpy as np
 import shapely
 from shapely.geometry import box
 
-from ..board import Board, Sheet
-from ..hexes import Hex
+from engine.maps.board import Board, Sheet
+from engine.maps.hexes import Hex
 
 
 def printed_rect(board: Board, sheet: Sheet):

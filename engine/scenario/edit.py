@@ -11,14 +11,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import Board
-from .errors import BadFile, Problem
-from .scenario import (
+from engine.maps.board import Board
+from engine.errors import BadFile, Problem
+from engine.scenario import (
     AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Release, RollModifier, RollResult, RollTable,
     Scenario, Side, Unit, Victory, parse_area, parse_scenario, scenario_to_dict,
 )
-from .scenario.variable import DICE
-from .scenario.setup import validate_setup
+from engine.scenario.variable import DICE
+from engine.scenario.setup import validate_setup
 
 ORG_LEVELS = ("division", "regiment", "unit")
 INDEPENDENT = "(independent)"
@@ -370,7 +370,7 @@ def set_victory(s: Scenario, victory: Victory | None) -> Scenario:
 
 def reverse_grid(grid, sheet_width: int):
     """The counter grid of a sheet's reverse side scanned turned over (left and right swap)."""
-    from .countersheet import CounterGrid
+    from engine.counters.sheet import CounterGrid
 
     return CounterGrid((sheet_width - grid.last[0], grid.first[1]), (sheet_width - grid.first[0], grid.last[1]),
                        grid.columns, grid.rows, grid.gutter)

@@ -14,12 +14,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
-from .errors import BadFile, BadHexId, Problem
-from .fileio import atomic_write_text, read_toml
-from .hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
-from .keypath import format_path, key_lines, line_of
-from .numbering import STYLES, NumberingScheme
+from engine.maps.board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Line, Obstacle, Sheet
+from engine.errors import BadFile, BadHexId, Problem
+from engine.fileio import atomic_write_text, read_toml
+from engine.maps.hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
+from engine.keypath import format_path, key_lines, line_of
+from engine.maps.numbering import STYLES, NumberingScheme
 
 FORMAT = 1
 NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows

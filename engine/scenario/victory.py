@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .game import Outcome
-from .hexes import Hex
+from engine.game import Outcome
+from engine.maps.hexes import Hex
 
 LEVELS = ("minor", "major", "massive")
 CONDITION_KINDS = ("occupy", "exit", "losses", "points", "count")
@@ -273,7 +273,7 @@ AWARD_KEYS = ("side", "points", "event", "select", "area", "rule", "text")
 
 def parse_conditions(rd, items, sides, deployments, key: str = "victory.conditions") -> tuple[Condition, ...]:
     """Conditions from ``[[victory.conditions]]``; problems go to the scenario reader ``rd``."""
-    from .scenario.load import _selector
+    from engine.scenario.load import _selector
 
     if not isinstance(items, list) or not items:
         rd.bad(key, "expected at least one [[victory.conditions]] table")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hexes import FLAT
+from engine.maps.hexes import FLAT
 
 TOL = 1e-9   # in triangle coordinates: a point this close to a lattice line is on it
 

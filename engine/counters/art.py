@@ -343,16 +343,16 @@ def _anchor(d: ImageDraw.ImageDraw, centre, size: float, ink, lw: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m engine.counters SCENARIO OUT.png [SIZE]``: every counter of a scenario on one sheet."""
+    """``python -m engine.counters.art SCENARIO OUT.png [SIZE]``: every counter of a scenario on one sheet."""
     import sys
 
-    from .errors import BadFile
-    from .fileio import atomic_write_bytes
-    from .scenario import load_scenario
+    from engine.errors import BadFile
+    from engine.fileio import atomic_write_bytes
+    from engine.scenario import load_scenario
 
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) not in (2, 3) or (len(argv) == 3 and not argv[2].isdigit()):
-        print("usage: python -m engine.counters SCENARIO OUT.png [SIZE]", file=sys.stderr)
+        print("usage: python -m engine.counters.art SCENARIO OUT.png [SIZE]", file=sys.stderr)
         return 2
     try:
         scenario = load_scenario(argv[0])

@@ -1,0 +1,1 @@
+"""Counters: art drawn from unit data, and scanned counter sheets cut into images."""

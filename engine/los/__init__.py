@@ -1,0 +1,1 @@
+"""Line of sight: the single query, the lattice walk, the sight model, rulesets' LOS tables, viewsheds."""

@@ -1,0 +1,1 @@
+"""Boards and map files: the hex lattice, numbering, sheets, terrain, editing, gridless tables, map art."""
