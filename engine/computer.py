@@ -1,8 +1,14 @@
-"""The computer as a player: the side a game waits for now, and the ruleset's baseline bot for a side."""
+"""The computer as a player: the side a game waits for now, the ruleset's baseline bot for a side, and the
+record of who the computer plays that a saved game keeps (its ``[computer]`` table)."""
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from .errors import BadFile, Problem
+
+BASELINE = "baseline"          # the one bot every ruleset has (its ``bot.py``)
 
 
 def side_to_act(rules, state) -> str | None:
@@ -12,10 +18,77 @@ def side_to_act(rules, state) -> str | None:
     return _bot_module(rules).side_to_act(state)
 
 
-def bot_for(rules, side: str) -> Callable[[Any], Any]:
-    """The ruleset's baseline bot for ``side``: a function from a state to its next legal action."""
-    return _bot_module(rules).bot_for(rules, side)
+def bot_for(rules, side: str, options: dict | None = None) -> Callable[[Any], Any]:
+    """The ruleset's baseline bot for ``side`` with its ``options``: a function from a state to its next legal action."""
+    mod = _bot_module(rules)
+    return mod.bot_for(rules, side, **dict(options or {})) if options else mod.bot_for(rules, side)
+
+
+def bot_options(ruleset: str) -> dict[str, type]:
+    """The options a ruleset's baseline bot takes, by name and type (``BOT_OPTIONS`` in its ``bot.py``)."""
+    try:
+        mod = importlib.import_module(f"engine.rulesets.{ruleset}.bot")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(mod, "BOT_OPTIONS", {}))
 
 
 def _bot_module(rules):
     return importlib.import_module(f"engine.rulesets.{rules.name}.bot")
+
+
+@dataclass(frozen=True)
+class ComputerSides:
+    """Which sides the computer plays, with which bot and options, and which log entries (from 1) it played."""
+
+    sides: tuple[str, ...]
+    bot: str = BASELINE
+    options: dict = field(default_factory=dict)
+    played: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict:
+        doc: dict[str, Any] = {"sides": list(self.sides), "bot": self.bot}
+        if self.options:
+            doc["options"] = dict(self.options)
+        if self.played:
+            doc["played"] = list(self.played)
+        return doc
+
+    @classmethod
+    def from_save(cls, path: str, doc: dict, ruleset: str, log_length: int) -> "ComputerSides | None":
+        """The ``[computer]`` table of a saved game, checked (BadFile naming the key); None when it has none."""
+        table = doc.get("computer")
+        if table is None:
+            return None
+        where = str(path)
+        if not isinstance(table, dict):
+            raise BadFile([Problem(where, "computer", "expected a table with sides, bot and options")])
+        problems = []
+        sides = table.get("sides", [])
+        if not isinstance(sides, list) or not all(isinstance(s, str) and s for s in sides):
+            problems.append(Problem(where, "computer.sides", "expected a list of side names, like [\"soviet\"]"))
+        bot = table.get("bot", BASELINE)
+        if bot != BASELINE:
+            problems.append(Problem(where, "computer.bot", f"expected {BASELINE!r} (the only bot there is), "
+                                                           f"not {bot!r}"))
+        options = table.get("options", {})
+        known = bot_options(ruleset)
+        if not isinstance(options, dict):
+            problems.append(Problem(where, "computer.options", "expected a table of the bot's options"))
+            options = {}
+        for key, value in options.items():
+            kind = known.get(key)
+            if kind is None:
+                names = ", ".join(sorted(known)) or "none"
+                problems.append(Problem(where, f"computer.options.{key}",
+                                        f"the {ruleset} bot has no such option (options: {names})"))
+            elif not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+                problems.append(Problem(where, f"computer.options.{key}", f"expected {kind.__name__}"))
+        played = table.get("played", [])
+        if (not isinstance(played, list)
+                or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= log_length for n in played)):
+            problems.append(Problem(where, "computer.played",
+                                    f"expected the numbers (1 to {log_length}) of the actions the computer played"))
+        if problems:
+            raise BadFile(problems)
+        return cls(tuple(sides), bot, dict(options), tuple(sorted(set(played))))

@@ -132,6 +132,7 @@ class Game:
         self.seed = int(seed)
         self.scenario_path = scenario_path
         self.variants = tuple(variants)     # the scenario's variants the rules were bound with, in the order chosen
+        self.computer = None                # who the computer plays (engine.computer.ComputerSides), saved with the game
         self.state = rules.initial_state(self.seed)
         self._before: list[Any] = []
         self.log: list[LogEntry] = []
@@ -194,8 +195,11 @@ class Game:
 
     # ------------------------------------------------------------ saved games
     def save(self, path: str | Path) -> None:
-        """Write the saved game TOML atomically: scenario file and hash, variants, seed, action log, state hash."""
-        doc: dict[str, Any] = {"format": SAVE_FORMAT, "ruleset": self.rules.name}
+        """Write the saved game TOML atomically: the program's version, scenario file and hash, variants, seed,
+        action log, state hash, and the sides the computer plays."""
+        from . import __version__
+
+        doc: dict[str, Any] = {"format": SAVE_FORMAT, "sandtable": __version__, "ruleset": self.rules.name}
         if self.scenario_path:
             doc["scenario"] = str(self.scenario_path)
             doc["scenario_sha256"] = file_hash(self.scenario_path)
@@ -204,6 +208,8 @@ class Game:
         doc["seed"] = self.seed
         doc["state_sha256"] = self.hash()
         doc["actions"] = self.actions_text()
+        if self.computer is not None and self.computer.sides:
+            doc["computer"] = self.computer.to_dict()
         write_toml(path, doc)
 
 
@@ -268,6 +274,9 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     game = replay(rules, doc["seed"], doc["actions"], scen, variants)
     if doc.get("state_sha256") and game.hash() != doc["state_sha256"]:
         raise BadFile([Problem(str(path), "state_sha256", "the replayed log does not reach the saved state")])
+    from .computer import ComputerSides
+
+    game.computer = ComputerSides.from_save(str(path), doc, rules.name, len(game.log))
     return game
 
 

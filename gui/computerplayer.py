@@ -20,10 +20,11 @@ class ComputerPlayer(QObject):
     acted = Signal(str)          # the text of the action just played
     stopped = Signal(str)        # why it stopped playing (a refusal of the bot's action, a bot that failed)
 
-    def __init__(self, session, sides, step_ms: int = STEP_MS, parent=None):
+    def __init__(self, session, sides, step_ms: int = STEP_MS, parent=None, options: dict | None = None):
         super().__init__(parent)
         self.session = session
         self.sides = frozenset(sides)
+        self.options = dict(options or {})      # the bot's options (engine.computer.bot_options)
         self.paused = False
         self.last_problem = ""
         self._bots: dict = {}
@@ -74,7 +75,10 @@ class ComputerPlayer(QObject):
             return False
         side = self.side_to_act()
         if side not in self._bots:
-            self._bots[side] = bot_for(self.session.rules, side)
+            try:
+                self._bots[side] = bot_for(self.session.rules, side, self.options)
+            except (ValueError, TypeError) as e:
+                return self._give_up(f"the computer cannot play {side}: {e}")
         try:
             action = self._bots[side](self.session.state)
         except (ValueError, KeyError, IndexError) as e:        # a bot with no answer: hand the game back

@@ -321,6 +321,8 @@ class MainWindow(QMainWindow):
         self.map_view.show_board(board)
         self.map_view.drag_enabled = self.session is not None
         self.map_view.set_pieces(self.session.pieces() if self.session is not None else placed)
+        if saved is not None:
+            self._resume_computer(saved)
         self._show_play()
         title = scenario.name if scenario is not None else board.name
         self.setWindowTitle(f"Sandtable — {title}")
@@ -390,7 +392,7 @@ class MainWindow(QMainWindow):
     def _autosave(self) -> None:
         """Save the game after every action, so that a crash loses nothing (offered back on the next start)."""
         try:
-            self.session.game.save(self.autosave)
+            self.session.write(self.autosave)
         except OSError as e:
             self.statusBar().showMessage(f"Cannot autosave to {self.autosave}: {e.strerror or e}", 10000)
 
@@ -495,19 +497,38 @@ class MainWindow(QMainWindow):
             return False
         return self.start_new_game(choice.seed, choice.variants, choice.computer)
 
-    def _start_computer(self, sides) -> None:
+    def _start_computer(self, sides, options: dict | None = None) -> None:
         from .computerplayer import STEP_MS, ComputerPlayer
 
         step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
-        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self)
+        self.session.set_computer(sides, options)
+        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self, options=options)
         self.computer.acted.connect(self._computer_acted)
         self.computer.stopped.connect(lambda why: self.show_error("The computer stopped", why))
         self.pause_act.setEnabled(True)
         self.pause_act.setChecked(False)
         self.computer.schedule()
 
+    def _resume_computer(self, session: PlaySession) -> None:
+        """A saved game the computer was playing sides of: it plays them again (sides the scenario lacks are named)."""
+        if session.path is not None and session.path.absolute() == Path(self.autosave).absolute():
+            session.path = None          # resumed from the autosave: Save asks where, it never writes the autosave
+        recorded = session.computer
+        if recorded is None or not recorded.sides:
+            return
+        sides = [s for s in recorded.sides if s in session.scenario.sides]
+        unknown = [s for s in recorded.sides if s not in session.scenario.sides]
+        if unknown:
+            self.show_error("The computer cannot play every side saved",
+                            f"{session.path or self.autosave}: computer.sides: the scenario has no side "
+                            f"{', '.join(unknown)} (sides: {', '.join(session.scenario.sides)})")
+        if sides:
+            self._start_computer(sides, recorded.options)
+
     def _stop_computer(self) -> None:
         if self.computer is not None:
+            if self.computer.session is self.session:
+                self.session.set_computer(())
             self.computer.stop()
             self.computer.deleteLater()
             self.computer = None

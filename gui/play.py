@@ -46,6 +46,7 @@ class PlaySession(QObject):
         self.game = game
         self.rules = game.rules
         self.path: Path | None = None          # where this game was last saved or opened from
+        self.computer = game.computer          # who the computer plays (engine.computer.ComputerSides), or None
         self._by_computer: list[bool] = []     # beside each log entry: played by the computer
         self._redo_by_computer: list[bool] = []
 
@@ -60,6 +61,8 @@ class PlaySession(QObject):
         scenario = load_scenario(game.scenario_path)
         session = cls(scenario, load_map(scenario.map_path), parent=parent, game=game)
         session.path = Path(path)
+        if game.computer is not None:          # which of the log's actions the computer played, as saved
+            session._by_computer = [i in game.computer.played for i in range(1, len(game.log) + 1)]
         return session
 
     # ------------------------------------------------------------ what is on the map
@@ -333,7 +336,22 @@ class PlaySession(QObject):
             lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
         return lines
 
-    def save(self, path: Path) -> None:
-        """Write the saved game (atomically: the engine writes a whole file or none)."""
+    def set_computer(self, sides, options: dict | None = None) -> None:
+        """The sides the computer plays from now on (none: the player plays every side)."""
+        from engine.computer import ComputerSides
+
+        self.computer = ComputerSides(tuple(sorted(sides)), options=dict(options or {})) if sides else None
+
+    def write(self, path: Path) -> None:
+        """Write the game to ``path`` (atomically: the engine writes a whole file or none), with the sides the
+        computer plays and the actions it played; the session's own file stays as it is (an autosave)."""
+        from dataclasses import replace
+
+        played = tuple(i for i, mark in enumerate(self._marks(), start=1) if mark)
+        self.game.computer = replace(self.computer, played=played) if self.computer is not None else None
         self.game.save(path)
+
+    def save(self, path: Path) -> None:
+        """Write the saved game and make ``path`` the game's file."""
+        self.write(path)
         self.path = Path(path)

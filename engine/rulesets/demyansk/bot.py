@@ -16,6 +16,9 @@ from .units import GERMAN, SOVIET, enemy_of
 from .zoc import side_hexes
 
 
+BOT_OPTIONS = {"min_column": int, "blank_answer": str}     # DemyanskBot's options, as a saved game records them
+
+
 class DemyanskBot:
     """Chooses one legal action at a time for one side."""
 
@@ -271,9 +274,13 @@ def play_out(rules, game, bots: dict, max_actions: int = 200000) -> None:
         n += 1
 
 
-def bot_for(rules, side: str):
-    """A function from a state to the baseline bot's next action for ``side`` (one bot, keeping its memory)."""
+def bot_for(rules, side: str, **options):
+    """A function from a state to the baseline bot's next action for ``side`` (one bot, keeping its memory);
+    ``options`` are DemyanskBot's (``BOT_OPTIONS``)."""
     if side not in (GERMAN, SOVIET):
         raise ValueError(f"Demyansk has no side {side!r}")
-    player = DemyanskBot(side)
+    unknown = set(options) - set(BOT_OPTIONS)
+    if unknown:
+        raise ValueError(f"the Demyansk bot has no option {', '.join(sorted(unknown))}")
+    player = DemyanskBot(side, **options)
     return lambda st: player.choose(rules, st)
