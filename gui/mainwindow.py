@@ -1,7 +1,6 @@
 """The main window: the map view, menus, the status line with hover text and tiling progress."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -410,12 +409,14 @@ class MainWindow(QMainWindow):
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)
             self.log_dock.show_lines([])
+            self.log_dock.show_seed(None)
             self.tray.clear()
             self.victory.show_standings([])
             return
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
+        self.log_dock.show_seed(s.game.seed)
         choices = s.pending_choices()
         battles = s.battles()
         odds = {}
@@ -437,7 +438,9 @@ class MainWindow(QMainWindow):
         if self.scenario is None or self.session is None:
             return False
         if seed is None:
-            seed = int.from_bytes(os.urandom(4), "big")
+            from .newgame import random_seed
+
+            seed = random_seed()
         try:
             game = new_game(self.scenario.path, seed, tuple(variants))
         except BadFile as e:
@@ -465,7 +468,8 @@ class MainWindow(QMainWindow):
         path = getattr(self.scenario, "path", None) or None
         computer = self.computer.sides if self.computer is not None else ()
         variants = self.session.game.variants if self.session is not None else ()
-        self.new_game_dlg = NewGameDialog(path, computer=computer, variants=variants, parent=self)
+        current = self.session.game.seed if self.session is not None else None
+        self.new_game_dlg = NewGameDialog(path, computer=computer, variants=variants, current_seed=current, parent=self)
         self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
         self.new_game_dlg.open()
         return self.new_game_dlg

@@ -36,7 +36,7 @@ class NewGameDialog(QDialog):
     """Choose a scenario, its variants, the seed and the sides' players; ``choice()`` once accepted."""
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), variants=(),
-                 parent=None):
+                 parent=None, current_seed: int | None = None):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setObjectName("newgamedialog")
@@ -73,6 +73,19 @@ class NewGameDialog(QDialog):
         self.reroll.clicked.connect(lambda: self.seed_box.setValue(random_seed()))
         srl.addWidget(self.reroll)
         lay.addWidget(seed_row)
+        self.current_seed = current_seed       # the seed of the game in progress: shown, and one click to reuse it
+        self.current_row = QWidget()
+        crl = QHBoxLayout(self.current_row)
+        crl.setContentsMargins(0, 0, 0, 0)
+        self.current_label = QLabel(f"The game in progress uses seed {current_seed}")
+        self.current_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.same_seed = QPushButton("Use this seed")
+        self.same_seed.setToolTip("Play the same dice again: same scenario, variants, seed and actions, same game")
+        self.same_seed.clicked.connect(lambda: self.seed_box.setValue(int(current_seed)))
+        crl.addWidget(self.current_label, 1)
+        crl.addWidget(self.same_seed)
+        self.current_row.setVisible(current_seed is not None)
+        lay.addWidget(self.current_row)
         self.problem_label = QLabel()
         self.problem_label.setWordWrap(True)
         self.problem_label.setStyleSheet("color: #a00")

@@ -16,7 +16,6 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import IllegalAction
 from engine.maps.hexes import Hex
 
-DEFAULT_SEED = 1
 
 
 @dataclass(frozen=True)
@@ -35,14 +34,16 @@ class PlaySession(QObject):
 
     changed = Signal()
 
-    def __init__(self, scenario, board, seed: int = DEFAULT_SEED, parent=None, game=None):
+    def __init__(self, scenario, board, seed: int | None = None, parent=None, game=None):
         super().__init__(parent)
         from engine.game import Game, load_rules
 
         self.scenario = scenario
         self.board = board
-        if game is None:
-            game = Game(load_rules(scenario.path), seed, scenario.path)
+        if game is None:          # a fresh seed unless one is given: every new game has its own dice
+            from .newgame import random_seed
+
+            game = Game(load_rules(scenario.path), random_seed() if seed is None else seed, scenario.path)
         self.game = game
         self.rules = game.rules
         self.path: Path | None = None          # where this game was last saved or opened from

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar
+from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar, QVBoxLayout, QWidget
 
 
 class PhaseBar(QToolBar):
@@ -36,9 +36,19 @@ class LogDock(QDockWidget):
     def __init__(self, parent=None):
         super().__init__("Log", parent)
         self.setObjectName("logdock")
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.seed_label = QLabel()          # the game's seed: with the scenario and the log it replays the game
+        self.seed_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.seed_label.setToolTip("The same scenario, variants, seed and actions always give the same game "
+                                   "(File > New game… can start one with this seed again)")
+        self.seed_label.hide()
         self.list = QListWidget()
         self.list.setWordWrap(True)
-        self.setWidget(self.list)
+        lay.addWidget(self.seed_label)
+        lay.addWidget(self.list, 1)
+        self.setWidget(box)
         self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
 
     def show_lines(self, lines: list[str]) -> None:
@@ -48,6 +58,10 @@ class LogDock(QDockWidget):
         QTimer.singleShot(0, self.list.scrollToBottom)     # again once laid out (a saved game opened at start)
         self.list.setToolTip("Click an entry to see the board as it was then (read-only); "
                              "the last entry is the game now" if lines else "")
+
+    def show_seed(self, seed: int | None) -> None:
+        self.seed_label.setText(f"Seed {seed} for the dice" if seed is not None else "")
+        self.seed_label.setVisible(seed is not None)
 
     def lines(self) -> list[str]:
         return [self.list.item(i).text() for i in range(self.list.count())]
