@@ -46,27 +46,49 @@ def movement_allowance(rules, st: State, uid: str) -> tuple[int, list[str]]:
     return max(ma, 0), notes
 
 
+def phase_name(phase: str) -> str:
+    """A phase in words, like "German mechanized movement" for ``german-mechanized-movement``."""
+    words = phase.replace("-", " ").replace(" hq ", " headquarters ")
+    return words[:1].upper() + words[1:]
+
+
+def movement_phases(rules, uid: str) -> list[str]:
+    """The movement phases of the sequence of play (3) in which a unit may move, with their rule numbers."""
+    spec = rules.specs[uid]
+    if spec.side == GERMAN:
+        own = ["the German movement phase (3.4)"]
+        if rules.tables.type_flag(spec.type, "mechanized_phase"):
+            own.insert(0, "the German mechanized movement phase (3.2, 8.4)")
+        return own
+    if rules.tables.type_flag(spec.type, "hq"):
+        return ["the Soviet headquarters movement phase (3.6)"]
+    return ["the Soviet movement phase (3.8)"]
+
+
 def may_move_now(rules, st: State, uid: str) -> str | None:
-    """Why this unit may not move in the current phase, or None (3, 8.4)."""
+    """Why this unit may not move in the current phase, naming the phases in which it may, or None (3, 8.4)."""
     spec = rules.specs[uid]
     u = st.units[uid]
     phase = st.phase
+    when = " and ".join(movement_phases(rules, uid))
+    now = f"this is the {phase_name(phase)} phase"
     if u.status != "map":
-        return f"{uid} is not on the map"
+        return f"Demyansk 3: {uid} is not on the map ({u.status})"
     side_of_phase = GERMAN if phase.startswith("german") else SOVIET
     if not phase.endswith("movement"):
-        return f"Demyansk 3: units move only in a movement phase, not in the {phase} phase"
+        return f"Demyansk 3: {uid} moves only in {when}; {now}"
     if spec.side != side_of_phase:
-        return f"Demyansk 3: it is the {side_of_phase} player's phase"
+        return f"Demyansk 3: {now}, in which only {side_of_phase.capitalize()} units move; {uid} moves in {when}"
     if phase == "german-mechanized-movement" and not rules.tables.type_flag(spec.type, "mechanized_phase"):
-        return "Demyansk 8.4: only the mechanized and assault gun units move in the mechanized movement phase"
+        return (f"Demyansk 8.4: only the mechanized and assault gun units move in the German mechanized movement "
+                f"phase; {uid} moves in {when}")
     is_hq = rules.tables.type_flag(spec.type, "hq")
     if phase == "soviet-hq-movement" and not is_hq:
-        return "Demyansk 3: only headquarters move in the Soviet headquarters movement phase"
+        return f"Demyansk 3: only headquarters move in the Soviet headquarters movement phase; {uid} moves in {when}"
     if phase == "soviet-movement" and is_hq:
-        return "Demyansk 3: headquarters move only in the Soviet headquarters movement phase"
+        return f"Demyansk 3: headquarters move only in the Soviet headquarters movement phase; {now}"
     if u.moved:
-        return f"Demyansk 5: {uid} has already moved this phase"
+        return f"Demyansk 5: {uid} has already moved this phase (each unit moves once a phase)"
     if u.landed_on:
         return "Demyansk 8.2: a parachute brigade on a German unit stays to fight it"
     return None

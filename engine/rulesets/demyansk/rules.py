@@ -13,7 +13,7 @@ from .arrivals import (
 )
 from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
-from .movement import check_move, check_path, may_move_now, reach
+from .movement import check_move, check_path, may_move_now, movement_phases, phase_name, reach
 from .playersetup import SETUP_PHASES, TO_PLACE, check_place, check_setup_done, place_unit, placements, setup_phases
 from .results import answer, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, HELD, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
@@ -474,6 +474,71 @@ class DemyanskRules:
     def check_path(self, st: State, uid: str, path) -> int:
         """The cost of moving a unit along a path of hexes (its own first), or IllegalAction with the rule."""
         return check_path(self, st, uid, list(path))
+
+    def guidance(self, st: State) -> str:
+        """One line for the player on what this phase (or the decision pending) asks of them (``tables.toml``)."""
+        key = f"pending-{st.pending[0]['kind']}" if st.pending else ("game-over" if st.over else st.phase)
+        return self.tables.guidance.get(key, "")
+
+    def units_to_act(self, st: State) -> set[str]:
+        """The units some legal action names now (to move, attack, come in, set up, withdraw, retreat, advance)."""
+        out: set[str] = set()
+        for a in self.legal_actions(st):
+            if isinstance(a, A.Declare):
+                out.update(a.attackers)
+            elif isinstance(a, A.Advance):
+                if a.unit in self.specs:            # "advance none" names no unit
+                    out.add(a.unit)
+            elif isinstance(a, (A.Move, A.Enter, A.Drop, A.Place, A.Withdraw, A.Retreat)):
+                out.add(a.unit)
+        return out
+
+    def why_idle(self, st: State, uid: str) -> IllegalAction | None:
+        """Why a unit can do nothing now, with the rule and the phase that would allow it; None if it may act."""
+        if uid not in self.specs:
+            return IllegalAction("", f"there is no unit {uid!r}")
+        if uid in self.units_to_act(st):
+            return None
+        if st.over:
+            return IllegalAction("", "the game is over")
+        if st.pending:
+            return IllegalAction("Demyansk 6.7", "a combat result waits for a decision first: "
+                                 "make it on the map or in the battle panel")
+        spec, phase = self.specs[uid], st.phase
+        side = GERMAN if phase.startswith("german") else SOVIET
+        when = " and ".join(movement_phases(self, uid))
+        now = f"this is the {phase_name(phase)} phase"
+        if phase in SETUP_PHASES:
+            return IllegalAction("Demyansk 3", f"{now}: units are set up from the tray; {uid} moves in {when}")
+        if phase.endswith("reinforcement"):
+            return IllegalAction("Demyansk 3", f"{now}, in which only reinforcements come onto the map (9.1); "
+                                 f"{uid} moves in {when}")
+        if phase.endswith("combat"):
+            if spec.side != side:
+                return IllegalAction("Demyansk 3", f"{now}: {side.capitalize()} units attack and {uid} may only be "
+                                     f"attacked; it moves in {when}")
+            if any(uid in b.attackers for b in st.battles):
+                return IllegalAction("Demyansk 6", f"{uid} already attacks in a battle announced this phase "
+                                     "(each unit attacks once a phase)")
+            if st.resolving:
+                return IllegalAction("Demyansk 6", "battles are being resolved: every battle is announced "
+                                     "before the first is resolved")
+            if spec.attack <= 0:
+                return IllegalAction("Demyansk 8.1" if self.tables.type_flag(spec.type, "hq") else "Demyansk 6",
+                                     f"{uid} has no attack strength; it moves in {when}")
+            return IllegalAction("Demyansk 6", f"{uid} has no adjacent enemy unit it may attack now "
+                                 f"(attacks are on adjacent units only); it moves in {when}")
+        why = may_move_now(self, st, uid)
+        if why:
+            rule, _, msg = why.partition(": ")
+            return IllegalAction(rule, msg)
+        r = reach(self, st, uid)
+        reasons = sorted(set(r.blocked.values()))
+        rule, _, msg = reasons[0].partition(": ") if len(reasons) == 1 else ("", "", "")
+        if not msg:
+            rule = "Demyansk 5"
+            msg = "; ".join(reasons[:3]) or f"it has {r.allowance} MP, fewer than any neighbouring hex costs"
+        return IllegalAction(rule, f"{uid} has no hex it may move to: {msg}")
 
     def standing(self, st: State):
         """The current standing of each victory condition (``victory.Standing``), during play or at the end."""

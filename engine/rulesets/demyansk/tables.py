@@ -23,6 +23,7 @@ class Tables:
     results: tuple[str, ...]
     unit_types: dict
     options: dict = field(default_factory=dict)
+    guidance: dict = field(default_factory=dict)      # phase (or "pending-<kind>") -> one line for the player
 
     def crt(self, die: int, column: int) -> str:
         """The result for a die (1..6) at an odds column (1..6); ``""`` is a blank cell (6.6)."""
@@ -58,4 +59,5 @@ def load_tables(path: str | Path = TABLES_FILE) -> Tables:
         results=tuple(results),
         unit_types=doc.get("unit_types", {}),
         options=doc.get("options", {}),
+        guidance={k: v for k, v in doc.get("guidance", {}).items() if isinstance(v, str)},
     )
