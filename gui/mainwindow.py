@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar
+from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QToolBar
 
 from engine.errors import BadFile, BadHexId, Problem
 
@@ -19,7 +19,6 @@ from .victorypanel import VictoryDock
 from .userfolders import autosave_path
 
 
-RECENT_MAX = 10
 
 
 class MainWindow(QMainWindow):
@@ -40,6 +39,12 @@ class MainWindow(QMainWindow):
         self.tile_bar.setFormat("Cutting the map into tiles… %p%")
         self.tile_bar.hide()
         self.statusBar().addPermanentWidget(self.tile_bar)
+        self.rule_link = QLabel()          # the rule the last refusal cites: a click opens the rules reference there
+        self.rule_link.setTextFormat(Qt.RichText)
+        self.rule_link.setToolTip("Open the rules reference at this rule")
+        self.rule_link.linkActivated.connect(lambda url: self.show_rule(url.removeprefix("rule:")))
+        self.rule_link.hide()
+        self.statusBar().addPermanentWidget(self.rule_link)
         self.zoom_label = QLabel()
         self.statusBar().addPermanentWidget(self.zoom_label)
         self.map_view.hovered.connect(self.hover_label.setText)
@@ -54,6 +59,14 @@ class MainWindow(QMainWindow):
         self.last_refusal = ""
         self.phase_bar = PhaseBar(self)
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
+        self.addToolBarBreak(Qt.TopToolBarArea)
+        self.guide_bar = QToolBar("Guidance", self)       # the ruleset's one line for this phase
+        self.guide_bar.setObjectName("guidebar")
+        self.guide_bar.setMovable(False)
+        self.guide_label = QLabel()
+        self.guide_label.setContentsMargins(6, 2, 6, 2)
+        self.guide_bar.addWidget(self.guide_label)
+        self.addToolBar(Qt.TopToolBarArea, self.guide_bar)
         self.log_dock = LogDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.log_dock)
         self.tray = TrayDock(self)
@@ -101,21 +114,21 @@ class MainWindow(QMainWindow):
         attach_map_editor(self)
 
     def _make_menus(self):
+        from .menus import RecentFiles, WindowMenus
+
         v = self.map_view
-        file_menu = self.menuBar().addMenu("&File")
-        file_menu.addAction(QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self._choose_file))
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        file_menu.addAction(QAction("Scenario &editor…", self, shortcut="Ctrl+E", triggered=self.open_scenario_editor))
+        self.recent = RecentFiles(self.recent_file, leave_out=lambda p: p == Path(self.autosave).absolute())
+        self.menus = WindowMenus(self, recent=self.recent, open_file=self.open_file, save_game=self.save_game,
+                                 suggest_name=self.suggested_save_name,
+                                 current_path=lambda: self.session.path if self.session is not None else None,
+                                 undo_act=self.phase_bar.undo_act, redo_act=self.phase_bar.redo_act)
+        self.recent_menu = self.menus.recent_menu
         self.new_act = QAction("&New game…", self, shortcut=QKeySequence.New, triggered=lambda: self.new_game_dialog())
         self.new_act.setToolTip("Start a game: the scenario, its variants, the seed, and who plays each side")
-        file_menu.addAction(self.new_act)
-        self.save_act = QAction("&Save game", self, shortcut=QKeySequence.Save, triggered=self._save)
-        self.save_as_act = QAction("Save game &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._save_as)
-        file_menu.addActions([self.save_act, self.save_as_act])
-        file_menu.addSeparator()
-        file_menu.addAction(QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close))
-        view_menu = self.menuBar().addMenu("&View")
+        self.menus.add_file_items([QAction("Scenario &editor…", self, shortcut="Ctrl+E",
+                                           triggered=self.open_scenario_editor), self.new_act])
+        self.save_act, self.save_as_act = self.menus.save_act, self.menus.save_as_act
+        view_menu = self.menus.view_menu
         self.grid_act = QAction("Hex &grid", self, checkable=True, checked=True, shortcut="G",
                                 toggled=v.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
@@ -128,17 +141,6 @@ class MainWindow(QMainWindow):
         view_menu.addAction(QAction("&Fit to window", self, shortcut="F", triggered=self._fit))
         view_menu.addAction(QAction("Zoom &in", self, shortcut=QKeySequence.ZoomIn, triggered=lambda: self._zoom(1.25)))
         view_menu.addAction(QAction("Zoom &out", self, shortcut=QKeySequence.ZoomOut, triggered=lambda: self._zoom(0.8)))
-        help_menu = self.menuBar().addMenu("&Help")
-        from PySide6.QtCore import QUrl
-        from PySide6.QtGui import QDesktopServices
-
-        for title, path in self.help_documents():
-            help_menu.addAction(QAction(title, self, toolTip=str(path),
-                                        triggered=lambda _=False, p=path: QDesktopServices.openUrl(
-                                            QUrl.fromLocalFile(str(p)))))
-        help_menu.addSeparator()
-        help_menu.addAction(QAction("&Keyboard shortcuts", self, shortcut=QKeySequence.HelpContents,
-                                    triggered=self._show_shortcuts))
         presets = view_menu.addMenu("Zoom &presets")
         group = QActionGroup(self)
         for i, z in enumerate(ZOOM_PRESETS, start=1):
@@ -160,25 +162,14 @@ class MainWindow(QMainWindow):
         return self.scenario_editor
 
     def help_documents(self) -> list[tuple[str, Path]]:
-        """The references the program follows, as shipped in ``docs/``: titles and files."""
-        docs = Path(__file__).resolve().parent.parent / "docs"
-        wanted = (("Rules the engine enforces, by number", "rules-coverage.md"), ("Line of sight", "los.md"),
-                  ("Map files", "map-format.md"), ("Scenario files", "scenario-format.md"))
-        return [(title, docs / name) for title, name in wanted if (docs / name).is_file()]
+        """The project's documents the Help menu shows inside the program: titles and files."""
+        from .help.viewer import help_documents
+
+        return help_documents()
 
     def shortcuts_text(self) -> str:
         """Every menu and toolbar action that has a keyboard shortcut, one a line."""
-        seen, lines = set(), []
-        for act in self.findChildren(QAction):
-            key = act.shortcut().toString(QKeySequence.NativeText)
-            name = act.text().replace("&", "")
-            if key and (name, key) not in seen:
-                seen.add((name, key))
-                lines.append(f"{key:>16}   {name}")
-        return "\n".join(sorted(lines, key=lambda line: line.split("   ")[1]))
-
-    def _show_shortcuts(self) -> None:
-        QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
+        return self.menus.shortcuts_text()
 
     def _los_tool(self, on: bool) -> None:
         self.map_view.set_los_mode(on)
@@ -227,42 +218,23 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ recent files
     def recent_files(self) -> list[Path]:
-        """Files opened lately, newest first (kept in ``recent`` as TOML; missing files left out)."""
-        if self.recent_file is None:
-            return []
-        try:
-            import tomli
-
-            doc = tomli.loads(Path(self.recent_file).read_text("utf-8"))
-        except (OSError, ValueError):
-            return []
-        files = doc.get("files", [])
-        return [Path(f) for f in files if isinstance(f, str) and Path(f).is_file()]
+        """Files opened or saved lately, newest first (missing files left out)."""
+        return self.recent.files()
 
     def _remember(self, path: Path) -> None:
-        if self.recent_file is None or path == self.autosave:
-            return
-        from engine.fileio import write_toml
-
-        files = [str(path)] + [str(p) for p in self.recent_files() if p != path]
-        try:
-            write_toml(self.recent_file, {"files": files[:RECENT_MAX]})
-        except OSError:
-            pass
+        self.recent.add(path)
 
     def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, p in enumerate(files, start=1):
-            self.recent_menu.addAction(QAction(f"&{i % 10} {p.name}", self, toolTip=str(p),
-                                               triggered=lambda _=False, p=p: self.open_file(p)))
-        if not files:
-            self.recent_menu.addAction(QAction("(none yet)", self, enabled=False))
+        self.menus.fill_recent()
 
-    def _choose_file(self):
-        path, _ = QFileDialog.getOpenFileName(self, "Open a map or scenario", "", "Sandtable files (*.toml)")
-        if path:
-            self.open_file(Path(path))
+    def suggested_save_name(self) -> str:
+        """A name for a new save: the scenario, the turn and today's date, like ``demyansk-1-trapped-turn3-2026-12-01.toml``."""
+        import datetime
+
+        stem = Path(getattr(self.scenario, "path", "") or "game").stem
+        turn = getattr(self.session.state, "turn", None) if self.session is not None else None
+        day = datetime.date.today().isoformat()
+        return f"{stem}-turn{turn}-{day}.toml" if turn is not None else f"{stem}-{day}.toml"
 
     # ------------------------------------------------------------ files
     def showEvent(self, event):
@@ -367,7 +339,9 @@ class MainWindow(QMainWindow):
             return
         past = self.session.past(n)
         self.viewing_past = n
+        self.clear_message()
         self.map_view.drag_enabled = False
+        self.map_view.show_ready(())
         self.map_view.set_pieces(self.session.pieces_of(past.state))
         self.phase_bar.show_state(f"Viewing after action {n} (read-only): {self.session.turn_text(past.state)}"
                                   " — click the last log entry to return", False, False)
@@ -382,6 +356,7 @@ class MainWindow(QMainWindow):
         self._show_play()
 
     def _game_changed(self) -> None:
+        self.clear_message()
         self.viewing_past = None
         self.map_view.drag_enabled = True
         self.map_view.set_pieces(self.session.pieces())
@@ -408,6 +383,8 @@ class MainWindow(QMainWindow):
         if s is None:
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)
+            self.guide_label.setText("Open a scenario to play (File > Open…), or digitise a map (Map editor)")
+            self.map_view.show_ready(())
             self.log_dock.show_lines([])
             self.log_dock.show_seed(None)
             self.tray.clear()
@@ -428,6 +405,10 @@ class MainWindow(QMainWindow):
         self.tray.show_units(s.scenario, s.off_map(), self._to_set_up())
         self.victory.show_standings(s.standing())
         self._show_choice_targets()
+        self.guide_label.setText(s.guidance())
+        c = self.computer
+        computer_busy = c is not None and not c.paused and c.to_play()
+        self.map_view.show_ready(() if computer_busy else s.units_to_act())
         self._show_computer_turn()
 
     def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
@@ -559,6 +540,7 @@ class MainWindow(QMainWindow):
         if c.paused or not c.to_play():
             return
         self.map_view.drag_enabled = False
+        self.map_view.show_ready(())
         self.phase_bar.next_act.setEnabled(False)
         side = c.side_to_act()
         name = getattr(self.scenario.sides.get(side), "name", side) if self.scenario is not None else side
@@ -574,21 +556,16 @@ class MainWindow(QMainWindow):
         except OSError as e:
             self.show_error(f"Cannot save {path}", e.strerror or str(e))
             return False
+        self._remember(Path(path))
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
 
     def _save(self) -> None:
-        if self.session is not None and self.session.path is not None:
-            self.save_game(self.session.path)
-        else:
-            self._save_as()
+        self.menus.save()
 
     def _save_as(self) -> None:
-        if self.session is None:
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Save the game", "", "Saved games (*.toml)")
-        if path:
-            self.save_game(Path(path))
+        if self.session is not None:
+            self.menus.save_as()
 
     def _picked(self, unit, h) -> None:
         if self.session is None:
@@ -602,10 +579,13 @@ class MainWindow(QMainWindow):
         self.map_view.show_destinations(costs, blocked)
         if costs:
             text = f"{unit.id}: {len(costs)} legal destination(s)"
-        elif self.session.can_attack():
-            text = f"{unit.id}: drop it on an enemy unit to prepare a battle"
         else:
-            text = f"{unit.id} cannot move now"
+            why = self.session.why_idle(unit.id)
+            if why is not None:                   # the rules say why, citing the rule and the phase that allows it
+                self.refused(why)
+                return
+            text = (f"{unit.id}: drop it on an enemy unit to prepare a battle" if self.session.can_attack()
+                    else f"{unit.id} has nothing to do now")
         self.statusBar().showMessage(text, 8000)
 
     def _dropped(self, unit, frm, to) -> None:
@@ -616,6 +596,7 @@ class MainWindow(QMainWindow):
         if defender is not None:
             # dropped on an enemy the rules let be attacked: prepare that battle, nothing moves
             self.combat.add_attacker(defender.id, unit.id)
+            self.clear_message()
             self._show_preparation()
             self.map_view.set_pieces(self.session.pieces())
             return
@@ -756,8 +737,21 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{moved} units moved to {self.board.hex_id(to)}", 8000)
 
     def refused(self, refusal: Refusal) -> None:
+        """Show a refusal with its rule; the rule is a link to the rules reference (cleared when the game moves on)."""
         self.last_refusal = str(refusal)
         self.statusBar().showMessage(f"Refused — {refusal}", 15000)
+        self.rule_link.setText(f'<a href="rule:{refusal.rule}">{refusal.rule} ↗</a>' if refusal.rule else "")
+        self.rule_link.setVisible(bool(refusal.rule))
+
+    def clear_message(self) -> None:
+        """The situation changed: an earlier message (a refusal, a hint) no longer applies."""
+        self.statusBar().clearMessage()
+        self.rule_link.clear()
+        self.rule_link.hide()
+
+    def show_rule(self, citation: str) -> bool:
+        """The rules reference opened at the rule a refusal cites."""
+        return self.menus.show_rule(citation)
 
     def next_phase(self) -> None:
         if self.session is None:

@@ -35,6 +35,7 @@ WHEEL_STEP = 1.25
 VIEWER_DELAY_MS = 350
 STILL_MS = 180          # the view is "still" this long after the last zoom or pan: full quality again
 DRAG_START_PX = 6       # a press on a counter that moves this far picks it up (less: a click)
+READY_COLOUR = QColor(255, 255, 255, 170)   # the thin frame round counters that may act in this phase
 DIRECTIONS = {"flat": ("SE", "NE", "N", "NW", "SW", "S"), "pointy": ("E", "NE", "NW", "W", "SW", "SE")}
 
 
@@ -103,6 +104,8 @@ class MapView(QGraphicsView):
         self.drag_enabled = False
         self.selected: set[Hex] = set()
         self.marks: SelectionMarks | None = None
+        self.ready_marks: SelectionMarks | None = None      # a thin frame round stacks whose units may act now
+        self._ready_units: set = set()
         self._band: QRubberBand | None = None
         self._band_from = None
         self.los_mode = False
@@ -167,6 +170,9 @@ class MapView(QGraphicsView):
         self.marks = SelectionMarks(lambda h: self.counters.stack_rect(h))
         self.marks.hide()
         scene.addItem(self.marks)
+        self.ready_marks = SelectionMarks(lambda h: self.counters.counter_rect(h), READY_COLOUR, 1.5, z=30)
+        self.ready_marks.hide()
+        scene.addItem(self.ready_marks)
         scene.addItem(self.viewer)
         self.viewer.close()
         rect = self.grid.rect
@@ -268,6 +274,7 @@ class MapView(QGraphicsView):
         for unit, h in placed:
             by_hex.setdefault(h, []).append(unit)
         self.counters.set_stacks(by_hex)
+        self.show_ready(self._ready_units)
         self.select(self.selected)
         self.viewer.close()
         self.refresh()
@@ -484,6 +491,16 @@ class MapView(QGraphicsView):
                 self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)
+
+    def show_ready(self, unit_ids) -> None:
+        """Frame, subtly, the stacks holding a unit that may act now (the rules' answer); empty hides them."""
+        self._ready_units = set(unit_ids)
+        if self.ready_marks is not None:
+            self.ready_marks.show_hexes({h for h, units in self.stacks.items()
+                                         if any(u.id in self._ready_units for u in units)})
+
+    def ready_hexes(self) -> set:
+        return set(self.ready_marks.hexes) if self.ready_marks is not None else set()
 
     # ------------------------------------------------------------ selection
     def select(self, hexes: set) -> None:

@@ -94,12 +94,13 @@ class CounterGhost(QGraphicsItem):
 class SelectionMarks(QGraphicsItem):
     """A yellow frame round each selected stack."""
 
-    def __init__(self, rect_of):
+    def __init__(self, rect_of, colour: QColor = QColor(255, 215, 0), width: float = 3, z: float = 35):
         super().__init__()
         self.rect_of = rect_of            # hex -> scene rectangle of its stack
+        self.colour, self.width = QColor(colour), width
         self.hexes: set = set()
         self._rect = QRectF()
-        self.setZValue(35)
+        self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
     def show_hexes(self, hexes) -> None:
@@ -116,7 +117,7 @@ class SelectionMarks(QGraphicsItem):
         return self._rect
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        pen = QPen(QColor(255, 215, 0), 3)
+        pen = QPen(self.colour, self.width)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(Qt.NoBrush)

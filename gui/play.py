@@ -125,6 +125,23 @@ class PlaySession(QObject):
             blocked = dict(getattr(reach, "blocked", {}) or {})
         return {h: costs.get(h) for h in legal}, blocked
 
+    def why_idle(self, uid: str) -> Refusal | None:
+        """Why a unit can do nothing now, with its rule, as the ruleset says; None if it may act (or the ruleset
+        does not say)."""
+        ask = getattr(self.rules, "why_idle", None)
+        e = ask(self.state, uid) if ask is not None else None
+        return Refusal(e.rule, e.message) if e is not None else None
+
+    def units_to_act(self) -> set[str]:
+        """The units that may act now, as the ruleset says (none when it does not say)."""
+        ask = getattr(self.rules, "units_to_act", None)
+        return set(ask(self.state)) if ask is not None else set()
+
+    def guidance(self) -> str:
+        """The ruleset's one line of guidance for the phase now (or the decision pending)."""
+        ask = getattr(self.rules, "guidance", None)
+        return ask(self.state) if ask is not None else ""
+
     # ------------------------------------------------------------ units off the map
     def off_map(self) -> dict[str, str]:
         """Unit id -> status (as the ruleset names it) of every unit not on the map now."""

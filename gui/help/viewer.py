@@ -1,0 +1,105 @@
+"""The help window: the project's Markdown documents rendered inside the program, and each game's rules reference
+with the rule a refusal cites brought into view; the About box."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QTextDocument
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTextBrowser
+
+from .reference import DOCS, GameRules, find_rule, read_reference, reference_html
+
+ROOT = DOCS.parent
+DOCUMENTS = (("Getting started (README)", ROOT / "README.md"),
+             ("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
+             ("Line of sight", DOCS / "los.md"), ("Map files", DOCS / "map-format.md"),
+             ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"))
+
+
+def help_documents() -> list[tuple[str, Path]]:
+    """The project's documents the Help menu shows: titles and files (those present)."""
+    return [(title, path) for title, path in DOCUMENTS if path.is_file()]
+
+
+class HelpWindow(QMainWindow):
+    """One window for every help page: a Markdown document or a game's rules reference."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("helpwindow")
+        self.setWindowTitle("Sandtable help")
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        self.browser.anchorClicked.connect(self._follow)
+        self.setCentralWidget(self.browser)
+        self.reference: list[GameRules] | None = None
+        self.page = ""                  # what is shown: a document's path, or "rules:<game>#<anchor>"
+        self.resize(900, 700)
+
+    def _rules(self) -> list[GameRules]:
+        if self.reference is None:
+            self.reference = read_reference()
+        return self.reference
+
+    def show_document(self, path: Path) -> None:
+        """Render a Markdown document (links to other documents open here too)."""
+        self.browser.setSource(QUrl.fromLocalFile(str(Path(path).resolve())), QTextDocument.MarkdownResource)
+        self.page = str(Path(path).resolve())
+        self.setWindowTitle(f"Sandtable help — {Path(path).name}")
+        self._present()
+
+    def show_rules(self, game: GameRules, anchor: str | None = None) -> None:
+        """A game's rules reference, scrolled to (and marking) the rule ``anchor`` if given."""
+        self.browser.setHtml(reference_html(game, anchor))
+        self.page = f"rules:{game.cited_as}#{anchor or ''}"
+        self.setWindowTitle(f"Sandtable help — {game.game}: rules reference")
+        self._present()
+        if anchor:
+            self.browser.scrollToAnchor(anchor)
+
+    def show_citation(self, citation: str) -> bool:
+        """Open the rules reference at the rule a refusal cites; False when no game of the reference is cited."""
+        found = find_rule(self._rules(), citation)
+        if found is None:
+            return False
+        game, row = found
+        self.show_rules(game, row.anchor if row is not None else None)
+        return True
+
+    def _present(self) -> None:
+        self.show()
+        self.raise_()
+        self.activateWindow()
+
+    def _follow(self, url: QUrl) -> None:
+        if url.scheme() == "rule":
+            self.show_citation(url.path())
+        elif url.isLocalFile() and url.toLocalFile().endswith(".md"):
+            self.show_document(Path(url.toLocalFile()))
+        elif url.isRelative() and url.hasFragment() and not url.path():
+            self.browser.scrollToAnchor(url.fragment())
+        elif url.isRelative() and url.path().endswith(".md"):
+            base = Path(self.page).parent if self.page and not self.page.startswith("rules:") else DOCS
+            self.show_document((base / url.path()).resolve())
+        else:
+            QDesktopServices.openUrl(url)
+
+
+def about_text() -> str:
+    from engine import __version__
+
+    return (f"<h3>Sandtable {__version__}</h3>"
+            "<p>Play paper wargames solitaire: the scanned map with its hex grid, counters dragged and dropped, "
+            "a rules engine that refuses illegal moves citing the rule, rolls the dice and keeps an undoable, "
+            "replayable log; editors that turn a scan into a digital map and a scenario's text into a set-up.</p>"
+            "<p>Saved games record the version that wrote them.</p>")
+
+
+def about_box(parent) -> QMessageBox:
+    """Help > About: the version (the installed package's, one source) and what the program does; not blocking."""
+    box = QMessageBox(QMessageBox.Information, "About Sandtable", about_text(), QMessageBox.Ok, parent)
+    box.setObjectName("aboutbox")
+    box.setTextFormat(box.textFormat())
+    box.open()
+    return box

@@ -1,0 +1,200 @@
+"""The menu bar the play window and the skirmish window share: File (Open, Open recent, Save, Save as, Quit),
+Edit (Undo, Redo), View and Help (the documents, the rules reference of each game, shortcuts, About).
+
+A window hands in what differs: how it opens and saves a file, the name it suggests for a save, its undo and
+redo actions, and its own extra File and View items.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from .settings import last_folder, remember_folder
+
+RECENT_MAX = 10
+
+
+class RecentFiles:
+    """Files opened or saved lately, newest first, kept as TOML (``{files = [...]}``); missing files left out."""
+
+    def __init__(self, path: Path | None, leave_out: Callable[[Path], bool] = lambda p: False):
+        self.path = path
+        self.leave_out = leave_out
+
+    def files(self) -> list[Path]:
+        if self.path is None:
+            return []
+        try:
+            import tomli
+
+            doc = tomli.loads(Path(self.path).read_text("utf-8"))
+        except (OSError, ValueError):
+            return []
+        return [Path(f) for f in doc.get("files", []) if isinstance(f, str) and Path(f).is_file()]
+
+    def add(self, path: Path) -> None:
+        path = Path(path).absolute()
+        if self.path is None or self.leave_out(path):
+            return
+        from engine.fileio import write_toml
+
+        files = [str(path)] + [str(p) for p in self.files() if p != path]
+        try:
+            write_toml(self.path, {"files": files[:RECENT_MAX]})
+        except OSError:
+            pass
+
+
+class WindowMenus:
+    """Builds the shared menus on ``window``; ``open_file(path) -> bool`` and ``save_game(path) -> bool`` do the
+    work, ``suggest_name()`` names a new save, ``undo_act``/``redo_act`` are the window's own actions."""
+
+    def __init__(self, window, *, recent: RecentFiles, open_file, save_game, suggest_name, current_path,
+                 undo_act: QAction, redo_act: QAction, open_title: str = "Open a map, scenario or saved game"):
+        self.window = window
+        self.recent = recent
+        self._open_file, self._save_game = open_file, save_game
+        self.suggest_name, self.current_path = suggest_name, current_path
+        self.open_title = open_title
+        self.help_window = None
+        self.about = None
+        bar = window.menuBar()
+        w = window
+        self.file_menu = bar.addMenu("&File")
+        self.open_act = QAction("&Open…", w, shortcut=QKeySequence.Open, triggered=self.choose_file)
+        self.file_menu.addAction(self.open_act)
+        self.recent_menu = self.file_menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self.fill_recent)
+        self.file_extra = self.file_menu.addSeparator()      # a window's own items go before this
+        self.save_act = QAction("&Save game", w, shortcut=QKeySequence.Save, triggered=self.save)
+        self.save_as_act = QAction("Save game &as…", w, shortcut=QKeySequence.SaveAs, triggered=self.save_as)
+        self.file_menu.addActions([self.save_act, self.save_as_act])
+        self.file_menu.addSeparator()
+        self.quit_act = QAction("&Quit", w, shortcut=QKeySequence.Quit, triggered=w.close)
+        self.file_menu.addAction(self.quit_act)
+        self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.addActions([undo_act, redo_act])
+        self.view_menu = bar.addMenu("&View")
+        self.help_menu = bar.addMenu("&Help")
+        self._fill_help()
+
+    # ------------------------------------------------------------ files
+    def add_file_items(self, actions: list[QAction]) -> None:
+        """A window's own File items (New game, Scenario editor), after Open recent."""
+        for act in actions:
+            self.file_menu.insertAction(self.file_extra, act)
+
+    def fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent.files()
+        for i, p in enumerate(files, start=1):
+            self.recent_menu.addAction(QAction(f"&{i % 10} {p.name}", self.window, toolTip=str(p),
+                                               triggered=lambda _=False, p=p: self.open(p)))
+        if not files:
+            self.recent_menu.addAction(QAction("(none yet)", self.window, enabled=False))
+
+    def open_start(self) -> str:
+        """Where the Open dialog starts: the folder last used (or the current file's)."""
+        folder = last_folder()
+        if folder is None and self.current_path() is not None:
+            folder = Path(self.current_path()).parent
+        return str(folder) if folder is not None else ""
+
+    def save_start(self) -> str:
+        """Where the Save dialog starts: the folder last used with a suggested name (scenario, turn, date)."""
+        folder = last_folder()
+        if folder is None and self.current_path() is not None:
+            folder = Path(self.current_path()).parent
+        name = self.suggest_name()
+        return str(folder / name) if folder is not None else name
+
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, self.open_title, self.open_start(), "Sandtable files (*.toml)")
+        if path:
+            self.open(Path(path))
+
+    def open(self, path: Path) -> bool:
+        ok = self._open_file(Path(path))
+        if ok:
+            remember_folder(Path(path))
+        return ok
+
+    def save(self) -> None:
+        path = self.current_path()
+        if path is not None:
+            self.save_to(Path(path))
+        else:
+            self.save_as()
+
+    def save_as(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save the game", self.save_start(), "Saved games (*.toml)")
+        if path:
+            self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        """Save, then remember the file in Open recent and its folder for the next dialog."""
+        ok = self._save_game(Path(path))
+        if ok:
+            self.recent.add(Path(path))
+            remember_folder(Path(path))
+        return ok
+
+    # ------------------------------------------------------------ help
+    def _fill_help(self) -> None:
+        from .help.reference import read_reference
+        from .help.viewer import help_documents
+
+        w = self.window
+        for title, path in help_documents():
+            self.help_menu.addAction(QAction(title, w, toolTip=str(path),
+                                             triggered=lambda _=False, p=path: self.show_document(p)))
+        rules = self.help_menu.addMenu("Rules &reference")
+        self.rules_menu = rules
+        for game in read_reference():
+            rules.addAction(QAction(game.game, w, toolTip=f"Every rule of {game.game} by number, with what the "
+                                    "program enforces", triggered=lambda _=False, g=game: self.help().show_rules(g)))
+        self.help_menu.addSeparator()
+        self.help_menu.addAction(QAction("&Keyboard shortcuts", w, shortcut=QKeySequence.HelpContents,
+                                         triggered=self.show_shortcuts))
+        self.about_act = QAction("&About Sandtable", w, triggered=self.show_about)
+        self.help_menu.addAction(self.about_act)
+
+    def help(self):
+        from .help.viewer import HelpWindow
+
+        if self.help_window is None:
+            self.help_window = HelpWindow(self.window)
+            from PySide6.QtCore import Qt
+
+            self.help_window.setWindowFlag(Qt.Window)
+        return self.help_window
+
+    def show_document(self, path: Path) -> None:
+        self.help().show_document(path)
+
+    def show_rule(self, citation: str) -> bool:
+        """The rules reference at the rule a refusal cites (a link in the status bar)."""
+        return self.help().show_citation(citation)
+
+    def show_about(self):
+        from .help.viewer import about_box
+
+        self.about = about_box(self.window)
+        return self.about
+
+    def shortcuts_text(self) -> str:
+        """Every menu and toolbar action that has a keyboard shortcut, one a line."""
+        seen, lines = set(), []
+        for act in self.window.findChildren(QAction):
+            key = act.shortcut().toString(QKeySequence.NativeText)
+            name = act.text().replace("&", "")
+            if key and (name, key) not in seen:
+                seen.add((name, key))
+                lines.append(f"{key:>16}   {name}")
+        return "\n".join(sorted(lines, key=lambda line: line.split("   ")[1]))
+
+    def show_shortcuts(self) -> None:
+        QMessageBox.information(self.window, "Keyboard shortcuts", self.shortcuts_text())
