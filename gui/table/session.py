@@ -27,6 +27,7 @@ class TableSession(QObject):
         self.path = Path(path)
         self.table = self.rules.table
         self.last_refusal = ""
+        self.saved_from: Path | None = None     # the saved game this session was read from, if any
 
     @classmethod
     def new(cls, scenario: str | Path, seed: int | None = None, parent=None) -> "TableSession":

@@ -52,6 +52,7 @@ class TableView(QGraphicsView):
         self.image_item: QGraphicsPixmapItem | None = None
         self.image_problem = ""
         self.flashes: list = []         # rings marking what the enemy just did
+        self._flash_anims: list = []    # their animations, stopped before another game's table replaces them
         self.measuring = False          # the tape-measure tool is on
         self._press = None              # (team id or None, scene point, screen point, button)
         self._dragging = None           # team id being dragged
@@ -64,6 +65,11 @@ class TableView(QGraphicsView):
     # ------------------------------------------------------------ the table
     def set_session(self, session) -> None:
         """Show the table of a game and the game on it."""
+        for anim in self._flash_anims:          # the rings they swell go with the old table
+            anim.valueChanged.disconnect()
+            anim.finished.disconnect()
+            anim.stop()
+        self._flash_anims = []
         self.session = session
         self.table = session.table
         self.ppi = self.table.pixels_per_inch
@@ -150,14 +156,17 @@ class TableView(QGraphicsView):
         self.scene().addItem(ring)
         self.flashes.append(ring)
         anim = QVariantAnimation(self)
+        self._flash_anims.append(anim)
         anim.setDuration(FLASH_MS)
         anim.setStartValue(0.0)
         anim.setEndValue(1.0)
         anim.valueChanged.connect(ring.grow)
-        anim.finished.connect(lambda: self._flash_done(ring))
+        anim.finished.connect(lambda: self._flash_done(ring, anim))
         anim.start(QVariantAnimation.DeleteWhenStopped)
 
-    def _flash_done(self, ring) -> None:
+    def _flash_done(self, ring, anim=None) -> None:
+        if anim in self._flash_anims:
+            self._flash_anims.remove(anim)
         if ring in self.flashes:
             self.flashes.remove(ring)
             self.scene().removeItem(ring)

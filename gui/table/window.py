@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+from PySide6.QtWidgets import (QDockWidget, QLabel, QListWidget, QListWidgetItem, QMainWindow,
                                QMessageBox, QPushButton, QToolBar, QVBoxLayout, QWidget)
 
 from engine.errors import BadFile, IllegalAction
@@ -60,10 +60,13 @@ class TableWindow(QMainWindow):
 
     last_error = ""          # why the last ``open`` failed, in words
 
-    def __init__(self, session: TableSession, autosave: Path | None = None, parent=None):
+    def __init__(self, session: TableSession, autosave: Path | None = None, parent=None, recent: Path | None = None):
         super().__init__(parent)
         self.session = session
         self.autosave = autosave
+        self.saved_path: Path | None = None      # where this game was last saved or opened from (Save writes there)
+        self.recent_file = recent                # the recent files list the play window keeps too
+        self.play_window = None                  # a play window this one opened for a file that is not a skirmish
         self.selected: str | None = None
         self.enemy_seen: list[str] = []        # the enemy's actions, as the last order brought them
         self.last_refusal = ""
@@ -72,6 +75,7 @@ class TableWindow(QMainWindow):
         self.hover = QLabel()
         self.statusBar().addWidget(self.hover, 1)
         self._make_toolbar()
+        self._make_menus()
         self.orders = OrdersDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.orders)
         self.log = QDockWidget("Log", self)
@@ -98,14 +102,27 @@ class TableWindow(QMainWindow):
         self.statusBar().showMessage(self.view.image_problem or HINT, STATUS_MS)
 
     @classmethod
-    def open(cls, path: Path, autosave: Path | None = None, seed: int | None = None, parent=None):
+    def open(cls, path: Path, autosave: Path | None = None, seed: int | None = None, parent=None,
+             recent: Path | None = None):
         """A window for a skirmish scenario or a saved skirmish; a bad file is reported in words (None)."""
+        session = cls.read_session(path, seed, parent)
+        if session is None:
+            return None
+        win = cls(session, autosave, parent, recent)
+        if session.saved_from is not None:
+            win.saved_path = session.saved_from
+        return win
+
+    @classmethod
+    def read_session(cls, path: Path, seed: int | None = None, parent=None) -> TableSession | None:
+        """The game of a skirmish scenario (new) or a saved skirmish; a bad file is reported in words (None)."""
         from engine.fileio import read_toml
 
         try:
             doc = read_toml(path)
             if "actions" in doc and "seed" in doc:
                 session = TableSession.saved(path)
+                session.saved_from = Path(path)
             else:
                 session = TableSession.new(path, seed)
         except (BadFile, IllegalAction) as e:
@@ -114,7 +131,76 @@ class TableWindow(QMainWindow):
             if os.environ.get("QT_QPA_PLATFORM") != "offscreen":   # no modal box where nobody can answer it
                 QMessageBox.warning(parent, f"Cannot open {path}", text)
             return None
-        return cls(session, autosave, parent)
+        return session
+
+    def _make_menus(self) -> None:
+        """The play window's menu bar (gui/menus.py): File, Edit, View, Help, with the same shortcuts."""
+        from ..menus import RecentFiles, WindowMenus
+
+        self.recent = RecentFiles(self.recent_file, leave_out=lambda p: self.autosave is not None
+                                  and p == Path(self.autosave).absolute())
+        self.menus = WindowMenus(self, recent=self.recent, open_file=self.open_file, save_game=self.save_game,
+                                 suggest_name=self.suggested_save_name, current_path=lambda: self.saved_path,
+                                 undo_act=self.undo_act, redo_act=self.redo_act,
+                                 open_title="Open a skirmish, a map, a scenario or a saved game")
+        self.menus.add_file_items([self.new_act])
+        self.menus.view_menu.addActions([self.fit_act, self.tape_act])
+
+    def remember_layout(self) -> None:
+        """Size, position and docks as this window last had them (never larger than the screen)."""
+        from PySide6.QtCore import QSize
+
+        from ..settings import remember_layout
+
+        remember_layout(self, "skirmish", QSize(1280, 860))
+
+    # ------------------------------------------------------------ files
+    def open_file(self, path: Path) -> bool:
+        """Open another file: a skirmish here in place of this game; any other file in a play window."""
+        from .. import table
+
+        path = Path(path).absolute()
+        if not table.is_table_file(path):
+            from ..mainwindow import MainWindow
+
+            host = self.parent() if isinstance(self.parent(), MainWindow) else self.play_window
+            if host is None:
+                self.play_window = host = MainWindow(recent=self.recent_file)
+                host.resize(self.size())
+            ok = host.open_file(path)
+            if ok:
+                host.show()
+                host.raise_()
+            return ok
+        session = self.read_session(path, parent=self)
+        if session is None:
+            self._refused("", TableWindow.last_error.replace("\n", " "))
+            return False
+        self._set_session(session)
+        self.saved_path = session.saved_from
+        self.recent.add(path)
+        self.statusBar().showMessage(f"Opened {path}", STATUS_MS)
+        return True
+
+    def save_game(self, path: Path) -> bool:
+        """Save the game; a write that fails is reported and leaves any old file whole."""
+        try:
+            self.session.save(path)
+        except OSError as e:
+            self._refused("", f"cannot save {path}: {e.strerror or e}")
+            if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+                QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
+            return False
+        self.saved_path = Path(path)
+        self.statusBar().showMessage(f"Saved {path}", STATUS_MS)
+        return True
+
+    def suggested_save_name(self) -> str:
+        """A name for a new save: the scenario, the turn and today's date."""
+        import datetime
+
+        stem = Path(self.session.path).stem
+        return f"{stem}-turn{self.session.state.get('turn', 0)}-{datetime.date.today().isoformat()}.toml"
 
     def _make_toolbar(self) -> None:
         bar = QToolBar("Turn", self)
@@ -132,14 +218,12 @@ class TableWindow(QMainWindow):
         self.tape_act = QAction("Tape measure", self, shortcut=QKeySequence("M"), checkable=True)
         self.tape_act.setToolTip("Drag between any two points to measure in inches (M); a right-drag always measures")
         self.tape_act.toggled.connect(lambda on: setattr(self.view, "measuring", on))
-        fit = QAction("Fit", self, shortcut=QKeySequence("F"))
+        fit = self.fit_act = QAction("Fit", self, shortcut=QKeySequence("F"))
         fit.triggered.connect(self.view.fit)
-        save = QAction("Save game…", self, shortcut=QKeySequence.Save)
-        save.triggered.connect(self._save_as)
         self.new_act = QAction("New game…", self, shortcut=QKeySequence.New)
         self.new_act.setToolTip("Start a game: the scenario, its variants and the seed (the rules play the defenders)")
         self.new_act.triggered.connect(lambda: self.new_game_dialog())
-        bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, save])
+        bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit])
         self.addToolBar(Qt.TopToolBarArea, bar)
 
     # ------------------------------------------------------------ a new game
@@ -163,6 +247,14 @@ class TableWindow(QMainWindow):
         except BadFile as e:
             self._refused("", "cannot start this game: " + "; ".join(str(p) for p in e.problems[:5]))
             return False
+        self._set_session(session)
+        self.saved_path = None
+        chosen = f", variants: {', '.join(choice.variants)}" if choice.variants else ""
+        self.statusBar().showMessage(f"New game (seed {choice.seed}{chosen})", STATUS_MS)
+        return True
+
+    def _set_session(self, session: TableSession) -> None:
+        """Play ``session`` in this window in place of the game shown."""
         old = self.session
         for signal, slot in ((old.refused, self._refused), (old.happened, self._happened),
                              (old.changed, self._changed)):
@@ -179,9 +271,6 @@ class TableWindow(QMainWindow):
         self.view.set_session(session)
         self.view.fit()
         self._changed()
-        chosen = f", variants: {', '.join(choice.variants)}" if choice.variants else ""
-        self.statusBar().showMessage(f"New game (seed {choice.seed}{chosen})", STATUS_MS)
-        return True
 
     # ------------------------------------------------------------ orders
     def move_team(self, team: str, x: float, y: float) -> bool:
@@ -259,15 +348,13 @@ class TableWindow(QMainWindow):
         self.orders.show_orders(heading, orders)
 
     def _save_as(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save the game", "", "Sandtable saved games (*.toml)")
-        if path:
-            try:
-                self.session.save(path)
-            except OSError as e:
-                QMessageBox.warning(self, "Cannot save", f"{path}: {e}")
+        self.menus.save_as()
 
     def closeEvent(self, event) -> None:
-        """A normal close: the autosave is not needed to resume."""
+        """A normal close: the autosave is not needed to resume; the window's layout is remembered."""
+        from ..settings import save_layout
+
+        save_layout(self)
         if self.autosave is not None:
             try:
                 self.autosave.unlink()
@@ -278,11 +365,16 @@ class TableWindow(QMainWindow):
 
 def run_table_window(app, path: Path, screenshot: str | None = None, autosave: Path | None = None) -> int:
     """``sandtable FILE`` for a gridless skirmish: the table window (or its screenshot)."""
-    win = TableWindow.open(path, autosave)
+    from ..userfolders import data_root
+
+    win = TableWindow.open(path, autosave, recent=None if screenshot else data_root() / "recent.toml")
     if win is None:
         print(TableWindow.last_error, file=sys.stderr)
         return 1
-    win.resize(1280, 860)
+    if screenshot:
+        win.resize(1280, 860)
+    else:
+        win.remember_layout()
     win.show()
     app.processEvents()
     win.view.fit()
