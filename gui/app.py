@@ -23,7 +23,14 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="sandtable", description="Play, digitise and build paper wargames")
     p.add_argument("file", nargs="?", help="a map or scenario file to open")
     p.add_argument("--screenshot", metavar="OUT.png", help="open offscreen, save a PNG of the window and exit")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return p.parse_args(argv)
+
+
+def _version() -> str:
+    from engine import __version__
+
+    return __version__
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())
     win = MainWindow(recent=data_root() / "recent.toml")
     path = Path(args.file) if args.file else default_file()
-    win.resize(1280, 860)
     if args.screenshot:
+        win.resize(1280, 860)
         win.show()
         app.processEvents()
         opened = win.open_file(path)
@@ -70,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if ok and opened else 1
     if not args.file and win.autosave.is_file() and _resume_wanted(win):
         path = win.autosave
+    from PySide6.QtCore import QSize
+
+    from .settings import remember_layout
+
+    remember_layout(win, "play", QSize(1280, 860))
     win.open_file(path)
     win.show()
     return app.exec()

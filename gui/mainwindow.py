@@ -148,6 +148,13 @@ class MainWindow(QMainWindow):
             group.addAction(act)
             presets.addAction(act)
 
+    def compact_docks(self) -> None:
+        """Stack the docks of each side as tabs, so the window fits a small screen (or a large scaling)."""
+        self.tabifyDockWidget(self.tray, self.victory)
+        self.tabifyDockWidget(self.log_dock, self.combat)
+        self.tray.raise_()
+        self.log_dock.raise_()
+
     def open_scenario_editor(self):
         """The scenario editor as a window of its own, on this scenario; "open in the play window" comes back here."""
         from .scenarioeditor import ScenarioEditor
@@ -257,10 +264,10 @@ class MainWindow(QMainWindow):
         if is_table_file(path):  # a gridless skirmish is played on its table, in a window of its own (gui/table)
             from .table.window import TableWindow
 
-            self.table_window = TableWindow.open(path, parent=self)
+            self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)
             if self.table_window is not None:
                 self._remember(path)
-                self.table_window.resize(1280, 860)
+                self.table_window.remember_layout()
                 self.table_window.show()
                 self.table_window.view.fit()
             return self.table_window is not None
@@ -371,7 +378,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Cannot autosave to {self.autosave}: {e.strerror or e}", 10000)
 
     def closeEvent(self, event) -> None:
-        """A normal close: the autosave is not needed to resume."""
+        """A normal close: the autosave is not needed to resume; the window's layout is remembered."""
+        from .settings import save_layout
+
+        save_layout(self)
         try:
             self.autosave.unlink()
         except OSError:
@@ -472,8 +482,8 @@ class MainWindow(QMainWindow):
             except BadFile as e:
                 self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
                 return False
-            self.table_window = TableWindow(session, parent=self)
-            self.table_window.resize(1280, 860)
+            self.table_window = TableWindow(session, parent=self, recent=self.recent_file)
+            self.table_window.remember_layout()
             self.table_window.show()
             self.table_window.view.fit()
             return True

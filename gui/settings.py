@@ -59,11 +59,27 @@ def fit_to(window, available: QRect) -> None:
     frame, inner = window.frameGeometry(), window.geometry()
     dw, dh = max(0, frame.width() - inner.width()), max(0, frame.height() - inner.height())
     room = QRect(available.x(), available.y(), max(1, available.width() - dw), max(1, available.height() - dh))
+    least = window.minimumSizeHint()
+    if (least.width() > room.width() or least.height() > room.height()) and hasattr(window, "compact_docks"):
+        window.compact_docks()            # docks side by side in tabs: a smaller least size on a small screen
     r = fit_rect(inner, room)
     if r.size() != inner.size():
         window.resize(r.size())
     if r.topLeft() != inner.topLeft():
         window.move(r.x(), r.y())
+
+
+def remember_layout(window, key: str, default: QSize, available: QRect | None = None) -> bool:
+    """Restore a window's remembered layout now and save it when the window closes (``save_layout``)."""
+    window.layout_key = key
+    return restore_window(window, key, default, available)
+
+
+def save_layout(window) -> None:
+    """Called from a window's closeEvent: keep its layout if it was restored with ``remember_layout``."""
+    key = getattr(window, "layout_key", None)
+    if key:
+        save_window(window, key)
 
 
 def save_window(window, key: str) -> None:

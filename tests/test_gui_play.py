@@ -22,7 +22,7 @@ def window(qtbot, tmp_path, monkeypatch):
     win.show()
     qtbot.waitExposed(win)
     assert win.open_file(SCENARIO)
-    assert win.session is not None
+    assert win.session is not None and win.start_new_game(1)      # fixed dice: the tests below roll them
     return win
 
 

@@ -22,7 +22,7 @@ def win(qtbot, tmp_path, monkeypatch):
     w.resize(1200, 800)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_file(SCENARIO)
+    assert w.open_file(SCENARIO) and w.start_new_game(1)      # fixed dice: the tests below roll them
     return w
 
 
