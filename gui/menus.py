@@ -73,7 +73,7 @@ class WindowMenus:
         self.save_as_act = QAction("Save game &as…", w, shortcut=QKeySequence.SaveAs, triggered=self.save_as)
         self.file_menu.addActions([self.save_act, self.save_as_act])
         self.file_menu.addSeparator()
-        self.quit_act = QAction("&Quit", w, shortcut=QKeySequence.Quit, triggered=w.close)
+        self.quit_act = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
         self.file_menu.addAction(self.quit_act)
         self.edit_menu = bar.addMenu("&Edit")
         self.edit_menu.addActions([undo_act, redo_act])
