@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from .settings import remember_layout
 
-    remember_layout(win, "play", QSize(1280, 860))
     win.open_file(path)
+    remember_layout(win, "play", QSize(1280, 860))
     win.show()
     return app.exec()
 

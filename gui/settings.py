@@ -70,9 +70,22 @@ def fit_to(window, available: QRect) -> None:
 
 
 def remember_layout(window, key: str, default: QSize, available: QRect | None = None) -> bool:
-    """Restore a window's remembered layout now and save it when the window closes (``save_layout``)."""
+    """Restore a window's remembered layout now, fit it to the screen again once it is shown (its docks filled), and
+    save it when the window closes (``save_layout``)."""
+    from PySide6.QtCore import QTimer
+
     window.layout_key = key
-    return restore_window(window, key, default, available)
+    remembered = restore_window(window, key, default, available)
+    area = QRect(available) if available is not None else None
+
+    def refit():
+        screen = window.screen()
+        room = area if area is not None else screen.availableGeometry() if screen is not None else None
+        if room is not None:
+            fit_to(window, room)
+
+    QTimer.singleShot(0, refit)
+    return remembered
 
 
 def save_layout(window) -> None:
