@@ -382,6 +382,7 @@ class MainWindow(QMainWindow):
         from .settings import save_layout
 
         save_layout(self)
+        self.menus.close_help()
         try:
             self.autosave.unlink()
         except OSError:

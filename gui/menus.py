@@ -166,11 +166,19 @@ class WindowMenus:
         from .help.viewer import HelpWindow
 
         if self.help_window is None:
-            self.help_window = HelpWindow(self.window)
-            from PySide6.QtCore import Qt
+            from PySide6.QtCore import QSize, Qt
 
+            from .settings import remember_layout
+
+            self.help_window = HelpWindow(self.window)
             self.help_window.setWindowFlag(Qt.Window)
+            remember_layout(self.help_window, "help", QSize(900, 700))
         return self.help_window
+
+    def close_help(self) -> None:
+        """The window closes: its help window goes with it (the program ends with its last main window)."""
+        if self.help_window is not None:
+            self.help_window.close()
 
     def show_document(self, path: Path) -> None:
         self.help().show_document(path)

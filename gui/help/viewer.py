@@ -35,7 +35,6 @@ class HelpWindow(QMainWindow):
         self.setCentralWidget(self.browser)
         self.reference: list[GameRules] | None = None
         self.page = ""                  # what is shown: a document's path, or "rules:<game>#<anchor>"
-        self.resize(900, 700)
 
     def _rules(self) -> list[GameRules]:
         if self.reference is None:
@@ -66,6 +65,12 @@ class HelpWindow(QMainWindow):
         game, row = found
         self.show_rules(game, row.anchor if row is not None else None)
         return True
+
+    def closeEvent(self, event) -> None:
+        from ..settings import save_layout
+
+        save_layout(self)
+        super().closeEvent(event)
 
     def _present(self) -> None:
         self.show()

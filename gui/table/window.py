@@ -355,6 +355,7 @@ class TableWindow(QMainWindow):
         from ..settings import save_layout
 
         save_layout(self)
+        self.menus.close_help()
         if self.autosave is not None:
             try:
                 self.autosave.unlink()
