@@ -39,14 +39,7 @@ class MainWindow(QMainWindow):
         self.tile_bar.setFormat("Cutting the map into tiles… %p%")
         self.tile_bar.hide()
         self.statusBar().addPermanentWidget(self.tile_bar)
-        self.rule_link = QLabel()          # the rule the last refusal cites: a click opens the rules reference there
-        self.rule_link.setTextFormat(Qt.RichText)
-        self.rule_link.setToolTip("Open the rules reference at this rule")
-        self.rule_link.linkActivated.connect(lambda url: self.show_rule(url.removeprefix("rule:")))
-        self.rule_link.hide()
-        self.statusBar().addPermanentWidget(self.rule_link)
         self.zoom_label = QLabel()
-        self.statusBar().addPermanentWidget(self.zoom_label)
         self.map_view.hovered.connect(self.hover_label.setText)
         self.map_view.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
         self.map_view.tiling.connect(self._tiling)
@@ -109,6 +102,9 @@ class MainWindow(QMainWindow):
         self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
+        self.rule_link = self.menus.rule_link  # the rule the last refusal cites: a click opens the rules reference there
+        self.statusBar().addPermanentWidget(self.rule_link)
+        self.statusBar().addPermanentWidget(self.zoom_label)
         from .mapeditor.mode import attach_map_editor
 
         attach_map_editor(self)
@@ -751,14 +747,12 @@ class MainWindow(QMainWindow):
         """Show a refusal with its rule; the rule is a link to the rules reference (cleared when the game moves on)."""
         self.last_refusal = str(refusal)
         self.statusBar().showMessage(f"Refused — {refusal}", 15000)
-        self.rule_link.setText(f'<a href="rule:{refusal.rule}">{refusal.rule} ↗</a>' if refusal.rule else "")
-        self.rule_link.setVisible(bool(refusal.rule))
+        self.rule_link.show_rule(refusal.rule)
 
     def clear_message(self) -> None:
         """The situation changed: an earlier message (a refusal, a hint) no longer applies."""
         self.statusBar().clearMessage()
-        self.rule_link.clear()
-        self.rule_link.hide()
+        self.rule_link.show_rule("")
 
     def show_rule(self, citation: str) -> bool:
         """The rules reference opened at the rule a refusal cites."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
 from .settings import last_folder, remember_folder
 
@@ -48,6 +49,22 @@ class RecentFiles:
             pass
 
 
+class RuleLink(QLabel):
+    """The rule the last refusal cites, in the status bar: a click opens the rules reference at that rule."""
+
+    def __init__(self, menus: "WindowMenus", parent=None):
+        super().__init__(parent)
+        self.setTextFormat(Qt.RichText)
+        self.setToolTip("Open the rules reference at this rule")
+        self.linkActivated.connect(lambda url: menus.show_rule(url.removeprefix("rule:")))
+        self.hide()
+
+    def show_rule(self, rule: str) -> None:
+        """Link to ``rule`` (like "Demyansk 5.2"); an empty rule hides the link."""
+        self.setText(f'<a href="rule:{rule}">{rule} ↗</a>' if rule else "")
+        self.setVisible(bool(rule))
+
+
 class WindowMenus:
     """Builds the shared menus on ``window``; ``open_file(path) -> bool`` and ``save_game(path) -> bool`` do the
     work, ``suggest_name()`` names a new save, ``undo_act``/``redo_act`` are the window's own actions."""
@@ -75,6 +92,7 @@ class WindowMenus:
         self.file_menu.addSeparator()
         self.quit_act = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
         self.file_menu.addAction(self.quit_act)
+        self.rule_link = RuleLink(self, window)       # a window adds it to its status bar
         self.edit_menu = bar.addMenu("&Edit")
         self.edit_menu.addActions([undo_act, redo_act])
         self.view_menu = bar.addMenu("&View")

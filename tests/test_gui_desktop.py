@@ -182,3 +182,24 @@ def test_docks_and_toolbars_have_names_so_their_layout_can_be_saved(window, skir
     for win in (window, skirmish):
         for w in win.findChildren(QDockWidget):
             assert w.objectName(), w.windowTitle()
+
+
+def test_a_skirmish_refusal_links_its_rule_to_the_skirmish_rules_reference(skirmish):
+    start = skirmish.session.state["teams"]["T2"]["at"]
+    assert not skirmish.move_team("T2", start[0], start[1] - 12.0)         # beyond Bravado 8
+    link = skirmish.menus.rule_link
+    assert skirmish.last_refusal.startswith("SCW Advance 1:") and link.isVisibleTo(skirmish)
+    link.linkActivated.emit("rule:SCW Advance 1")
+    help_window = skirmish.menus.help_window
+    assert help_window.isVisible() and help_window.page == "rules:SCW#scw-advance-1"
+    assert "Bravado in inches" in help_window.browser.toPlainText()
+    s = skirmish.session
+    skirmish.give(attacker_move(s.rules, s.state).text())                 # the game moves on: the link goes
+    assert not link.isVisibleTo(skirmish)
+
+
+def test_the_help_window_closes_with_the_window_that_opened_it(window):
+    item(menu(window, "Help"), "Map files").trigger()
+    assert window.menus.help_window.isVisible()
+    window.close()
+    assert not window.menus.help_window.isVisible()

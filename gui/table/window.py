@@ -76,6 +76,7 @@ class TableWindow(QMainWindow):
         self.statusBar().addWidget(self.hover, 1)
         self._make_toolbar()
         self._make_menus()
+        self.statusBar().addPermanentWidget(self.menus.rule_link)
         self.orders = OrdersDock(self)
         self.addDockWidget(Qt.RightDockWidgetArea, self.orders)
         self.log = QDockWidget("Log", self)
@@ -305,6 +306,7 @@ class TableWindow(QMainWindow):
     def _refused(self, rule: str, message: str) -> None:
         self.last_refusal = f"{rule}: {message}" if rule else message
         self.statusBar().showMessage(f"Refused — {self.last_refusal}", STATUS_MS)
+        self.menus.rule_link.show_rule(rule)
 
     def _happened(self, events: list) -> None:
         self.enemy_seen = enemy_lines(events)
@@ -317,6 +319,7 @@ class TableWindow(QMainWindow):
 
     def _changed(self) -> None:
         s = self.session
+        self.menus.rule_link.show_rule("")        # an earlier refusal no longer applies
         self.view.show_state()
         self.turn_label.setText(s.turn_text())
         self.undo_act.setEnabled(s.game.can_undo())
