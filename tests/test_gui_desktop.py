@@ -203,3 +203,9 @@ def test_the_help_window_closes_with_the_window_that_opened_it(window):
     assert window.menus.help_window.isVisible()
     window.close()
     assert not window.menus.help_window.isVisible()
+
+
+def test_the_skirmish_new_game_dialog_shows_the_seed_in_progress(skirmish, qtbot):
+    dlg = skirmish.new_game_dialog()
+    qtbot.addWidget(dlg)
+    assert dlg.current_row.isVisibleTo(dlg) and "seed 2" in dlg.current_label.text()

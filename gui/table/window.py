@@ -232,7 +232,8 @@ class TableWindow(QMainWindow):
         """The New game dialog on this skirmish (non-blocking); Start begins the game chosen in this window."""
         from ..newgame import NewGameDialog
 
-        self.new_game_dlg = NewGameDialog(self.session.path, variants=self.session.game.variants, parent=self)
+        self.new_game_dlg = NewGameDialog(self.session.path, variants=self.session.game.variants, parent=self,
+                                          current_seed=self.session.game.seed)
         self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
         self.new_game_dlg.open()
         return self.new_game_dlg
