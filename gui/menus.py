@@ -114,20 +114,25 @@ class WindowMenus:
         if not files:
             self.recent_menu.addAction(QAction("(none yet)", self.window, enabled=False))
 
-    def open_start(self) -> str:
-        """Where the Open dialog starts: the folder last used (or the current file's)."""
+    def start_folder(self) -> Path:
+        """The folder the dialogs start in: the one last used, else the current file's, else the user's documents."""
         folder = last_folder()
         if folder is None and self.current_path() is not None:
             folder = Path(self.current_path()).parent
-        return str(folder) if folder is not None else ""
+        if folder is None:
+            from PySide6.QtCore import QStandardPaths
+
+            docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+            folder = Path(docs) if docs and Path(docs).is_dir() else Path.home()
+        return folder
+
+    def open_start(self) -> str:
+        """Where the Open dialog starts."""
+        return str(self.start_folder())
 
     def save_start(self) -> str:
-        """Where the Save dialog starts: the folder last used with a suggested name (scenario, turn, date)."""
-        folder = last_folder()
-        if folder is None and self.current_path() is not None:
-            folder = Path(self.current_path()).parent
-        name = self.suggest_name()
-        return str(folder / name) if folder is not None else name
+        """Where the Save dialog starts: its folder with a suggested name (scenario, turn, date)."""
+        return str(self.start_folder() / self.suggest_name())
 
     def choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, self.open_title, self.open_start(), "Sandtable files (*.toml)")

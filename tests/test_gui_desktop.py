@@ -209,3 +209,15 @@ def test_the_skirmish_new_game_dialog_shows_the_seed_in_progress(skirmish, qtbot
     dlg = skirmish.new_game_dialog()
     qtbot.addWidget(dlg)
     assert dlg.current_row.isVisibleTo(dlg) and "seed 2" in dlg.current_label.text()
+
+
+def test_the_first_save_dialog_starts_in_the_users_documents_not_the_working_folder(window, monkeypatch, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    from PySide6.QtCore import QStandardPaths
+
+    docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    expected = Path(docs) if docs and Path(docs).is_dir() else home
+    start = Path(window.menus.save_start())
+    assert start.parent == expected != Path.cwd() and start.name.startswith("demyansk-1-trapped-turn1-")
