@@ -221,3 +221,19 @@ def test_the_first_save_dialog_starts_in_the_users_documents_not_the_working_fol
     expected = Path(docs) if docs and Path(docs).is_dir() else home
     start = Path(window.menus.save_start())
     assert start.parent == expected != Path.cwd() and start.name.startswith("demyansk-1-trapped-turn1-")
+
+
+def test_a_link_between_documents_opens_inside_the_help_window(window, monkeypatch):
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url))
+    item(menu(window, "Help"), "Map files").trigger()
+    help_window = window.menus.help_window
+    help_window.browser.anchorClicked.emit(QUrl("los.md"))
+    assert help_window.page == str((ROOT / "docs" / "los.md").resolve()) and opened == []
+    help_window.browser.anchorClicked.emit(QUrl("rule:Demyansk 6.7"))
+    assert help_window.page == "rules:Demyansk#demyansk-6.7"
+    help_window.browser.anchorClicked.emit(QUrl("https://example.org/"))
+    assert [u.toString() for u in opened] == ["https://example.org/"]
