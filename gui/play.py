@@ -17,7 +17,6 @@ from engine.errors import IllegalAction
 from engine.maps.hexes import Hex
 
 
-
 @dataclass(frozen=True)
 class Refusal:
     """A refused action: the rule reference and the sentence for the player."""
