@@ -237,3 +237,13 @@ def test_a_link_between_documents_opens_inside_the_help_window(window, monkeypat
     assert help_window.page == "rules:Demyansk#demyansk-6.7"
     help_window.browser.anchorClicked.emit(QUrl("https://example.org/"))
     assert [u.toString() for u in opened] == ["https://example.org/"]
+
+
+def test_file_open_in_the_skirmish_window_opens_a_hex_game_in_a_play_window(skirmish, qtbot, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))       # the play window's autosave goes there
+    assert skirmish.menus.open(TRAPPED)
+    host = skirmish.play_window
+    assert str(host.autosave).startswith(str(tmp_path))
+    qtbot.addWidget(host)
+    assert host.isVisible() and host.scenario is not None and host.scenario.path == str(TRAPPED)
+    assert getattr(host, "layout_key", None) == "play"

@@ -166,8 +166,12 @@ class TableWindow(QMainWindow):
 
             host = self.parent() if isinstance(self.parent(), MainWindow) else self.play_window
             if host is None:
+                from PySide6.QtCore import QSize
+
+                from ..settings import remember_layout
+
                 self.play_window = host = MainWindow(recent=self.recent_file)
-                host.resize(self.size())
+                remember_layout(host, "play", QSize(1280, 860))
             ok = host.open_file(path)
             if ok:
                 host.show()
