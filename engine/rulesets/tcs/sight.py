@@ -68,6 +68,7 @@ class Sight:
     def __init__(self, rules):
         self.rules = rules
         self._maps: dict = {}
+        self.spot_cache: dict = {}
 
     def sight_map(self, st):
         heights = tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
@@ -129,15 +130,22 @@ def enemy_hexes(rules, st, side: str) -> list[Hex]:
 
 
 def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
-    """Hexes holding an enemy unit that ``observer`` spots."""
+    """Hexes holding an enemy unit that ``observer`` spots (one vectorised sight pass; remembered per position)."""
     o = st.units[observer].hex
-    out = set()
-    for k, u in st.units.items():
-        if u.hex is None or rules.specs[k].side == side or u.hex in out:
-            continue
-        rng = spotting_range(rules, st, k)
-        if hex_distance(o, u.hex) <= rng and u.hex in rules.sight.visible_from(st, o, [u.hex], rng):
-            out.add(u.hex)
+    enemies = tuple(sorted((k, u.hex) for k, u in st.units.items()
+                           if u.hex is not None and rules.specs[k].side != side))
+    key = (o, enemies, tuple((m.id, m.level) for m in st.markers), st.turn, st.weather,
+           sum(len(c) for c in st.memory.cells.values()))
+    cache = rules.sight.spot_cache
+    if key in cache:
+        return cache[key]
+    ranges = {k: spotting_range(rules, st, k) for k, _h in enemies}
+    far = max(ranges.values(), default=0)
+    seen = rules.sight.visible_from(st, o, sorted({h for _k, h in enemies}), far) if far else set()
+    out = {h for k, h in enemies if h in seen and hex_distance(o, h) <= ranges[k]}
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = out
     return out
 
 
