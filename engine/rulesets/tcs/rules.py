@@ -12,7 +12,7 @@ from . import actions as A
 from .proc import Ctx, Need, ask, chart_value
 from .procs import PROCS
 from .scenario import SHEET_TYPES, TcsScenario
-from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spotters, terrain_key
+from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spotters, terrain_key, visibility
 from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState, state_to_dict
 
 CHARTS = Path(__file__).with_name("charts.toml")
@@ -390,6 +390,7 @@ class TcsRules:
 
     def _do_newsheet(self, st, a: A.NewSheet, side, events) -> None:
         st.sheets[a.sheet] = self.check_new_sheet(st, a, side)
+        st.next_id += 1
         events.append(Event("opsheet", f"new Op Sheet {a.sheet}: {a.type} for {a.formation}"))
 
     # ------------------------------------------------------------ Aircraft & Artillery (TCS 18, 25)
@@ -425,8 +426,6 @@ class TcsRules:
             raise IllegalAction("TCS 17.2", f"{sp} cannot spot for {a.battery}: an FO, or the firing unit itself")
         if st.units[sp].morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{sp} is paralyzed")
-        vis = int(chart_value(self, st, "tcs.turn_visibility", ("day",)) or 60)
-        from .sight import visibility
         vis = visibility(self, st)
         if h not in self.sight.visible_from(st, st.units[sp].hex, [h], max(vis, 1)):
             raise IllegalAction("BW 3.2d", f"{sp} has no line of sight to {a.hex} (within visibility {vis})")
@@ -624,7 +623,7 @@ class TcsRules:
         own = [k for k in self.order if self.specs[k].side == side and st.units[k].hex is not None]
         mine = [s for s in st.sheets.values() if s.side == side]
         if step == "review":
-            out += [A.Complete(s.id) for s in mine if s.implemented]
+            out += [A.Complete(s.id, cancel=not s.implemented) for s in mine]
         elif step == "implement":
             out += [A.Implement(s.id) for s in mine if _ok(lambda: self.check_implement(st, s.id, side))]
         elif step == "reserve":
