@@ -333,21 +333,24 @@ def point_fire(rules, st, ctx, unit: str, target: str) -> None:
         lose_steps(rules, st, ctx, target, 1)
 
 
-def overwatch(rules, st, ctx, mover: str, hex: str) -> None:
-    """Overwatch (TCS 12.0): enemy units in Fire mode that spot a unit entering a hex may fire at it, one by one."""
+def overwatch(rules, st, ctx, mover: str, hex: str):
+    """Overwatch (TCS 12.0): enemy units in Fire mode that spot a unit entering a hex may fire at it, one by one
+    (each fire is complete before the next unit is offered)."""
     h = rules.board.parse_hex(hex)
-    while st.units[mover].hex == h:
-        able = rules.overwatchers(st, mover, h)
-        if not able:
-            return
-        pick = ctx.choose("overwatch", rules.specs[able[0]].side, able + ["pass"],
-                          f"{mover} entered {hex}: overwatch fire by which unit?")
-        if pick == "pass":
-            return
-        if rules.specs[mover].vehicle and (counter(rules, st, "point_fire", pick) or 0) > 0:
-            point_fire(rules, st, ctx, pick, mover)
-        else:
-            area_fire(rules, st, ctx, [pick], hex)
+    if st.units[mover].hex != h:
+        return None
+    able = rules.overwatchers(st, mover, h)
+    if not able:
+        return None
+    pick = ctx.choose("overwatch", rules.specs[able[0]].side, able + ["pass"],
+                      f"{mover} entered {hex}: overwatch fire by which unit?")
+    if pick == "pass":
+        return None
+    if rules.specs[mover].vehicle and (counter(rules, st, "point_fire", pick) or 0) > 0:
+        point_fire(rules, st, ctx, pick, mover)
+    else:
+        area_fire(rules, st, ctx, [pick], hex)
+    return ("overwatch", {"mover": mover, "hex": hex})
 
 
 def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -> None:

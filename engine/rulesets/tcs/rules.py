@@ -73,6 +73,8 @@ class TcsRules:
         return seq
 
     def current(self, st: State) -> tuple[str, str, str]:
+        if st.over:
+            return "over", "over", ""
         phase, step, who = self.sequence(st.turn)[st.step]
         if who in ("first", "second"):
             who = st.order[0 if who == "first" else 1] if st.order else self.side_ids[0 if who == "first" else 1]
@@ -148,7 +150,7 @@ class TcsRules:
         mark = len(events)
         ctx = Ctx(self, work, inputs, events)
         try:
-            PROCS[proc](self, work, ctx, **args)
+            follow = PROCS[proc](self, work, ctx, **args)
         except Need as n:
             kept = [e for e in events[mark:] if e.kind == "roll"]
             del events[mark:]
@@ -159,7 +161,9 @@ class TcsRules:
             events.append(Event("ask", p["prompt"].text() if p["kind"] == "chart" else p["text"]))
             return
         st.__dict__.update(work.__dict__)
-        if then:
+        if follow:                       # a procedure that goes on as a new one (the next overwatch fire)
+            self._run(st, follow[0], follow[1], [], events, then)
+        elif then:
             self._next_step(st, events)
 
     def _drive(self, st: State, events: list) -> None:
