@@ -12,7 +12,7 @@ from ...maps.hexes import Hex, hex_distance, hex_neighbor, hex_range
 from .sight import counter, spotters, terrain_key
 from .state import OK, PARALYZED, SUPPRESSED, Barrage
 
-DIRECTIONS = {"N": 1, "NE": 0, "SE": 5, "S": 4, "SW": 3, "NW": 2}   # flat-top lattice directions
+DIRECTIONS = {"N": 2, "NE": 1, "SE": 0, "S": 5, "SW": 4, "NW": 3}   # flat-top lattice directions
 
 
 def _clip(v: int, lo: int, hi: int) -> int:
