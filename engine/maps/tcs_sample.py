@@ -34,12 +34,13 @@ ROAD = ("A01.05", "A12.03", "B04.05", "B14.04", "B16.05")
 HILL = ("B08.07", 40.0)
 
 
-def sheets() -> list[Sheet]:
-    a = NumberingScheme(style="tcs", sheet="A", orientation=FLAT, cols=COLS, rows=ROWS, shifted="even")
-    wide = NumberingScheme(style="tcs", sheet="A", orientation=FLAT, cols=2 * COLS, rows=ROWS, shifted="even")
-    b0 = NumberingScheme(style="tcs", sheet="B", orientation=FLAT, cols=COLS, rows=ROWS, shifted="even")
-    east, first = wide.colrow_to_hex(COLS + 1, 1), b0.colrow_to_hex(1, 1)
-    b = NumberingScheme(style="tcs", sheet="B", orientation=FLAT, cols=COLS, rows=ROWS, shifted="even",
+def sheets(cols: int = COLS, rows: int = ROWS) -> list[Sheet]:
+    """Sheet A and, east of it, sheet B: flat-top, TCS ids, B's first column beside A's last."""
+    a = NumberingScheme(style="tcs", sheet="A", orientation=FLAT, cols=cols, rows=rows, shifted="even")
+    wide = NumberingScheme(style="tcs", sheet="A", orientation=FLAT, cols=2 * cols, rows=rows, shifted="even")
+    b0 = NumberingScheme(style="tcs", sheet="B", orientation=FLAT, cols=cols, rows=rows, shifted="even")
+    east, first = wide.colrow_to_hex(cols + 1, 1), b0.colrow_to_hex(1, 1)
+    b = NumberingScheme(style="tcs", sheet="B", orientation=FLAT, cols=cols, rows=rows, shifted="even",
                         origin=(east.q - first.q, east.r - first.r))
     return [Sheet("A", a), Sheet("B", b)]
 

@@ -527,10 +527,20 @@ class TcsRules:
         """Enemy units that may fire overwatch at a unit entering ``h`` (TCS 12.0): in Fire mode, unsuppressed,
         not yet fired this phase, in range, and spotting it."""
         side = self.specs[mover].side
-        cands = [k for k, u in st.units.items() if u.hex is not None and self.specs[k].side != side
-                 and u.mode == "fire" and u.morale_state == OK and not u.fired and not self.specs[k].fo
-                 and hex_distance(u.hex, h) <= int(counter(self, st, "range", k) or 0)
-                 and (counter(self, st, "firepower", k) or counter(self, st, "point_fire", k))]
+        values: dict = {}
+
+        def value(slot: str, typ: str) -> int:
+            if (slot, typ) not in values:
+                values[slot, typ] = int(chart_value(self, st, f"tcs.counter.{slot}", (typ,)) or 0)
+            return values[slot, typ]
+        cands = []
+        for k, u in st.units.items():
+            spec = self.specs[k]
+            if u.hex is None or spec.side == side or u.mode != "fire" or u.morale_state != OK or u.fired or spec.fo:
+                continue
+            if hex_distance(u.hex, h) <= value("range", spec.type) and \
+                    (value("firepower", spec.type) or value("point_fire", spec.type)):
+                cands.append(k)
         return sorted(spotters(self, st, mover, h, "", cands)) if cands else []
 
     def check_fire(self, st, a: A.Fire, side: str) -> Hex:
