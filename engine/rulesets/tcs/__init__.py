@@ -39,7 +39,7 @@ from .rules import TcsRules
 from .scenario import TcsScenario, load_tcs_scenario
 
 __all__ = ["TcsRules", "TcsScenario", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
-           "rules_for_path", "rules_for_scenario"]
+           "rules_for_path", "rules_for_scenario", "scenario_offer"]
 
 # The TCS reads its own scenario format: ``validate`` and ``load_rules`` find these by scenario.ruleset.
 load_own_scenario = load_tcs_scenario
@@ -52,6 +52,14 @@ def rules_for_path(path: str | Path) -> TcsRules:
 def rules_for_own_scenario(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:
     """The rules bound to a TCS scenario file (the hook ``engine.game.load_rules`` looks for)."""
     return rules_for_path(path)
+
+
+def scenario_offer(path: str | Path):
+    """The scenario's name and sides as a new game offers them (any side may be the player's)."""
+    from ...scenario.newgame import ScenarioOffer, SideOffer
+
+    sc = load_tcs_scenario(path)
+    return ScenarioOffer(str(path), sc.name, (), tuple(SideOffer(s.id, s.name) for s in sc.sides.values()))
 
 
 def rules_for_scenario(scenario) -> TcsRules:
