@@ -180,3 +180,33 @@ def test_night_illumination_lets_units_be_spotted_as_by_day():
     st.markers.append(Barrage("I1", "red", "illum", g.rules.board.parse_hex("B08.05"),
                               [g.rules.board.parse_hex("B08.05")]))
     assert g.rules.board.parse_hex("B08.05") in spotted_hexes(g.rules, st, "red", "1-3")
+
+
+def test_18_0_attack_zones_block_line_of_sight_except_in_the_weather_the_game_names():
+    g = new_game(memory=memory())
+    st = g.state
+    st.units["1-3"].hex = g.rules.board.parse_hex("B02.05")
+    st.units["B-1"].hex = g.rules.board.parse_hex("B06.05")
+    h = g.rules.board.parse_hex("B06.05")
+    assert h in spotted_hexes(g.rules, st, "red", "1-3")
+    zone = [g.rules.board.parse_hex("B04.05")]
+    st.markers.append(Barrage("M7", "blue", "he", zone[0], zone, "Bty-B"))
+    assert h not in spotted_hexes(g.rules, st, "red", "1-3")
+    g.rules.options["no_zone_block_weather"] = ["gale"]
+    st.weather = "gale"                                  # Leros 1.4c: in Gale attack zones do not block
+    st.memory.put("tcs.weather_visibility", ("gale",), 60)
+    assert h in spotted_hexes(g.rules, st, "red", "1-3")
+
+
+def test_18_0_an_own_continuous_fire_barrage_can_be_lifted_at_the_missions_step():
+    g = to_missions()
+    st = g.state
+    st.markers.append(Barrage("M9", "red", "he", g.rules.board.parse_hex("B09.06"),
+                              [g.rules.board.parse_hex("B09.06")], "Bty-1", continuous=True))
+    assert "lift M9" in [a.text() for a in g.legal_actions()]
+    with pytest.raises(IllegalAction, match="Bty-1 already fires this phase"):
+        g.play("mission Bty-1 B07.05 by FO-R he")
+    g.play("lift M9")
+    assert [m.id for m in g.state.markers] == ["M1"]       # the pre-plotted barrage stays until step 6
+    with pytest.raises(IllegalAction, match="no Continuous Fire marker 'M9'"):
+        g.play("lift M9")

@@ -242,3 +242,24 @@ def test_a_tcs_scenario_with_bad_values_is_refused_naming_the_key(tmp_path):
         load_tcs_scenario(p)
     keys = {x.key for x in e.value.problems}
     assert "scenario.start" in keys and "op_sheets[1].units" in keys
+
+
+def test_7_0a_the_hourly_weather_roll_reads_the_games_table_and_changes_visibility():
+    from engine.rulesets.tcs.sight import visibility
+    sc = load_tcs_scenario(SCENARIO)
+    sc.weather_table = "bw.weather"
+    g = new_game(rules=TcsRules(sc))
+    assert [s for _p, s, _w in g.rules.sequence(0)][11:13] == ["bn_morale", "weather"]
+    assert "weather" not in [s for _p, s, _w in g.rules.sequence(1)]      # 1720: not a full hour
+    advance(g, "create", "blue")
+    g.state.preset_dice = [4, 5, 4]
+    g.play("end")
+    g.play("chart tcs.bn_morale_reduction [1][4] = 0")
+    p = g.state.pending[0]["prompt"]
+    assert (p.slot, p.key) == ("bw.weather", ("clear", "9")) and p.text().startswith("Black Wednesday Weather Table")
+    g.play("chart bw.weather [clear][9] = fog")
+    assert g.state.weather == "fog"
+    p = g.state.pending[0]["prompt"]                 # the artillery phase needs fog's visibility limit
+    assert (p.slot, p.key) == ("tcs.weather_visibility", ("fog",))
+    g.play("chart tcs.weather_visibility [fog] = 4")
+    assert visibility(g.rules, g.state) == 4
