@@ -52,7 +52,7 @@ def test_25_0_sorties_are_rolled_on_the_games_table_on_clear_day_turns_only():
     g.state.preset_dice = [4, 5, 3, 4, 2]
     g.play("end")
     answer(g, "tcs.bn_morale_reduction", 0)
-    ev = g.play("choose initiative red")
+    g.play("choose initiative red")
     p = g.state.pending[0]["prompt"]
     assert p.slot == "bw.air_sortie" and p.key == ("42",)                  # an 11-66 roll, tens die first
     g.play("chart bw.air_sortie [42] = 2")

@@ -10,7 +10,7 @@ from engine.errors import BadFile, IllegalAction
 from engine.rulesets.tcs import TcsRules, load_tcs_scenario
 from engine.rulesets.tcs.clock import parse_clock, turn_track
 from engine.rulesets.tcs.rules import CHARTS
-from tcs_fixtures import SCENARIO, advance, filled_memory, new_game, where
+from tcs_fixtures import SCENARIO, advance, new_game, where
 
 
 # ---------------------------------------------------------------- the turn track

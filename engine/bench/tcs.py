@@ -101,7 +101,6 @@ def run(args) -> list[dict]:
     board = big_board()
     rules, _ids = bench_rules(board)
     st = rules.initial_state(1, memory=bench_memory())
-    mover = st.units["mover"]
     dest = board.parse_hex("B11.18")
     counts = []
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...charts import Step
 from ...game import Event
 from ...maps.hexes import Hex, hex_distance, hex_neighbor, hex_range
-from .sight import counter, spotters, terrain_key
+from .sight import counter, terrain_key
 from .state import OK, PARALYZED, SUPPRESSED, Barrage
 
 DIRECTIONS = {"N": 2, "NE": 1, "SE": 0, "S": 5, "SW": 4, "NW": 3}   # flat-top lattice directions
@@ -124,15 +124,6 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
-
-def class_of(rules, st, h: Hex) -> str:
-    return ctx_free_cell(rules, st, "tcs.terrain.combat", (terrain_key(rules.board, h),)) or "Open"
-
-
-def ctx_free_cell(rules, st, slot, key):
-    from .proc import chart_value
-    return chart_value(rules, st, slot, key)
-
 
 def fire_shifts(rules, st, ctx, h: Hex, extra: list[Step]) -> tuple[int, list[Step]]:
     """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...)."""

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
-
 from ...los.rules import DEFAULT_LOS_RULES, KindRule
 from ...los.query import sight_map
 from ...los.viewshed import viewshed
@@ -150,4 +148,4 @@ def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
 
 
 __all__ = ["MOBILITIES", "Sight", "counter", "enemy_hexes", "movement_cost", "spotted_hexes", "spotters",
-           "spotting_range", "terrain_key", "visibility", "np"]
+           "spotting_range", "terrain_key", "visibility"]

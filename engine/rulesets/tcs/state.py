@@ -96,7 +96,6 @@ class State:
     control: dict[Hex, str] = field(default_factory=dict)
     next_id: int = 1
     over: bool = False
-    log_steps: int = 0
 
     def copy(self) -> "State":
         return replace(self, units={k: u.copy() for k, u in self.units.items()},
