@@ -263,3 +263,17 @@ def test_7_0a_the_hourly_weather_roll_reads_the_games_table_and_changes_visibili
     assert (p.slot, p.key) == ("tcs.weather_visibility", ("fog",))
     g.play("chart tcs.weather_visibility [fog] = 4")
     assert visibility(g.rules, g.state) == 4
+
+
+def test_op_sheets_give_their_objective_and_route_as_map_geometry():
+    g = new_game()
+    objective, route = g.rules.op_sheet_geometry(g.state, "R1")
+    lay = g.rules.board.layout
+    assert objective.geom_type == "Point" and objective.coords[0] == lay.hex_to_pixel(g.rules.board.parse_hex("B08.07"))
+    assert route.geom_type == "LineString" and len(route.coords) == 3
+    area, none = g.rules.op_sheet_geometry(g.state, "B1")
+    assert area.geom_type in ("Polygon", "MultiPolygon") and none is None
+    assert area.area == pytest.approx(2 * lay.polygon(g.rules.board.parse_hex("B08.07")).area)
+    assert g.rules.unit_status(g.state, "1-1") == {"hex": "B02.04", "mode": "move", "morale": "good order",
+                                                   "steps_lost": 0, "steps": 5, "sheet": "R1", "fired": False,
+                                                   "mp_used": "0"}

@@ -28,6 +28,10 @@ Actions and their text forms (``parse_action`` reads them, ``text()`` writes the
   ``fire U+U at HEX``, ``sfa U+U at HEX``, ``pointfire UNIT at TARGET``,
   ``assault U+U HEX``, ``overrun UNIT HEX``: Action phases
 
+Queries for the panels: ``clock``, ``acting_side``, ``sequence``, ``current``,
+``op_sheet_geometry`` (objective and route as shapely geometry), ``unit_status``,
+``overwatchers``; moves are one hex each, so ``legal_actions`` lists every destination.
+
 Pending entries in ``state.pending``: ``{"kind": "chart", "prompt": ChartPrompt}`` or
 ``{"kind": "choice", "what", "side", "options", "text"}``.
 """

@@ -243,6 +243,30 @@ class TcsRules:
                 if self.specs[k].side == who:
                     u.mp_used, u.moved, u.fired = Fraction(0), False, False
 
+    # ------------------------------------------------------------ queries for the panels
+    def op_sheet_geometry(self, st: State, sid: str):
+        """An Op Sheet's objective (a point, or the area its hexes cover) and route (a line through hex centres),
+        as shapely geometry in lattice coordinates: ``(objective, route or None)``."""
+        import shapely
+        from shapely.geometry import LineString, Point
+
+        s = st.sheets[sid]
+        lay = self.board.layout
+        if len(s.objective) == 1:
+            objective = Point(lay.hex_to_pixel(s.objective[0]))
+        else:
+            objective = shapely.union_all([lay.polygon(h) for h in s.objective])
+        route = LineString([lay.hex_to_pixel(h) for h in s.route]) if len(s.route) >= 2 else None
+        return objective, route
+
+    def unit_status(self, st: State, uid: str) -> dict:
+        """What a counter shows in play: hex, mode, morale state, steps lost of its steps, its Op Sheet."""
+        u = st.units[uid]
+        steps = chart_value(self, st, "tcs.counter.steps", (self.specs[uid].type,))
+        return {"hex": self.hid(u.hex) if u.hex is not None else None, "mode": u.mode,
+                "morale": u.morale_state or "good order", "steps_lost": u.steps_lost, "steps": steps,
+                "sheet": u.sheet, "fired": u.fired, "mp_used": str(u.mp_used)}
+
     # ------------------------------------------------------------ apply
     def apply(self, st: State, action) -> tuple[State, list[Event]]:
         """The new state and the events of one action; IllegalAction (with the rule) if it is refused."""
