@@ -285,3 +285,25 @@ def test_the_game_ends_after_the_last_turn_with_objective_points():
     out = g.outcome()
     assert g.is_over() and out.breakdown["points"] == {"red": 2, "blue": 1} and out.winner == "red"
     assert g.rules.turns[g.state.turn].label == "1900 10 Feb"
+
+
+def test_11_0_a_map_features_height_is_asked_once_and_then_blocks_line_of_sight():
+    from engine.rulesets.tcs import TcsRules, load_tcs_scenario
+    from tcs_fixtures import SCENARIO
+    sc = load_tcs_scenario(SCENARIO)
+    wall = sc.board.parse_hex("B04.05")
+    sc.board.features[wall] = {"embankment"}
+    g = new_game(rules=TcsRules(sc))
+    answers = dict(ANS)
+    answers["tcs.terrain.height"] = 80                    # BW's railroad embankment is 80 m
+    advance(g, "action", "red", answers=answers)
+    assert g.state.memory.get("tcs.terrain.height", ("embankment",)) == 80
+    put(g, "1-3", "B02.05")
+    put(g, "B-1", "B06.05")
+    assert g.rules.board.parse_hex("B06.05") not in spotted_hexes(g.rules, g.state, "red", "1-3")
+    put(g, "B-1", "B02.02")                              # a line that does not cross it
+    assert g.rules.board.parse_hex("B02.02") in spotted_hexes(g.rules, g.state, "red", "1-3")
+    g.state.memory.cells["tcs.terrain.height"][("embankment",)] = 0     # (never changes in play: a test)
+    g.rules.sight.spot_cache.clear()
+    put(g, "B-1", "B06.05")
+    assert g.rules.board.parse_hex("B06.05") in spotted_hexes(g.rules, g.state, "red", "1-3")

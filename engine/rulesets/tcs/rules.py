@@ -25,7 +25,7 @@ class TcsRules:
 
     name = "tcs"
 
-    def __init__(self, scenario: TcsScenario, charts: ChartSet | None = None):
+    def __init__(self, scenario: TcsScenario, charts: ChartSet | None = None, los_base=None):
         self.scenario = scenario
         self.charts = charts or load_slots(CHARTS)
         self.board = scenario.board
@@ -38,6 +38,10 @@ class TcsRules:
         self.batteries = {b.id: b for b in scenario.batteries}
         self.terrains = sorted({terrain_key(self.board, h) for h in self.board.hexes()})
         self.has_roads = bool(self.board.links.get("road"))
+        # everything on the map that may be an LOS obstacle: its height comes from the Terrain Effects Chart
+        self.los_kinds = sorted(set(self.terrains) | {f for fs in self.board.features.values() for f in fs}
+                                | {o.kind for o in self.board.obstacles})
+        self.los_base = los_base       # a game's own LOS table (BW's bog, Leros' piers); None: the engine's default
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
 
@@ -205,9 +209,11 @@ class TcsRules:
             mob = chart_value(self, st, "tcs.counter.mobility", (typ,))
             if mob:
                 mobs.add(mob)
+        for k in self.los_kinds:
+            need.append(("tcs.terrain.height", (k,), f"{k} on this map"))
         for t in self.terrains + (["road"] if self.has_roads else []):
             if t != "road":
-                for s in ("height", "combat", "spotting"):
+                for s in ("combat", "spotting"):
                     need.append((f"tcs.terrain.{s}", (t,), f"{t} on this map"))
             for m in sorted(mobs):
                 need.append(("tcs.terrain.move", (t, m), f"{t} on this map"))

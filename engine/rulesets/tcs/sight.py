@@ -70,15 +70,17 @@ class Sight:
 
     def sight_map(self, st):
         heights = tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
-                               for t in self.rules.terrains))
+                               for t in self.rules.los_kinds))
         sm = self._maps.get(heights)
         if sm is None:
-            kinds = dict(DEFAULT_LOS_RULES.kinds)
+            base = self.rules.los_base or DEFAULT_LOS_RULES
+            kinds = dict(base.kinds)
             for t, hgt in heights:
-                kinds[t] = KindRule(float(hgt), rule="Terrain Effects Chart")
+                if not (t in kinds and (kinds[t].protective or kinds[t].always)):
+                    kinds[t] = KindRule(float(hgt), rule="Terrain Effects Chart")
             kinds["smoke"] = KindRule(always=True, rule="TCS 18.0 smoke")
             kinds["barrage"] = KindRule(always=True, rule="TCS 18.0 attack zone")
-            los = DEFAULT_LOS_RULES.with_options(kinds=kinds, no_direct_fire={})
+            los = base.with_options(kinds=kinds)
             sm = self._maps[heights] = sight_map(self.rules.board, los)
         return sm
 
