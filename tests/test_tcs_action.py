@@ -231,7 +231,7 @@ def test_15_0_an_overrun_is_one_vehicle_into_open_ground_and_costs_movement_poin
         g.play("overrun 1-1 B04.05")
     g.state.preset_dice = [1, 1, 1, 1, 2, 2]
     g.play("overrun T-1 B04.05")
-    assert g.state.units["T-1"].mp_used == Fraction(3)
+    assert g.state.units["T-1"].mp_used == Fraction(7, 2)           # 3 for the overrun, 1/2 along the road
     answer(g, "tcs.area_fire_column", 3)
     answer(g, "tcs.area_fire", "-")
     answer(g, "tcs.area_fire_column", 2)

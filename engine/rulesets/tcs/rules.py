@@ -434,6 +434,9 @@ class TcsRules:
             raise IllegalAction("TCS 25.0", f"{side} has no sortie available")
         if not any(u.hex == h and self.specs[k].side != side for k, u in st.units.items()):
             raise IllegalAction("TCS 25.0", f"there is no enemy unit in {a.hex}")
+        if not any(h in spotted_hexes(self, st, side, k) for k, u in st.units.items()
+                   if u.hex is not None and self.specs[k].side == side):
+            raise IllegalAction("TCS 25.0", f"no unit of {side} spots the enemy in {a.hex}")
         self._run(st, "airstrike", {"side": side, "hex": a.hex}, [], events, False)
 
     def check_mission(self, st, a: A.PlaceMission, side: str) -> None:
@@ -648,8 +651,10 @@ class TcsRules:
 
     def _do_assault(self, st, a: A.Assault, side, events) -> None:
         self.check_assault(st, a, side)
-        if a.overrun:
-            st.units[a.units[0]].mp_used += self.options["overrun_mp"]
+        if a.overrun:                     # the overrun's cost and the hex's own (TCS 15.0; overrun_mp is data)
+            u = st.units[a.units[0]]
+            cost, _why = movement_cost(self, st, a.units[0], u.hex, self.hex(a.hex))
+            u.mp_used += self.options["overrun_mp"] + cost
         self._run(st, "assault", {"units": list(a.units), "hex": a.hex, "overrun": a.overrun}, [], events, False)
 
     # ------------------------------------------------------------ legal actions
