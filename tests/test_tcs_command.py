@@ -277,3 +277,13 @@ def test_op_sheets_give_their_objective_and_route_as_map_geometry():
     assert g.rules.unit_status(g.state, "1-1") == {"hex": "B02.04", "mode": "move", "morale": "good order",
                                                    "steps_lost": 0, "steps": 5, "sheet": "R1", "fired": False,
                                                    "mp_used": "0"}
+
+
+def test_the_clock_and_ammunition_as_the_panels_show_them():
+    g = new_game()
+    info = g.rules.turn_info(g.state)
+    assert info == {"clock": "1700 10 Feb", "kind": "day", "full_hour": True, "turn": 1, "turns": 5,
+                    "weather": "clear", "visibility": 20, "phase": "command", "step": "review", "side": "red",
+                    "order": []}
+    assert g.rules.ammunition(g.state, "red") == {("122mm", "he"): 4, ("122mm", "illum"): 1, ("122mm", "smoke"): 1,
+                                                  ("82mm", "he"): 6, ("82mm", "illum"): 0, ("82mm", "smoke"): 2}

@@ -29,6 +29,7 @@ Actions and their text forms (``parse_action`` reads them, ``text()`` writes the
   ``assault U+U HEX``, ``overrun UNIT HEX``: Action phases
 
 Queries for the panels: ``clock``, ``acting_side``, ``sequence``, ``current``,
+``turn_info`` (clock, weather, visibility), ``ammunition``,
 ``op_sheet_geometry`` (objective and route as shapely geometry), ``unit_status``,
 ``overwatchers``; moves are one hex each, so ``legal_actions`` lists every destination.
 

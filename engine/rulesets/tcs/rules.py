@@ -265,6 +265,26 @@ class TcsRules:
         route = LineString([lay.hex_to_pixel(h) for h in s.route]) if len(s.route) >= 2 else None
         return objective, route
 
+    def turn_info(self, st: State) -> dict:
+        """The clock panel: turn name and kind, weather, visibility (None while a limit is blank), phase, step, side."""
+        t = self.turns[min(st.turn, len(self.turns) - 1)]
+        a = chart_value(self, st, "tcs.turn_visibility", (t.kind,))
+        b = chart_value(self, st, "tcs.weather_visibility", (st.weather,))
+        phase, step, who = self.current(st)
+        return {"clock": t.label, "kind": t.kind, "full_hour": t.full_hour, "turn": st.turn + 1,
+                "turns": len(self.turns), "weather": st.weather,
+                "visibility": None if a is None or b is None else min(int(a), int(b)),
+                "phase": phase, "step": step, "side": who, "order": list(st.order)}
+
+    def ammunition(self, st: State, side: str) -> dict[tuple[str, str], int]:
+        """A side's ammunition pools: (calibre, he|smoke|illum) -> rounds left."""
+        out = {}
+        for key, n in sorted(st.ammo.items()):
+            s, calibre, kind = key.split("|")
+            if s == side:
+                out[calibre, kind] = n
+        return out
+
     def unit_status(self, st: State, uid: str) -> dict:
         """What a counter shows in play: hex, mode, morale state, steps lost of its steps, its Op Sheet."""
         u = st.units[uid]
