@@ -287,3 +287,20 @@ def test_the_clock_and_ammunition_as_the_panels_show_them():
                     "order": []}
     assert g.rules.ammunition(g.state, "red") == {("122mm", "he"): 4, ("122mm", "illum"): 1, ("122mm", "smoke"): 1,
                                                   ("82mm", "he"): 6, ("82mm", "illum"): 0, ("82mm", "smoke"): 2}
+
+
+def test_a_bad_owners_chart_file_for_the_tcs_is_refused_naming_the_file_the_cell_and_the_allowed_values(tmp_path):
+    from engine.charts import open_book
+    p = tmp_path / "charts.toml"
+    p.write_text('format = 1\n[charts."tcs.morale"]\n"3" = { "7" = "Q" }\n"14" = { "7" = "S" }\n'
+                 '[charts."tcs.crt"]\n"1" = "x"\n[charts."tcs.command_prep"]\n"1" = { "1" = "62" }\n'
+                 '[charts."tcs.area_fire"]\n"3" = "M"\n', encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        open_book(load_slots(CHARTS), p)
+    got = {(x.key, x.message.split(" (")[0]) for x in e.value.problems}
+    assert all(x.file == str(p) for x in e.value.problems)
+    assert ("charts.tcs.morale['3']['7']", "'Q' is not a result of Morale Table") in got
+    assert any(k == "charts.tcs.morale['14']['7']" for k, _m in got)
+    assert any(k == "charts.tcs.crt" for k, _m in got)
+    assert ("charts.tcs.command_prep['1']['1']", "the published value is '61', not '62'") in got
+    assert any(k == "charts.tcs.area_fire['3']" for k, _m in got)          # wrong shape: one axis short
