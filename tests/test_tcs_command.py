@@ -234,14 +234,20 @@ def test_17_1d_battalion_morale_is_reduced_on_full_hour_turns_only():
 
 def test_a_tcs_scenario_with_bad_values_is_refused_naming_the_key(tmp_path):
     text = SCENARIO.read_text().replace('start = "1700 10 Feb"', 'start = "1710 10 Feb"') \
-        .replace('units = ["1-3"]', 'units = ["1-9"]').replace('map = "../maps/tcs-test.toml"',
+        .replace('units = ["1-3"]', 'units = ["1-9"]').replace('hex = "B13.04"', 'hex = "Z13.04"') \
+        .replace('table = "bw.air_sortie"', 'table = "bw.air_sorties"') \
+        .replace('units = ["B-1", "AT-1", "B-2", "FO-B"]', 'units = ["1-1", "AT-1"]') \
+        .replace('map = "../maps/tcs-test.toml"',
                                                              f'map = "{SCENARIO.parent.parent / "maps" / "tcs-test.toml"}"')
     p = tmp_path / "bad.toml"
     p.write_text(text)
     with pytest.raises(BadFile) as e:
         load_tcs_scenario(p)
-    keys = {x.key for x in e.value.problems}
-    assert "scenario.start" in keys and "op_sheets[1].units" in keys
+    got = {x.key: x.message for x in e.value.problems}
+    assert "not a turn on the track" in got["scenario.start"] and "no unit '1-9'" in got["op_sheets[1].units"]
+    assert got["op_sheets[2].units"] == "1-1 is a unit of red, not blue"
+    assert got["air[0].table"].startswith("no chart 'bw.air_sorties'")
+    assert "'Z13.04' is not a hex id of this map" in got["units[7].hex"]
 
 
 def test_7_0a_the_hourly_weather_roll_reads_the_games_table_and_changes_visibility():

@@ -348,13 +348,41 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
             objs.append(Objective(r.get(t, "hex", str, "victory." + where, required=True, default=""),
                                   r.get(t, "points", int, "victory." + where, default=1),
                                   r.get(t, "held_by", str, "victory." + where, default="")))
+    _check_references(r, sides, formations, units, sheets, batteries, pre, air, weather_table)
+    board = _board(file, mp, r)
+    if board is not None:
+        _check_hexes(board, r, units, sheets, pre, objs, trps)
     if r.problems:
         raise BadFile(r.problems)
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,
                      formations, battalions, units, sheets, batteries, ammo, pre, air, trps, objs, shifts, options,
                      weather_table)
-    _check_map(sc, r)
+    sc.board = board
     return sc
+
+
+def _check_references(r: _Reader, sides, formations, units, sheets, batteries, pre, air, weather_table) -> None:
+    """Op Sheets hold their own side's units, plots name batteries, game tables name chart slots."""
+    from engine.charts import load_slots
+
+    side_of = {u.id: u.side for u in units}
+    for i, s in enumerate(sheets):
+        f = formations.get(s.formation)
+        if f is not None and f.side != s.side:
+            r.bad(f"op_sheets[{i}].formation", f"{s.formation} is a formation of {f.side}, not {s.side}")
+        for u in s.units:
+            if u in side_of and side_of[u] != s.side:
+                r.bad(f"op_sheets[{i}].units", f"{u} is a unit of {side_of[u]}, not {s.side}")
+    names = {b.id for b in batteries}
+    for i, p in enumerate(pre):
+        if p.battery not in names:
+            r.bad(f"preplotted[{i}].battery", f"no battery {p.battery!r} (batteries: {', '.join(sorted(names))})")
+    slots = load_slots(Path(__file__).with_name("charts.toml"))
+    for i, a in enumerate(air):
+        if a.table not in slots:
+            r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"bw.air_sortie\")")
+    if weather_table and weather_table not in slots:
+        r.bad("scenario.weather_table", f"no chart {weather_table!r} (a weather table like \"bw.weather\")")
 
 
 def map_path(sc: TcsScenario) -> Path:
@@ -362,30 +390,41 @@ def map_path(sc: TcsScenario) -> Path:
     return p if p.is_absolute() else Path(sc.path).parent / p
 
 
-def _check_map(sc: TcsScenario, r: _Reader) -> None:
-    """Every hex the scenario names is on its map."""
+def _board(file: str, mp: str, r: _Reader):
+    """The scenario's map (None, with the problem noted, if it is missing or bad)."""
     from engine.maps.mapfile import load_map
-    from ...errors import BadHexId
 
-    mp = map_path(sc)
-    if not mp.exists():
-        raise BadFile([Problem(sc.path, "scenario.map", f"the map file {sc.map} is missing")])
-    board = load_map(mp)
-    sc.board = board
+    if not mp:
+        return None
+    p = Path(mp) if Path(mp).is_absolute() else Path(file).parent / mp
+    if not p.exists():
+        r.bad("scenario.map", f"the map file {mp} is missing")
+        return None
+    try:
+        return load_map(p)
+    except BadFile as e:
+        r.problems.extend(e.problems)
+        return None
+
+
+def _check_hexes(board, r: _Reader, units, sheets, pre, objs, trps) -> None:
+    """Every hex the scenario names is on its map."""
+    from ...errors import BadHexId
 
     def check(where, hid):
         try:
             board.parse_hex(hid)
         except BadHexId as e:
             r.bad(where, str(e))
-    for i, u in enumerate(sc.units):
+    for i, u in enumerate(units):
         check(f"units[{i}].hex", u.hex)
-    for i, s in enumerate(sc.op_sheets):
+    for i, s in enumerate(sheets):
         for h in s.objective + s.route:
             check(f"op_sheets[{i}]", h)
-    for i, p in enumerate(sc.preplotted):
+    for i, p in enumerate(pre):
         check(f"preplotted[{i}].hex", p.hex)
-    for i, o in enumerate(sc.objectives):
+    for i, o in enumerate(objs):
         check(f"victory.objectives[{i}].hex", o.hex)
-    if r.problems:
-        raise BadFile(r.problems)
+    for side, hexes in trps.items():
+        for h in hexes:
+            check(f"trps ({side})", h)
