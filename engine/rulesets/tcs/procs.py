@@ -125,7 +125,7 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
 
-def fire_shifts(rules, st, ctx, h: Hex, extra: list[Step]) -> tuple[int, list[Step]]:
+def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[int, list[Step]]:
     """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...)."""
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
     sh = int(ctx.cell("tcs.terrain.fire_shift", (cls,), purpose=f"{cls} targets"))
@@ -136,13 +136,13 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[Step]) -> tuple[int, list[St
         if f.feature in feats:
             total += f.shift
             steps.append(Step(f"{f.shift:+d} {f.feature}", f.rule))
-    for s in extra:
-        total += int(s.text.split()[0])
-        steps.append(s)
+    for shift, step in extra:
+        total += shift
+        steps.append(step)
     return total, steps
 
 
-def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[Step] = (), sfa: bool = False,
+def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tuple[int, Step]] = (), sfa: bool = False,
                 assault: bool = False) -> None:
     """One roll on the Area Fire Table against every unit in a hex (TCS 8.0)."""
     targets = [k for k, u in st.units.items() if u.hex == h]
@@ -353,11 +353,11 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     kind = "overrun" if overrun else "assault"
     for u in units:
         st.units[u].fired = st.units[u].fired_turn = True
-    trained = [Step("+1 assault-trained", "BW 1.12")] if all(rules.specs[u].assault_trained for u in units) else []
+    trained = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[u].assault_trained for u in units) else []
     area_attack(rules, st, ctx, firepower_of(rules, st, ctx, units), h, "+".join(units), trained, assault=True)
     live_d = [d for d in defenders if st.units[d].hex == h]
     if live_d:
-        back = [Step("+1 assault-trained", "BW 1.12")] if all(rules.specs[d].assault_trained for d in live_d) else []
+        back = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[d].assault_trained for d in live_d) else []
         area_attack(rules, st, ctx, firepower_of(rules, st, ctx, live_d), st.units[units[0]].hex,
                     "+".join(live_d), back, assault=True)
     live_a = [u for u in units if st.units[u].hex is not None]
