@@ -207,8 +207,13 @@ class PlaySession(QObject):
         return list(getattr(self.state, "battles", []) or [])
 
     def pending_choices(self) -> list[str]:
-        """When a result leaves a choice to make (a retreat, an advance, a blank cell), the legal ways to make it."""
-        if not getattr(self.state, "pending", None):
+        """When a result leaves a choice to make (a retreat, an advance), the legal ways to make it.
+
+        A printed chart's result is asked in the chart prompt dock (gui/charts), not here.
+        """
+        from engine.charts import pending_chart_prompt
+
+        if not getattr(self.state, "pending", None) or pending_chart_prompt(self.rules, self.state) is not None:
             return []
         return [a.text() for a in self.game.legal_actions()]
 
@@ -349,7 +354,8 @@ class PlaySession(QObject):
         lines = []
         for i, entry in enumerate(self.game.log, start=1):
             events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
-            who = "[computer] " if self.by_computer(i - 1) else ""
+            owners = entry.action.text().endswith("(owner's chart)")      # played for the owner, from their chart
+            who = "[computer] " if self.by_computer(i - 1) and not owners else ""
             lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
         return lines
 
