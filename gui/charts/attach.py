@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 
 from engine.charts import BadChartValue, ChartConflict, ChartKeeper, chart_slots_of, pending_chart_prompt
@@ -81,8 +81,14 @@ class PlayCharts:
             self._busy = False
         if played:
             self.last_played = played
-            self.window.statusBar().showMessage(
-                "Read from your chart: " + "; ".join(a.text().removesuffix(" (owner's chart)") for a in played), 10000)
+            slots = chart_slots_of(s.rules)
+            said = "Read from your chart: " + "; ".join(
+                f"{a.value} in {slots[a.slot].cell_text(a.key)}" if slots is not None and a.slot in slots else a.text()
+                for a in played)
+            events = [e.text for entry in s.game.log[-len(played):] for e in entry.events]
+            # after the message of the action that asked (the window shows its own once this returns)
+            QTimer.singleShot(0, lambda: (self.window.statusBar().showMessage(said, 15000),
+                                          self.window.combat.show_result([said] + events)))
             self.window._show_play()
             return
         prompt = pending_chart_prompt(s.rules, s.state) if not s.game.is_over() else None
