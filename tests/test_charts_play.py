@@ -62,7 +62,7 @@ def test_the_keeper_writes_a_typed_answer_into_the_owners_chart_and_refuses_a_co
     game.play(Resolve("d"))
     prompt = pending_chart_prompt(game.rules, game.state)
     assert prompt.text() == ("Combat Results Table[4-1][5] for the battle against d: attack 8 (a) against "
-                             "defence 2: 4:1 (Demyansk 6), odds column 4-1 (Demyansk 6), die rolled 5 (Demyansk 6): "
+                             "defence 2, ratio 4:1 (Demyansk 6), odds column 4-1 (Demyansk 6), die rolled 5 (Demyansk 6): "
                              "enter the printed result")
     assert keeper.play_known(game) == []                          # the owner's chart is blank there
     with pytest.raises(BadChartValue, match=r"'XX' is not a result of this chart \(expected one of 'AR1'"):

@@ -41,9 +41,9 @@ class ChartPromptDock(QDockWidget):
         self.note.setStyleSheet("color: #555555")
         lay.addWidget(self.title)
         lay.addWidget(QLabel("Working:"))
-        lay.addWidget(self.working, 2)
+        lay.addWidget(self.working, 1)
         lay.addWidget(QLabel("The printed result:"))
-        lay.addWidget(self.choices, 3)
+        lay.addWidget(self.choices, 2)
         lay.addWidget(self.answer_btn)
         lay.addWidget(self.refusal)
         lay.addWidget(self.note)
@@ -79,6 +79,11 @@ class ChartPromptDock(QDockWidget):
             item = QListWidgetItem(str(value))
             item.setData(Qt.UserRole, value)
             self.choices.addItem(item)
+        # the whole working and (up to a dozen) results without scrolling
+        row = self.choices.sizeHintForRow(0) if self.choices.count() else 18
+        self.choices.setMinimumHeight(row * min(self.choices.count(), 12) + 6)
+        self.working.setMinimumHeight(self.working.sizeHintForRow(0) * min(max(len(prompt.steps), 2), 8) + 6
+                                      if prompt.steps else 0)
         self.show()
         self.raise_()
 

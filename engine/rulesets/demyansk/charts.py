@@ -48,7 +48,7 @@ def crt_prompt(rules, st) -> ChartPrompt | None:
     odds = rules.odds(st, battle.defender, battle.attackers)
     steps = [Step(f"attack {odds.attack} ({'+'.join(battle.attackers)}) against defence {odds.defense_printed}"
                   + (f" x {odds.multiplier} = {odds.defense}" if odds.multiplier != 1 else "")
-                  + f": {odds.ratio}:1", "Demyansk 6")]
+                  + f", ratio {odds.ratio}:1", "Demyansk 6")]
     for m in odds.modifiers:
         rule, sep, text = m.partition(": ")
         steps.append(Step(text, rule) if sep and rule.startswith("Demyansk") else Step(m))
