@@ -54,7 +54,7 @@ def test_a_blank_cell_is_answered_in_the_dock_and_read_from_the_owners_chart_nex
     assert dock.isVisible()
     assert "Combat Results Table" in dock.title.text() and "[2-1][6]" in dock.title.text()
     assert f"for the battle against {declare.defender}" in dock.title.text()
-    working = [dock.working.item(i).text() for i in range(dock.working.count())]
+    working = [line.removeprefix("• ") for line in dock.working.text().splitlines()]
     assert working[-2:] == ["odds column 2-1 (Demyansk 6)", "die rolled 6 (Demyansk 6)"]
     assert working[0].startswith("attack ") and working[0].endswith("ratio 2:1 (Demyansk 6)")
     assert dock.choice_texts() == ["AR1", "AR2", "EX", "NE", "DR1", "DR2", "DR3", "DE"]

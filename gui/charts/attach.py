@@ -93,11 +93,18 @@ class PlayCharts:
             return
         prompt = pending_chart_prompt(s.rules, s.state) if not s.game.is_over() else None
         note = self.book_problem
+        tip = ""
         if prompt is not None and keeper.book is not None and not note:
-            note = f"Your answer is kept in your chart ({keeper.book.path}), so this cell is asked once."
+            note = f"Your answer is kept in your chart (charts/{keeper.book.path.name} in your data folder), " \
+                   "so this cell is asked once."
+            tip = str(keeper.book.path)
         if keeper.problem:
             note = f"{note}\nYour chart's value was refused: {keeper.problem}".strip()
-        self.dock.show_prompt(prompt, note)
+        was_shown = self.dock.isVisible()
+        self.dock.show_prompt(prompt, note, tip)
+        if prompt is not None and not was_shown:       # room for the whole working and every result
+            QTimer.singleShot(0, lambda: self.window.resizeDocks(
+                [self.dock], [self.dock.content.sizeHint().height() + 30], Qt.Vertical))
 
     def _play_marked(self, answer):
         """Play an answer read from the owner's chart; marked like the computer's, so the player's undo takes it back

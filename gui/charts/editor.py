@@ -93,6 +93,8 @@ class ChartGrid(QTableWidget):
             for r, c in product(range(len(rows)), range(len(cols))):
                 self._fill(r, c, lead + (cols[c], rows[r]))
         self.resizeColumnsToContents()
+        for c in range(self.columnCount()):             # room to type a result, however short the labels
+            self.setColumnWidth(c, max(self.columnWidth(c), 64))
         self.blockSignals(False)
 
     def _fill(self, r: int, c: int, key) -> None:
@@ -154,6 +156,7 @@ class ChartEditor(QMainWindow):
         self.lead_label = QLabel()
         self.grid = ChartGrid(self)
         left = QWidget()
+        left.setMinimumWidth(230)
         ll = QVBoxLayout(left)
         ll.addWidget(QLabel("Chart set:"))
         ll.addWidget(self.set_box)
@@ -179,6 +182,7 @@ class ChartEditor(QMainWindow):
         split.addWidget(left)
         split.addWidget(right)
         split.setStretchFactor(1, 3)
+        split.setSizes([260, 640])
         self.setCentralWidget(split)
         self.set_box.currentTextChanged.connect(self.show_set)
         self.chart_list.currentRowChanged.connect(lambda _: self._show_chart())
