@@ -220,3 +220,17 @@ def test_the_order_of_battle_shows_and_keeps_counter_values_by_unit_type(qtbot, 
     panel.slots_for = ruleset_chart_slots
     ed.oob.refresh()
     assert panel.isHidden()
+
+
+def test_an_unreadable_chart_file_is_reported_and_left_whole_while_play_goes_on(window, tmp_path):
+    book = tmp_path / "user" / "charts" / "demyansk.toml"
+    book.parent.mkdir(parents=True)
+    book.write_text('format = 1\n[charts."demyansk.crt"]\n"2-1" = { "6" = "ZZ" }\n')
+    forget_books()                                   # as a program started with this file would read it
+    s, _ = first_battle_resolved(window)
+    dock = window.charts.dock
+    assert dock.isVisible() and "Your chart file cannot be read" in dock.note.text()
+    assert "'ZZ' is not a result of Combat Results Table" in dock.note.text()
+    dock.choose("NE")
+    assert s.game.actions_text()[-1] == "chart demyansk.crt [2-1][6] = NE"
+    assert book.read_text() == 'format = 1\n[charts."demyansk.crt"]\n"2-1" = { "6" = "ZZ" }\n'
