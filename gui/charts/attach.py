@@ -169,7 +169,11 @@ class PlayCharts:
 def attach_charts(window, folder: Path | None = None) -> PlayCharts:
     """Add the chart prompt dock and the Charts menu to the play window."""
     charts = PlayCharts(window, folder)
-    menu = window.menuBar().addMenu("&Charts")
+    bar = window.menuBar()
+    menu = bar.addMenu("&Charts")
+    help_act = next((a for a in bar.actions() if a.text().replace("&", "") == "Help"), None)
+    if help_act is not None:                 # before Help, as menus usually are
+        bar.insertMenu(help_act, menu)
     window.chart_editor_act = QAction("Chart &editor…", window, triggered=charts.open_editor)
     window.chart_editor_act.setToolTip("Type the cells of your printed charts (a grid per chart; paste from a "
                                        "spreadsheet)")
