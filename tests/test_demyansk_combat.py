@@ -201,6 +201,7 @@ def test_6_6_a_blank_cell_asks_for_the_printed_chart_result():
     assert any(e.kind == "blank-cell" for e in ev)
     prompt = r.chart_prompt(st)
     assert (prompt.slot, prompt.key) == ("demyansk.crt", ("4-1", "5"))
+    assert r.why_idle(st, "a").rule == "Demyansk 6.6"
     assert [s.show() for s in prompt.steps] == ["attack 8 (a) against defence 2, ratio 4:1 (Demyansk 6)",
                                                 "odds column 4-1 (Demyansk 6)", "die rolled 5 (Demyansk 6)"]
     assert [a.text() for a in r.legal_actions(st)][:2] == ["chart demyansk.crt [4-1][5] = AR1",

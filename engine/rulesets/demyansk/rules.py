@@ -512,6 +512,9 @@ class DemyanskRules:
             return None
         if st.over:
             return IllegalAction("", "the game is over")
+        if st.pending and st.pending[0].get("kind") == "result":
+            return IllegalAction("Demyansk 6.6", "a blank cell of the combat results table waits for the result "
+                                 "printed in your chart first (the Printed chart panel)")
         if st.pending:
             return IllegalAction("Demyansk 6.7", "a combat result waits for a decision first: "
                                  "make it on the map or in the battle panel")
