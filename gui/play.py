@@ -280,8 +280,11 @@ class PlaySession(QObject):
 
     def my_undo_count(self) -> int:
         """How many log entries the player's undo takes back: the computer's last ones and the player's own before them
-        (boardgame.io's rule: a player undoes only their own moves); 0 when the player has none to undo."""
-        marks = self._marks()
+        (boardgame.io's rule: a player undoes only their own moves); 0 when the player has none to undo.
+
+        An answer read from the owner's chart goes with the action that asked for it (else it would be read again
+        at once), also in a game reopened from a file that kept no marks."""
+        marks = [m or getattr(e.action, "from_owner", False) for m, e in zip(self._marks(), self.game.log)]
         n = 0
         while marks and marks[-1]:
             marks.pop()

@@ -78,6 +78,13 @@ def test_a_blank_cell_is_answered_in_the_dock_and_read_from_the_owners_chart_nex
     window.undo()
     assert s.game.actions_text()[-1] == f"attack {declare.defender} by {'+'.join(declare.attackers)}"
     assert not dock.isVisible()
+    # the same in the game saved and opened again
+    window.redo()
+    assert s.game.actions_text()[-1] == "chart demyansk.crt [2-1][6] = DE (owner's chart)"
+    saved = tmp_path / "game.toml"
+    assert window.save_game(saved) and window.open_file(saved)
+    window.undo()
+    assert window.session.game.actions_text()[-1].startswith("attack ")
 
 
 def test_an_answer_contradicting_the_owners_chart_is_refused_with_both_values(window, tmp_path):
