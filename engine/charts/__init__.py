@@ -20,7 +20,7 @@ The contract between a ruleset and everything around its charts:
   (:func:`counter_slots`), filled in the scenario editor's order of battle.
 """
 from .book import BadChartValue, ChartBook, ChartConflict, open_book
-from .keeper import ChartKeeper
+from .keeper import ChartKeeper, keeper_for
 from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer, answer_from_book, answers,
                      prompt_for, read_cell, remember_answer)
 from .ruleset import (COUNTER_AXIS, book_file, chart_slots_of, counter_slots, is_counter_slot, pending_chart_prompt,
@@ -30,5 +30,5 @@ from .slots import Axis, ChartSet, ChartSlot, Domain, dice_labels, load_slots, p
 __all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", "ChartConflict", "ChartKeeper",
            "ChartMemory", "ChartPrompt", "ChartSet", "ChartSlot", "Domain", "Step", "accept_answer",
            "answer_from_book", "answers", "book_file", "chart_slots_of", "counter_slots", "dice_labels",
-           "is_counter_slot", "load_slots", "open_book", "parse_slots", "pending_chart_prompt", "prompt_for",
+           "is_counter_slot", "keeper_for", "load_slots", "open_book", "parse_slots", "pending_chart_prompt", "prompt_for",
            "read_cell", "remember_answer", "ruleset_chart_slots", "rulesets_with_charts"]

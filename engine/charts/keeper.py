@@ -9,12 +9,13 @@ The engine never looks for the owner's chart: the caller opens it from a path.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import IllegalAction
+from ..errors import BadFile, IllegalAction, Problem
 from .book import ChartBook
 from .prompt import ChartAnswer, ChartPrompt, answer_from_book, remember_answer
-from .ruleset import pending_chart_prompt
+from .ruleset import chart_slots_of, pending_chart_prompt
 
 MAX_CHAIN = 1000          # answers played for the owner after one action (a guard; a game asks far fewer)
 
@@ -82,3 +83,14 @@ class ChartKeeper:
             if self.save:
                 book.save()
         return result
+
+
+def keeper_for(rules, path: str | Path, save: bool = False) -> ChartKeeper:
+    """A keeper with the owner's chart book at ``path`` for a ruleset (``play --charts``); BadFile when the file is
+    missing or bad, or the ruleset reads no charts.  ``save``: write typed answers into it (bots' never are)."""
+    if not Path(path).is_file():
+        raise BadFile([Problem(str(path), "", "there is no such chart file")])
+    slots = chart_slots_of(rules)
+    if slots is None:
+        raise BadFile([Problem("--charts", "", f"the {rules.name} rules read no printed charts")])
+    return ChartKeeper(ChartBook(slots, path).load(), save=save)

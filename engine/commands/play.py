@@ -23,6 +23,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from ..charts import keeper_for
     from ..game import Game, load_rules
 
     own = _ruleset_play(args.scenario)
@@ -37,7 +38,7 @@ def run(args) -> int:
                                + (f" (unknown: {', '.join(unknown)})" if unknown else ""))])
     bot_mod = importlib.import_module(f"engine.rulesets.{rules.name}.bot")
     bots = {s: bot_mod.DemyanskBot(s) for s in sides}
-    keeper = _chart_keeper(rules, args.charts) if args.charts else None
+    keeper = keeper_for(rules, args.charts) if args.charts else None
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
     bot_mod.play_out(rules, game, bots, charts=keeper)
@@ -69,21 +70,6 @@ def run(args) -> int:
     if args.save:
         print(f"saved: {args.save}")
     return 0
-
-
-def _chart_keeper(rules, path: str):
-    """The owner's chart book at ``path`` for the scenario's ruleset (BadFile if the ruleset has no charts or the
-    file is bad); the bots' answers are not written into it."""
-    from ..charts import ChartBook, ChartKeeper, chart_slots_of
-
-    from pathlib import Path
-
-    if not Path(path).is_file():
-        raise BadFile([Problem(path, "", "there is no such chart file")])
-    slots = chart_slots_of(rules)
-    if slots is None:
-        raise BadFile([Problem("--charts", "", f"the {rules.name} rules read no printed charts")])
-    return ChartKeeper(ChartBook(slots, path).load(), save=False)
 
 
 def _ruleset_play(path: str):
