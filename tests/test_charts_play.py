@@ -169,3 +169,34 @@ def test_counter_slots_are_those_with_one_open_unit_type_axis():
         {"id": "t.fire", "title": "Fire", "rule": "T 2", "axes": [{"name": "column", "labels": ["1"]}],
          "domain": {"values": ["-"]}}]}, "s.toml")
     assert [c.id for c in counter_slots(s)] == ["t.counter.morale"] and counter_slots(None) == []
+
+
+def test_the_tcs_offers_its_charts_and_prompts_through_the_same_contract(tmp_path, capsys):
+    from engine.charts import ChartAnswer
+
+    tcs = ROOT / "scenarios" / "tcs-test.toml"
+    slots = ruleset_chart_slots("tcs")
+    assert "tcs.counter.morale" in [s.id for s in counter_slots(slots)]
+    rules = load_rules(str(tcs))
+    assert chart_slots_of(rules) is rules.charts
+    # a random game's first chart prompts, answered into an owner's book
+    saved = tmp_path / "random.toml"
+    assert main(["play", str(tcs), "--seed", "2", "--bot", "random", "--save", str(saved), "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    game = Game(rules, 2, str(tcs))
+    book = ChartBook(slots, tmp_path / "tcs.toml")
+    from engine.fileio import read_toml
+
+    for text in read_toml(saved)["actions"]:
+        prompt = pending_chart_prompt(rules, game.state)
+        if prompt is not None:
+            answer = ChartAnswer.parse(text)
+            assert (answer.slot, answer.key) == (prompt.slot, prompt.key)
+            book.record(answer.slot, answer.key, answer.value)
+        game.play(text)
+    book.save()
+    assert main(["play", str(tcs), "--seed", "2", "--bot", "random", "--json", "--charts", str(book.path)]) == 0
+    with_book = json.loads(capsys.readouterr().out)
+    assert with_book["chart_prompts"]["from_owners_chart"] > 0
+    assert with_book["chart_prompts"]["asked"] == with_book["chart_prompts_answered"]
+    assert plain["chart_prompts_answered"] > 0 and "chart_prompts" not in plain
