@@ -123,6 +123,10 @@ class TcsPlay:
             for d in self.docks:
                 d.show()
             self.sheets.raise_()
+            w = self.window
+            w.resizeDocks([w.log_dock, self.sheets], [160, 640], Qt.Vertical)
+            w.resizeDocks([self.clock, self.pending], [560, 200], Qt.Vertical)
+            w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
         self.legal = s.legal_texts() if self.window.viewing_past is None else []
         self.clock.show_game(s, self.legal, self.shown_elsewhere)
         self.sheets.show_game(s, self.legal)
