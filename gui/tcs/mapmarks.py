@@ -205,7 +205,7 @@ class BarrageMarks(QGraphicsItem):
 
 class UnitStateMarks(QGraphicsItem):
     """Each counter's state, as ``unit_status`` gives it, in small flags on the top counter of its stack:
-    its mode (M or F), Suppressed (S) or Paralyzed (P), and one pip per step lost."""
+    its mode (M or F), Suppressed (S) or Paralyzed (P), and the steps lost (-1)."""
 
     def __init__(self, counters):
         super().__init__()
@@ -253,8 +253,8 @@ class UnitStateMarks(QGraphicsItem):
                 painter.setPen(QColor(20, 20, 20) if morale == "suppressed" else QColor(255, 255, 255))
                 painter.drawText(m, Qt.AlignCenter, "S" if morale == "suppressed" else "P")
             if lost:
-                d = side * 0.12
+                box = QRectF(r.right() - f * 1.05, r.bottom() - f * 0.75, f * 1.3, f)
                 painter.setPen(QPen(QColor(255, 255, 255), 0))
-                painter.setBrush(QColor(200, 0, 0))
-                for i in range(int(lost)):
-                    painter.drawEllipse(QRectF(r.left() + i * d * 1.2 + d * 0.3, r.bottom() - d * 1.2, d, d))
+                painter.setBrush(QColor(20, 20, 20))
+                painter.drawRoundedRect(box, f * 0.2, f * 0.2)
+                painter.drawText(box, Qt.AlignCenter, f"-{int(lost)}")

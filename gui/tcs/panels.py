@@ -211,6 +211,8 @@ class OpSheetsDock(QDockWidget):
                              "drop a unit from the list below on a sheet to add it")
         self.tree.currentItemChanged.connect(lambda *_: self._selection_changed())
         self.tree.assign.connect(lambda u, s: self.act.emit(f"assign {u} {s}"))
+        self.tree.setMinimumHeight(90)
+        self.tree.setMaximumHeight(170)
         lay.addWidget(self.tree, 2)
         buttons = QGridLayout()
         self.buttons = {}
@@ -227,6 +229,8 @@ class OpSheetsDock(QDockWidget):
         lay.addLayout(buttons)
         lay.addWidget(QLabel("Units (tick them for a new sheet, or drag one onto a sheet):"))
         self.units = UnitList()
+        self.units.setMinimumHeight(80)
+        self.units.setMaximumHeight(150)
         lay.addWidget(self.units, 2)
         self.assign_button = QPushButton("Add selected units to the selected sheet")
         self.assign_button.clicked.connect(self._assign_selected)
@@ -271,12 +275,15 @@ class OpSheetsDock(QDockWidget):
         self.objective: list = []       # hexes picked for the new sheet
         self.route: list = []
         self._filling = False
+        self._filling_tree = False
+        self._chosen: dict[str, str] = {}      # side -> the sheet last selected in its list
 
     # ------------------------------------------------------------ showing the game
     def show_game(self, session, legal: list[str]) -> None:
         self.session, self.legal = session, legal
         rules = session.rules
-        acting = rules.acting_side(session.state)
+        who = rules.current(session.state)[2]            # the side whose step it is (not who answers a question)
+        acting = who if who in rules.side_ids else rules.acting_side(session.state)
         self._filling = True
         keep = self.side.currentData()
         if self.side.count() != len(rules.side_ids):
@@ -298,7 +305,8 @@ class OpSheetsDock(QDockWidget):
         if self.session is None or self._filling:
             return
         st, rules, side = self.session.state, self.session.rules, self.side_id()
-        chosen = self.current_sheet()
+        chosen = self._chosen.get(side, "")
+        self._filling_tree = True
         self.tree.clear()
         for s in sorted(st.sheets.values(), key=lambda s: s.id):
             if s.side != side:
@@ -309,6 +317,9 @@ class OpSheetsDock(QDockWidget):
             self.tree.addTopLevelItem(item)
             if s.id == chosen:
                 self.tree.setCurrentItem(item)
+        self._filling_tree = False
+        if self.current_sheet() != chosen:
+            self.selected.emit(self.current_sheet())
         for i in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(i)
         ticked = {self.units.item(i).data(Qt.UserRole) for i in range(self.units.count())
@@ -361,6 +372,9 @@ class OpSheetsDock(QDockWidget):
         return False
 
     def _selection_changed(self) -> None:
+        if self._filling_tree:
+            return
+        self._chosen[self.side_id()] = self.current_sheet()
         if self.session is not None:
             self._enable()
         self.selected.emit(self.current_sheet())
@@ -520,6 +534,8 @@ class ArtilleryDock(QDockWidget):
         rules, st = session.rules, session.state
         phase, step, who = rules.current(st)
         self.side = who if who in rules.side_ids else rules.acting_side(st) or rules.side_ids[0]
+        if step != "missions" and self.target is not None:
+            self.placed()                   # a target picked for a step that has passed
         name = rules.scenario.sides[self.side].name
         self.side_label.setText(f"<b>{name}</b>'s artillery" + ("" if step == "missions" else
                                                                  " (missions are placed in the missions step)"))
