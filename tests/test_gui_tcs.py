@@ -346,3 +346,66 @@ def test_a_refused_drag_snaps_back_with_its_rule(window, qtbot):
     assert window.session.board.hex_id(state(window).units["T-1"].hex) in ("B02.05", "B03.05", "B04.04")
     moves = [e.action.text() for e in window.session.game.log if e.action.text().startswith("move T-1")]
     assert moves[0] == "move T-1 B02.05" and all(len(m.split()) == 3 for m in moves)
+
+
+# ---------------------------------------------------------------- the panels keep their place; files
+
+def test_a_selected_sheet_stays_selected_for_its_side_and_is_drawn_again(window):
+    d = window.tcs.sheets
+    d.select_sheet("R1")
+    assert not window.tcs.sheet_marks.objective.isEmpty()
+    window.tcs.clock.end_button.click()                       # Blue's review: the list shows Blue's sheets
+    assert d.side_id() == "blue" and d.current_sheet() == ""
+    assert window.tcs.sheet_marks.objective.isEmpty()
+    window.tcs.clock.end_button.click()                       # the weighted turns, then Red's implementation rolls
+    assert step(window) == ("command", "implement", "red")
+    assert d.side_id() == "red" and d.current_sheet() == "R1" and not window.tcs.sheet_marks.objective.isEmpty()
+
+
+def test_a_target_picked_is_dropped_when_the_missions_step_has_passed(window, qtbot):
+    to_missions(window)
+    a = window.tcs.artillery
+    a.pick_target.click()
+    click_hex(qtbot, window, "B09.06")
+    assert a.target is not None and window.tcs.barrage_marks.picked == hx(window, "B09.06")
+    window.tcs.clock.end_button.click()
+    assert step(window)[1] != "missions" and a.target is None and a.target_label.text() == "—"
+
+
+def test_a_tcs_game_saved_and_opened_again_plays_on_from_the_same_state(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    assert win.open_file(SCENARIO)
+    for _ in range(8):
+        win.tcs.clock.end_button.click()
+    assert step(win) == ("command", "create", "red")
+    d = win.tcs.sheets
+    d.tick("M-1")
+    d.objective = [hx(win, "B06.06")]
+    win.tcs.play(d.new_sheet_text())
+    assert "OS1" in state(win).sheets
+    saved = tmp_path / "game.toml"
+    assert win.save_game(saved)
+    other = MainWindow(cache=tmp_path / "cache2", autosave=tmp_path / "autosave2.toml")
+    qtbot.addWidget(other)
+    assert other.open_file(saved)
+    assert isinstance(other.session, TcsSession) and other.session.game.hash() == win.session.game.hash()
+    assert other.tcs.clock.marked_step() == "Command Phase: new Op Sheets (Red)"
+    assert "OS1" in [other.tcs.sheets.tree.topLevelItem(i).text(0)
+                     for i in range(other.tcs.sheets.tree.topLevelItemCount())]
+
+
+def test_a_new_game_of_a_tcs_scenario_is_a_tcs_game_again(window):
+    window.tcs.clock.end_button.click()
+    assert window.start_new_game(seed=7)
+    assert isinstance(window.session, TcsSession) and window.session.game.seed == 7
+    assert step(window) == ("command", "review", "red") and window.tcs.clock.isVisible()
+
+
+def test_a_map_or_another_scenario_opened_after_a_tcs_game_hides_the_tcs_panels(window):
+    from tcs_fixtures import ROOT
+
+    assert window.open_file(ROOT / "scenarios" / "demyansk-1-trapped.toml")
+    assert not window.tcs.clock.isVisible() and not window.tcs.sheets.isVisible()
+    assert window.combat.isVisible() and window.map_view.click_targets == set()
