@@ -409,3 +409,32 @@ def test_a_map_or_another_scenario_opened_after_a_tcs_game_hides_the_tcs_panels(
     assert window.open_file(ROOT / "scenarios" / "demyansk-1-trapped.toml")
     assert not window.tcs.clock.isVisible() and not window.tcs.sheets.isVisible()
     assert window.combat.isVisible() and window.map_view.click_targets == set()
+
+
+def test_fire_from_the_clock_panel_and_a_retreat_chosen_by_clicking_a_lit_hex(window, qtbot):
+    end_until(window, "action", "red")
+    st = state(window)
+    st.units["B-1"].hex = hx(window, "B04.07")          # the position of the engine's own SYR test
+    st.units["1-3"].hex = hx(window, "B04.06")
+    window.session.changed.emit()
+    c = window.tcs.clock
+    texts = [c.others.itemText(i) for i in range(c.others.count())]
+    c.others.setCurrentIndex(texts.index("fire 1-3 at B04.07"))
+    st.preset_dice = [6, 6, 3, 3]
+    c.play_other.click()
+    answer(window, 9)
+    answer(window, "1")
+    answer(window, "SYR")
+    prompt = state(window).pending[0]["prompt"]
+    assert prompt.slot == "tcs.syr_retreat" and window.tcs.pending.title.text() == f"Printed result needed: {prompt.title}"
+    answer(window, 2)
+    p = state(window).pending[0]
+    assert p["what"] == "retreat" and "B06.07" in p["options"]
+    assert window.tcs.pending.title.text() == "Decision: retreat (Blue)"
+    assert hx(window, "B06.07") in window.map_view.click_targets
+    assert hx(window, "B06.07") in window.map_view.overlay.costs          # lit on the map
+    click_hex(qtbot, window, "B06.07")
+    b1 = state(window).units["B-1"]
+    assert window.session.board.hex_id(b1.hex) == "B06.07" and b1.morale_state == "suppressed"
+    assert not state(window).pending and window.map_view.click_targets == set()
+    assert window.tcs.state_marks.states[hx(window, "B06.07")] == ("fire", "suppressed", 1, 5)

@@ -227,7 +227,7 @@ class TcsPlay:
         if self.mode and view.board is not None:
             view.click_targets = set(view.board.hexes())     # a click on a counter picks its hex, too
         elif self.active():
-            view.click_targets = set()
+            view.click_targets = set(self.window._choice_targets)     # a decision's hexes (a retreat) or none
 
     def hex_clicked(self, h) -> bool:
         """A map click: taken when a panel is picking hexes (True), else left to the window."""

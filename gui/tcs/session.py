@@ -108,6 +108,19 @@ class TcsSession(PlaySession):
         p = self.state.pending
         return p[0] if p else None
 
+    def choice_hexes(self) -> dict[Hex, str]:
+        """A pending decision whose options are hexes (where a unit retreats): hex -> the action choosing it."""
+        p = self.pending()
+        out: dict[Hex, str] = {}
+        if p is None or p["kind"] != "choice":
+            return out
+        for option in p["options"]:
+            try:
+                out[self.board.parse_hex(option)] = f"choose {p['what']} {option}"
+            except ValueError:
+                continue
+        return out
+
     def legal_texts(self) -> list[str]:
         return [a.text() for a in self.game.legal_actions()]
 
