@@ -438,3 +438,16 @@ def test_fire_from_the_clock_panel_and_a_retreat_chosen_by_clicking_a_lit_hex(wi
     assert window.session.board.hex_id(b1.hex) == "B06.07" and b1.morale_state == "suppressed"
     assert not state(window).pending and window.map_view.click_targets == set()
     assert window.tcs.state_marks.states[hx(window, "B06.07")] == ("fire", "suppressed", 1, 5)
+
+
+def test_the_question_panel_leaves_chart_prompts_to_a_chart_prompt_panel_when_the_window_has_one(window):
+    end_until(window, "create", "blue")
+    state(window).preset_dice = [4, 5, 3]
+    window.tcs.clock.end_button.click()
+    pending, legal = window.session.pending(), window.tcs.legal
+    sides = window.session.rules.scenario.sides
+    assert not window.tcs.chart_dock_asks()                 # this window has no chart prompt panel: asked here
+    assert [b.text() for b in window.tcs.pending.buttons] == ["0", "1", "2"]
+    window.tcs.pending.show_pending(pending, legal, sides, charts_elsewhere=True)
+    assert window.tcs.pending.buttons == [] and window.tcs.pending.text.text() == "Asked in the chart prompt panel."
+    assert window.session.rules.chart_prompt(state(window)) is pending["prompt"]    # what that panel asks

@@ -131,9 +131,14 @@ class TcsPlay:
         self.clock.show_game(s, self.legal, self.shown_elsewhere)
         self.sheets.show_game(s, self.legal)
         self.artillery.show_game(s, self.legal)
-        self.pending.show_pending(s.pending(), self.legal, s.rules.scenario.sides)
+        self.pending.show_pending(s.pending(), self.legal, s.rules.scenario.sides, self.chart_dock_asks())
         self._show_marks()
         self._set_click_targets()
+
+    def chart_dock_asks(self) -> bool:
+        """Whether the window has a chart prompt panel of its own (gui/charts) that asks the printed results;
+        then this Question panel leaves chart prompts to it."""
+        return getattr(self.window, "charts", None) is not None
 
     @staticmethod
     def shown_elsewhere(text: str) -> bool:

@@ -665,7 +665,7 @@ class PendingDock(QDockWidget):
         self.buttons: list[QPushButton] = []
         self.answers: list[tuple[str, str]] = []     # (label, action text)
 
-    def show_pending(self, pending: dict | None, legal: list[str], sides: dict) -> None:
+    def show_pending(self, pending: dict | None, legal: list[str], sides: dict, charts_elsewhere: bool = False) -> None:
         for b in self.buttons:
             b.deleteLater()
         self.buttons = []
@@ -674,6 +674,11 @@ class PendingDock(QDockWidget):
         if pending is None:
             self.title.setText("Nothing asked")
             self.text.setText("The game waits for no decision and no printed result.")
+            self.pick_box.hide()
+            return
+        if pending["kind"] == "chart" and charts_elsewhere:
+            self.title.setText(f"Printed result needed: {pending['prompt'].title}")
+            self.text.setText("Asked in the chart prompt panel.")
             self.pick_box.hide()
             return
         if pending["kind"] == "chart":
