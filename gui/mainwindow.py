@@ -264,7 +264,8 @@ class MainWindow(QMainWindow):
         from .table import is_table_file
         from .tcs import is_tcs_path
 
-        if is_table_file(path) and not is_tcs_path(path):  # a gridless skirmish is played on its table, in a window of its own (gui/table)
+        # a gridless skirmish is played on its table, in a window of its own (gui/table); a TCS game here
+        if is_table_file(path) and not is_tcs_path(path):
             from .table.window import TableWindow
 
             self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)

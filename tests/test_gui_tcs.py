@@ -426,7 +426,8 @@ def test_fire_from_the_clock_panel_and_a_retreat_chosen_by_clicking_a_lit_hex(wi
     answer(window, "1")
     answer(window, "SYR")
     prompt = state(window).pending[0]["prompt"]
-    assert prompt.slot == "tcs.syr_retreat" and window.tcs.pending.title.text() == f"Printed result needed: {prompt.title}"
+    assert prompt.slot == "tcs.syr_retreat"
+    assert window.tcs.pending.title.text() == f"Printed result needed: {prompt.title}"
     answer(window, 2)
     p = state(window).pending[0]
     assert p["what"] == "retreat" and "B06.07" in p["options"]

@@ -35,19 +35,6 @@ def step_words(phase: str, step: str, who: str, sides: dict) -> str:
     return f"{PHASE_WORDS.get(phase, phase)}: {STEP_WORDS.get(step, step)}" + (f" ({who_text})" if who_text else "")
 
 
-def _dock(title: str, name: str, parent) -> tuple[QDockWidget, QVBoxLayout]:
-    dock = QDockWidget(title, parent)
-    dock.setObjectName(name)
-    body = QWidget()
-    lay = QVBoxLayout(body)
-    lay.setContentsMargins(6, 4, 6, 4)
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setWidget(body)
-    dock.setWidget(scroll)
-    return dock, lay
-
-
 class ClockDock(QDockWidget):
     """Turn and clock, day/twilight/night, weather and visibility, the sequence of play with the step now;
     "End step" and the other legal actions no panel shows."""
@@ -245,7 +232,8 @@ class OpSheetsDock(QDockWidget):
         form.addRow("Formation", self.new_formation)
         draw = QHBoxLayout()
         self.draw_objective = QPushButton("Draw objective", checkable=True)
-        self.draw_objective.setToolTip("Click hexes on the map: each click adds a hex to the objective (again: removes it)")
+        self.draw_objective.setToolTip("Click hexes on the map: each click adds a hex to the objective "
+                                       "(again: removes it)")
         self.draw_route = QPushButton("Draw route", checkable=True)
         self.draw_route.setToolTip("Click hexes on the map in order: the route runs through them "
                                    "(click the last one again to take it back)")
@@ -291,12 +279,10 @@ class OpSheetsDock(QDockWidget):
             for s in rules.side_ids:
                 self.side.addItem(rules.scenario.sides[s].name, s)
             keep = None
-        want = acting if acting in rules.side_ids and (keep is None or self._follow_acting) else keep
+        want = acting if acting in rules.side_ids else keep
         self.side.setCurrentIndex(max(0, self.side.findData(want)))
         self._filling = False
         self._refill()
-
-    _follow_acting = True
 
     def side_id(self) -> str:
         return self.side.currentData() or ""
@@ -403,8 +389,9 @@ class OpSheetsDock(QDockWidget):
         """The ``opsheet`` action the form describes."""
         hid = self.session.board.hex_id
         units = "+".join(self.ticked_units())
-        text = (f"opsheet {self.new_id.text().strip()} {self.new_type.currentData()} {self.new_formation.currentData()} "
-                f"units {units} objective {','.join(hid(h) for h in self.objective)}")
+        objective = ",".join(hid(h) for h in self.objective)
+        text = (f"opsheet {self.new_id.text().strip()} {self.new_type.currentData()} "
+                f"{self.new_formation.currentData()} units {units} objective {objective}")
         return text + (f" route {'-'.join(hid(h) for h in self.route)}" if self.route else "")
 
     def _create(self) -> None:
@@ -553,7 +540,8 @@ class ArtilleryDock(QDockWidget):
         for (calibre, kind), n in rules.ammunition(st, self.side).items():
             pools.setdefault(calibre, {})[kind] = n
         for calibre, kinds in sorted(pools.items()):
-            self.ammo.addTopLevelItem(QTreeWidgetItem([calibre] + [str(kinds.get(k, 0)) for k in ("he", "smoke", "illum")]))
+            counts = [str(kinds.get(k, 0)) for k in ("he", "smoke", "illum")]
+            self.ammo.addTopLevelItem(QTreeWidgetItem([calibre] + counts))
         keep = self.battery.currentData()
         self.battery.blockSignals(True)
         self.battery.clear()
