@@ -452,3 +452,34 @@ def test_the_question_panel_leaves_chart_prompts_to_a_chart_prompt_panel_when_th
     window.tcs.pending.show_pending(pending, legal, sides, charts_elsewhere=True)
     assert window.tcs.pending.buttons == [] and window.tcs.pending.text.text() == "Asked in the chart prompt panel."
     assert window.session.rules.chart_prompt(state(window)) is pending["prompt"]    # what that panel asks
+
+
+def test_units_for_a_new_sheet_are_picked_by_clicking_their_counters(window, qtbot):
+    end_until(window, "create", "red")
+    d = window.tcs.sheets
+    d.pick_units.click()
+    click_hex(qtbot, window, "B03.05")                    # 1-3
+    click_hex(qtbot, window, "A14.06")                    # M-1
+    click_hex(qtbot, window, "B08.07")                    # Blue's B-1: not a unit of Red, nothing ticked
+    assert d.ticked_units() == ["1-3", "M-1"]
+    click_hex(qtbot, window, "B03.05")                    # again: unticked
+    assert d.ticked_units() == ["M-1"]
+    d.draw_objective.click()
+    assert not d.pick_units.isChecked()
+    click_hex(qtbot, window, "B06.06")
+    d.create_button.click()
+    assert state(window).sheets["OS1"].units == ["M-1"]
+
+
+def test_the_mission_form_is_checked_again_as_it_changes(window, qtbot):
+    to_missions(window)
+    a = window.tcs.artillery
+    a.battery.setCurrentIndex(a.battery.findData("Mor-1"))
+    a.spotter.setCurrentIndex(a.spotter.findData("FO-R"))
+    a.pick_target.click()
+    click_hex(qtbot, window, "B09.06")
+    assert a.why.text() == "Legal now"
+    a.ammo_kind.setCurrentIndex(a.ammo_kind.findData("illum"))
+    assert a.why.text() == "Refused now — TCS 18.0: red has no 82mm illum rounds left"
+    a.ammo_kind.setCurrentIndex(a.ammo_kind.findData("smoke"))
+    assert a.why.text() == "Legal now"

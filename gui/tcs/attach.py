@@ -85,7 +85,7 @@ class TcsPlay:
         self.sheets.drawing.connect(self._drawing)
         self.sheets.selected.connect(lambda _sid: self._show_marks())
         self.artillery.picking.connect(self._picking)
-        self.mode = ""                   # "objective", "route", "target": where the map's clicks go
+        self.mode = ""            # "units", "objective", "route", "target": where the map's clicks go
         self.sheet_marks = self.barrage_marks = self.state_marks = None
         self.legal: list[str] = []
         self.last_refusal: Refusal | None = None
@@ -210,13 +210,13 @@ class TcsPlay:
             self.mode = what
             if self.artillery.pick_target.isChecked():
                 self.artillery.pick_target.setChecked(False)
-        elif self.mode in ("objective", "route"):
+        elif self.mode in ("objective", "route", "units"):
             self.mode = ""
         self._show_marks()
         self._set_click_targets()
         if what:
             self.window.statusBar().showMessage(
-                "Click hexes on the map for the new sheet's " + what, 8000)
+                "Click hexes on the map for the new sheet's " + what, 8000)     # units, objective or route
 
     def _picking(self, on: bool) -> None:
         if on:
@@ -238,7 +238,7 @@ class TcsPlay:
         """A map click: taken when a panel is picking hexes (True), else left to the window."""
         if self.session is None or not self.mode:
             return False
-        if self.mode in ("objective", "route"):
+        if self.mode in ("objective", "route", "units"):
             self.sheets.hex_picked(h)
         elif self.mode == "target":
             self.artillery.hex_picked(h)

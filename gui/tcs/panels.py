@@ -237,10 +237,14 @@ class OpSheetsDock(QDockWidget):
         self.draw_route = QPushButton("Draw route", checkable=True)
         self.draw_route.setToolTip("Click hexes on the map in order: the route runs through them "
                                    "(click the last one again to take it back)")
+        self.pick_units = QPushButton("Pick units", checkable=True)
+        self.pick_units.setToolTip("Click counters on the map: each click ticks (or unticks) the side's units in that hex")
         self.draw_objective.toggled.connect(lambda on: self._draw("objective", on))
         self.draw_route.toggled.connect(lambda on: self._draw("route", on))
+        self.pick_units.toggled.connect(lambda on: self._draw("units", on))
         clear = QPushButton("Clear")
         clear.clicked.connect(self.clear_draft)
+        draw.addWidget(self.pick_units)
         draw.addWidget(self.draw_objective)
         draw.addWidget(self.draw_route)
         draw.addWidget(clear)
@@ -405,24 +409,37 @@ class OpSheetsDock(QDockWidget):
         self.clear_draft()
 
     # ------------------------------------------------------------ drawing on the map
+    def _modes(self) -> dict:
+        return {"units": self.pick_units, "objective": self.draw_objective, "route": self.draw_route}
+
     def _draw(self, what: str, on: bool) -> None:
-        other = self.draw_route if what == "objective" else self.draw_objective
-        if on and other.isChecked():
-            other.blockSignals(True)
-            other.setChecked(False)
-            other.blockSignals(False)
+        if on:
+            for mode, b in self._modes().items():
+                if mode != what and b.isChecked():
+                    b.blockSignals(True)
+                    b.setChecked(False)
+                    b.blockSignals(False)
         self.drawing.emit(what if on else "")
 
     def drawing_what(self) -> str:
-        return "objective" if self.draw_objective.isChecked() else "route" if self.draw_route.isChecked() else ""
+        return next((mode for mode, b in self._modes().items() if b.isChecked()), "")
 
     def stop_drawing(self) -> None:
-        for b in (self.draw_objective, self.draw_route):
+        for b in self._modes().values():
             b.setChecked(False)
 
     def hex_picked(self, h) -> None:
-        """A map click while drawing: the objective toggles the hex, the route appends it (or takes back the last)."""
+        """A map click while drawing: the objective toggles the hex, the route appends it (or takes back the last);
+        picking units ticks or unticks the side's units in the hex."""
         what = self.drawing_what()
+        if what == "units":
+            st, rules = self.session.state, self.session.rules
+            here = [k for k in rules.order if st.units[k].hex == h and rules.specs[k].side == self.side_id()]
+            ticked = set(self.ticked_units())
+            on = not all(k in ticked for k in here)
+            for k in here:
+                self.tick(k, on)
+            return
         if what == "objective":
             if h in self.objective:
                 self.objective.remove(h)
@@ -490,8 +507,11 @@ class ArtilleryDock(QDockWidget):
         self.ammo_kind = QComboBox()
         for k, label in (("he", "HE"), ("smoke", "Smoke"), ("illum", "Illumination")):
             self.ammo_kind.addItem(label, k)
+        self.ammo_kind.currentIndexChanged.connect(lambda _i: self._check())
+        self.spotter.currentIndexChanged.connect(lambda _i: self._check())
         form.addRow("Rounds", self.ammo_kind)
         self.continuous = QCheckBox("Continuous fire")
+        self.continuous.toggled.connect(lambda _on: self._check())
         form.addRow(self.continuous)
         self.place = QPushButton("Place mission")
         self.place.clicked.connect(self._place)
@@ -586,6 +606,14 @@ class ArtilleryDock(QDockWidget):
         self.pick_target.setChecked(False)
         step = self.session.rules.current(self.session.state)[1]
         self.place.setEnabled(step == "missions")
+        self._check()
+
+    def _check(self) -> None:
+        """Say whether the mission the form describes would be accepted now, and if not, why (the engine's rule)."""
+        if self.session is None or self.target is None or not self.battery.currentData() \
+                or not self.spotter.currentData():
+            self.why.clear()
+            return
         why = self.session.check(self.mission_text())
         self.why.setText(f"Refused now — {why}" if why else "Legal now")
 
