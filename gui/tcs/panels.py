@@ -238,7 +238,8 @@ class OpSheetsDock(QDockWidget):
         self.draw_route.setToolTip("Click hexes on the map in order: the route runs through them "
                                    "(click the last one again to take it back)")
         self.pick_units = QPushButton("Pick units", checkable=True)
-        self.pick_units.setToolTip("Click counters on the map: each click ticks (or unticks) the side's units in that hex")
+        self.pick_units.setToolTip("Click counters on the map: each click ticks (or unticks) the side's units "
+                                   "in that hex")
         self.draw_objective.toggled.connect(lambda on: self._draw("objective", on))
         self.draw_route.toggled.connect(lambda on: self._draw("route", on))
         self.pick_units.toggled.connect(lambda on: self._draw("units", on))
