@@ -483,3 +483,30 @@ def test_the_mission_form_is_checked_again_as_it_changes(window, qtbot):
     assert a.why.text() == "Refused now — TCS 18.0: red has no 82mm illum rounds left"
     a.ammo_kind.setCurrentIndex(a.ammo_kind.findData("smoke"))
     assert a.why.text() == "Legal now"
+
+
+def test_the_stack_viewer_shows_each_counters_state_too(window):
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    from gui.tcs.mapmarks import MODE_FIRE, MODE_MOVE
+
+    viewer = window.map_view.viewer
+    assert viewer.decorate is not None
+    units = [window.session.scenario.units["1-3"], window.session.scenario.units["1-1"]]   # Fire mode, Move mode
+
+    def colours_drawn():
+        r = viewer.boundingRect()
+        img = QImage(int(r.width()) + 1, int(r.height()) + 1, QImage.Format_ARGB32)
+        img.fill(QColor(255, 255, 255))
+        p = QPainter(img)
+        p.translate(-r.left(), -r.top())
+        viewer.paint(p, QStyleOptionGraphicsItem(), None)
+        p.end()
+        return {img.pixelColor(x, y).rgb() for x in range(0, img.width(), 2) for y in range(0, img.height(), 2)}
+
+    viewer.show_stack(hx(window, "B03.05"), units, QPointF(0, 0))
+    seen = colours_drawn()
+    assert MODE_MOVE.rgb() in seen and MODE_FIRE.rgb() in seen
+    assert window.open_file(SCENARIO.parent / "demyansk-1-trapped.toml")
+    assert viewer.decorate is None                        # another ruleset's counters carry no TCS flags

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 
 from ..play import PlaySession, Refusal
 from .counters import TcsCounterArt
-from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks
+from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
 from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
 from .session import TcsScenarioView, TcsSession, is_tcs_file, load_tcs_view
 
@@ -104,6 +104,7 @@ class TcsPlay:
     def update(self) -> None:
         """Show the game as it is now (called by the window after every change)."""
         s = self.session
+        self.window.map_view.viewer.decorate = self._decorate if s is not None else None
         if s is None:
             if self._was_active:
                 for d in self.docks:
@@ -195,15 +196,25 @@ class TcsPlay:
         self.sheet_marks.show_draft(self.sheets.objective, self.sheets.route)
         markers = [(f"{m.id} {m.kind}", m.kind, m.hex, m.zone) for m in st.markers]
         missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
-        self.barrage_marks.show_marks(markers, missions, self.artillery.target if self.mode == "target" or
-                                      self.artillery.target is not None else None)
-        states = {}
-        for h, units in self.window.map_view.stacks.items():
-            top = units[-1]
-            if top.id in st.units:
-                us = rules.unit_status(st, top.id)
-                states[h] = (us["mode"], us["morale"], us["steps_lost"], us["steps"])
-        self.state_marks.show_states(states)
+        self.barrage_marks.show_marks(markers, missions, self.artillery.target)
+        states = {h: self.unit_state(units[-1].id) for h, units in self.window.map_view.stacks.items()}
+        self.state_marks.show_states({h: v for h, v in states.items() if v is not None})
+        if self.window.map_view.viewer.isVisible():
+            self.window.map_view.viewer.update()
+
+    def unit_state(self, uid: str) -> tuple | None:
+        """``(mode, morale, steps lost, steps)`` of a unit as ``unit_status`` gives it, or None."""
+        s = self.session
+        if s is None or uid not in s.state.units:
+            return None
+        us = s.rules.unit_status(s.state, uid)
+        return us["mode"], us["morale"], us["steps_lost"], us["steps"]
+
+    def _decorate(self, painter, unit, rect) -> None:
+        """Each counter in the stack viewer carries its state too (not only the top one on the map)."""
+        state = self.unit_state(unit.id)
+        if state is not None:
+            paint_state(painter, rect, rect.width(), state)
 
     def _drawing(self, what: str) -> None:
         if what:

@@ -233,28 +233,33 @@ class UnitStateMarks(QGraphicsItem):
         if lod * side < 18:
             return                      # too small to read: the counters alone
         painter.setRenderHint(QPainter.Antialiasing, True)
-        font = QFont("DejaVu Sans")
-        font.setBold(True)
-        font.setPixelSize(max(1, int(side * 0.2)))
-        painter.setFont(font)
-        f = side * 0.27
-        for h, (mode, morale, lost, steps) in self.states.items():
-            r = self.counters.counter_rect(h)
-            flag = QRectF(r.left() - f * 0.25, r.top() - f * 0.25, f, f)
-            painter.setPen(QPen(QColor(255, 255, 255), 0))
-            painter.setBrush(MODE_MOVE if mode == "move" else MODE_FIRE)
-            painter.drawRoundedRect(flag, f * 0.2, f * 0.2)
-            painter.drawText(flag, Qt.AlignCenter, "M" if mode == "move" else "F")
-            if morale in ("suppressed", "paralyzed"):
-                m = QRectF(r.right() - f * 0.75, r.top() - f * 0.25, f, f)
-                painter.setBrush(QColor(240, 200, 0) if morale == "suppressed" else QColor(120, 0, 160))
-                painter.setPen(QPen(QColor(20, 20, 20), 0))
-                painter.drawRoundedRect(m, f * 0.2, f * 0.2)
-                painter.setPen(QColor(20, 20, 20) if morale == "suppressed" else QColor(255, 255, 255))
-                painter.drawText(m, Qt.AlignCenter, "S" if morale == "suppressed" else "P")
-            if lost:
-                box = QRectF(r.right() - f * 1.05, r.bottom() - f * 0.75, f * 1.3, f)
-                painter.setPen(QPen(QColor(255, 255, 255), 0))
-                painter.setBrush(QColor(20, 20, 20))
-                painter.drawRoundedRect(box, f * 0.2, f * 0.2)
-                painter.drawText(box, Qt.AlignCenter, f"-{int(lost)}")
+        for h, state in self.states.items():
+            paint_state(painter, self.counters.counter_rect(h), side, state)
+
+
+def paint_state(painter: QPainter, r: QRectF, side: float, state: tuple) -> None:
+    """A counter's state flags in the counter rect ``r`` (``side`` across): mode, morale state, steps lost."""
+    mode, morale, lost, _steps = state
+    font = QFont("DejaVu Sans")
+    font.setBold(True)
+    font.setPixelSize(max(1, int(side * 0.2)))
+    painter.setFont(font)
+    f = side * 0.27
+    flag = QRectF(r.left() - f * 0.25, r.top() - f * 0.25, f, f)
+    painter.setPen(QPen(QColor(255, 255, 255), 0))
+    painter.setBrush(MODE_MOVE if mode == "move" else MODE_FIRE)
+    painter.drawRoundedRect(flag, f * 0.2, f * 0.2)
+    painter.drawText(flag, Qt.AlignCenter, "M" if mode == "move" else "F")
+    if morale in ("suppressed", "paralyzed"):
+        m = QRectF(r.right() - f * 0.75, r.top() - f * 0.25, f, f)
+        painter.setBrush(QColor(240, 200, 0) if morale == "suppressed" else QColor(120, 0, 160))
+        painter.setPen(QPen(QColor(20, 20, 20), 0))
+        painter.drawRoundedRect(m, f * 0.2, f * 0.2)
+        painter.setPen(QColor(20, 20, 20) if morale == "suppressed" else QColor(255, 255, 255))
+        painter.drawText(m, Qt.AlignCenter, "S" if morale == "suppressed" else "P")
+    if lost:
+        box = QRectF(r.right() - f * 1.05, r.bottom() - f * 0.75, f * 1.3, f)
+        painter.setPen(QPen(QColor(255, 255, 255), 0))
+        painter.setBrush(QColor(20, 20, 20))
+        painter.drawRoundedRect(box, f * 0.2, f * 0.2)
+        painter.drawText(box, Qt.AlignCenter, f"-{int(lost)}")
