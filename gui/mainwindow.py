@@ -469,6 +469,12 @@ class MainWindow(QMainWindow):
         self.combat.clear()
         self.combat.show_result([])
         self.map_view.set_pieces(self.session.pieces())
+        from .tcs import is_tcs_scenario
+
+        if computer and is_tcs_scenario(self.scenario):   # no computer player for the TCS yet: every side is the player's
+            self.show_error("The computer cannot play this game",
+                            "There is no computer player for Tactical Combat Series games yet: you play every side.")
+            computer = ()
         if computer:
             self._start_computer(computer)
         self._show_play()

@@ -510,3 +510,11 @@ def test_the_stack_viewer_shows_each_counters_state_too(window):
     assert MODE_MOVE.rgb() in seen and MODE_FIRE.rgb() in seen
     assert window.open_file(SCENARIO.parent / "demyansk-1-trapped.toml")
     assert viewer.decorate is None                        # another ruleset's counters carry no TCS flags
+
+
+def test_a_new_tcs_game_with_a_computer_side_says_there_is_none_and_leaves_every_side_to_the_player(window):
+    assert window.start_new_game(seed=3, computer=("blue",))
+    assert window.computer is None and isinstance(window.session, TcsSession)
+    assert window.last_error.startswith("The computer cannot play this game")
+    window.tcs.clock.end_button.click()
+    assert step(window) == ("command", "review", "blue")
