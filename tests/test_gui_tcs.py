@@ -68,7 +68,13 @@ def drag_through(qtbot, win, hids):
 
 
 def answer(win, value):
-    """Answer the question pending in the TCS question panel: its button, or its list of results and Enter."""
+    """Answer the question pending: a printed result in the window's chart prompt panel, a decision in the TCS
+    question panel (its button, or its list of answers and Enter)."""
+    p = state(win).pending
+    if p and p[0]["kind"] == "chart" and win.tcs.chart_dock_asks():
+        assert win.charts.dock.isVisibleTo(win) and str(value) in win.charts.dock.choice_texts()
+        win.charts.dock.choose(value)
+        return
     dock = win.tcs.pending
     for b in dock.buttons:
         if b.text() == str(value):
@@ -301,15 +307,18 @@ def test_a_continuous_barrage_is_drawn_with_its_zone_and_lifted_from_the_panel(w
 
 # ---------------------------------------------------------------- questions and the Action phase
 
-def test_initiative_is_chosen_in_the_question_panel(window):
+def test_initiative_is_chosen_in_the_question_panel_and_a_printed_result_in_the_chart_panel(window):
     end_until(window, "create", "blue")
     state(window).preset_dice = [4, 5, 3]
     window.tcs.clock.end_button.click()
     p = window.tcs.pending
     assert p.title.text() == "Printed result needed: Battalion Morale Reduction"
-    assert p.text.text() == state(window).pending[0]["prompt"].text() and "roll 4" in p.text.text()
-    assert [b.text() for b in p.buttons] == ["0", "1", "2"]
-    answer(window, 0)
+    assert p.text.text() == "Asked in the chart prompt panel." and p.buttons == []
+    chart = window.charts.dock
+    assert chart.isVisibleTo(window) and chart.choice_texts() == ["0", "1", "2"]
+    assert "roll 4" in chart.working.text()
+    chart.choose(0)
+    assert state(window).memory.get("tcs.bn_morale_reduction", ("1", "4")) == 0
     assert p.title.text() == "Decision: initiative (Red)"
     assert [b.text() for b in p.buttons] == ["Red", "Blue"]
     answer(window, "Blue")
@@ -327,10 +336,11 @@ def test_a_unit_dragged_hex_by_hex_plays_one_move_a_hex_and_overwatch_asks_in_th
     assert sorted(b.text() for b in p.buttons) == ["AT-1", "pass"]
     st.preset_dice = [3, 4, 1, 1]
     answer(window, "AT-1")
-    assert p.pick_box.isVisibleTo(p)                        # twenty columns: a list, not twenty buttons
+    assert p.title.text() == "Printed result needed: Area Fire Table: column heading"
     answer(window, 1)
     answer(window, "1")
-    assert "Morale Table" in p.text.text() and "+1 steps lost (TCS 13.0)" in p.text.text()
+    assert "Morale Table" in window.charts.dock.title.text()
+    assert "+1 steps lost (TCS 13.0)" in window.charts.dock.working.text()       # the whole working, with rules
     answer(window, "S")
     us = window.session.rules.unit_status(state(window), "1-1")
     assert (us["morale"], us["steps_lost"]) == ("suppressed", 1)
@@ -447,11 +457,12 @@ def test_the_question_panel_leaves_chart_prompts_to_a_chart_prompt_panel_when_th
     window.tcs.clock.end_button.click()
     pending, legal = window.session.pending(), window.tcs.legal
     sides = window.session.rules.scenario.sides
-    assert not window.tcs.chart_dock_asks()                 # this window has no chart prompt panel: asked here
-    assert [b.text() for b in window.tcs.pending.buttons] == ["0", "1", "2"]
-    window.tcs.pending.show_pending(pending, legal, sides, charts_elsewhere=True)
+    assert window.tcs.chart_dock_asks()                      # the window's chart prompt panel asks
     assert window.tcs.pending.buttons == [] and window.tcs.pending.text.text() == "Asked in the chart prompt panel."
-    assert window.session.rules.chart_prompt(state(window)) is pending["prompt"]    # what that panel asks
+    assert window.charts.dock.prompt == window.session.rules.chart_prompt(state(window)) == pending["prompt"]
+    window.tcs.pending.show_pending(pending, legal, sides, charts_elsewhere=False)     # a window without one
+    assert [b.text() for b in window.tcs.pending.buttons] == ["0", "1", "2"]
+    assert window.tcs.pending.text.text() == pending["prompt"].text()
 
 
 def test_units_for_a_new_sheet_are_picked_by_clicking_their_counters(window, qtbot):
