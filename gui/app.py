@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from .tcs import is_tcs_path
 
-    if args.file and is_table_file(args.file) and not is_tcs_path(args.file):  # a gridless skirmish is played on its table (gui/table)
+    # a gridless skirmish is played on its table (gui/table); a TCS game in the play window
+    if args.file and is_table_file(args.file) and not is_tcs_path(args.file):
         from .table.window import run_table_window
 
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())

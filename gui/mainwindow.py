@@ -471,7 +471,7 @@ class MainWindow(QMainWindow):
         self.map_view.set_pieces(self.session.pieces())
         from .tcs import is_tcs_scenario
 
-        if computer and is_tcs_scenario(self.scenario):   # no computer player for the TCS yet: every side is the player's
+        if computer and is_tcs_scenario(self.scenario):   # no computer player for the TCS yet
             self.show_error("The computer cannot play this game",
                             "There is no computer player for Tactical Combat Series games yet: you play every side.")
             computer = ()
