@@ -114,6 +114,9 @@ class MainWindow(QMainWindow):
         from .charts.attach import attach_charts
 
         self.charts = attach_charts(self)
+        from .tablepanel import attach_table_panel
+
+        attach_table_panel(self)
 
     def _make_menus(self):
         from .menus import RecentFiles, WindowMenus
@@ -434,6 +437,8 @@ class MainWindow(QMainWindow):
         self.combat.show_game(battles, choices, odds)
         self.tray.show_units(s.scenario, s.off_map(), self._to_set_up())
         self.victory.show_standings(s.standing())
+        if hasattr(self, "table_panel"):
+            self.table_panel.show_session(s)
         self._show_choice_targets()
         self.guide_label.setText(s.guidance())
         c = self.computer
