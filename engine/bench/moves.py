@@ -9,7 +9,10 @@ enters one stops), cut off at the movement allowance), ``units`` and
 ``destinations`` (the total each found; they differ only by what a plain
 Dijkstra cannot say: German withdrawal (7.1), fortification-to-fortification
 moves (6.2), "always at least one hex" and one unit per hex at the end
-(5.3)).  networkx is a benchmark extra.
+(5.3)).  ``classic_moves_ms`` is the same query under the classic rules
+(Demyansk's general rules as data, ``scenarios/demyansk-1-classic.toml``),
+with ``classic_units`` and ``classic_destinations``.  networkx is a
+benchmark extra.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from pathlib import Path
 
 DEFAULT_REPEAT = 20
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demyansk-2-campaign.toml"
+CLASSIC_SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demyansk-1-classic.toml"
 
 
 def _graph(rules, st, uid):
@@ -49,6 +53,30 @@ def _graph(rules, st, uid):
     return g
 
 
+def _classic(repeat: int) -> dict:
+    """``classic_moves_ms``: the same query under the classic rules (Demyansk's general rules as data, scenario I's
+    opening on the same map), every unit that may move in the German and Soviet movement phases."""
+    from ..game import load_rules
+
+    rules = load_rules(str(CLASSIC_SCENARIO))
+    movers = []
+    for phase in ("german-movement", "soviet-movement"):
+        s = rules.initial_state(1)
+        s.phase = phase
+        rules._begin_phase(s, [])
+        movers += [(s, uid) for uid in rules.order if rules.may_move(s, uid) is None]
+    times, found = [], 0
+    for _ in range(repeat):
+        for s, uid in movers:
+            rules.forget(s)
+            t = time.perf_counter()
+            rules.reach(s, uid)
+            times.append(time.perf_counter() - t)
+        found = sum(len(rules.reach(s, uid).destinations) for s, uid in movers)
+    return {"classic_moves_ms": round(statistics.median(times) * 1000, 3), "classic_units": len(movers),
+            "classic_destinations": found}
+
+
 def run(args) -> list[dict]:
     from ..game import load_rules
     from ..rulesets.demyansk.movement import may_move_now, reach
@@ -72,6 +100,7 @@ def run(args) -> list[dict]:
             ours.append(time.perf_counter() - t)
         found = sum(len(reach(rules, s, uid).destinations) for s, uid in movers)
     row = {"moves_ms": round(statistics.median(ours) * 1000, 3), "units": len(movers), "destinations": found}
+    row.update(_classic(repeat))
     try:
         import networkx as nx
     except ImportError:

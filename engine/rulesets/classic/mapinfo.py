@@ -47,6 +47,11 @@ class MapInfo:
         self.no_zoc_into = frozenset(h for h in self.hexes if any(cfg.terrain[k].blocks_zoc for k in self.kinds[h]))
         self.no_zoc_across = frozenset(p for p, rows in self.sides.items() if any(r.blocks_zoc for r in rows))
         self._ids = {}
+        # per class: each hex's neighbours with the MP to step into them (prohibited steps left out)
+        self.edges: dict[str, dict] = {
+            c: {h: tuple((n, x) for n in self.neighbors[h] for x in (self.step(c, h, n),) if x is not None)
+                for h in self.hexes}
+            for c in cfg.classes}
 
     def hex_id(self, h) -> str:
         s = self._ids.get(h)

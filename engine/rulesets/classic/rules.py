@@ -275,46 +275,47 @@ class ClassicRules:
                 leave_cost = self._scale(ma, 0.5) if c == "half" else float(c)
             no_more_zoc = not cfg.zoc_after_leaving[side]
         mrule = cite(cfg.movement_rule)
+        for n in m.neighbors[start]:           # why a neighbour is blocked (the search below skips it silently)
+            if n in enemy:
+                r.blocked[n] = f"{mrule}: a unit may never enter a hex with an enemy unit"
+            elif m.step(cls, start, n) is None:
+                r.blocked[n] = f"{mrule}: {'/'.join(m.kinds[n])} is prohibited to {cls} units"
+            elif in_zoc and n in ezoc and (no_more_zoc or not cfg.zoc_to_zoc):
+                r.blocked[n] = f"{zrule}: a unit leaving an enemy zone of control may not enter another"
         dist = {start: 0.0}
-        heap = [(0.0, start)]
-        step = m.step
-        nb = m.neighbors
+        heap = [(0.0, 0, start)]
+        edges = m.edges[cls]
+        stop = cfg.zoc_stop
+        minimum = cfg.minimum_move
+        tie = 0
         while heap:
-            cost, h = heapq.heappop(heap)
-            if cost > dist.get(h, math.inf):
+            cost, _, h = heapq.heappop(heap)
+            if cost > dist[h]:
                 continue
-            if h != start and h in ezoc and cfg.zoc_stop:
+            first = h == start
+            if not first and stop and h in ezoc:
                 continue
-            for n in nb[h]:
-                if n in enemy:
-                    if h == start:
-                        r.blocked[n] = f"{mrule}: a unit may never enter a hex with an enemy unit"
+            for n, s in edges[h]:
+                if n in enemy or (no_more_zoc and n in ezoc):
                     continue
-                s = step(cls, h, n)
-                if s is None:
-                    if h == start:
-                        r.blocked[n] = f"{mrule}: {'/'.join(m.kinds[n])} is prohibited to {cls} units"
-                    continue
-                if h == start and in_zoc and n in ezoc and (no_more_zoc or not cfg.zoc_to_zoc):
-                    r.blocked[n] = f"{zrule}: a unit leaving an enemy zone of control may not enter another"
-                    continue
-                if no_more_zoc and n in ezoc:
-                    continue
-                if h == start:
+                if first:
+                    if in_zoc and n in ezoc and not cfg.zoc_to_zoc:
+                        continue
                     s += leave_cost
                 new = cost + s
-                if new > ma and not (h == start and cfg.minimum_move):
+                if new > ma and not (first and minimum):
                     continue
                 if new < dist.get(n, math.inf):
                     dist[n] = new
                     if new <= ma:
-                        heapq.heappush(heap, (new, n))
+                        tie += 1
+                        heapq.heappush(heap, (new, tie, n))
         srule = cite(cfg.stack_rule)
         for h, c in dist.items():
             if h == start:
                 continue
             if not self.stack_room(st, h, (uid,)):
-                if h in nb[start]:
+                if h in m.neighbors[start]:
                     r.blocked[h] = f"{srule}: the stacking limit is {cfg.stack_limit} (units may pass through)"
                 continue
             r.destinations[h] = c
