@@ -75,6 +75,7 @@ class ClassicRules:
         self.areas = AreaContext(board)
         self.arrives = {uid: r for r in scenario.reinforcements for uid in r.units}
         self.sources = {s: self.areas.hexes(a) for s, a in cfg.supply_sources.items()} if cfg.supply else {}
+        self._ineighbors = [tuple(self.map.index[n] for n in self.map.neighbors[h]) for h in self.map.hexes]
         self.judge = None
         if scenario.victory is not None and scenario.victory.kind == "conditions":
             from ...scenario.victory import Judge
@@ -162,6 +163,29 @@ class ClassicRules:
         for e in self.enemy_of(side):
             out |= self.side_hexes(st, e)
         return out
+
+    def _flags(self, st: State, side: str) -> tuple[bytearray, bytearray]:
+        """Enemy-occupied hexes and enemy zones of control for ``side``, as flags by hex number."""
+        c = self._cache(st)
+        key = ("flags", side)
+        if key not in c:
+            index = self.map.index
+            enemy, ezoc = bytearray(len(index)), bytearray(len(index))
+            for h in self.enemy_hexes(st, side):
+                enemy[index[h]] = 1
+            for h in self.enemy_zoc(st, side):
+                ezoc[index[h]] = 1
+            c[key] = (enemy, ezoc)
+        return c[key]
+
+    def _stack_use(self, st: State) -> dict[Hex, int]:
+        """Hex -> the units (or stacking points) in it now."""
+        c = self._cache(st)
+        if "stack" not in c:
+            by_count = self.cfg.stack_by == "count"
+            c["stack"] = {h: len(us) if by_count else sum(self.type_of[u].stack for u in us)
+                          for h, us in self.occupants(st).items()}
+        return c["stack"]
 
     def stack_room(self, st: State, h: Hex, uids) -> bool:
         """Whether ``uids`` may end in ``h`` on top of what is there (stacking limit by count or points)."""
@@ -282,40 +306,48 @@ class ClassicRules:
                 r.blocked[n] = f"{mrule}: {'/'.join(m.kinds[n])} is prohibited to {cls} units"
             elif in_zoc and n in ezoc and (no_more_zoc or not cfg.zoc_to_zoc):
                 r.blocked[n] = f"{zrule}: a unit leaving an enemy zone of control may not enter another"
-        dist = {start: 0.0}
-        heap = [(0.0, 0, start)]
-        edges = m.edges[cls]
+        index, hexes = m.index, m.hexes
+        enemy_i, ezoc_i = self._flags(st, side)
+        s0 = index[start]
+        dist = {s0: 0.0}
+        heap = [(0.0, s0)]
+        edges = m.iedges[cls]
         stop = cfg.zoc_stop
         minimum = cfg.minimum_move
-        tie = 0
+        zoc_to_zoc = cfg.zoc_to_zoc
+        inf = math.inf
         while heap:
-            cost, _, h = heapq.heappop(heap)
+            cost, h = heapq.heappop(heap)
             if cost > dist[h]:
                 continue
-            first = h == start
-            if not first and stop and h in ezoc:
+            first = h == s0
+            if not first and stop and ezoc_i[h]:
                 continue
             for n, s in edges[h]:
-                if n in enemy or (no_more_zoc and n in ezoc):
+                if enemy_i[n] or (no_more_zoc and ezoc_i[n]):
                     continue
                 if first:
-                    if in_zoc and n in ezoc and not cfg.zoc_to_zoc:
+                    if in_zoc and ezoc_i[n] and not zoc_to_zoc:
                         continue
                     s += leave_cost
                 new = cost + s
                 if new > ma and not (first and minimum):
                     continue
-                if new < dist.get(n, math.inf):
+                if new < dist.get(n, inf):
                     dist[n] = new
                     if new <= ma:
-                        tie += 1
-                        heapq.heappush(heap, (new, tie, n))
+                        heapq.heappush(heap, (new, n))
+        dist = {hexes[i]: c for i, c in dist.items()}
         srule = cite(cfg.stack_rule)
+        limit = cfg.stack_limit
+        used = self._stack_use(st) if limit else {}
+        mine = 1 if cfg.stack_by == "count" else self.type_of[uid].stack
+        near = m.neighbors[start]
         for h, c in dist.items():
             if h == start:
                 continue
-            if not self.stack_room(st, h, (uid,)):
-                if h in m.neighbors[start]:
+            if limit and used.get(h, 0) + mine > limit:
+                if h in near:
                     r.blocked[h] = f"{srule}: the stacking limit is {cfg.stack_limit} (units may pass through)"
                 continue
             r.destinations[h] = c
@@ -347,25 +379,31 @@ class ClassicRules:
         control not occupied by a friendly unit (checked as each phase begins)."""
         if not self.cfg.supply:
             return
+        index, hexes, rng = self.map.index, self.map.hexes, self.cfg.supply_range
+        nb = self._ineighbors
         for side in self.sides:
-            enemy, ezoc, own = self.enemy_hexes(st, side), self.enemy_zoc(st, side), self.side_hexes(st, side)
-            free = {h for h in self.map.hexes if h not in enemy and (h not in ezoc or h in own)}
-            seen = {h: 0 for h in self.sources[side] if h in free}
+            enemy_i, ezoc_i = self._flags(st, side)
+            own = bytearray(len(hexes))
+            for h in self.side_hexes(st, side):
+                own[index[h]] = 1
+            seen = {}
+            for h in self.sources[side]:
+                i = index[h]
+                if not enemy_i[i] and (not ezoc_i[i] or own[i]):
+                    seen[i] = 0
             todo = list(seen)
-            while todo:
+            for step in range(1, rng + 1):
                 nxt = []
-                for h in todo:
-                    if seen[h] >= self.cfg.supply_range:
-                        continue
-                    for n in self.map.neighbors[h]:
-                        if n not in seen and (n in free or n in own):
-                            seen[n] = seen[h] + 1
+                for i in todo:
+                    for n in nb[i]:
+                        if n not in seen and not enemy_i[n] and (not ezoc_i[n] or own[n]):
+                            seen[n] = step
                             nxt.append(n)
                 todo = nxt
             for uid in self.order:
                 u = st.units[uid]
                 if self.units[uid].side == side:
-                    u.out_of_supply = u.status == ON_MAP and u.hex not in seen
+                    u.out_of_supply = u.status == ON_MAP and index[u.hex] not in seen
 
     # ------------------------------------------------------------ combat
     def odds(self, st: State, defender: str, attackers) -> Odds:
@@ -570,7 +608,7 @@ class ClassicRules:
         events.append(Event("result", f"{code}{': ' + res.text if res.text else ''}" + (f" at {label}" if label else ""),
                             {"result": code}))
         if res.ask:
-            st.pending.append({"kind": "result", "defender": defender, "attackers": list(attackers),
+            st.pending.append({"kind": "result", "side": self.units[attackers[0]].side, "defender": defender, "attackers": list(attackers),
                                "options": [c for c, r in cfg.results.items() if not r.ask], "rule": rule})
             return
         need = sum(self.values(st, d)[1] for d in defenders)     # exchange: the defenders' printed defence
@@ -599,7 +637,7 @@ class ClassicRules:
                 if st.units[a].status == ON_MAP:
                     self._ask_retreat(st, a, res.attacker_retreat, events)
         if res.advance and cfg.advance_allowed:
-            st.pending.append({"kind": "advance", "hex": dh, "attackers": list(attackers), "left": cfg.advance_units})
+            st.pending.append({"kind": "advance", "side": self.units[attackers[0]].side, "hex": dh, "attackers": list(attackers), "left": cfg.advance_units})
         self._next_pending(st)
 
     def _next_pending(self, st: State) -> None:
@@ -625,7 +663,7 @@ class ClassicRules:
         u = st.units[uid]
         if u.status != ON_MAP:
             return
-        u.status = ELIMINATED
+        u.status, u.hex = ELIMINATED, None
         self.forget(st)
         events.append(Event("eliminated", f"{uid} {why}", {"unit": uid}))
 
@@ -679,7 +717,7 @@ class ClassicRules:
         if not opts:
             self._eliminate(st, uid, events, f"eliminated: no retreat of {n} hex(es) ({cite(self.cfg.retreat_rule) or 'retreat'})")
             return
-        st.pending.append({"kind": "retreat", "unit": uid, "hexes": n, "options": opts, "dirty": sorted(dirty)})
+        st.pending.append({"kind": "retreat", "side": self.units[uid].side, "unit": uid, "hexes": n, "options": opts, "dirty": sorted(dirty)})
 
     def forget(self, st: State) -> None:
         st.__dict__.pop("_cache", None)
@@ -815,7 +853,7 @@ class ClassicRules:
         if i + 1 < len(names):
             st.phase = names[i + 1]
         elif st.turn >= self.scenario.last_turn:
-            st.over, st.phase = True, GAME_OVER
+            st.over, st.phase, st.side = True, GAME_OVER, ""
             out = self.outcome(st)
             events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
             return
@@ -827,6 +865,7 @@ class ClassicRules:
 
     def _begin_phase(self, st: State, events: list) -> None:
         st.battles, st.resolving, st.attacked = [], False, []
+        st.side = self.phase_by_name[st.phase].side
         for u in st.units.values():
             u.moved = False
         self.forget(st)

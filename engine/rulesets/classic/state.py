@@ -44,6 +44,7 @@ class State:
     pending: list[dict] = field(default_factory=list)
     attacked: list[str] = field(default_factory=list)     # units that have attacked this phase
     next_z: int = 1
+    side: str = ""                  # the side whose phase it is
     over: bool = False
 
     def copy(self) -> "State":
@@ -69,4 +70,4 @@ def state_to_dict(st: State, hex_id) -> dict:
     return {"turn": st.turn, "phase": st.phase, "rng": str(st.rng), "units": units,
             "battles": [b.to_dict() for b in st.battles], "resolving": st.resolving,
             "pending": [plain(p) for p in st.pending], "attacked": list(st.attacked), "next_z": st.next_z,
-            "over": st.over}
+            "side": st.side, "over": st.over}
