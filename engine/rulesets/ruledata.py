@@ -63,6 +63,13 @@ class RulesData:
                 except OSError:
                     found = self._lines[file] = {}
             line = line_of(found, full)
+            if line is None or full == "rules" or line == found.get(("rules",)):
+                # a table written only as its sub-tables ([rules.terrain.clear] ...): its first line
+                from ..keypath import parse_path
+
+                path = parse_path(full)
+                inside = [n for k, n in found.items() if k[:len(path)] == path and len(k) > len(path)]
+                line = min(inside) if inside else line
         return file, full, line
 
     def bad(self, key: str, message: str) -> None:

@@ -1,8 +1,6 @@
 """What the classic rules need from the board, worked out once: neighbours, entry costs by class, hexsides, roads."""
 from __future__ import annotations
 
-from engine.maps.hexes import hexside
-
 from .config import Config
 
 
@@ -81,5 +79,9 @@ class MapInfo:
         return self.cost[cls][n] + extra
 
 
-def pair(a, b):
-    return hexside(a, b)
+    def why_not(self, cls: str, h, n) -> str:
+        """Why a step that ``step`` refuses is refused: the terrain entered, or the hexside crossed."""
+        if n in self.prohibited[cls]:
+            return f"{'/'.join(self.kinds[n])} is prohibited to {cls} units"
+        banned = [r.name for r in self.sides.get((h, n), ()) if cls in r.prohibited]
+        return f"crossing the {'/'.join(banned)} is prohibited to {cls} units"

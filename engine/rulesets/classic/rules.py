@@ -303,7 +303,7 @@ class ClassicRules:
             if n in enemy:
                 r.blocked[n] = f"{mrule}: a unit may never enter a hex with an enemy unit"
             elif m.step(cls, start, n) is None:
-                r.blocked[n] = f"{mrule}: {'/'.join(m.kinds[n])} is prohibited to {cls} units"
+                r.blocked[n] = f"{mrule}: {m.why_not(cls, start, n)}"
             elif in_zoc and n in ezoc and (no_more_zoc or not cfg.zoc_to_zoc):
                 r.blocked[n] = f"{zrule}: a unit leaving an enemy zone of control may not enter another"
         index, hexes = m.index, m.hexes
