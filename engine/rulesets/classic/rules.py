@@ -43,6 +43,12 @@ class Odds:
     label: str
     modifiers: list[str] = field(default_factory=list)
     shift: int = 0
+    defense_printed: float = 0.0          # the defenders' own values, before terrain and supply
+
+    @property
+    def multiplier(self) -> str:
+        """The terrain's multiplier on the defence as a whole (x1 when the terrain shifts columns instead)."""
+        return f"{self.defense / self.defense_printed:.3g}" if self.defense_printed else "1"
 
 
 class _Tables:
@@ -69,7 +75,8 @@ class ClassicRules:
         self.sides = tuple(scenario.sides)
         self.type_of = {uid: cfg.unit_types[u.type] for uid, u in scenario.units.items()}
         self.phase_by_name = {p.name: p for p in cfg.phases}
-        self.tables = _Tables(self)
+        # the battle panel counts the die faces of a 1d6 table (other rolls: no chances shown)
+        self.tables = _Tables(self) if (cfg.crt_dice, cfg.crt_sides) == (1, 6) else None
         from ...scenario import AreaContext
 
         self.areas = AreaContext(board)
@@ -423,6 +430,7 @@ class ClassicRules:
         across = [self.map.sides.get((st.units[a].hex, dh), ()) for a in attackers]
         dfs = 0.0
         tshift = 0
+        printed = float(sum(self.values(st, d)[1] for d in defenders))
         for d in defenders:
             mult = 1.0
             dside = self.units[d].side
@@ -467,7 +475,7 @@ class ClassicRules:
             text = f"{total:g}-{dfs:g} = {x:+g}"
         idx = self._column(x)
         if idx < 0:
-            return Odds(total, dfs, 0, f"{text} (below {cfg.columns[0]})", mods)
+            return Odds(total, dfs, 0, f"{text} (below {cfg.columns[0]})", mods, 0, printed)
         if x > vals[-1] and math.isfinite(x):
             mods.append(f"{cite(cfg.combat_rule) or 'combat'}: above {cfg.columns[-1]} is {cfg.columns[-1]}")
         shift = 0
@@ -479,7 +487,7 @@ class ClassicRules:
             shift = int(math.copysign(cfg.max_shift, shift))
             mods.append(f"{cite(cfg.combat_rule) or 'combat'}: other shifts at most {cfg.max_shift}")
         col = max(0, min(len(vals) - 1, idx + shift + tshift))
-        return Odds(total, dfs, col + 1, cfg.columns[col], mods, shift + tshift)
+        return Odds(total, dfs, col + 1, cfg.columns[col], mods, shift + tshift, printed)
 
     def _column(self, x: float) -> int:
         """The column index of a ratio or difference (-1: below the lowest and refused)."""
