@@ -117,6 +117,7 @@ class TablePanel(QDockWidget):
         self.roll_btn.clicked.connect(self.roll)
         window.map_view.picked.connect(self._picked)
         window.map_view.hex_clicked.connect(self._hex)
+        window.map_view.stack_clicked.connect(self._stack)
         self.hide()
 
     # ------------------------------------------------------------ following the game
@@ -148,6 +149,12 @@ class TablePanel(QDockWidget):
         if s is not None:
             self._show_unit(s)
             self._show_hex(s)
+
+    def _stack(self, h) -> None:
+        """A click on a stack picks its top counter (the stack viewer shows the others)."""
+        units = self.window.map_view.stacks.get(h) or []
+        if units:
+            self._picked(units[-1], h)
 
     def _hex(self, h) -> None:
         self.hex = h
