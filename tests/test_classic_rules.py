@@ -280,3 +280,27 @@ def test_other_bad_keys_name_what_is_allowed(tmp_path):
     assert any("rules.terrain.woods.mp: no cost for the movement class 'tracked'" in m for m in problems(path))
     path, _ = bad_copy(tmp_path, '[rules.unit_types.engineer]\nclass = "foot"', '[rules.unit_types.engineer]\nclass = "hover"')
     assert any("rules.unit_types.engineer.class: 'hover' is not one of: foot, tracked" in m for m in problems(path))
+
+
+def test_rule_4_a_traced_path_costs_what_its_own_hexes_cost(rules):
+    g = Game(rules, 1)
+    g.play("end")
+    events = g.play("move b-4 A02.05-A03.06-A04.06-A05.07-A06.07-A07.08-A08.08")
+    assert "(6 MP)" in events[0].text                      # six clear hexes, not the road's cheaper 4
+    g.undo()
+    with pytest.raises(IllegalAction) as e:
+        g.play("move b-1 A03.05-A04.06-A05.07")            # A03.05 and A04.06 are not adjacent
+    assert e.value.rule == "Rule 4 (scenario)" and "not adjacent" in e.value.message
+    with pytest.raises(IllegalAction) as e:
+        g.play("move b-5 A05.05-A06.05-A07.05-A08.05-A08.06-A08.07")   # 5 clear hexes off the road: 5 MP
+    assert e.value.message == "the path costs 5 MP by A08.07, more than b-5's movement allowance of 4"
+    g.play("move b-5 A05.05-A06.05-A07.05-A08.05-A08.06")       # 4 MP: within the allowance
+
+
+def test_the_victory_conditions_stand_during_play(rules):
+    st = position(rules, "Blue movement", {"b-1": "A15.08", "r-4": None})
+    rows = {s.name: s for s in rules.standing(st)}
+    assert rows["neustadt"].leader == "blue" and rows["neustadt"].rule == "10"
+    assert rows["Verdict if the game ended now"].leader == "blue"
+    assert ("judged", "at the end of turn 6 (now turn 1)") in rows["Verdict if the game ended now"].figures
+    assert rules.standing(position(rules, "Blue movement", {}))[-1].leader == "red"     # otherwise: Red, minor

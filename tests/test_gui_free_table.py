@@ -69,3 +69,13 @@ def test_hidden_counters_show_as_blanks_until_revealed(window):
     shown = {u.id: u for u, _ in s.pieces()}
     assert not isinstance(shown["r-1"], DressedUnit)          # face up, no marker: the scenario's own counter
     assert "r-1" not in s.rules.hidden_units(s.state)
+
+
+def test_a_click_on_a_stack_picks_its_top_counter_for_the_tools(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    view = window.map_view
+    h = window.board.parse_hex("A11.09")
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(view.hex_centre(h)))
+    assert window.table_panel.unit_id == "r-1"
+    assert window.table_panel.unit_label.text() == "r-1: face down"

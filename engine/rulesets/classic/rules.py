@@ -19,6 +19,11 @@ from .state import DUE, ELIMINATED, GAME_OVER, ON_MAP, REMOVED, Battle, State, U
 MAX_GROUP = 6
 
 
+def _n(x: float):
+    """A whole number shown as one (10, not 10.0)."""
+    return int(x) if float(x).is_integer() else x
+
+
 def cite(rule: str) -> str:
     """``Rule 7.2 (scenario)``: the scenario's own rule number, as refusals cite it."""
     return f"Rule {rule} (scenario)" if rule else ""
@@ -243,7 +248,10 @@ class ClassicRules:
                      original_steps={u: s.steps for u, s in self.units.items()})
 
     def standing(self, st: State) -> list:
-        return []
+        """The scenario's victory conditions as they stand in this state (the victory dock shows them)."""
+        from ..free.standing import judge_standing
+
+        return judge_standing(self.judge, self.facts(st), st.over, st.turn, self.scenario.last_turn)
 
     def looks(self, st: State) -> dict:
         """Counters with a step lost show their back (the play window asks)."""
@@ -380,6 +388,47 @@ class ClassicRules:
                             f"{uid} cannot reach {self.map.hex_id(to)} this phase: its movement allowance is "
                             f"{r.allowance:g} and a unit that enters an enemy zone of control stops")
 
+    def check_path(self, st: State, uid: str, path: list[Hex]) -> float:
+        """The cost of moving along a path the player traced (its hexes from the unit's own), or IllegalAction:
+        the same steps as ``reach``, along this path instead of the cheapest."""
+        cfg, m = self.cfg, self.map
+        hid = m.hex_id
+        side = self.units[uid].side
+        start = st.units[uid].hex
+        if path[0] != start:
+            raise IllegalAction("", f"a path for {uid} begins in {hid(start)}, not {hid(path[0])}")
+        mrule, zrule = cite(cfg.movement_rule), cite(cfg.zoc_rules.get(side) or cfg.zoc_rule)
+        cls = self.type_of[uid].cls
+        ma = self.allowance(st, uid)
+        enemy, ezoc = self.enemy_hexes(st, side), self.enemy_zoc(st, side)
+        in_zoc = start in ezoc
+        no_more_zoc = in_zoc and not cfg.zoc_after_leaving[side]
+        leave = 0.0
+        if in_zoc and cfg.zoc_leave[side] == "cost":
+            c = cfg.zoc_leave_cost[side]
+            leave = self._scale(ma, 0.5) if c == "half" else float(c)
+        cost = 0.0
+        for i, (h, n) in enumerate(zip(path, path[1:])):
+            if n not in m.neighbors[h]:
+                raise IllegalAction(mrule, f"a path goes from hex to adjacent hex: {hid(h)} and {hid(n)} are not adjacent")
+            if n in path[:i + 1]:
+                raise IllegalAction(mrule, f"the path enters {hid(n)} twice")
+            if i > 0 and cfg.zoc_stop and h in ezoc:
+                raise IllegalAction(zrule, f"a unit entering an enemy zone of control stops: {uid} may not go on "
+                                           f"from {hid(h)}")
+            if n in enemy:
+                raise IllegalAction(mrule, f"a unit may never enter a hex with an enemy unit ({hid(n)})")
+            step = m.step(cls, h, n)
+            if step is None:
+                raise IllegalAction(mrule, m.why_not(cls, h, n))
+            if (no_more_zoc or (i == 0 and in_zoc and not cfg.zoc_to_zoc)) and n in ezoc:
+                raise IllegalAction(zrule, f"a unit leaving an enemy zone of control may not enter another ({hid(n)})")
+            cost += step + (leave if i == 0 else 0.0)
+            if cost > ma and not (i == 0 and cfg.minimum_move and len(path) == 2):
+                raise IllegalAction(mrule, f"the path costs {cost:g} MP by {hid(n)}, more than {uid}'s movement "
+                                           f"allowance of {ma:g}")
+        return cost
+
     # ------------------------------------------------------------ supply
     def _supply(self, st: State) -> None:
         """Each unit traces a line of at most ``range`` hexes to a source, free of enemy units and of enemy zones of
@@ -430,7 +479,7 @@ class ClassicRules:
         across = [self.map.sides.get((st.units[a].hex, dh), ()) for a in attackers]
         dfs = 0.0
         tshift = 0
-        printed = float(sum(self.values(st, d)[1] for d in defenders))
+        printed = sum(self.values(st, d)[1] for d in defenders)
         for d in defenders:
             mult = 1.0
             dside = self.units[d].side
@@ -466,6 +515,7 @@ class ClassicRules:
         if cfg.max_terrain_shift and abs(tshift) > cfg.max_terrain_shift:
             tshift = int(math.copysign(cfg.max_terrain_shift, tshift))
             mods.append(f"{cite(cfg.combat_rule) or 'combat'}: terrain shifts at most {cfg.max_terrain_shift}")
+        total, dfs = _n(total), _n(dfs)
         vals = cfg.column_values
         if cfg.method == "odds":
             x = total / dfs if dfs else math.inf
@@ -815,6 +865,8 @@ class ClassicRules:
                     and self.hex(action.frm) != st.units[uid].hex:
                 raise IllegalAction("", f"{uid} is in {self.map.hex_id(st.units[uid].hex)}, not {action.frm}")
             cost = self.check_move(st, uid, to)
+            if action.via:
+                cost = self.check_path(st, uid, [self.hex(x) for x in (action.frm, *action.via, action.to)])
             new = st.copy()
             u = new.units[uid]
             frm = self.map.hex_id(u.hex)

@@ -146,6 +146,12 @@ class FreeRules:
     def parse_action(self, text: str):
         return A.parse_action(text)
 
+    def standing(self, st: TableState) -> list:
+        """The scenario's victory conditions as they stand now (none: the players judge)."""
+        from .standing import judge_standing
+
+        return judge_standing(self.judge, self.facts(st), st.over, st.turn, self.scenario.last_turn)
+
     # ------------------------------------------------------------ the view
     def looks(self, st: TableState) -> dict[str, Look]:
         """How each counter that is not plainly face up is shown (hidden, its back, markers); the GUI asks this."""
