@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from ...fileio import read_toml
 from ..ruledata import RulesData
 
 TOP_KEYS = ("file", "phases", "movement", "unit_types", "terrain", "hexside", "roads", "zoc", "stacking", "combat",
@@ -164,9 +166,37 @@ def column_value(method: str, text: str) -> float | None:
     return float(int(text)) if _DIFF.match(text) else None
 
 
+DEFAULTS = Path(__file__).with_name("defaults.toml")
+DEFAULT_KEYS = ("combat", "crt", "results")     # taken together from defaults.toml when the scenario gives none
+
+
+def _defaults(d: RulesData, scenario, board) -> None:
+    """Fill what the scenario's rules leave out: phases, unit types and a chart made from the scenario and its map,
+    and (all three or none) the combat, CRT and results of defaults.toml."""
+    data = d.data
+    if "phases" not in data:
+        sides = list(scenario.sides)
+        if scenario.first_side in sides:
+            i = sides.index(scenario.first_side)
+            sides = sides[i:] + sides[:i]
+        data["phases"] = [p for s in sides for p in (
+            {"name": f"{scenario.sides[s].name} movement", "side": s, "does": ["move"]},
+            {"name": f"{scenario.sides[s].name} combat", "side": s, "does": ["attack"]})]
+    if "unit_types" not in data:
+        data["unit_types"] = {t: {} for t in sorted({u.type for u in scenario.units.values()})}
+    if "terrain" not in data:
+        names = set(board.terrain.values()) | {"clear"}
+        data["terrain"] = {t: {"mp": 1} for t in sorted(names)}
+    if not any(k in data for k in DEFAULT_KEYS):
+        for k, v in read_toml(DEFAULTS).items():
+            data[k] = v
+            d._where[k] = (str(DEFAULTS), "")
+
+
 def read_config(scenario, board) -> Config:
     """The classic rules of a scenario, or BadFile listing every problem with its file, key, line and allowed values."""
     d = RulesData(scenario)
+    _defaults(d, scenario, board)
     data = d.data
     for k in data:
         if k not in TOP_KEYS:

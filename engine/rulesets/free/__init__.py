@@ -18,6 +18,6 @@ EXPECTED_SIDES = None
 __all__ = ["FreeRules", "rules_for_scenario", "EXPECTED_SIDES"]
 
 
-def rules_for_scenario(scenario):
-    """The free-play table bound to a loaded scenario."""
-    return FreeRules.from_scenario(scenario)
+def rules_for_scenario(scenario, board=None):
+    """The free-play table bound to a loaded scenario (and its map, read from the map file unless given)."""
+    return FreeRules.from_scenario(scenario, board)
