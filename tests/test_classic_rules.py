@@ -266,7 +266,8 @@ def test_a_result_not_defined_is_refused_with_the_defined_results(tmp_path):
 
 
 def test_a_terrain_missing_from_the_tec_is_refused_with_the_rows_and_the_maps_terrains(tmp_path):
-    path, text = bad_copy(tmp_path, "[rules.terrain.rough]\nmp = { foot = 2, tracked = 4 }\nshift = -1\nrule = \"6.3\"\n", "")
+    rough = "[rules.terrain.rough]\nmp = { foot = 2, tracked = 4 }\nshift = -1\nrule = \"6.3\"\n"
+    path, text = bad_copy(tmp_path, rough, "")
     msgs = problems(path)
     assert any(": rules.terrain: the map's terrain 'rough' is missing from the terrain effects chart (rows: clear, "
                "woods, town; the map's terrains: clear, rough, town, woods)" in m for m in msgs), msgs
@@ -278,7 +279,8 @@ def test_other_bad_keys_name_what_is_allowed(tmp_path):
     assert any("rules.combat.method: 'ratio' is not one of: odds, differential" in m for m in problems(path))
     path, _ = bad_copy(tmp_path, 'mp = { foot = 2, tracked = 3 }', 'mp = { foot = 2 }')
     assert any("rules.terrain.woods.mp: no cost for the movement class 'tracked'" in m for m in problems(path))
-    path, _ = bad_copy(tmp_path, '[rules.unit_types.engineer]\nclass = "foot"', '[rules.unit_types.engineer]\nclass = "hover"')
+    path, _ = bad_copy(tmp_path, '[rules.unit_types.engineer]\nclass = "foot"',
+                       '[rules.unit_types.engineer]\nclass = "hover"')
     assert any("rules.unit_types.engineer.class: 'hover' is not one of: foot, tracked" in m for m in problems(path))
 
 

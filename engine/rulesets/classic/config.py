@@ -358,7 +358,8 @@ def read_config(scenario, board) -> Config:
                  halves=d.value(mv, "movement", "halves", str, "up", HALVES),
                  zoc_stop=d.value(zoc, "zoc", "stop", bool, True), zoc_leave=cfg_zoc_leave,
                  zoc_leave_cost=cfg_leave_cost, zoc_after_leaving=cfg_after,
-                 zoc_to_zoc=d.value(zoc, "zoc", "zoc_to_zoc", bool, False), zoc_rule=d.value(zoc, "zoc", "rule", str, ""),
+                 zoc_to_zoc=d.value(zoc, "zoc", "zoc_to_zoc", bool, False),
+                 zoc_rule=d.value(zoc, "zoc", "rule", str, ""),
                  zoc_rules=zoc_rules,
                  stack_limit=d.value(st, "stacking", "limit", int, 0),
                  stack_by=d.value(st, "stacking", "by", str, "count", ("count", "points")),
@@ -376,7 +377,8 @@ def read_config(scenario, board) -> Config:
         v = column_value(cfg.method, c)
         if v is None:
             d.bad(f"combat.columns[{i}]", f"{c!r} is not a column of the {cfg.method} method "
-                                          + ("(like \"3-2\" or \"2:1\")" if cfg.method == "odds" else "(like \"-2\" or \"+3\")"))
+                                          + ("(like \"3-2\" or \"2:1\")" if cfg.method == "odds"
+                                             else "(like \"-2\" or \"+3\")"))
             v = float("nan")
         values.append(v)
     if not cfg.columns:

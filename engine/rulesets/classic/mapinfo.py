@@ -52,7 +52,8 @@ class MapInfo:
             for c in cfg.classes}
         # the same by hex number (the searches run on small integers: hashing hexes dominated their time)
         self.index = {h: i for i, h in enumerate(self.hexes)}
-        self.iedges = {c: [tuple((self.index[n], x) for n, x in e[h]) for h in self.hexes] for c, e in self.edges.items()}
+        self.iedges = {c: [tuple((self.index[n], x) for n, x in e[h]) for h in self.hexes]
+                       for c, e in self.edges.items()}
 
     def hex_id(self, h) -> str:
         s = self._ids.get(h)

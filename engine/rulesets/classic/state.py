@@ -48,7 +48,8 @@ class State:
     over: bool = False
 
     def copy(self) -> "State":
-        return replace(self, units={k: v.copy() for k, v in self.units.items()}, battles=[replace(b) for b in self.battles],
+        return replace(self, units={k: v.copy() for k, v in self.units.items()},
+                       battles=[replace(b) for b in self.battles],
                        pending=[dict(p) for p in self.pending], attacked=list(self.attacked))
 
     def on_map(self, uid: str) -> bool:
