@@ -146,3 +146,15 @@ def test_unknown_rules_keys_and_bad_dice_name_the_file_line_and_the_allowed_valu
     assert any(f"bad.toml:{line}: rules.phaces: unknown key for the free-play table (expected one of: phases, "
                "hidden_sides, markers, dice)" in m for m in msgs), msgs
     assert any("rules.dice[1]: 'd6' is not dice like 2d6" in m for m in msgs), msgs
+
+
+def test_headless_play_at_the_table_moves_the_track_to_the_end():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "engine", "play", SCEN, "--bot", "blue,red", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["over"] and report["turns"] == 6 and report["actions"] == 24    # 6 turns of 4 phases
