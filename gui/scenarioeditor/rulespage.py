@@ -89,6 +89,8 @@ class RulesPage(QWidget):
         for i, row in enumerate(crt_rows):
             for j, cell in enumerate(row):
                 self.crt.setItem(i, j, QTableWidgetItem(cell))
+        self.tec.resizeColumnsToContents()
+        self.crt.resizeColumnsToContents()
         z = R.zoc_form(rules)
         self.z_stop.setChecked(bool(z["stop"]))
         self.z_leave.setCurrentText(str(z["leave"]))
