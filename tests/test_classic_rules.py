@@ -306,3 +306,21 @@ def test_the_victory_conditions_stand_during_play(rules):
     assert rows["Verdict if the game ended now"].leader == "blue"
     assert ("judged", "at the end of turn 6 (now turn 1)") in rows["Verdict if the game ended now"].figures
     assert rules.standing(position(rules, "Blue movement", {}))[-1].leader == "red"     # otherwise: Red, minor
+
+
+def test_rule_6_odds_round_down_up_or_to_the_nearest_column_and_below_the_lowest_is_refused_or_the_lowest():
+    import dataclasses
+
+    rules = load_rules(str(ROOT / "scenarios" / "demyansk-1-classic.toml"))    # odds 1-1 .. 6-1
+    cfg = rules.cfg
+    labels = lambda xs: [cfg.columns[i] if i >= 0 else "refused" for i in map(rules._column, xs)]  # noqa: E731
+    assert labels([0.9, 1.5, 2.4, 2.6, 9.0]) == ["refused", "1-1", "2-1", "2-1", "6-1"]
+    try:
+        rules.cfg = dataclasses.replace(cfg, rounding="up")
+        assert labels([0.9, 1.5, 2.0, 2.4]) == ["1-1", "2-1", "2-1", "3-1"]
+        rules.cfg = dataclasses.replace(cfg, rounding="nearest")
+        assert labels([0.4, 0.6, 2.4, 2.6]) == ["refused", "1-1", "2-1", "3-1"]
+        rules.cfg = dataclasses.replace(cfg, below="lowest")
+        assert labels([0.2]) == ["1-1"]
+    finally:
+        rules.cfg = cfg
