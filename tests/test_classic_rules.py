@@ -324,3 +324,19 @@ def test_rule_6_odds_round_down_up_or_to_the_nearest_column_and_below_the_lowest
         assert labels([0.2]) == ["1-1"]
     finally:
         rules.cfg = cfg
+
+
+def test_the_play_window_is_told_who_may_act_why_a_unit_is_idle_and_what_the_phase_asks(rules):
+    st = position(rules, "Blue movement", {})
+    assert rules.units_to_act(st) == {"b-1", "b-2", "b-3", "b-4", "b-5"}
+    assert rules.guidance(st) == "Blue moves its units; then Next phase."
+    why = rules.why_idle(st, "r-1")
+    assert why.rule == "Rule 3 (scenario)"
+    assert why.message == "this is the Blue movement phase: r-1 has nothing to do now; it moves in Red movement"
+    st.units["b-1"].moved = True
+    assert rules.why_idle(st, "b-1").message == "b-1 has already moved this phase"
+    st = position(rules, "Blue combat", {})
+    assert rules.units_to_act(st) == set()                  # nobody is next to a Red unit at the start
+    why = rules.why_idle(st, "b-1")
+    assert why.rule == "Rule 3 (scenario)"
+    assert why.message == "this is the Blue combat phase: b-1 has nothing to do now; it moves in Blue movement"

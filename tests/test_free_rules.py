@@ -158,3 +158,8 @@ def test_headless_play_at_the_table_moves_the_track_to_the_end():
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["over"] and report["turns"] == 6 and report["actions"] == 24    # 6 turns of 4 phases
+
+
+def test_the_guidance_line_names_the_turn_and_phase(rules):
+    g = Game(rules, 1, SCEN)
+    assert rules.guidance(g.state).startswith("Dawn, Blue movement: move any counter anywhere")

@@ -349,6 +349,57 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
         self.forget(st)
         self._supply(st)
 
+    # ------------------------------------------------------------ what the play window asks
+    def units_to_act(self, st: State) -> set[str]:
+        """The units some legal action names now (to move, attack, come in, retreat, advance)."""
+        out: set[str] = set()
+        for a in self.legal_actions(st):
+            if isinstance(a, A.Declare):
+                out.update(a.attackers)
+            elif isinstance(a, (A.Move, A.Enter, A.Retreat, A.Advance)) and a.unit in self.units:
+                out.add(a.unit)
+        return out
+
+    def why_idle(self, st: State, uid: str) -> IllegalAction | None:
+        """Why a unit can do nothing now, with the scenario's rule and the phases that would allow it; None if it
+        may act."""
+        if uid not in self.units:
+            return IllegalAction("", f"there is no unit {uid!r}")
+        if st.over:
+            return IllegalAction("", "the game is over")
+        if uid in self.units_to_act(st):
+            return None
+        if st.pending:
+            return IllegalAction(cite(self.cfg.retreat_rule), "a combat result waits for a decision first: "
+                                 "make it on the map or in the battle panel")
+        side = self.units[uid].side
+        moves = [p.name for p in self.cfg.phases if p.side == side and "move" in p.does
+                 and (not p.types or self.has(uid, p.types))]
+        ph = self.phase(st)
+        why = self.may_move(st, uid) if "move" in ph.does else None
+        if why and ph.side == side and ": " in why:
+            rule, _, msg = why.partition(": ")
+            return IllegalAction(rule, msg)
+        when = " and ".join(moves) or "no phase"
+        return IllegalAction(cite(ph.rule), f"this is the {ph.name} phase: {uid} has nothing to do now; it moves "
+                             f"in {when}")
+
+    def guidance(self, st: State) -> str:
+        """One line on what the phase (or the decision pending) asks of the player."""
+        if st.over:
+            return "The game is over."
+        if st.pending:
+            kind = st.pending[0]["kind"]
+            return {"retreat": "Choose where the unit retreats: click a lit hex.",
+                    "advance": "Advance after combat: drag a lit attacker into the empty hex, or choose none.",
+                    "result": "Enter the printed chart's result for this battle."}[kind]
+        ph = self.phase(st)
+        name = self.scenario.sides[ph.side].name
+        does = {"move": "moves its units", "attack": "announces battles, then resolves them",
+                "reinforce": "brings its reinforcements onto the map", "special": "carries out the phase"}
+        return f"{name} " + " and ".join(does[d] for d in ph.does) + "; then Next phase." if ph.does else \
+            f"{name}: Next phase when ready."
+
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, st: State) -> list:
         if st.over:

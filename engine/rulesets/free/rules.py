@@ -146,6 +146,13 @@ class FreeRules:
     def parse_action(self, text: str):
         return A.parse_action(text)
 
+    def guidance(self, st: TableState) -> str:
+        """One line for the player: at a table nothing is refused but what the file forbids."""
+        if st.over:
+            return "The last turn is over."
+        return (f"{self.turn_name(st.turn)}, {st.phase}: move any counter anywhere; the Table dock rolls dice, "
+                "flips and marks counters and writes notes; Next phase moves the track on.")
+
     def standing(self, st: TableState) -> list:
         """The scenario's victory conditions as they stand now (none: the players judge)."""
         from .standing import judge_standing
