@@ -163,3 +163,13 @@ def test_headless_play_at_the_table_moves_the_track_to_the_end():
 def test_the_guidance_line_names_the_turn_and_phase(rules):
     g = Game(rules, 1, SCEN)
     assert rules.guidance(g.state).startswith("Dawn, Blue movement: move any counter anywhere")
+
+
+def test_the_computer_waits_for_no_side_at_a_table(rules):
+    from engine.computer import bot_for, side_to_act
+
+    g = Game(rules, 1, SCEN)
+    assert side_to_act(rules, g.state) is None
+    assert bot_for(rules, "red")(g.state).text() == "end"
+    with pytest.raises(ValueError, match="no side 'green'"):
+        bot_for(rules, "green")
