@@ -98,3 +98,11 @@ def test_every_possible_battles_odds_agree(both):
                     assert (a.column, a.attack, a.defense) == (b.column, b.attack, b.defense), (d, group, a, b)
     # Demyansk 6.5 (divisional integrity), 8.1 (HQ command) and 8.2 (paradrops) change no battle of the opening
     assert compared == 24
+
+
+def test_the_moves_benchmark_reports_the_classic_rules_on_the_demyansk_map():
+    from engine.bench.moves import _classic
+
+    row = _classic(1)
+    assert row["classic_units"] == 70 and row["classic_destinations"] > 1000
+    assert row["classic_moves_ms"] > 0 and row["demyansk_i_moves_ms"] > 0

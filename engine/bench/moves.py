@@ -11,7 +11,8 @@ Dijkstra cannot say: German withdrawal (7.1), fortification-to-fortification
 moves (6.2), "always at least one hex" and one unit per hex at the end
 (5.3)).  ``classic_moves_ms`` is the same query under the classic rules
 (Demyansk's general rules as data, ``scenarios/demyansk-1-classic.toml``),
-with ``classic_units`` and ``classic_destinations``.  networkx is a
+with ``classic_units`` and ``classic_destinations``, and ``demyansk_i_moves_ms``
+the Python ruleset's time on that same opening.  networkx is a
 benchmark extra.
 """
 from __future__ import annotations
@@ -73,8 +74,26 @@ def _classic(repeat: int) -> dict:
             rules.reach(s, uid)
             times.append(time.perf_counter() - t)
         found = sum(len(rules.reach(s, uid).destinations) for s, uid in movers)
+    # the Python ruleset on the same opening, for a like-for-like ratio
+    from ..rulesets.demyansk.movement import may_move_now, reach
+    from ..rulesets.demyansk.zoc import forget
+
+    py = load_rules(str(CLASSIC_SCENARIO.with_name("demyansk-1-trapped.toml")))
+    py_movers = []
+    for phase in ("german-movement", "soviet-movement"):
+        s = py.initial_state(1).copy()
+        s.phase = phase
+        py._begin_phase(s, [])
+        py_movers += [(s, uid) for uid in py.order if may_move_now(py, s, uid) is None]
+    py_times = []
+    for _ in range(repeat):
+        for s, uid in py_movers:
+            forget(s)
+            t = time.perf_counter()
+            reach(py, s, uid)
+            py_times.append(time.perf_counter() - t)
     return {"classic_moves_ms": round(statistics.median(times) * 1000, 3), "classic_units": len(movers),
-            "classic_destinations": found}
+            "classic_destinations": found, "demyansk_i_moves_ms": round(statistics.median(py_times) * 1000, 3)}
 
 
 def run(args) -> list[dict]:
