@@ -29,6 +29,7 @@ class Reach:
     destinations: dict[Hex, int] = field(default_factory=dict)
     blocked: dict[Hex, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    held_by_friends: dict[Hex, int] = field(default_factory=dict)   # reachable, but a friendly unit is there now
 
 
 def movement_allowance(rules, st: State, uid: str) -> tuple[int, list[str]]:
@@ -136,9 +137,10 @@ def reach(rules, st: State, uid: str) -> Reach:
     for h, c in dist.items():
         if h == start:
             continue
-        if h in friends:
-            continue                                  # 5.3: may pass through, not end in
         if h in forbidden:
+            continue
+        if h in friends:
+            r.held_by_friends[h] = c                  # 5.3: may pass through, not end in
             continue
         r.destinations[h] = c
     for n in m.neighbors[start]:

@@ -9,6 +9,7 @@ from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, next_die, seed_rng
 from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
+from . import garrison
 from .arrivals import (
     check_drop, check_enter, check_releases, check_withdraw, drop, enter, roll_for_reinforcements, withdraw,
 )
@@ -234,6 +235,7 @@ class DemyanskRules:
                 cost = check_path(self, st, uid, path)
             else:
                 cost = check_move(self, st, uid, to)
+            garrison.check_move(self, st, uid, to)             # 6.2: not the move that empties a garrison
             new = st.copy()
             frm = self.map.hex_id(st.units[uid].hex)
             place(self, new, uid, to)
@@ -330,29 +332,8 @@ class DemyanskRules:
                 raise IllegalAction("Demyansk 6.2", why)
 
     def garrison_shortfall(self, st: State) -> str | None:
-        """6.2: an empty fortification hex that an unmoved German unit could still reach, or None."""
-        if self.garrison_until is not None and st.turn > self.garrison_until:
-            return None
-        lost = set(st.forts_lost)
-        occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
-        empty = [f for f in sorted(self.map.forts) if f not in lost and f not in occupied]
-        if not empty:
-            return None
-        for uid in self.order:
-            u = st.units[uid]
-            if self.specs[uid].side != GERMAN or u.status != ON_MAP or u.moved or u.hex in self.map.forts:
-                continue
-            if may_move_now(self, st, uid):
-                continue
-            ma = self.specs[uid].movement
-            if not any(hex_distance(u.hex, f) <= ma for f in empty):
-                continue
-            dest = reach(self, st, uid).destinations
-            for f in empty:
-                if f in dest:
-                    return (f"every fortification hex must be held at the end of the German movement phase: "
-                            f"{self.map.hex_id(f)} is empty and {uid} can reach it")
-        return None
+        """6.2: why the German movement phase may not end yet (fortifications left empty that could be held), or None."""
+        return garrison.shortfall(self, st)
 
     def _end_phase(self, st: State, events: list) -> None:
         if st.phase in SETUP_PHASES:
@@ -447,7 +428,8 @@ class DemyanskRules:
                 if may_move_now(self, st, uid) is None:
                     r = reach(self, st, uid)
                     frm = self.map.hex_id(r.start)
-                    out.extend(A.Move(uid, self.map.hex_id(h), frm) for h in r.destinations)   # in hex order
+                    ends = garrison.allowed_ends(self, st, uid, r.destinations)          # 6.2; in hex order
+                    out.extend(A.Move(uid, self.map.hex_id(h), frm) for h in ends)
             if self.withdrawals and ph.startswith("german"):
                 for uid in self.order:
                     try:
