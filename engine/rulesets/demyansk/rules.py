@@ -101,7 +101,7 @@ class DemyanskRules:
         return self.tables.type_flag(self.specs[uid].type, "infantry")
 
     def is_pocket_unit(self, st: State, uid: str) -> bool:
-        """Began in the pocket, or a western unit cut off at this turn's supply check (7.2)."""
+        """Began in the pocket, or a western unit isolated in the pocket at this turn's supply check (7.2, supply.trapped_units)."""
         return self.specs[uid].pocket or uid in st.trapped
 
     def exempt_from_command(self, st: State, uid: str) -> bool:
