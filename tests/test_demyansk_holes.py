@@ -148,6 +148,9 @@ def test_7_2_a_pocket_unit_that_broke_out_alone_does_not_link_the_pocket():
     st.turn = 2
     determine_supply(r, st, [])
     assert not st.pocket_linked and not st.pocket_supplied and st.pocket_attack_limit == 3
+    st.phase = "german-movement"
+    assert r.destinations(st, "p").allowance == 4                  # the pocket: out of supply, halved
+    assert r.destinations(st, "out").allowance == 7                # reached the west: in supply
 
 
 # ------------------------------------------------------------------ 8.2 a brigade that cannot attack

@@ -39,8 +39,9 @@ def forts_to_hold(rules, st: State) -> list[Hex]:
     return [f for f in sorted(rules.map.forts) if f not in lost]
 
 
-def options(rules, st: State) -> dict[str, frozenset[Hex]]:
-    """Each German unit on the map -> the fortification hexes it could stand in at the end of the phase."""
+def options(rules, st: State) -> dict[str, tuple[Hex, ...]]:
+    """Each German unit on the map -> the fortification hexes it could stand in at the end of the phase
+    (in hex order)."""
     c = _cache(st)
     got = c.get("garrison")
     if got is not None:
@@ -58,27 +59,26 @@ def options(rules, st: State) -> dict[str, frozenset[Hex]]:
         else:
             fixed[uid] = u.hex                                    # moved already (or may not move): stays
     taken = {h for h in fixed.values() if h in fort_set}          # held by a unit that will not move again
-    out: dict[str, frozenset[Hex]] = {uid: frozenset({h} & fort_set) for uid, h in fixed.items()}
+    out: dict[str, tuple[Hex, ...]] = {uid: ((h,) if h in fort_set else ()) for uid, h in fixed.items()}
     for uid in free:
         here = st.units[uid].hex
         near = [f for f in forts if f not in taken and hex_distance(here, f) <= max(rules.specs[uid].movement, 1)]
         if not near:
-            out[uid] = frozenset({here} & fort_set)
+            out[uid] = (here,) if here in fort_set else ()
             continue
         r = reach(rules, st, uid)
-        ends = set(r.destinations) | set(r.held_by_friends) | {here}
-        out[uid] = frozenset(f for f in near if f in ends)
+        out[uid] = tuple(f for f in near if f == here or f in r.destinations or f in r.held_by_friends)
     c["garrison"] = out
     return out
 
 
-def matching(opts: dict[str, frozenset[Hex]], skip: str | None = None) -> dict[Hex, str]:
+def matching(opts: dict[str, tuple[Hex, ...]], skip: str | None = None) -> dict[Hex, str]:
     """A largest assignment of units to fortifications (fort -> unit), by augmenting paths, in a fixed order;
     ``skip`` leaves one unit out."""
     owner: dict[Hex, str] = {}
 
     def place(uid: str, seen: set) -> bool:
-        for f in sorted(opts[uid]):
+        for f in opts[uid]:
             if f in seen:
                 continue
             seen.add(f)
@@ -101,21 +101,35 @@ def holdable(rules, st: State) -> dict[Hex, str]:
     return got
 
 
+def ends_allowed(rules, st: State, uid: str) -> tuple[Hex, ...] | None:
+    """The fortification hexes a unit needed for the garrison may still end in, or None when it may go anywhere."""
+    if not duty_now(rules, st) or rules.specs[uid].side != GERMAN:
+        return None
+    c = _cache(st)
+    key = ("garrison_needed", uid)
+    if key in c:
+        return c[key]
+    opts = options(rules, st)
+    mine = opts.get(uid, ())
+    out = None
+    if mine and uid in holdable(rules, st).values():          # a unit left out of a largest garrison is not needed
+        best = len(holdable(rules, st))
+        if len(matching(opts, skip=uid)) < best:            # needed: no move may leave one fewer holdable
+            others = {u: fs for u, fs in opts.items() if u != uid}
+            out = tuple(f for f in mine
+                        if 1 + len(matching({u: tuple(x for x in fs if x != f) for u, fs in others.items()})) == best)
+    c[key] = out
+    return out
+
+
 def check_move(rules, st: State, uid: str, to: Hex) -> None:
     """Refuse a move that leaves fewer fortification hexes holdable at the end of the phase (6.2)."""
-    if not duty_now(rules, st) or rules.specs[uid].side != GERMAN:
-        return
-    opts = options(rules, st)
-    mine = opts.get(uid, frozenset())
-    if not mine:
+    ok = ends_allowed(rules, st, uid)
+    if ok is None or to in ok:
         return
     best = len(holdable(rules, st))
-    if len(matching(opts, skip=uid)) == best:
-        return                                                     # not needed: the others hold as many
-    if to in mine and 1 + len(matching({u: fs - {to} for u, fs in opts.items() if u != uid})) == best:
-        return
     hid = rules.map.hex_id
-    forts = ", ".join(hid(f) for f in sorted(mine))
+    forts = ", ".join(hid(f) for f in options(rules, st)[uid])
     raise IllegalAction("Demyansk 6.2", f"{uid} is needed to garrison the fortifications: after this move only "
                         f"{best - 1} of the {best} fortification hexes the German units can hold this phase could be "
                         f"held at its end ({uid} can hold {forts})")
@@ -123,18 +137,8 @@ def check_move(rules, st: State, uid: str, to: Hex) -> None:
 
 def allowed_ends(rules, st: State, uid: str, ends) -> list:
     """The hexes of ``ends`` that ``check_move`` allows (the legal-action list filters with it)."""
-    if not duty_now(rules, st) or rules.specs[uid].side != GERMAN:
-        return list(ends)
-    opts = options(rules, st)
-    mine = opts.get(uid, frozenset())
-    if not mine:
-        return list(ends)
-    best = len(holdable(rules, st))
-    if len(matching(opts, skip=uid)) == best:
-        return list(ends)
-    others = {u: fs for u, fs in opts.items() if u != uid}
-    ok = {f for f in mine if 1 + len(matching({u: fs - {f} for u, fs in others.items()})) == best}
-    return [h for h in ends if h in ok]
+    ok = ends_allowed(rules, st, uid)
+    return list(ends) if ok is None else [h for h in ends if h in ok]
 
 
 def shortfall(rules, st: State) -> str | None:

@@ -8,7 +8,7 @@ from ...errors import IllegalAction
 from engine.maps.hexes import Hex
 from .state import State
 from .units import GERMAN, SOVIET, enemy_of
-from .zoc import enemy_zoc_for, side_hexes
+from .zoc import _cache, enemy_zoc_for, side_hexes
 
 
 def half(value: int) -> int:
@@ -99,7 +99,20 @@ def may_move_now(rules, st: State, uid: str) -> str | None:
 
 
 def reach(rules, st: State, uid: str) -> Reach:
-    """Legal destinations of one unit (cheapest cost each) and the reason each blocked neighbour is blocked."""
+    """Legal destinations of one unit (cheapest cost each) and the reason each blocked neighbour is blocked.
+
+    Worked out once per state and unit (the state's cache is dropped whenever a unit moves).
+    """
+    u = st.units[uid]
+    key = (u.hex, u.moved, u.out_of_command, u.entry_mp, st.phase, st.turn, st.pocket_supplied, len(st.forts_lost))
+    c = _cache(st)
+    got = c.get(("reach", uid))
+    if got is None or got[0] != key:
+        got = c[("reach", uid)] = (key, _reach(rules, st, uid))
+    return got[1]
+
+
+def _reach(rules, st: State, uid: str) -> Reach:
     spec = rules.specs[uid]
     u = st.units[uid]
     start = u.hex
@@ -124,7 +137,7 @@ def reach(rules, st: State, uid: str) -> Reach:
     # The search depends only on the unit, its hex, its allowance and the enemy's hexes and zone of
     # control: friendly units are passed through (5.3) and filtered out below.  Within a movement
     # phase only the moving side moves, so the same search is asked for again and again: it is kept.
-    key = (uid, start, ma, frozenset(enemy), frozenset(ezoc))
+    key = (uid, start, ma, _frozen(st, enemy), _frozen(st, ezoc))
     memo = rules.__dict__.setdefault("_reach_memo", {})
     found = memo.get(key)
     if found is None:
@@ -151,6 +164,16 @@ def reach(rules, st: State, uid: str) -> Reach:
         elif n in forbidden:
             r.blocked[n] = forbidden[n]
     return r
+
+
+def _frozen(st: State, hexes) -> frozenset:
+    """A frozen copy of one of the state's cached hex sets, made once per state (a key of the search memo)."""
+    c = _cache(st)
+    key = ("frozen", id(hexes))
+    got = c.get(key)
+    if got is None or got[0] is not hexes:
+        got = c[key] = (hexes, frozenset(hexes))
+    return got[1]
 
 
 def _search(rules, start: Hex, ma: int, withdrawing: bool, leave_cost: int, light: bool, enemy, ezoc):

@@ -101,8 +101,13 @@ class DemyanskRules:
         return self.tables.type_flag(self.specs[uid].type, "infantry")
 
     def is_pocket_unit(self, st: State, uid: str) -> bool:
-        """Began in the pocket, or a western unit isolated in the pocket at this turn's supply check (7.2, supply.trapped_units)."""
-        return self.specs[uid].pocket or uid in st.trapped
+        """A unit that shares the pocket's supply (7.2): it began in the pocket, or it is a western unit isolated
+        in the pocket at this turn's supply check (``supply.trapped_units``), and it has no free path to the west
+        now (a unit that has reached the west is outside the pocket, "in supply at all times")."""
+        if not (self.specs[uid].pocket or uid in st.trapped):
+            return False
+        u = st.units[uid]
+        return u.status != ON_MAP or not linked_to_west(self, st, u.hex)
 
     def exempt_from_command(self, st: State, uid: str) -> bool:
         """HQs themselves, and parachute brigades on their drop turn (errata to 8.2), ignore 8.1."""
