@@ -12,9 +12,9 @@ The refusal (a choice, docs/rules-coverage.md): a move that would lower that
 number is refused, naming the fortifications the unit is needed for, so the
 phase can always be ended once the units stand in them; ending the phase is
 refused while fewer fortifications are held than could be, naming each empty
-one and the units that could still reach it.  Before this the check looked
-only at units that had not moved, so a garrison could walk out and leave its
-fortification empty.
+one and the units that could still reach it.  A unit that has moved counts
+where it stands, so a garrison cannot walk out and leave its fortification
+empty while no other unit can take its place.
 """
 from __future__ import annotations
 

@@ -88,13 +88,16 @@ def trapped_units(rules, st: State) -> list[str]:
 
 
 def pocket_linked(rules, st: State) -> bool:
-    """A German unit in the pocket has a free path to the west edge (7.2).
+    """The German units inside the pocket have a free path to the west edge (7.2): a unit that began in the
+    pocket, or stands inside the printed perimeter, is in the pocket and linked to the west.
 
     A unit that began in the pocket but has left it (broken out alone, or
     retreated) does not link the pocket by itself.
     """
+    perimeter = rules.map.pocket
     return any(linked_to_west(rules, st, u.hex) and in_pocket(rules, st, u.hex)
-               for uid, u in st.units.items() if u.status == ON_MAP and rules.specs[uid].side == GERMAN)
+               for uid, u in st.units.items() if u.status == ON_MAP and rules.specs[uid].side == GERMAN
+               and (rules.specs[uid].pocket or u.hex in perimeter))
 
 
 def determine_supply(rules, st: State, events: list) -> None:
