@@ -27,11 +27,13 @@ SCENARIOS = ROOT / "scenarios"
 FAMILIES = {
     "demyansk": (("demyansk-1-trapped.toml", 0.75), ("demyansk-2-campaign.toml", 0.25)),
     "scw": (("scw-platoon-attack.toml", 0.5), ("scw-company-attack.toml", 0.5)),
+    "tcs": (("tcs-test.toml", 1.0),),
 }
 # A random Demyansk game takes about 3 s (scenario I) and 5-8 s (scenario II) on one core, a skirmish
-# game 0.06 s (platoon) and 0.2 s (company), medians: 200 skirmish games fit the default suite,
-# 200 Demyansk games (about 12 minutes of one core) run under ``make playout``.
-DEFAULT_GAMES = {"demyansk": 6, "scw": 200}
+# game 0.06 s (platoon) and 0.2 s (company), a TCS test game about 1-2 s, medians: 200 skirmish games
+# fit the default suite, 200 Demyansk games (about 12 minutes of one core) run under ``make playout``;
+# tests/test_tcs_playout.py plays more TCS games with its own invariants.
+DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4}
 
 
 def _games(family: str) -> int:

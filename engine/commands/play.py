@@ -81,6 +81,7 @@ def run(args) -> int:
 
 def _random_play(args) -> int:
     """Every side plays uniformly random legal actions to the end (the invariant test's player)."""
+    from ..charts import ChartAnswer
     from ..game import Game, load_rules
     from ..players.random import play_random
 
@@ -95,6 +96,7 @@ def _random_play(args) -> int:
     report = {"scenario": args.scenario, "seed": args.seed, "bot": "random", "over": game.is_over(),
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
+              "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log),
               "state_sha256": game.hash(), "seconds": round(seconds, 3)}
     if args.json:
         print(json.dumps(report))
@@ -102,6 +104,8 @@ def _random_play(args) -> int:
     print(f"{args.scenario}, seed {args.seed}, random play: {report['actions']} actions, {report['seconds']} s")
     print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
     _print_breakdown(report["breakdown"], "  ")
+    if report["chart_prompts_answered"]:
+        print(f"chart prompts answered at random: {report['chart_prompts_answered']}")
     print(f"state hash: {report['state_sha256']}")
     if args.save:
         print(f"saved: {args.save}")
