@@ -85,10 +85,13 @@ def _random_play(args) -> int:
     from ..game import Game, load_rules
     from ..players.random import play_random
 
+    from ..charts import keeper_for
+
     rules = load_rules(args.scenario)
+    keeper = keeper_for(rules, args.charts) if getattr(args, "charts", None) else None
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
-    play_random(game)
+    play_random(game, charts=keeper)
     seconds = time.perf_counter() - t0
     out = game.outcome()
     if args.save:
@@ -96,8 +99,12 @@ def _random_play(args) -> int:
     report = {"scenario": args.scenario, "seed": args.seed, "bot": "random", "over": game.is_over(),
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
-              "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log),
+              "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log)
+              - (keeper.from_book if keeper is not None else 0),
               "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    if keeper is not None:
+        report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": report["chart_prompts_answered"],
+                                   "charts": args.charts}
     if args.json:
         print(json.dumps(report))
         return 0

@@ -38,15 +38,20 @@ class RandomPlayer:
         return actions[face - 1]
 
 
-def play_random(game: Game, seed: int | None = None, max_actions: int = MAX_ACTIONS) -> int:
-    """Play ``game`` to its end with random legal actions for every side; returns the number of actions played.
+def play_random(game: Game, seed: int | None = None, max_actions: int = MAX_ACTIONS, charts=None) -> int:
+    """Play ``game`` to its end with random legal actions for every side; returns the number of actions the
+    player chose (``charts``, an ``engine.charts.ChartKeeper``, first answers the prompts the owner's chart holds).
 
     Raises :class:`StuckGame` when the game offers no legal action before its
     end, or has not ended after ``max_actions`` actions.
     """
     player = RandomPlayer(game.seed if seed is None else seed)
     played = 0
-    while not game.is_over():
+    while True:
+        if charts is not None:
+            charts.play_known(game)
+        if game.is_over():
+            break
         actions = game.legal_actions()
         if not actions:
             raise StuckGame(f"the game is not over but offers no legal action after {len(game.log)} actions "
