@@ -28,6 +28,10 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.recent_file = recent          # where the recent files list is kept (None: not kept)
         self.autosave = autosave if autosave is not None else autosave_path()
+        from engine.fileio import remove_stale_temps
+
+        for folder in {self.autosave.parent} | ({Path(recent).parent} if recent is not None else set()):
+            remove_stale_temps(folder)     # left by a save that was interrupted last time
         self.setWindowTitle("Sandtable")
         self.map_view = MapView(self, cache=cache)
         self.setCentralWidget(self.map_view)

@@ -89,7 +89,7 @@ class Pyramid:
                 return None
             levels = tuple(Level(*lv) for lv in doc["levels"])
             return cls(folder, int(doc["width"]), int(doc["height"]), int(doc["tile"]), str(doc["ext"]), levels)
-        except (OSError, KeyError, TypeError, ValueError, tomli.TOMLDecodeError):
+        except (OSError, KeyError, TypeError, ValueError, RecursionError, tomli.TOMLDecodeError):
             return None
 
 
