@@ -241,8 +241,9 @@ class LogRefused(BadFile):
     """
 
     def __init__(self, file: str, index: int, action: str, rule: str, reason: str, before: Game,
-                 line: int | None = None):
+                 line: int | None = None, total: int | None = None):
         self.file, self.index, self.action, self.rule, self.reason, self.before = file, index, action, rule, reason, before
+        self.total = total if total is not None else index + 1      # actions in the whole log
         cite = f"{rule}: " if rule else ""
         super().__init__([Problem(file, f"actions[{index}]",
                                   f"action {index + 1} of the log ({action!r}) is refused: {cite}{reason}", line)])
@@ -385,7 +386,7 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
         except IllegalAction as e:
             # the game as it stood before the refused action, with the computer's part in what was played
             game.computer = computer and replace(computer, played=tuple(n for n in computer.played if n <= i))
-            refused = LogRefused(file, i, text, e.rule, e.message, game)
+            refused = LogRefused(file, i, text, e.rule, e.message, game, total=len(doc["actions"]))
             _add_lines(path, refused.problems)
             raise refused from None
     if game.hash() != doc["state_sha256"]:
@@ -411,11 +412,15 @@ def load_rules(scenario_path: str, variants: tuple[str, ...] = ()) -> Rules:
                                    f"there is no variant {v!r} (variants: {known})")]) from None
     name = getattr(scenario, "ruleset", None)
     if not name:
-        raise BadFile([Problem(str(scenario_path), "ruleset", "expected the name of a ruleset, like \"demyansk\"")])
-    try:
-        mod = importlib.import_module(f"engine.rulesets.{name}")
-    except ModuleNotFoundError:
-        raise BadFile([Problem(str(scenario_path), "ruleset", f"there is no ruleset called {name!r}")]) from None
+        problem = Problem(str(scenario_path), "scenario.ruleset", "expected the name of a ruleset, like \"demyansk\"")
+        _add_lines(scenario_path, [problem])
+        raise BadFile([problem])
+    if not ruleset_installed(name):
+        problems = [Problem(str(scenario_path), "scenario.ruleset", f"there is no ruleset called {name!r} "
+                                                                     f"(installed: {', '.join(installed_rulesets())})")]
+        _add_lines(scenario_path, problems)
+        raise BadFile(problems)
+    mod = importlib.import_module(f"engine.rulesets.{name}")
     return mod.rules_for_scenario(scenario)
 
 
