@@ -24,11 +24,22 @@ def read_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise BadFile([Problem(str(p), "", "a folder, not a file")]) from None
     except OSError as e:
         raise BadFile([Problem(str(p), "", f"cannot read the file ({e.strerror or e})")]) from None
+    except ValueError as e:          # a name the system cannot take (a NUL byte in it)
+        raise BadFile([Problem(repr(str(p))[1:-1], "", f"not a file name ({e})")]) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadFile([Problem(str(p), "", f"not UTF-8 text (byte {e.start})")]) from None
     return loads_toml(text, str(p))
+
+
+def is_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names an existing file; False, not an exception, for a name the system refuses
+    (too long, a NUL byte in it) or a folder it may not look into."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def loads_toml(text: str, file: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import BadFile, IllegalAction, Problem
-from .fileio import read_toml, write_toml
+from .fileio import is_file, read_toml, write_toml
 
 SAVE_FORMAT = 1
 MASK64 = (1 << 64) - 1
@@ -353,9 +353,9 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     scen = doc.get("scenario")
     if scen is not None:
         sp = Path(scen)
-        if not sp.is_absolute() and not sp.exists():
+        if not sp.is_absolute() and not is_file(sp):
             sp = Path(path).parent / scen
-        if not sp.is_file():
+        if not is_file(sp):
             raise BadFile([Problem(file, "scenario", f"the scenario file {scen} is missing")])
         if file_hash(sp) != doc["scenario_sha256"]:
             raise BadFile([Problem(file, "scenario_sha256",

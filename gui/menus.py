@@ -29,7 +29,7 @@ class RecentFiles:
         if self.path is None:
             return []
         from engine.errors import BadFile
-        from engine.fileio import read_toml
+        from engine.fileio import is_file, read_toml
 
         try:
             doc = read_toml(self.path)
@@ -38,7 +38,7 @@ class RecentFiles:
         files = doc.get("files", [])
         if not isinstance(files, list):
             return []
-        return [Path(f) for f in files if isinstance(f, str) and Path(f).is_file()]
+        return [Path(f) for f in files if isinstance(f, str) and is_file(f)]
 
     def add(self, path: Path) -> None:
         path = Path(path).absolute()

@@ -178,7 +178,9 @@ def scenario_board(scenario: Scenario) -> Board:
     file = scenario.path
     if not scenario.map_path:
         raise BadFile(_with_lines(file, [Problem(file, "scenario.map", "missing (expected the map file to play on)")]))
-    if not Path(scenario.map_path).is_file():
+    from engine.fileio import is_file
+
+    if not is_file(scenario.map_path):
         raise BadFile(_with_lines(file, [Problem(file, "scenario.map", f"the map file {scenario.map!r} does not exist "
                                                                        f"(looked for {scenario.map_path})")]))
     try:
