@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self.scenario = None
         self.session: PlaySession | None = None
         self.last_error = ""
+        self._opened_note = None             # (title, status) when a save opened as it stood before a refusal
         self.last_refusal = ""
         self.phase_bar = PhaseBar(self)
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
@@ -290,6 +291,7 @@ class MainWindow(QMainWindow):
 
         saved = None
         kept = None
+        self._opened_note = None
         try:
             doc = read_toml(path)
             if is_map_doc(doc):
@@ -337,15 +339,19 @@ class MainWindow(QMainWindow):
             self._resume_computer(saved)
         self._show_play()
         title = scenario.name if scenario is not None else board.name
-        self.setWindowTitle(f"Sandtable — {title}")
-        self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
+        if self._opened_note is not None:        # a game opened as it stood before a refused action of its log
+            self.setWindowTitle(f"Sandtable — {title} ({self._opened_note[0]})")
+            self.statusBar().showMessage(self._opened_note[1], 30000)
+        else:
+            self.setWindowTitle(f"Sandtable — {title}")
+            self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
         self._show_zoom()
         return True
 
     def _open_before_refusal(self, path: Path, e, kept: Path | None) -> PlaySession | None:
         """A saved game whose log no longer replays: say which action is refused and why, and offer the game as
         it stood before it.  The file itself is never changed: the game opened has no file (Save asks for one)."""
-        text = (f"{path}:\n{e.problems[0]}\n\nThe game can be opened as it stood before that action "
+        text = (f"{e.problems[0]}\n\nThe game can be opened as it stood before that action "
                 f"(after {e.index} of its {e.total} actions). "
                 f"The file is left as it is: saving asks for a new file.")
         if kept is not None:
@@ -359,8 +365,9 @@ class MainWindow(QMainWindow):
         except BadFile as again:
             self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in again.problems[:20]))
             return None
-        self.statusBar().showMessage(f"Opened {path.name} as it stood before action {e.index + 1}; "
-                                     "the file is unchanged (save the game under a new name)", 15000)
+        self._opened_note = (f"{path.name} as it stood before action {e.index + 1} of its log",
+                             f"Opened {path.name} as it stood before action {e.index + 1}; the file is unchanged "
+                             "(save the game under a new name)")
         return session
 
     def _keep_broken_autosave(self, path: Path) -> Path | None:

@@ -91,6 +91,7 @@ def test_a_log_that_no_longer_replays_offers_the_game_before_the_refused_action(
     assert "action 3 of the log ('move ger-12-27 1715-0101') is refused" in text and str(p) in text
     assert "after 2 of its 4 actions" in text
     assert len(window.session.game.log) == 2 and window.session.path is None     # Save asks for a new file
+    assert "game.toml as it stood before action 3" in window.windowTitle()
     assert p.read_bytes() == before
 
 
