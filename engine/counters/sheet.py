@@ -74,9 +74,9 @@ def open_sheet(path: str | os.PathLike) -> Image.Image:
             with Image.open(path) as im:
                 w, h = im.size
                 if w * h > MAX_SHEET_PIXELS:
-                    raise BadFile([Problem(str(path), "", f"the image says it is {w:,} x {h:,} pixels; a counter "
-                                                          f"sheet may have up to {MAX_SHEET_PIXELS // 1_000_000} "
-                                                          "megapixels")])
+                    raise BadFile([Problem(str(path), "", f"the image says it is {w:,} x {h:,} pixels, too large "
+                                                          f"for a counter sheet (at most "
+                                                          f"{MAX_SHEET_PIXELS // 1_000_000} megapixels)")])
                 return im.convert("RGBA")
     except FileNotFoundError:
         raise BadFile([Problem(str(path), "", "the counter sheet image is missing")]) from None
