@@ -62,11 +62,25 @@ def loads_toml(text: str, file: str) -> dict[str, Any]:
         raise BadFile([Problem(file, "", f"not valid TOML: {msg}", line)]) from None
     except RecursionError as e:
         raise BadFile([Problem(file, "", f"not a file this program reads: {e} "
-                                         "(arrays, tables or keys nested too deep)")]) from None
+                                         "(arrays, tables or keys nested too deep)", _line_where(text, _DEEP))]) from None
     except (ValueError, OverflowError) as e:
-        raise BadFile([Problem(file, "", f"not a file this program reads: a value is out of range ({e})")]) from None
+        m = re.search(r"limit \((\d+) digits\)", str(e))
+        what = f"an integer of more than {m.group(1)} digits" if m else f"a value is out of range ({e})"
+        raise BadFile([Problem(file, "", f"not a file this program reads: {what}",
+                               _line_where(text, _LONG_NUMBER) if m else None)]) from None
     except MemoryError:
         raise BadFile([Problem(file, "", "not a file this program reads: too large to hold in memory")]) from None
+
+
+# where arrays or inline tables open 400 deep, or a key has 1000 parts, on one line
+_DEEP = re.compile(r"(?:[\[{][^\[{\n]{0,40}){400}|(?:[^.\n]{0,200}\.){999}")
+_LONG_NUMBER = re.compile(r"[0-9_]{4000}")
+
+
+def _line_where(text: str, pattern: re.Pattern) -> int | None:
+    """The line (from 1) where ``pattern`` first matches in ``text``, or None."""
+    m = pattern.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
 
 
 TEMP_SUFFIX = ".tmp"
