@@ -278,6 +278,10 @@ class MainWindow(QMainWindow):
             if self.table_window is not None:
 =======
             self.table_window = TableWindow.open(path, parent=self)
+            if self.table_window is None or TableWindow.log_refused:
+                kept = self._keep_broken_autosave(path)      # never overwritten or removed on closing
+                if kept is not None:
+                    self.statusBar().showMessage(f"The autosaved game was kept as {kept}", 30000)
             if self.table_window is None:
                 self.last_error = TableWindow.last_error      # the table window has shown it in a dialog
             else:

@@ -134,3 +134,46 @@ def test_a_scenario_with_a_unit_off_the_map_is_refused_naming_file_line_and_unit
     assert not window.open_file(p)
     ((kind, title, text),) = dialogs
     assert kind == "warning" and f"{p}:392: units[0].hex: unit ger-12-27: hex '9950' is off the map" in text
+
+
+def a_skirmish_save(tmp_path, name="skirmish.toml") -> tuple[Path, list[str]]:
+    import random
+
+    from engine.game import Game, load_rules
+
+    scenario = str(ROOT / "scenarios" / "scw-platoon-attack.toml")
+    game = Game(load_rules(scenario), 6, scenario)
+    pick = random.Random(2)
+    for _ in range(5):
+        game.play(pick.choice(game.legal_actions()))
+    p = tmp_path / name
+    game.save(p)
+    actions = game.actions_text()
+    p.write_text(p.read_text().replace(f'"{actions[3]}"', '"move T1 71.9,0.1"'))    # far beyond any allowance
+    return p, actions
+
+
+def test_a_skirmish_whose_log_no_longer_replays_opens_as_it_stood_before_the_refused_order(window, tmp_path,
+                                                                                          monkeypatch):
+    from gui.table.window import TableWindow
+
+    asked = []
+    monkeypatch.setattr(TableWindow, "ask_yes_no", staticmethod(lambda parent, title, text: asked.append(text) or True))
+    p, actions = a_skirmish_save(tmp_path)
+    before = p.read_bytes()
+    assert window.open_file(p)
+    assert "action 4 of the log ('move T1 71.9,0.1') is refused" in asked[0] and str(p) in asked[0]
+    assert window.table_window.session.game.actions_text() == actions[:3]
+    assert p.read_bytes() == before
+    window.table_window.close()
+
+
+def test_a_refused_skirmish_autosave_is_kept_aside(window, tmp_path, monkeypatch):
+    from gui.table.window import TableWindow
+
+    monkeypatch.setattr(TableWindow, "ask_yes_no", staticmethod(lambda parent, title, text: False))
+    p, _ = a_skirmish_save(tmp_path, "autosave.toml")
+    assert p == window.autosave
+    assert not window.open_file(p) and "no longer replays" in window.last_error
+    kept = [f for f in tmp_path.iterdir() if f.name.startswith("autosave-broken-")]
+    assert len(kept) == 1 and not window.autosave.exists() and "71.9,0.1" in kept[0].read_text()
