@@ -209,7 +209,7 @@ class Game:
 
         doc: dict[str, Any] = {"format": SAVE_FORMAT, "sandtable": __version__, "ruleset": self.rules.name}
         if self.scenario_path:
-            doc["scenario"] = str(self.scenario_path)
+            doc["scenario"] = str(Path(self.scenario_path).absolute())   # opens from any folder, not only this one
             doc["scenario_sha256"] = file_hash(self.scenario_path)
         if self.variants:
             doc["variants"] = list(self.variants)

@@ -97,3 +97,13 @@ def load_game_prefix(text: str, n: int) -> list[str]:
     import tomli
 
     return tomli.loads(text)["actions"][:n]
+
+
+def test_a_game_of_a_scenario_named_relative_to_the_current_folder_loads_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    game = new_game("scenarios/demyansk-1-trapped.toml", 2)
+    game.play("end")
+    save = tmp_path / "saves" / "g.toml"
+    game.save(save)
+    monkeypatch.chdir(tmp_path)
+    assert load_game(save).hash() == game.hash()
