@@ -19,8 +19,6 @@ from .victorypanel import VictoryDock
 from .userfolders import autosave_path
 
 
-
-
 class MainWindow(QMainWindow):
     """Sandtable's window: opens map and scenario files and shows them."""
 
@@ -273,11 +271,7 @@ class MainWindow(QMainWindow):
         if is_table_file(path) and not is_tcs_path(path):
             from .table.window import TableWindow
 
-<<<<<<< HEAD
             self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)
-            if self.table_window is not None:
-=======
-            self.table_window = TableWindow.open(path, parent=self)
             if self.table_window is None or TableWindow.log_refused:
                 kept = self._keep_broken_autosave(path)      # never overwritten or removed on closing
                 if kept is not None:
@@ -285,7 +279,6 @@ class MainWindow(QMainWindow):
             if self.table_window is None:
                 self.last_error = TableWindow.last_error      # the table window has shown it in a dialog
             else:
->>>>>>> 3349e52 (Fuzz every file kind the program reads (maps, tables, scenarios of both formats, saves of both rulesets, counter sheets, recent files, tile index) through validate, the loaders and the window; fix what it found: non-finite table coordinates, non-array sections and variants, a skirmish scenario's missing table not naming the scenario, file names the system refuses, counter sheets whose header claims billions of pixels, a failed skirmish open leaving the window's error empty)
                 self._remember(path)
                 self.table_window.remember_layout()
                 self.table_window.show()
