@@ -371,6 +371,7 @@ class MainWindow(QMainWindow):
         """An autosave that cannot be opened is moved aside (never lost: the next action would overwrite it)."""
         if Path(path).absolute() != Path(self.autosave).absolute() or not Path(path).is_file():
             return None
+        import os
         import time
 
         kept = Path(path).with_name(f"{Path(path).stem}-broken-{time.strftime('%Y%m%d-%H%M%S')}.toml")
