@@ -19,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.fileio import is_file
+
 # Demyansk 2.1: Soviet army brown, Guards red, Navy white with red lettering; German
 # army grey-blue, Luftwaffe grey, Waffen SS black with white lettering.
 DEFAULT_COLOURS: dict[tuple[str, str], tuple[str, str]] = {
@@ -119,7 +121,7 @@ def cut_counter_image(folder, unit, size_px: int) -> Image.Image | None:
         names.insert(0, f"{unit.id}-back.png")
     for name in names:
         path = folder / name
-        if path.is_file():
+        if is_file(path):
             try:
                 with Image.open(path) as im:
                     return im.convert("RGBA").resize((size_px, size_px), Image.Resampling.LANCZOS)

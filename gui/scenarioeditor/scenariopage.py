@@ -149,12 +149,13 @@ def _toml_value(v) -> str:
 
 def _parse_special(text: str) -> dict:
     """``name = value`` lines as TOML data (never code)."""
-    import tomli
+    from engine.errors import BadFile
+    from engine.fileio import loads_toml
 
     try:
-        doc = tomli.loads(text)
-    except tomli.TOMLDecodeError as e:
-        raise ValueError(str(e)) from None
+        doc = loads_toml(text, "special rules")
+    except BadFile as e:
+        raise ValueError("; ".join(p.message for p in e.problems)) from None
     bad = [k for k, v in doc.items() if isinstance(v, dict)]
     if bad:
         raise ValueError(f"expected plain values, found tables: {', '.join(bad)}")
