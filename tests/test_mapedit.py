@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def small(cols=10, rows=8, numbering="tcs") -> Board:
-    return new_board("Test", "flat", [SheetSpec("A", "scan.png", cols, rows, numbering=numbering)])
+    return new_board("Test", "flat", [SheetSpec("A", "scan.png", cols, rows, numbering=numbering)], terrain=None)
 
 
 def h(board, text):

@@ -23,41 +23,49 @@ def register(subparsers) -> None:
 
 def check_file(path: str, slots_file: str | None = None) -> tuple[str, list[Problem]]:
     """What kind of file it is ("map", "scenario", "chart slots", "chart book" or "") and its problems (none if valid)."""
+    kind, problems, _warnings = check_file_fully(path, slots_file)
+    return kind, problems
+
+
+def check_file_fully(path: str, slots_file: str | None = None) -> tuple[str, list[Problem], list[Problem]]:
+    """The kind of file, its problems and its warnings (a map's findings as the map editor's Check map lists them)."""
     try:
         doc = read_toml(path)
     except BadFile as e:
-        return "", e.problems
+        return "", e.problems, []
     try:
         if isinstance(doc.get("chart"), list):
             from ..charts import parse_slots
 
             parse_slots(doc, path)
-            return "chart slots", []
+            return "chart slots", [], []
         if isinstance(doc.get("charts"), dict) and not any(isinstance(doc.get(k), dict) for k in ("map", "scenario")):
-            return "chart book", _check_book(doc, path, slots_file)
+            return "chart book", _check_book(doc, path, slots_file), []
         if isinstance(doc.get("map"), dict):
+            from engine.maps.mapedit import check_map
             from engine.maps.mapfile import load_map_doc
 
-            load_map_doc(doc, path)
-            return "map", []
+            findings = check_map(load_map_doc(doc, path))
+            return ("map", [f.problem(path) for f in findings if f.severity == "problem"],
+                    [f.problem(path) for f in findings if f.severity == "warning"])
         if isinstance(doc.get("scenario"), dict):
             from ..game import own_format_ruleset
 
             own = own_format_ruleset(path, "load_own_scenario")
             if own is not None:
                 own(path)
-                return "scenario", []
+                return "scenario", [], []
         for kind, module, loader in OTHER_KINDS:
             if isinstance(doc.get(kind), dict):
-                return kind, _check_with(path, kind, module, loader)
+                return kind, _check_with(path, kind, module, loader), []
     except BadFile as e:
-        return _kind_of(doc), e.problems
+        return _kind_of(doc), e.problems, []
     except SandtableError as e:
-        return _kind_of(doc), [Problem(path, "", str(e))]
+        return _kind_of(doc), [Problem(path, "", str(e))], []
     return "", [Problem(path, "", "not a file this program knows: expected a map file (with a [map] table), "
                                   "a scenario file (with a [scenario] table), a gridless table "
                                   "(with a [table] table), a chart slot file ([[chart]] tables) or a chart book "
-                                  "([charts.\"<chart id>\"] tables)")]
+                                  "([charts.\"<chart id>\"] tables)")], []
 
 
 def _check_book(doc: dict, path: str, slots_file: str | None) -> list[Problem]:
@@ -109,18 +117,21 @@ def _check_with(path: str, kind: str, module: str, loader: str) -> list[Problem]
 def run(args) -> int:
     bad = 0
     for path in args.files:
-        kind, problems = check_file(path, args.slots)
+        kind, problems, warnings = check_file_fully(path, args.slots)
         if problems:
             bad += 1
         if args.json:
-            if problems:
-                for p in problems:
-                    print(json.dumps({**p.to_dict(), "ok": False}))
-            else:
+            for p in problems:
+                print(json.dumps({**p.to_dict(), "ok": False}))
+            for p in warnings:
+                print(json.dumps({**p.to_dict(), "ok": True, "warning": True}))
+            if not problems:
                 print(json.dumps({"file": path, "ok": True, "kind": kind}))
         else:
             for p in problems:
                 print(p)
+            for p in warnings:
+                print(f"{p.file}: warning: {p.key}: {p.message}")
             if not problems:
-                print(f"{path}: ok ({kind})")
+                print(f"{path}: ok ({kind})" + (f", {len(warnings)} warning(s)" if warnings else ""))
     return 1 if bad else 0
