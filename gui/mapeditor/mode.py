@@ -1,12 +1,20 @@
-"""The map editor as a mode of the main window: it takes the map view's place until it is left."""
+"""The map editor opened from the play window: a window of its own, with its own remembered layout.
+
+The play window keeps its map, docks and menus as they were; leaving the editor (Map > Leave
+the editor, or closing its window) brings the play window back to the front, with the map
+just saved opened in it when no scenario is being played.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QGuiApplication
 
 from .editor import MapEditor
+
+SETTINGS_GROUP = "map-editor"
+FIRST_SIZE = (1500, 950)        # the editor's first size, shrunk to the screen when it is smaller
 
 
 def attach_map_editor(window) -> None:
@@ -20,17 +28,27 @@ def attach_map_editor(window) -> None:
     window.map_editor = None
 
 
+def editor_settings() -> QSettings:
+    """Where the editor window's size, place and dock layout are kept (apart from the play window's)."""
+    return QSettings(QSettings.IniFormat, QSettings.UserScope, "Sandtable", "map-editor")
+
+
 def enter_map_editor(window, new: bool = False) -> MapEditor:
-    """Put the editor in the window's place of the map view, on a fresh copy of the open map's file."""
+    """Open the editor in a window of its own on a fresh copy of the open map's file (or a new map)."""
     if window.map_editor is not None:
+        _to_front(window.map_editor)
+        if new:
+            window.map_editor.new_map_dialog()
         return window.map_editor
     editor = MapEditor(window, cache=window.map_view.cache)
-    editor.setWindowFlags(Qt.Widget)
-    window._play_view = window.takeCentralWidget()
-    window.setCentralWidget(editor)
+    editor.setWindowFlag(Qt.Window, True)
+    editor.setAttribute(Qt.WA_DeleteOnClose, True)
     window.map_editor = editor
-    window._hidden_actions = _quiet_clashing_shortcuts(window, editor)
     editor.leave.connect(lambda: leave_map_editor(window))
+    editor.closed.connect(lambda: _editor_closed(window, editor))
+    restore_layout(editor)
+    editor.show()
+    _to_front(editor)
     board = getattr(window, "board", None)
     if new:
         editor.new_map_dialog()
@@ -40,36 +58,64 @@ def enter_map_editor(window, new: bool = False) -> MapEditor:
     return editor
 
 
-def leave_map_editor(window) -> None:
-    """Back to the map view; a map saved in the editor is opened there."""
+def leave_map_editor(window) -> bool:
+    """Close the editor (asking about unsaved changes) and go back to playing; False if the user stays."""
     editor = window.map_editor
     if editor is None:
+        return True
+    return editor.close()
+
+
+def _editor_closed(window, editor: MapEditor) -> None:
+    """The editor's window has closed: its layout is kept, the play window comes back to the front."""
+    if window.map_editor is not editor:
         return
+    save_layout(editor)
     saved = editor.path if editor.edit is not None and not editor.edit.dirty else None
-    window.takeCentralWidget()
-    window.setCentralWidget(window._play_view)
-    for act in window._hidden_actions:
-        act.setEnabled(True)
     window.map_editor = None
-    editor.deleteLater()
+    _to_front(window)
     if saved is not None and getattr(window, "scenario", None) is None:
         window.open_file(saved)
 
 
-def _quiet_clashing_shortcuts(window, editor) -> list[QAction]:
-    """Switch off the window's own actions whose keys the editor uses (two owners of a key fire neither)."""
-    mine = {a.shortcut().toString() for a in editor.findChildren(QAction) if not a.shortcut().isEmpty()}
-    off = []
-    for menu_act in window.menuBar().actions():
-        menu = menu_act.menu()
-        if menu is None:
-            continue
-        for act in menu.actions():
-            keys = {k.toString() for k in act.shortcuts()} - {""}
-            if act.isEnabled() and keys & mine:
-                act.setEnabled(False)
-                off.append(act)
-    return off
+def restore_layout(editor: MapEditor) -> None:
+    """The editor's size, place and docks as it was last left, never larger than the screen."""
+    s = editor_settings()
+    geometry, state = s.value("geometry"), s.value("state")
+    if geometry is None or not editor.restoreGeometry(geometry):
+        editor.resize(*FIRST_SIZE)
+    if state is not None:
+        editor.restoreState(state)
+    fit_on_screen(editor)
+
+
+def save_layout(editor: MapEditor) -> None:
+    s = editor_settings()
+    s.setValue("geometry", editor.saveGeometry())
+    s.setValue("state", editor.saveState())
+    s.sync()
+
+
+def fit_on_screen(widget) -> None:
+    """Shrink and move a window so that all of it is on the screen it is on."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    room = screen.availableGeometry()
+    w, h = min(widget.width(), room.width()), min(widget.height(), room.height())
+    if (w, h) != (widget.width(), widget.height()):
+        widget.resize(w, h)
+    x = min(max(widget.x(), room.left()), room.right() - w + 1)
+    y = min(max(widget.y(), room.top()), room.bottom() - h + 1)
+    widget.move(x, y)
+
+
+def _to_front(widget) -> None:
+    widget.show()
+    if widget.isMinimized():
+        widget.showNormal()
+    widget.raise_()
+    widget.activateWindow()
 
 
 __all__ = ["attach_map_editor", "enter_map_editor", "leave_map_editor"]
