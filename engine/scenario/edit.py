@@ -294,6 +294,88 @@ def set_player_setup(s: Scenario, side: str, on: bool) -> Scenario:
     return dataclasses.replace(s, sides=sides)
 
 
+# ---------------------------------------------------------------- the ruleset and its sides
+
+SIDE_KEYS = ("side", "first_side", "otherwise", "winner")     # keys whose values name a side
+
+
+def installed_rulesets() -> list:
+    """The installed rulesets a hex-map scenario may name (their RulesetInfo), sorted by name."""
+    from engine.rulesets import installed, ruleset_info
+
+    return [i for i in (ruleset_info(n) for n in installed()) if i is not None and not i.own_format]
+
+
+def expected_sides(ruleset: str) -> tuple[str, ...] | None:
+    """The side ids a ruleset plays (None: any sides, or no such ruleset installed)."""
+    from engine.rulesets import ruleset_info
+
+    info = ruleset_info(ruleset)
+    return info.sides if info is not None else None
+
+
+def side_problem(s: Scenario) -> str | None:
+    """Why the scenario's sides do not fit its ruleset, in words (None: they fit)."""
+    from engine.rulesets import side_mismatch
+
+    return side_mismatch(s.ruleset, list(s.sides)) if s.ruleset else None
+
+
+def suggest_side_map(s: Scenario, ruleset: str) -> dict[str, str]:
+    """A first guess of which ruleset side each scenario side becomes: same id, else the same place in order."""
+    want = expected_sides(ruleset) or ()
+    out, free = {}, [w for w in want if w not in s.sides]
+    for sid in s.sides:
+        out[sid] = sid if sid in want else (free.pop(0) if free else "")
+    return out
+
+
+def set_ruleset(s: Scenario, ruleset: str, side_map: dict[str, str] | None = None) -> Scenario:
+    """Play the scenario under ``ruleset``, its sides renamed by ``side_map`` (scenario side -> ruleset side)
+    wherever a side is named; ValueError says why when the sides cannot be the ruleset's."""
+    side_map = {k: v for k, v in (side_map or {}).items() if k != v}
+    unknown = [k for k in side_map if k not in s.sides]
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)}: not a side of this scenario (sides: {', '.join(s.sides)})")
+    renamed = [side_map.get(k, k) for k in s.sides]
+    if len(set(renamed)) != len(renamed):
+        raise ValueError(f"two sides would both become {next(x for x in renamed if renamed.count(x) > 1)!r}")
+    from engine.rulesets import side_mismatch
+
+    why = side_mismatch(ruleset, renamed)
+    if why:
+        raise ValueError(why)
+    if not side_map:
+        return dataclasses.replace(s, ruleset=ruleset)
+    doc = scenario_to_dict(s)
+    doc["scenario"]["ruleset"] = ruleset
+    if s.map_path:
+        doc["scenario"]["map"] = s.map_path
+    for t in doc.get("sides", []):
+        t["id"] = side_map.get(t["id"], t["id"])
+    _rename_sides(doc, side_map)
+    try:
+        again = parse_scenario(doc, s.path or f"{s.id}.toml")
+    except BadFile as e:
+        raise ValueError("; ".join(p.message for p in e.problems[:3])) from None
+    return dataclasses.replace(again, path=s.path, map=s.map, map_path=s.map_path)
+
+
+def _rename_sides(node, side_map: dict[str, str]) -> None:
+    """Rename side ids in place under every key that names a side (a string or a list of them)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in SIDE_KEYS and isinstance(v, str):
+                node[k] = side_map.get(v, v)
+            elif k in SIDE_KEYS and isinstance(v, list) and all(isinstance(x, str) for x in v):
+                node[k] = [side_map.get(x, x) for x in v]
+            else:
+                _rename_sides(v, side_map)
+    elif isinstance(node, list):
+        for v in node:
+            _rename_sides(v, side_map)
+
+
 # ---------------------------------------------------------------- arrivals and victory
 
 def add_reinforcement(s: Scenario, r: Reinforcement) -> Scenario:

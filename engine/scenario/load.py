@@ -162,6 +162,12 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     stacking = rd.table(head.get("stacking", {}), "scenario.stacking", ("limit", "rule"))
     stacking_limit = rd.get(stacking, "scenario.stacking", "limit", int, 0) or 0
     sides = _sides(rd, doc)
+    if ruleset and sides:
+        from ..rulesets import side_mismatch
+
+        why = side_mismatch(ruleset, list(sides))
+        if why:
+            rd.bad("sides", why)
     first_side = rd.get(head, "scenario", "first_side", str, "")
     if first_side and sides and first_side not in sides:
         rd.bad("scenario.first_side", f"{first_side!r} is not a side (sides: {', '.join(sides)})")

@@ -6,7 +6,12 @@ from .rules import DemyanskRules
 from .tables import load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 
-__all__ = ["chart_slots", "DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "load_tables", "rules_for_scenario"]
+__all__ = ["chart_slots", "DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "SIDES", "SIDE_NAMES", "load_tables",
+           "rules_for_scenario"]
+
+# The sides the rules play (every phase belongs to one of them): a scenario's sides must be these.
+SIDES = (GERMAN, SOVIET)
+SIDE_NAMES = {GERMAN: "German", SOVIET: "Soviet"}
 
 
 def rules_for_scenario(scenario):
