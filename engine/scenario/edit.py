@@ -247,6 +247,33 @@ def place(s: Scenario, uid: str, hex_id: str) -> Scenario:
     return update_unit(s, uid, hex=hex_id)
 
 
+def place_anywhere(s: Scenario, uid: str, hex_id: str) -> Scenario:
+    """A unit dropped on the map sets up there: one in no set-up group joins its side's first group (a new group
+    of its side when it has none); a unit that arrives later is refused."""
+    if uid not in s.units:
+        raise ValueError(f"no unit {uid!r}")
+    arrives = next((r for r in s.reinforcements if uid in r.units), None)
+    if arrives is not None:
+        when = f"on turn {arrives.turn}" if arrives.turn is not None else "later"
+        raise ValueError(f"{uid} arrives {when} with its reinforcements: take it out of them to set it up")
+    if uid not in s.deployment_of():
+        side = s.units[uid].side
+        group = next((d for d in s.deployments if d.side == side), None)
+        if group is None:
+            group = Deployment(unique_id({d.id for d in s.deployments}, side), side,
+                               max((d.order for d in s.deployments), default=0) + 1, "", ())
+            s = set_deployment(s, group)
+        s = assign_deployment(s, [uid], group.id)
+    return place(s, uid, hex_id)
+
+
+def not_placed(s: Scenario) -> list[str]:
+    """Units that start on the map but have no hex yet (not arriving later, not set up by the player)."""
+    later = {u for r in s.reinforcements for u in r.units}
+    return [u.id for u in s.units.values() if not u.hex and u.id not in later
+            and not getattr(s.sides.get(u.side), "player_setup", False)]
+
+
 def auto_place(s: Scenario, board: Board, side: str = "") -> Scenario:
     """Place every unplaced unit of the set-up (of ``side``, if given) on a free hex of its areas, in order.
 

@@ -221,8 +221,8 @@ def _sides(rd: _Reader, doc: dict) -> dict[str, Side]:
                 if not _is_colour(c):
                     rd.bad(f"{bkey}.{k}", f"expected a colour like '#8a6a4a', found {c!r}")
             branches[bid] = Branch(bid, rd.get(b, bkey, "name", str, bid), fill, text)
-        colour = rd.get(t, key, "colour", str, "#808080")
-        if not _is_colour(colour):
+        colour = rd.get(t, key, "colour", str, "")           # none: the ruleset's colours for its units
+        if colour and not _is_colour(colour):
             rd.bad(f"{key}.colour", f"expected a colour like '#8a6a4a', found {colour!r}")
         if sid:
             out[sid] = Side(sid, rd.get(t, key, "name", str, sid), colour, branches,

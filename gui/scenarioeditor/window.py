@@ -149,6 +149,7 @@ class ScenarioEditor(QMainWindow):
     def _board_shown(self) -> None:
         self.undo_stack.clear()
         self.dirty = False
+        self.page.forget_typing()
         from engine.counters.art import counter_images_folder
 
         self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
@@ -251,10 +252,7 @@ class ScenarioEditor(QMainWindow):
         if self.scenario is None or uid not in self.scenario.units:
             return False
         hid = self.board.hex_id(h)
-        if uid not in self.scenario.deployment_of():
-            self.say(f"{uid} is not part of the set-up: put it in a set-up group first")
-            return False
-        ok = self.edit(lambda s: E.place(s, uid, hid), f"{uid} set up in {hid}")
+        ok = self.edit(lambda s: E.place_anywhere(s, uid, hid), f"{uid} set up in {hid}")
         bad = [p for p in E.check(self.scenario, self.board) if p.key == f"units.{uid}.hex"]
         if bad:
             self.say(bad[0].message)
