@@ -306,3 +306,9 @@ def test_the_scenarios_sides_are_mapped_onto_the_rulesets_or_refused(board):
     assert (m.units["b-1"].side, m.units["r-1"].side, m.first_side) == ("german", "soviet", "german")
     assert [d.side for d in m.deployments] == ["german", "soviet"]
     assert E.check(m, board) == [] and E.side_problem(m) is None
+
+
+def test_sides_are_mapped_on_a_scenario_not_finished_yet():
+    s = E.new_scenario("n", "New", "demyansk", str(MAP), [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "")])
+    m = E.set_ruleset(s, "demyansk", {"blue": "german", "red": "soviet"})   # no units yet: still renamed
+    assert list(m.sides) == ["german", "soviet"] and m.first_side == "german" and m.sides["german"].name == "Blue"

@@ -17,7 +17,7 @@ class RulesetInfo:
     """What the scenario editor and the scenario checks need to know of an installed ruleset."""
 
     name: str
-    title: str                          # its docstring's first line
+    title: str                          # the game's name (its TITLE, else its docstring up to a colon)
     sides: tuple[str, ...] | None       # the side ids it plays (None: any sides)
     side_names: dict[str, str]
     own_format: bool                    # reads its own scenario files (not hex-map scenarios)
@@ -34,8 +34,8 @@ def ruleset_info(name: str) -> RulesetInfo | None:
         return None
     mod = importlib.import_module(f"{__name__}.{name}")
     sides = getattr(mod, "SIDES", None)
-    doc = (mod.__doc__ or name).strip().splitlines()[0]
-    return RulesetInfo(name, doc, tuple(sides) if sides is not None else None,
+    title = getattr(mod, "TITLE", "") or (mod.__doc__ or name).strip().splitlines()[0].split(":")[0]
+    return RulesetInfo(name, title, tuple(sides) if sides is not None else None,
                        dict(getattr(mod, "SIDE_NAMES", {})), hasattr(mod, "rules_for_own_scenario"))
 
 

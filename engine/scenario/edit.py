@@ -374,33 +374,38 @@ def set_ruleset(s: Scenario, ruleset: str, side_map: dict[str, str] | None = Non
         raise ValueError(why)
     if not side_map:
         return dataclasses.replace(s, ruleset=ruleset)
-    doc = scenario_to_dict(s)
-    doc["scenario"]["ruleset"] = ruleset
-    if s.map_path:
-        doc["scenario"]["map"] = s.map_path
-    for t in doc.get("sides", []):
-        t["id"] = side_map.get(t["id"], t["id"])
-    _rename_sides(doc, side_map)
-    try:
-        again = parse_scenario(doc, s.path or f"{s.id}.toml")
-    except BadFile as e:
-        raise ValueError("; ".join(p.message for p in e.problems[:3])) from None
-    return dataclasses.replace(again, path=s.path, map=s.map, map_path=s.map_path)
+    return dataclasses.replace(_rename_sides(s, side_map), ruleset=ruleset)
 
 
-def _rename_sides(node, side_map: dict[str, str]) -> None:
-    """Rename side ids in place under every key that names a side (a string or a list of them)."""
-    if isinstance(node, dict):
-        for k, v in node.items():
-            if k in SIDE_KEYS and isinstance(v, str):
-                node[k] = side_map.get(v, v)
-            elif k in SIDE_KEYS and isinstance(v, list) and all(isinstance(x, str) for x in v):
-                node[k] = [side_map.get(x, x) for x in v]
+def _rename_sides(obj, side_map: dict[str, str]):
+    """The same scenario data with side ids renamed under every field that names a side, and in the sides table."""
+    if isinstance(obj, Side):
+        return dataclasses.replace(obj, id=side_map.get(obj.id, obj.id))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            v = getattr(obj, f.name)
+            if f.name in SIDE_KEYS and isinstance(v, str):
+                new = side_map.get(v, v)
+            elif f.name in SIDE_KEYS and isinstance(v, (tuple, list, frozenset)) and all(isinstance(x, str) for x in v):
+                new = type(v)(side_map.get(x, x) for x in v)
             else:
-                _rename_sides(v, side_map)
-    elif isinstance(node, list):
-        for v in node:
-            _rename_sides(v, side_map)
+                new = _rename_sides(v, side_map)
+            if new is not v:
+                changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            key = side_map.get(k, k) if isinstance(v, Side) else k
+            out[key] = _rename_sides(v, side_map)
+        return out if any(out[k] is not obj.get(k) for k in out) or out.keys() != obj.keys() else obj
+    if isinstance(obj, (tuple, list)):
+        out = [_rename_sides(v, side_map) for v in obj]
+        return type(obj)(out) if any(a is not b for a, b in zip(out, obj)) else obj
+    return obj
 
 
 # ---------------------------------------------------------------- arrivals and victory

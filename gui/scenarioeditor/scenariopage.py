@@ -6,7 +6,7 @@ import dataclasses
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
-    QPushButton, QSpinBox, QVBoxLayout, QWidget,
+    QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from engine.scenario import edit as E
@@ -38,6 +38,8 @@ class ScenarioPage(QWidget):
         self.side_problem = QLabel()
         self.side_problem.setWordWrap(True)
         self.side_problem.setStyleSheet("color: #b00020")
+        for label in (self.ruleset_sides, self.side_problem):
+            label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
         self.side_map_box = QGroupBox("The scenario's sides as the ruleset's sides")
         box = QVBoxLayout(self.side_map_box)
         self.side_map_holder = QWidget()
@@ -177,10 +179,12 @@ class ScenarioPage(QWidget):
         fits = want is None or set(s.sides) == set(want)
         problem = None if fits and name == s.ruleset else (
             E.side_problem(dataclasses.replace(s, ruleset=name)) if want is not None else None)
+        if want is not None and not s.sides:
+            problem = f"add the sides the ruleset plays: {', '.join(want)}"
         self.side_problem.setText(problem or "")
         self.side_problem.setVisible(bool(problem))
-        self.side_map_box.setVisible(want is not None and not fits)
-        if want is None or fits:
+        self.side_map_box.setVisible(want is not None and not fits and bool(s.sides))
+        if want is None or fits or not s.sides:
             return
         guess = E.suggest_side_map(s, name)
         for sid, side in s.sides.items():
@@ -250,8 +254,10 @@ class ScenarioPage(QWidget):
         if not sid:
             self.window.say("A side needs an id")
             return
-        self.window.edit(lambda s: dataclasses.replace(s, sides={**s.sides, sid: Side(sid, name or sid, colour)}),
-                         f"side {sid}")
+        if self.window.edit(lambda s: dataclasses.replace(s, sides={**s.sides, sid: Side(sid, name or sid, colour)}),
+                            f"side {sid}"):
+            self.new_side[0].clear()
+            self.new_side[1].clear()
 
 
 def _value(w):
