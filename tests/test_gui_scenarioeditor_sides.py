@@ -89,11 +89,22 @@ def test_sides_that_are_not_the_rulesets_are_refused_and_mapped_onto_them(editor
 
 
 def test_the_side_colour_chosen_colours_that_sides_counters(editor):
-    blue_red(editor)
+    editor.new_scenario(MAP, [])
+    p = editor.page
+    for sid, colour in (("blue", "#3050c0"), ("red", "#f0d040")):        # sides added in the editor
+        for w, text in zip(p.new_side, (sid, sid.title(), colour)):
+            w.setText(text)
+        click(button(p, "Add side"))
+    for uid, side in (("b-1", "blue"), ("r-1", "red")):
+        unit = Unit(id=uid, side=side, type="infantry", size="regiment", attack=3, defense=4, movement=5)
+        editor.edit(lambda s, u=unit: E.add_unit(s, u))
     art = editor.map_view.art
-    blue = art.colours(editor.scenario.units["b-1"])[0].name()
-    red = art.colours(editor.scenario.units["r-1"])[0].name()
-    assert (blue, red) == ("#3050c0", "#f0d040")
+    colours = [art.colours(editor.scenario.units[u])[0].name() for u in ("b-1", "r-1")]
+    assert colours == ["#3050c0", "#f0d040"]
+    click(p.map_sides_button)                                            # renamed german and soviet: same colours
+    art = editor.map_view.art
+    assert [art.colours(editor.scenario.units[u])[0].name() for u in ("b-1", "r-1")] == colours
+    assert editor.scenario.units["b-1"].side == "german"
 
 
 def test_a_unit_without_a_hex_shows_as_not_placed_and_a_drop_places_it(editor):

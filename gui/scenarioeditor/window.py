@@ -261,6 +261,10 @@ class ScenarioEditor(QMainWindow):
     def refresh(self) -> None:
         if self.scenario is None:
             return
+        if self.map_view.art.sides != self.scenario.sides:      # a side added, renamed or recoloured
+            from engine.counters.art import counter_images_folder
+
+            self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
         for page in (self.page, self.oob, self.setup, self.victory):
             page.refresh()
         placed = []
