@@ -191,3 +191,18 @@ def test_a_new_map_gets_the_terrain_chosen_in_the_dialog_and_checks_clean(qtbot,
     found = editor.check()
     assert [(f.severity, f.message) for f in found] == [("warning", "A01.01 has no terrain")]
     assert editor.palette.findings.item(0).text() == "warning: no terrain: A01.01 has no terrain"
+
+
+def test_closing_the_play_window_asks_the_editor_first(qtbot, play, monkeypatch):
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QMessageBox
+
+    play.edit_map_act.trigger()
+    ed = play.map_editor
+    ed.edit.paint(ed.board.hexes()[0], "woods")                      # unsaved work in the editor
+    monkeypatch.setattr(QGuiApplication, "platformName", staticmethod(lambda: "xcb"))   # the question is asked
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.Cancel))
+    assert not play.close()                                          # the user cancels: both stay open
+    assert play.isVisible() and ed.isVisible() and play.map_editor is ed
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.Discard))
+    assert play.close() and play.map_editor is None

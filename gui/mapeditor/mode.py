@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 
 from .editor import MapEditor
@@ -26,6 +26,19 @@ def attach_map_editor(window) -> None:
                                  triggered=lambda: enter_map_editor(window, new=True))
     menu.addActions([window.edit_map_act, window.new_map_act])
     window.map_editor = None
+    window._editor_guard = _CloseEditorFirst(window)
+    window.installEventFilter(window._editor_guard)
+
+
+class _CloseEditorFirst(QObject):
+    """Closing the play window closes its map editor first, which may ask to save; Cancel keeps both open."""
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Close and getattr(obj, "map_editor", None) is not None:
+            if not obj.map_editor.close():
+                event.ignore()
+                return True
+        return False
 
 
 def editor_settings() -> QSettings:
