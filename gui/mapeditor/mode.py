@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication
 
 from .editor import MapEditor
@@ -55,7 +55,6 @@ def enter_map_editor(window, new: bool = False) -> MapEditor:
         return window.map_editor
     editor = MapEditor(window, cache=window.map_view.cache)
     editor.setWindowFlag(Qt.Window, True)
-    editor.setAttribute(Qt.WA_DeleteOnClose, True)
     window.map_editor = editor
     editor.leave.connect(lambda: leave_map_editor(window))
     editor.closed.connect(lambda: _editor_closed(window, editor))
@@ -86,9 +85,23 @@ def _editor_closed(window, editor: MapEditor) -> None:
     save_layout(editor)
     saved = editor.path if editor.edit is not None and not editor.edit.dirty else None
     window.map_editor = None
+    _dispose(editor)
     _to_front(window)
     if saved is not None and getattr(window, "scenario", None) is None:
         window.open_file(saved)
+
+
+def _dispose(editor: MapEditor) -> None:
+    """Delete a closed editor once no thread is cutting its scans into tiles any more (a job deleted while its
+    thread reports progress would crash)."""
+    view = editor.view
+    jobs = list(view.jobs) + list(view._retired)
+    for job in jobs:
+        job.cancel()
+    if all(job.wait(0) for job in jobs):
+        editor.deleteLater()
+    else:
+        QTimer.singleShot(100, lambda: _dispose(editor))
 
 
 def restore_layout(editor: MapEditor) -> None:
