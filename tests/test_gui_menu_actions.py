@@ -20,9 +20,6 @@ from gui.scenarioeditor import ScenarioEditor  # noqa: E402
 @pytest.fixture(autouse=True)
 def answered_dialogs(monkeypatch, tmp_path):
     """Every dialog a menu action opens is cancelled at once (no modal loop in a test)."""
-    from PySide6.QtCore import QSettings
-
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path / "settings"))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", staticmethod(lambda *a, **k: ([], "")))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QAction
 
+from ..settings import remember_layout, save_window
 from .editor import MapEditor
 
-SETTINGS_GROUP = "map-editor"
+LAYOUT_KEY = "map-editor"      # its size, place and docks, remembered apart from the play window's
 FIRST_SIZE = (1500, 950)        # the editor's first size, shrunk to the screen when it is smaller
 
 
@@ -41,11 +42,6 @@ class _CloseEditorFirst(QObject):
         return False
 
 
-def editor_settings() -> QSettings:
-    """Where the editor window's size, place and dock layout are kept (apart from the play window's)."""
-    return QSettings(QSettings.IniFormat, QSettings.UserScope, "Sandtable", "map-editor")
-
-
 def enter_map_editor(window, new: bool = False) -> MapEditor:
     """Open the editor in a window of its own on a fresh copy of the open map's file (or a new map)."""
     if window.map_editor is not None:
@@ -58,7 +54,7 @@ def enter_map_editor(window, new: bool = False) -> MapEditor:
     window.map_editor = editor
     editor.leave.connect(lambda: leave_map_editor(window))
     editor.closed.connect(lambda: _editor_closed(window, editor))
-    restore_layout(editor)
+    remember_layout(editor, LAYOUT_KEY, QSize(*FIRST_SIZE))
     editor.show()
     _to_front(editor)
     board = getattr(window, "board", None)
@@ -82,7 +78,7 @@ def _editor_closed(window, editor: MapEditor) -> None:
     """The editor's window has closed: its layout is kept, the play window comes back to the front."""
     if window.map_editor is not editor:
         return
-    save_layout(editor)
+    save_window(editor, LAYOUT_KEY)
     saved = editor.path if editor.edit is not None and not editor.edit.dirty else None
     window.map_editor = None
     _dispose(editor)
@@ -102,38 +98,6 @@ def _dispose(editor: MapEditor) -> None:
         editor.deleteLater()
     else:
         QTimer.singleShot(100, lambda: _dispose(editor))
-
-
-def restore_layout(editor: MapEditor) -> None:
-    """The editor's size, place and docks as it was last left, never larger than the screen."""
-    s = editor_settings()
-    geometry, state = s.value("geometry"), s.value("state")
-    if geometry is None or not editor.restoreGeometry(geometry):
-        editor.resize(*FIRST_SIZE)
-    if state is not None:
-        editor.restoreState(state)
-    fit_on_screen(editor)
-
-
-def save_layout(editor: MapEditor) -> None:
-    s = editor_settings()
-    s.setValue("geometry", editor.saveGeometry())
-    s.setValue("state", editor.saveState())
-    s.sync()
-
-
-def fit_on_screen(widget) -> None:
-    """Shrink and move a window so that all of it is on the screen it is on."""
-    screen = widget.screen() or QGuiApplication.primaryScreen()
-    if screen is None:
-        return
-    room = screen.availableGeometry()
-    w, h = min(widget.width(), room.width()), min(widget.height(), room.height())
-    if (w, h) != (widget.width(), widget.height()):
-        widget.resize(w, h)
-    x = min(max(widget.x(), room.left()), room.right() - w + 1)
-    y = min(max(widget.y(), room.top()), room.bottom() - h + 1)
-    widget.move(x, y)
 
 
 def _to_front(widget) -> None:
