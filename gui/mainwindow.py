@@ -169,12 +169,24 @@ class MainWindow(QMainWindow):
 
         self.scenario_editor = ScenarioEditor(parent=self)
         self.scenario_editor.setWindowFlag(Qt.Window)
-        self.scenario_editor.play_requested.connect(lambda path: self.open_file(Path(path)))
+        self.scenario_editor.play_requested.connect(self.play_from_editor)
         if self.scenario is not None and getattr(self.scenario, "path", ""):
             self.scenario_editor.open_scenario(self.scenario.path)
         self.scenario_editor.resize(1400, 900)
         self.scenario_editor.show()
         return self.scenario_editor
+
+    def play_from_editor(self, path: str) -> bool:
+        """"Open in the play window": the scenario saved in an editor is opened here, and this window comes to the
+        front (over the editor)."""
+        if not self.open_file(Path(path)):
+            return False
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        return True
 
     def help_documents(self) -> list[tuple[str, Path]]:
         """The project's documents the Help menu shows inside the program: titles and files."""

@@ -31,7 +31,13 @@ UNKNOWN = ("not a file this program knows: expected a map file (with a [map] tab
 
 def check_file(path: str, slots_file: str | None = None) -> tuple[str, list[Problem]]:
     """What kind of file it is ("map", "scenario", "table", "save", "chart slots", "chart book" or "") and its
-    problems (none if valid).
+    problems (none if valid)."""
+    kind, problems, _warnings = check_file_fully(path, slots_file)
+    return kind, problems
+
+
+def check_file_fully(path: str, slots_file: str | None = None) -> tuple[str, list[Problem], list[Problem]]:
+    """The kind of file, its problems and its warnings (a map's findings as the map editor's Check map lists them).
 
     A scenario is checked as ``play`` and the window would open it: the file,
     its map, every unit's hex on that map, its ruleset bound to it and the
@@ -41,8 +47,9 @@ def check_file(path: str, slots_file: str | None = None) -> tuple[str, list[Prob
     try:
         doc = read_toml(path)
     except BadFile as e:
-        return "", e.problems
+        return "", e.problems, []
     kind = _kind_of(doc)
+    warnings: list[Problem] = []
     try:
         if kind == "chart slots":
             from ..charts import parse_slots
@@ -51,28 +58,33 @@ def check_file(path: str, slots_file: str | None = None) -> tuple[str, list[Prob
         elif kind == "chart book":
             problems = _check_book(doc, path, slots_file)
             if problems:
-                return kind, problems
+                return kind, problems, []
         elif kind == "map":
+            from engine.maps.mapedit import check_map
             from engine.maps.mapfile import load_map_doc
 
-            load_map_doc(doc, path)
+            findings = check_map(load_map_doc(doc, path))
+            warnings = [f.problem(path) for f in findings if f.severity == "warning"]
+            problems = [f.problem(path) for f in findings if f.severity == "problem"]
+            if problems:
+                return kind, problems, warnings
         elif kind == "scenario":
             _check_scenario(path)
         elif kind == "table":
             problems = _check_with(path, kind, "engine.maps.table", "load_table")
             if problems:
-                return kind, problems
+                return kind, problems, []
         elif kind == "save":
             from ..game import load_game
 
             load_game(path)
         else:
-            return "", [Problem(path, "", UNKNOWN)]
+            return "", [Problem(path, "", UNKNOWN)], []
     except BadFile as e:
-        return kind, e.problems
+        return kind, e.problems, warnings
     except SandtableError as e:
-        return kind, [Problem(path, "", str(e))]
-    return kind, []
+        return kind, [Problem(path, "", str(e))], warnings
+    return kind, [], warnings
 
 
 def _check_scenario(path: str) -> None:
@@ -136,18 +148,21 @@ def _check_with(path: str, kind: str, module: str, loader: str) -> list[Problem]
 def run(args) -> int:
     bad = 0
     for path in args.files:
-        kind, problems = check_file(path, getattr(args, "slots", None))
+        kind, problems, warnings = check_file_fully(path, getattr(args, "slots", None))
         if problems:
             bad += 1
         if args.json:
-            if problems:
-                for p in problems:
-                    print(json.dumps({**p.to_dict(), "ok": False}))
-            else:
+            for p in problems:
+                print(json.dumps({**p.to_dict(), "ok": False}))
+            for p in warnings:
+                print(json.dumps({**p.to_dict(), "ok": True, "warning": True}))
+            if not problems:
                 print(json.dumps({"file": path, "ok": True, "kind": kind}))
         else:
             for p in problems:
                 print(p)
+            for p in warnings:
+                print(f"{p.file}: warning: {p.key}: {p.message}")
             if not problems:
-                print(f"{path}: ok ({kind})")
+                print(f"{path}: ok ({kind})" + (f", {len(warnings)} warning(s)" if warnings else ""))
     return 1 if bad else 0
