@@ -13,6 +13,7 @@ from engine.maps.table import distance
 from gui.table import is_table_file
 from gui.table.items import card_face
 from gui.table.session import TableSession
+from gui.table.view import WHEEL_STEP
 from gui.table.window import TableWindow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -276,6 +277,26 @@ def test_a_right_drag_measures_and_a_left_drag_on_the_bare_table_pans(qtbot, win
     after = at_pointer(view, centre)
     assert after[0] < before[0] and after[1] < before[1]
     assert not window.session.game.log
+
+
+def test_the_wheel_zooms_about_the_pointer_even_right_after_a_drag(qtbot, window):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    view = window.view
+    vp = view.viewport()
+    view.zoom_by(3.0)                                    # the table overflows the view: the wheel can anchor
+    a, b = vp.rect().center() - QPoint(100, 60), vp.rect().center() + QPoint(80, 50)
+    qtbot.mousePress(vp, Qt.RightButton, pos=a)          # a measure: the view handles the drag itself
+    qtbot.mouseMove(vp, b)
+    qtbot.mouseRelease(vp, Qt.RightButton, pos=b)
+    under, zoom = at_pointer(view, b), view.transform().m11()
+    p = QPointF(b)
+    QApplication.sendEvent(vp, QWheelEvent(p, QPointF(vp.mapToGlobal(b)), QPoint(), QPoint(0, 120), Qt.NoButton,
+                                           Qt.NoModifier, Qt.NoScrollPhase, False))
+    assert view.transform().m11() == pytest.approx(zoom * WHEEL_STEP)
+    assert at_pointer(view, b) == pytest.approx(under, abs=2 / view.transform().m11() / view.ppi)
 
 
 def test_a_leader_whose_team_is_gone_stands_alone_until_he_joins_another(qtbot, window):

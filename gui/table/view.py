@@ -37,7 +37,9 @@ class TableView(QGraphicsView):
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
         self.setRenderHints(QPainter.Antialiasing | QPainter.SmoothPixmapTransform | QPainter.TextAntialiasing)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        # zooms keep a point they name in place (zoom_by): Qt's "under the mouse" anchor reads the global pointer
+        # and the last hover point, which a drag (handled here, not by Qt) leaves stale
+        self.setTransformationAnchor(QGraphicsView.NoAnchor)
         self.setBackgroundBrush(QColor(58, 58, 62))
         self.setMouseTracking(True)
         self.session = None
@@ -175,13 +177,23 @@ class TableView(QGraphicsView):
         if self.table is not None:
             self.fitInView(self.sceneRect(), Qt.KeepAspectRatio)
 
-    def zoom_by(self, f: float) -> None:
+    def zoom_by(self, f: float, anchor: QPointF | None = None) -> None:
+        """Zoom by ``f`` keeping the table point under ``anchor`` (viewport pixels; the viewport's centre if
+        not given) in place."""
         z = self.transform().m11() * f
-        if MIN_ZOOM <= z <= MAX_ZOOM:
-            self.scale(f, f)
+        if not MIN_ZOOM <= z <= MAX_ZOOM:
+            return
+        if anchor is None:
+            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+        before = self.mapToScene(anchor.toPoint())
+        self.scale(f, f)
+        d = (self.mapToScene(anchor.toPoint()) - before) * z
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(round(h.value() - d.x()))
+        v.setValue(round(v.value() - d.y()))
 
     def wheelEvent(self, event) -> None:
-        self.zoom_by(WHEEL_STEP if event.angleDelta().y() > 0 else 1 / WHEEL_STEP)
+        self.zoom_by(WHEEL_STEP if event.angleDelta().y() > 0 else 1 / WHEEL_STEP, event.position())
 
     def inches(self, scene: QPointF) -> tuple[float, float]:
         return (scene.x() / self.ppi, scene.y() / self.ppi)
