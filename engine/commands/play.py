@@ -102,6 +102,9 @@ def _random_play(args) -> int:
               "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log)
               - (keeper.from_book if keeper is not None else 0),
               "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    turn = getattr(game.state, "turn", None)
+    if isinstance(turn, int):
+        report["turns"] = turn            # the turn the game ended in, where the ruleset counts turns
     if keeper is not None:
         report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": report["chart_prompts_answered"],
                                    "charts": args.charts}
