@@ -647,3 +647,30 @@ def test_sheet_grid_and_labels_agree_with_the_numbering(orientation, style, shif
     labels = [x for row in sheet_labels(ns) for x in row]
     assert hexes == ns.hexes()
     assert labels == [ns.format(h) for h in hexes]
+
+
+def test_rows_up_sheets_and_notes_round_trip(tmp_path):
+    """A TCS sheet numbered from the bottom edge up, and the map's notes, survive save and load."""
+    ns = NumberingScheme(style="tcs", sheet="A", cols=4, rows=3, row_direction="up")
+    board = Board(name="Up", sheets=[Sheet("A", ns)], legend={"c": "clear", "w": "woods"}, notes="Orientation: north is to the left.\nSecond line \"quoted\".")
+    board.invalidate()
+    board.terrain = {h: "clear" for h in board.hexes()}
+    board.terrain[board.parse_hex("A01.01")] = "woods"
+    path = tmp_path / "up.toml"
+    save_map(board, path)
+    text = path.read_text(encoding="utf-8")
+    assert 'row_direction = "up"' in text and 'notes = """' in text
+    assert text.index('"wccc"') > text.index('"cccc"')        # rows are written top to bottom: row 01 last
+    loaded = load_map(path)
+    assert map_differences(board, loaded) == []
+    assert loaded.notes == board.notes
+    assert loaded.terrain[loaded.parse_hex("A01.01")] == "woods"
+
+
+def test_bad_row_direction_is_named(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[map]\nformat = 1\n\n[[sheets]]\nid = "A"\ncols = 2\nrows = 2\nrow_direction = "left"\n',
+                    encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        load_map(path)
+    assert "sheets[0].row_direction" in str(e.value) and "'left' is not one of down, up" in str(e.value)

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from engine.errors import BadHexId
-from engine.maps.hexes import FLAT, POINTY, Layout, hex_distance, hex_neighbors
+from engine.maps.hexes import FLAT, POINTY, Hex, Layout, hex_distance, hex_neighbors
 from engine.maps.numbering import NumberingScheme
 
 schemes = st.builds(
@@ -17,6 +17,7 @@ schemes = st.builds(
     rows=st.integers(1, 40),
     shifted=st.sampled_from(["even", "odd"]),
     origin=st.tuples(st.integers(-30, 30), st.integers(-30, 30)),
+    row_direction=st.sampled_from(["down", "up"]),
 )
 
 
@@ -76,3 +77,29 @@ def test_pointy_top_shifted_rows_lie_half_a_hex_right():
     x2 = lay.hex_to_pixel(s.parse("0302"))[0]
     assert x2 - x1 == pytest.approx(3 ** 0.5 / 2)
     assert hex_distance(s.parse("0301"), s.parse("0302")) == 1
+
+
+def test_rows_numbered_up_put_row_01_on_the_bottom_edge():
+    """TCS sheets count rows from the bottom edge: A05.01 is below A05.02, and the top row is the last."""
+    ns = NumberingScheme(style="tcs", sheet="A", orientation=FLAT, cols=10, rows=8, row_direction="up")
+    lay = Layout(FLAT)
+    assert (ns.top_row, ns.bottom_row) == (8, 1)
+    assert ns.colrow_to_hex(1, 8) == Hex(0, 0)          # the origin is the top-left hex, A01.08
+    below, above = lay.hex_to_pixel(ns.parse("A05.01")), lay.hex_to_pixel(ns.parse("A05.02"))
+    assert below[0] == above[0] and below[1] > above[1]
+    assert hex_distance(ns.parse("A05.01"), ns.parse("A05.02")) == 1
+    assert ns.printed_rows() == [8, 7, 6, 5, 4, 3, 2, 1]
+    assert ns.hexes()[0] == ns.parse("A01.08") and ns.hexes()[-1] == ns.parse("A10.01")
+
+
+def test_rows_up_sheets_join_by_sharing_a_row():
+    a = NumberingScheme(style="tcs", sheet="A", cols=5, rows=6, row_direction="up", origin=(0, 0))
+    b = NumberingScheme(style="tcs", sheet="B", cols=5, rows=6, row_direction="up", origin=(0, -5))
+    for col in range(1, 6):
+        assert a.parse(f"A{col:02d}.06") == b.parse(f"B{col:02d}.01")
+    assert hex_distance(a.parse("A03.05"), b.parse("B03.02")) == 2
+
+
+def test_bad_row_direction_is_refused():
+    with pytest.raises(ValueError, match="row_direction must be one of"):
+        NumberingScheme(style="tcs", sheet="A", row_direction="sideways")

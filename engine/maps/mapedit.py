@@ -41,6 +41,7 @@ class SheetSpec:
     col_digits: int = 2
     row_digits: int = 2
     origin: tuple[int, int] = (0, 0)
+    row_direction: str = "down"        # "up": rows counted from the bottom edge (TCS sheets)
 
 
 def new_board(name: str, orientation: str, specs: Iterable[SheetSpec]) -> Board:
@@ -54,7 +55,7 @@ def new_board(name: str, orientation: str, specs: Iterable[SheetSpec]) -> Board:
         scheme = NumberingScheme(style=sp.numbering, sheet=sp.id, orientation=orientation,
                                  first_col=sp.first_col, first_row=sp.first_row, cols=sp.cols, rows=sp.rows,
                                  shifted=sp.shifted, origin=tuple(sp.origin), col_digits=sp.col_digits,
-                                 row_digits=sp.row_digits)
+                                 row_digits=sp.row_digits, row_direction=sp.row_direction)
         board.sheets.append(Sheet(sp.id, scheme, sp.image))
     board.invalidate()
     return board

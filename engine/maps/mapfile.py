@@ -19,7 +19,7 @@ from engine.errors import BadFile, BadHexId, Problem
 from engine.fileio import atomic_write_text, read_toml
 from engine.maps.hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
 from engine.keypath import format_path, key_lines, line_of
-from engine.maps.numbering import STYLES, NumberingScheme
+from engine.maps.numbering import ROW_DIRECTIONS, STYLES, NumberingScheme
 
 FORMAT = 1
 NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows
@@ -30,9 +30,9 @@ PATH_PIECE = 12         # a long road is written as pieces of 12 hexes, each sta
 
 TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
             "links", "areas", "lines", "boxes", "obstacles", "contours")
-MAP_KEYS = ("format", "name", "orientation", "elevation_unit")
+MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "notes")
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
-              "origin", "transform", "col_digits", "row_digits")
+              "row_direction", "origin", "transform", "col_digits", "row_digits")
 ROWS_KEYS = ("rows",)
 AREA_KEYS = ("name", "kind", "hexes")
 LINE_KEYS = ("name", "kind", "hexsides")
@@ -87,7 +87,7 @@ def map_differences(a: Board, b: Board, tolerance: float = 1e-3) -> list[str]:
     comes back from its file moved by float rounding.
     """
     out = []
-    for name in ("name", "orientation", "elevation_unit", "sheets", "legend", "terrain",
+    for name in ("name", "orientation", "elevation_unit", "notes", "sheets", "legend", "terrain",
                  "elevation", "boxes"):
         if getattr(a, name) != getattr(b, name):
             out.append(name)
@@ -299,6 +299,10 @@ class _Loader:
             u = self.string(t["elevation_unit"], ("map", "elevation_unit"))
             if u is not None:
                 board.elevation_unit = u
+        if "notes" in t:
+            notes = self.string(t["notes"], ("map", "notes"))
+            if notes is not None:
+                board.notes = notes
 
     def load_legend(self, value: Any, board: Board) -> None:
         t = self.table(value, ("legend",))
@@ -367,6 +371,9 @@ class _Loader:
         shifted = "even"
         if "shifted" in t:
             shifted = self.string(t["shifted"], path + ("shifted",), ("even", "odd")) or shifted
+        row_direction = "down"
+        if "row_direction" in t:
+            row_direction = self.string(t["row_direction"], path + ("row_direction",), ROW_DIRECTIONS) or row_direction
         origin = (0, 0)
         if "origin" in t:
             o = t["origin"]
@@ -403,7 +410,7 @@ class _Loader:
                                      first_col=nums["first_col"], first_row=nums["first_row"],
                                      cols=nums["cols"], rows=nums["rows"], shifted=shifted,
                                      origin=origin, col_digits=digits.get("col_digits", 2),
-                                     row_digits=digits.get("row_digits", 2))
+                                     row_digits=digits.get("row_digits", 2), row_direction=row_direction)
         except ValueError as e:
             self.problem(path, str(e))
             return None
@@ -760,9 +767,9 @@ class _Loader:
 def sheet_grid(ns: NumberingScheme) -> list[list[Hex]]:
     """A sheet's hexes as printed rows, top to bottom, each row left to right."""
     cols = range(ns.first_col, ns.first_col + ns.cols)
-    rows = range(ns.first_row, ns.first_row + ns.rows)
+    rows = ns.printed_rows()
     if ns.orientation == "flat":        # down a column, r grows by one per row
-        top = [ns.colrow_to_hex(c, ns.first_row) for c in cols]
+        top = [ns.colrow_to_hex(c, ns.top_row) for c in cols]
         return [[Hex(h.q, h.r + k) for h in top] for k in range(ns.rows)]
     left = [ns.colrow_to_hex(ns.first_col, r) for r in rows]   # along a row, q grows by one
     return [[Hex(h.q + k, h.r) for k in range(ns.cols)] for h in left]
@@ -773,10 +780,10 @@ def sheet_labels(ns: NumberingScheme) -> list[list[str]]:
     c0, r0 = ns.first_col, ns.first_row
     if ns.style == "tcs":
         heads = [f"{ns.sheet}{c:02d}." for c in range(c0, c0 + ns.cols)]
-        tails = [f"{r:02d}" for r in range(r0, r0 + ns.rows)]
+        tails = [f"{r:02d}" for r in ns.printed_rows()]
     else:
         heads = [f"{c:0{ns.col_digits}d}" for c in range(c0, c0 + ns.cols)]
-        tails = [f"{r:0{ns.row_digits}d}" for r in range(r0, r0 + ns.rows)]
+        tails = [f"{r:0{ns.row_digits}d}" for r in ns.printed_rows()]
     return [[head + tail for head in heads] for tail in tails]
 
 
@@ -796,6 +803,8 @@ def dumps_map(board: Board) -> str:
     w.kv("name", board.name)
     w.kv("orientation", board.orientation)
     w.kv("elevation_unit", board.elevation_unit)
+    if board.notes:
+        w.text_block("notes", board.notes)
 
     legend = _legend_for(board)
     w.table("legend")
@@ -814,6 +823,8 @@ def dumps_map(board: Board) -> str:
         w.kv("cols", ns.cols)
         w.kv("rows", ns.rows)
         w.kv("shifted", ns.shifted)
+        if ns.row_direction != "down":
+            w.kv("row_direction", ns.row_direction)
         if ns.style == "classic":
             w.kv("col_digits", ns.col_digits)
             w.kv("row_digits", ns.row_digits)
@@ -1029,6 +1040,15 @@ class _Writer:
 
     def kv(self, key: str, value: Any) -> None:
         self.parts.append(f"{_toml_key(key)} = {_toml_value(value)}")
+
+    def text_block(self, key: str, text: str) -> None:
+        """A string as a TOML multi-line string, one line of the file per line of text."""
+        if "\n" not in text:
+            self.kv(key, text)
+            return
+        body = "\n".join(_toml_str(line)[1:-1] for line in text.split("\n"))
+        self.parts.append(f'{_toml_key(key)} = """')
+        self.parts.append(body + '"""')
 
     def rows(self, key: str, items: list[str], per_line: int = 1) -> None:
         if not items:

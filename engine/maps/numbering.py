@@ -1,6 +1,8 @@
 """Printed hex ids (``B34.16``, ``0512``) to lattice hexes and back, one scheme per sheet.
 
-A sheet's columns run left to right and its rows top to bottom.  On a
+A sheet's columns run left to right and its rows top to bottom, unless
+``row_direction`` is ``"up"``: then row numbers grow from the bottom edge up,
+as on Tactical Combat Series sheets (``A05.01`` is on the bottom edge).  On a
 flat-top map every other *column* is shifted half a hex down; on a pointy-top
 map every other *row* is shifted half a hex right.  ``shifted`` says which
 printed numbers are the shifted ones (``"even"`` or ``"odd"``).  ``origin``
@@ -16,6 +18,7 @@ from engine.errors import BadHexId
 from engine.maps.hexes import FLAT, ORIENTATIONS, POINTY, Hex
 
 STYLES = ("tcs", "classic")
+ROW_DIRECTIONS = ("down", "up")
 
 
 @dataclass(frozen=True)
@@ -37,12 +40,15 @@ class NumberingScheme:
     origin: tuple[int, int] = (0, 0)
     col_digits: int = 2
     row_digits: int = 2
+    row_direction: str = "down"
 
     def __post_init__(self):
         if self.style not in STYLES:
             raise ValueError(f"numbering style must be one of {STYLES}, not {self.style!r}")
         if self.orientation not in ORIENTATIONS:
             raise ValueError(f"orientation must be one of {ORIENTATIONS}, not {self.orientation!r}")
+        if self.row_direction not in ROW_DIRECTIONS:
+            raise ValueError(f"row_direction must be one of {ROW_DIRECTIONS}, not {self.row_direction!r}")
         if self.shifted not in ("even", "odd"):
             raise ValueError(f"shifted must be 'even' or 'odd', not {self.shifted!r}")
         if self.cols < 1 or self.rows < 1:
@@ -60,10 +66,27 @@ class NumberingScheme:
     def _is_shifted(self, number: int) -> bool:
         return (number % 2 == 0) == (self.shifted == "even")
 
+    @property
+    def top_row(self) -> int:
+        """The printed number of the row along the sheet's top edge."""
+        return self.first_row if self.row_direction == "down" else self.first_row + self.rows - 1
+
+    @property
+    def bottom_row(self) -> int:
+        """The printed number of the row along the sheet's bottom edge."""
+        return self.first_row + self.rows - 1 if self.row_direction == "down" else self.first_row
+
+    def _row_index(self, row: int) -> int:
+        """How many rows below the top row a printed row number is (negative above it)."""
+        return row - self.top_row if self.row_direction == "down" else self.top_row - row
+
+    def _row_number(self, index: int) -> int:
+        return self.top_row + index if self.row_direction == "down" else self.top_row - index
+
     def colrow_to_hex(self, col: int, row: int) -> Hex:
         """The lattice hex of printed column/row numbers (no range check)."""
         c = col - self.first_col
-        rr = row - self.first_row
+        rr = self._row_index(row)
         if self.orientation == FLAT:
             first_shifted = self._is_shifted(self.first_col)
             if first_shifted:
@@ -72,7 +95,7 @@ class NumberingScheme:
                 r = rr - (c - (c & 1)) // 2
             q = c
         else:
-            first_shifted = self._is_shifted(self.first_row)
+            first_shifted = self._is_shifted(self.top_row)
             if first_shifted:
                 q = c - (rr + (rr & 1)) // 2
             else:
@@ -92,11 +115,11 @@ class NumberingScheme:
                 rr = r + (c - (c & 1)) // 2
         else:
             rr = r
-            if self._is_shifted(self.first_row):
+            if self._is_shifted(self.top_row):
                 c = q + (rr + (rr & 1)) // 2
             else:
                 c = q + (rr - (rr & 1)) // 2
-        return c + self.first_col, rr + self.first_row
+        return c + self.first_col, self._row_number(rr)
 
     def contains_colrow(self, col: int, row: int) -> bool:
         return (self.first_col <= col < self.first_col + self.cols
@@ -138,11 +161,15 @@ class NumberingScheme:
         c1, r1 = c0 + self.cols - 1, r0 + self.rows - 1
         return f"{c0}-{c1}, rows {r0}-{r1}"
 
+    def printed_rows(self) -> list[int]:
+        """The printed row numbers from the top edge to the bottom edge."""
+        return [self._row_number(i) for i in range(self.rows)]
+
     def hexes(self) -> list[Hex]:
-        """Every hex of the sheet, row by row."""
+        """Every hex of the sheet, row by row from the top edge, each row left to right."""
         return [self.colrow_to_hex(c, r)
-                for r in range(self.first_row, self.first_row + self.rows)
+                for r in self.printed_rows()
                 for c in range(self.first_col, self.first_col + self.cols)]
 
 
-__all__ = ["NumberingScheme", "STYLES", "FLAT", "POINTY"]
+__all__ = ["NumberingScheme", "STYLES", "ROW_DIRECTIONS", "FLAT", "POINTY"]

@@ -7,7 +7,7 @@ Grammar (lowest precedence first)::
     not_expr := "not" not_expr | primary
     primary  := "(" expr ")"
               | "all"                                  every hex of the map
-              | HEXID                                  one hex, like 0512
+              | HEXID                                  one hex, like 0512 or B16.29
               | NAME                                   a named area; a line's name means the hexes along it
               | "within" N "of" primary                hexes at most N from it (see below for lines)
               | "adjacent" "to" primary                neighbours of it, not it
@@ -251,6 +251,10 @@ class AreaContext:
                 return set(self.board.areas[self._areas[key]].hexes)
             if key in self._lines:
                 return self._along(node[1])
+            try:                                   # a TCS hex id like B16.29 reads as a name
+                return {self.board.parse_hex(node[1])}
+            except ValueError:
+                pass
             raise AreaError(f"the map has no area or line {node[1]!r} "
                             f"(areas: {', '.join(sorted(self.board.areas)) or 'none'}; "
                             f"lines: {', '.join(sorted(self.board.lines)) or 'none'})")
@@ -350,15 +354,20 @@ class AreaContext:
         return set().union(*mine)
 
     def _edge(self, direction: str) -> set[Hex]:
+        """A map edge: the map's own area named like "north edge" when it has one (a sheet
+        printed with north to one side, as Black Wednesday's are), else the sheets' outer
+        hexes along that side of the picture (north at the top)."""
+        named = next((a for a in self.board.areas.values() if norm(a.name) == norm(f"{direction} edge")), None)
+        if named is not None and named.hexes:
+            return set(named.hexes) & self._hexes
         out = set()
         for sh in self.board.sheets:
             num = sh.numbering
             last_col = num.first_col + num.cols - 1
-            last_row = num.first_row + num.rows - 1
             for h in sh.hexes():
                 col, row = num.hex_to_colrow(h)
                 on = {"west": col == num.first_col, "east": col == last_col,
-                      "north": row == num.first_row, "south": row == last_row}[direction]
+                      "north": row == num.top_row, "south": row == num.bottom_row}[direction]
                 if on and any(m not in self._hexes for m in hex_neighbors(h)):
                     out.add(h)
         return out

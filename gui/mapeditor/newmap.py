@@ -30,10 +30,14 @@ class NewMapDialog(QDialog):
         self.numbering.addItems(["tcs", "classic"])
         self.shifted = QComboBox()
         self.shifted.addItems(["even", "odd"])
+        self.row_direction = QComboBox()
+        self.row_direction.addItem("from the top edge down", "down")
+        self.row_direction.addItem("from the bottom edge up (TCS sheets)", "up")
         form.addRow("Map name", self.name_edit)
         form.addRow("Hexes (flat-top or pointy-top)", self.orientation)
         form.addRow("Numbering (TCS A12.34 or classic 0512)", self.numbering)
         form.addRow("Shifted columns (rows when pointy)", self.shifted)
+        form.addRow("Row numbers count", self.row_direction)
         lay.addLayout(form)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -110,5 +114,6 @@ class NewMapDialog(QDialog):
                 raise ValueError(f"row {r + 1}: a sheet needs an id")
             cols, rows, fc, fr = (self.table.cellWidget(r, c).value() for c in range(2, 6))
             out.append(SheetSpec(sid, str(Path(image).resolve()), cols, rows, numbering=self.numbering.currentText(),
-                                 first_col=fc, first_row=fr, shifted=self.shifted.currentText()))
+                                 first_col=fc, first_row=fr, shifted=self.shifted.currentText(),
+                                 row_direction=self.row_direction.currentData()))
         return out

@@ -69,8 +69,8 @@ class MapInfo:
             for h in ns.hexes():
                 col, row = ns.hex_to_colrow(h)
                 if ((name == "west" and col == ns.first_col) or (name == "east" and col == ns.first_col + ns.cols - 1)
-                        or (name == "north" and row == ns.first_row)
-                        or (name == "south" and row == ns.first_row + ns.rows - 1)):
+                        or (name == "north" and row == ns.top_row)
+                        or (name == "south" and row == ns.bottom_row)):
                     out.add(h)
         return frozenset(out)
 
