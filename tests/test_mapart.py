@@ -8,7 +8,8 @@ from PIL import Image, ImageFont
 from engine.maps.art import palette
 from engine.maps.board import Board, Sheet
 from engine.maps.hexes import FLAT, hexside
-from engine.maps.art import render_board, render_sheet, sheet_frame
+from engine.maps.art import render_board, render_sheet, sheet_frame, sheet_margins
+from engine.maps.art.shapes import joined_sides, printed_rect
 from engine.maps.numbering import NumberingScheme
 
 PX = 48
@@ -197,3 +198,23 @@ def test_a_sheet_too_big_to_supersample_is_drawn_at_its_final_size_on_the_same_g
     for hid in ("A02.03", "A05.04"):
         for cx, cy in board.layout.polygon_corners(board.parse_hex(hid)):
             assert gray_at(gray, *plain.transform.apply(cx, cy)) < 140, hid
+
+
+def test_sheets_that_share_a_row_are_printed_without_paper_between_them():
+    """TCS sheets overlap by a row: where one carries the map on, the other has no margin, frame or title."""
+    def sheet(sid, origin):
+        return Sheet(sid, NumberingScheme(style="tcs", sheet=sid, orientation=FLAT, cols=7, rows=6,
+                                          row_direction="up", origin=origin))
+    board = Board(name="Stacked", orientation=FLAT, sheets=[sheet("A", (0, 0)), sheet("B", (0, -5))])
+    board.invalidate()
+    assert board.parse_hex("A03.06") == board.parse_hex("B03.01")
+    a, b = board.sheet("A"), board.sheet("B")
+    assert joined_sides(board, a) == {"top"} and joined_sides(board, b) == {"bottom"}
+    (ma, strip_a), (mb, strip_b) = sheet_margins(board, a), sheet_margins(board, b)
+    assert ma["top"] == 0.0 and mb["bottom"] == 0.0 and ma["left"] > 0.0
+    assert strip_a == "bottom" and strip_b == "top"          # each title goes where no sheet follows
+    ta, _ = sheet_frame(board, a, PX)
+    tb, _ = sheet_frame(board, b, PX)
+    top_of_a = printed_rect(board, a).bounds[1]
+    assert abs(ta.apply(0.0, top_of_a)[1]) < 1e-9            # sheet A's image starts at its shared row
+    assert joined_sides(small_board(), small_board().sheets[0]) == set()

@@ -203,7 +203,7 @@ def write_demo_map(folder) -> tuple[Path, Path]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "maps"
+    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "maps"
     for path in write_demo_map(folder):
         print(path)
     return 0

@@ -26,7 +26,7 @@ from engine.maps.hexes import SQRT3
 from engine.maps.art.canvas import Canvas
 from engine.maps.art.layers import paint
 from engine.maps.art.palette import print_on_paper
-from engine.maps.art.shapes import printed_rect
+from engine.maps.art.shapes import joined_sides, printed_rect
 
 MARGIN = 0.45        # hex sizes of paper round the printed area
 STRIP = 1.4          # hex sizes of paper below it for the title and the off-map boxes
@@ -42,13 +42,29 @@ class SheetArt:
     transform: Affine
 
 
+def sheet_margins(board: Board, sheet: Sheet) -> tuple[dict[str, float], str | None]:
+    """Paper round a sheet's printed area on each side (hex sizes), and the side of its title strip.
+
+    A side where another sheet carries the map on has no paper; the title
+    strip goes below the map, else above it, else nowhere (the title is then
+    printed inside the map's top corner).
+    """
+    joined = joined_sides(board, sheet)
+    margins = {side: 0.0 if side in joined else MARGIN for side in ("top", "bottom", "left", "right")}
+    strip = next((side for side in ("bottom", "top") if side not in joined), None)
+    if strip is not None:
+        margins[strip] += STRIP
+    return margins, strip
+
+
 def sheet_frame(board: Board, sheet: Sheet, px_per_hex: float) -> tuple[Affine, tuple[int, int]]:
     """The transform and image size of a sheet drawn with ``px_per_hex`` pixels between neighbouring hex centres."""
     size_px = px_per_hex / SQRT3
     x0, y0, x1, y1 = printed_rect(board, sheet).bounds
-    width = int(math.ceil((x1 - x0 + 2 * MARGIN) * size_px))
-    height = int(math.ceil((y1 - y0 + 2 * MARGIN + STRIP) * size_px))
-    transform = Affine(size_px, 0.0, (MARGIN - x0) * size_px, 0.0, size_px, (MARGIN - y0) * size_px)
+    m, _strip = sheet_margins(board, sheet)
+    width = int(math.ceil((x1 - x0 + m["left"] + m["right"]) * size_px))
+    height = int(math.ceil((y1 - y0 + m["top"] + m["bottom"]) * size_px))
+    transform = Affine(size_px, 0.0, (m["left"] - x0) * size_px, 0.0, size_px, (m["top"] - y0) * size_px)
     return transform, (width, height)
 
 
@@ -112,4 +128,4 @@ def encode_image(img: Image.Image, suffix: str, colours: int | None = 128) -> by
     return buf.getvalue()
 
 
-__all__ = ["render_board", "render_sheet", "sheet_frame", "sheet_image_path", "encode_image", "SheetArt"]
+__all__ = ["render_board", "render_sheet", "sheet_frame", "sheet_margins", "sheet_image_path", "encode_image", "SheetArt"]

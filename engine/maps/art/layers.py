@@ -13,12 +13,16 @@ from engine.maps.art.palette import (AREA_EDGE, AREA_LABEL, CONTOUR, GRID, HALO,
 from engine.maps.art.symbols import FEATURE_SYMBOLS, TERRAIN_SYMBOLS
 
 GRID_WIDTH = 0.018   # hex sizes
+# Areas printed as a name only, centred on their hexes: colour and text size (hex sizes).
+LABEL_ONLY = {"bay": ((36, 84, 150), 0.5), "hill": ((120, 70, 30), 0.34), "place": ((80, 60, 40), 0.3),
+              "landing zone": ((170, 30, 30), 0.4)}
 
 
 def paint(cv: Canvas) -> None:
     """Draw every layer of a sheet."""
     paint_ground(cv)
     paint_terrain(cv)
+    paint_sea(cv)
     paint_hexsides(cv)
     paint_links(cv)
     paint_features(cv)
@@ -68,6 +72,16 @@ def paint_terrain(cv: Canvas) -> None:
                 symbol(cv, h)
 
 
+def paint_sea(cv: Canvas) -> None:
+    """Traced sea outlines (kind "sea"): water over the coast hexes up to the printed shore line."""
+    polys = [ob.polygon() for ob in cv.board.obstacles if ob.kind == "sea" and ob.sheet in (None, cv.sheet.id)]
+    if not polys:
+        return
+    sea = shapely.union_all(polys)            # pieces traced apart join without a seam
+    cv.fill(sea.intersection(cv.rect), TERRAIN_STYLE["sea"][0])
+    cv.stroke(sea.boundary.intersection(cv.rect.buffer(-0.02)), TERRAIN_STYLE["sea"][2], 0.04)
+
+
 def paint_features(cv: Canvas) -> None:
     """Hex features by their symbols (unknown ones by name); trenches and wire last, on top."""
     feats = cv.board.features
@@ -85,7 +99,7 @@ def paint_features(cv: Canvas) -> None:
 def paint_obstacles(cv: Canvas) -> None:
     """Traced LOS obstacles as printed: dark woods, solid buildings, grey for anything else."""
     for ob in cv.board.obstacles:
-        if ob.sheet not in (None, cv.sheet.id):
+        if ob.sheet not in (None, cv.sheet.id) or ob.kind == "sea":
             continue
         poly = ob.polygon()
         if ob.kind in ("woods", "forest", "orchard"):
@@ -110,7 +124,7 @@ def paint_areas(cv: Canvas) -> None:
     """Named areas other than towns: a tinted band and a dashed line just inside their edge."""
     for name in sorted(cv.board.areas):
         area = cv.board.areas[name]
-        if area.kind == "town" or not (area.hexes & cv.on_sheet):
+        if area.kind == "town" or area.kind in LABEL_ONLY or not (area.hexes & cv.on_sheet):
             continue
         inner = shapes.hex_union(cv.layout, [h for h in area.hexes if h in cv.on_sheet]).buffer(-0.08, join_style="mitre")
         cv.fill(inner.difference(inner.buffer(-0.16, join_style="mitre")), AREA_EDGE, 60)
@@ -140,25 +154,50 @@ def paint_labels(cv: Canvas) -> None:
         if not hexes:
             continue
         xs, ys = zip(*(cv.center(h) for h in hexes))
-        if area.kind == "town":
+        if area.kind in LABEL_ONLY:
+            colour, size = LABEL_ONLY[area.kind]
+            below = 0.62 if len(hexes) == 1 else 0.0      # a one-hex place keeps its symbol clear
+            cv.text(sum(xs) / len(xs), sum(ys) / len(ys) + below, name, size, colour=colour, bold=True, halo=HALO)
+        elif area.kind == "town":
             cv.text(sum(xs) / len(xs), max(ys) + 0.62, name.upper(), 0.34, bold=True, halo=HALO)
         else:
             cv.text(sum(xs) / len(xs), min(ys) - 0.5, name, 0.26, colour=AREA_LABEL, bold=True, halo=HALO)
 
 
 def paint_margin(cv: Canvas) -> None:
-    """The map's frame, its title below it, and its off-map boxes (right to left) beside the title."""
+    """The map's frame, its title in the strip below (or above) it with its off-map boxes (right to left).
+
+    Sides where another sheet carries the map on get no frame; a sheet with
+    no room for a strip prints its title inside its top left corner.
+    """
+    from engine.maps.art import sheet_margins
+
     x0, y0, x1, y1 = cv.rect.bounds
-    cv.stroke(cv.rect.exterior, INK, 0.05)
-    cv.stroke(cv.rect.buffer(0.15, join_style="mitre").exterior, INK, 0.02)
+    joined = shapes.joined_sides(cv.board, cv.sheet)
+    _margins, strip = sheet_margins(cv.board, cv.sheet)
+    edges = {"top": ((x0, y0), (x1, y0)), "bottom": ((x0, y1), (x1, y1)),
+             "left": ((x0, y0), (x0, y1)), "right": ((x1, y0), (x1, y1))}
+    for side, (a, b) in edges.items():
+        if side in joined:
+            continue
+        cv.polyline([a, b], INK, 0.05)
+        off = {"top": (0, -0.15), "bottom": (0, 0.15), "left": (-0.15, 0), "right": (0.15, 0)}[side]
+        grow = [(0.15 if side in ("top", "bottom") else 0.0), (0.15 if side in ("left", "right") else 0.0)]
+        cv.polyline([(a[0] + off[0] - grow[0], a[1] + off[1] - grow[1]),
+                     (b[0] + off[0] + grow[0], b[1] + off[1] + grow[1])], INK, 0.02)
     title = cv.board.name if len(cv.board.sheets) == 1 else f"{cv.board.name} — sheet {cv.sheet.id}"
-    cv.text(x0, y1 + 0.75, title.upper(), 0.42, bold=True, anchor="lm")
+    if strip is None:
+        cv.text(x0 + 0.5, y0 + 1.2, title.upper(), 0.42, bold=True, anchor="lm", halo=HALO)
+        return
+    mid = y1 + 0.75 if strip == "bottom" else y0 - 0.75
+    cv.text(x0, mid, title.upper(), 0.42, bold=True, anchor="lm")
     right = x1
     for key in sorted(cv.board.boxes, reverse=True):
         if right - 4.2 < x0 + 8.0:
             break
-        frame = box(right - 4.2, y1 + 0.35, right, y1 + 1.15)
+        frame = box(right - 4.2, mid - 0.4, right, mid + 0.4)
         cv.fill(frame, (226, 218, 196))
         cv.stroke(frame.exterior, INK, 0.03)
-        cv.text(right - 2.1, y1 + 0.75, cv.board.boxes[key].name, 0.28, bold=True)
+        name = cv.board.boxes[key].name
+        cv.text(right - 2.1, mid, name, min(0.28, 3.8 / (0.62 * max(1, len(name)))), bold=True)   # fits its box
         right -= 4.6

@@ -12,6 +12,10 @@ from engine.maps.art.canvas import Canvas
 from engine.maps.art.palette import (DITCH, INK, LINE_STYLE, OTHER_LINE, RAIL, RIVER, ROAD, ROAD_EDGE, WATER_EDGE)
 
 
+# Hexside features a map records but prints no line for (a gate is where a road crosses a wall).
+UNPRINTED_HEXSIDES = ("gate",)
+
+
 def side_chains(cv: Canvas, sides) -> list[list[tuple]]:
     """Hexsides touching the sheet, joined into polylines along the hex edges."""
     edges = []
@@ -67,6 +71,13 @@ def paint_hexsides(cv: Canvas) -> None:
         elif name in ("ditch", "at ditch", "AT ditch"):
             for c in chains:
                 ditch(cv, c)
+        elif name == "wall":
+            for c in chains:
+                cv.polyline(c, (84, 78, 72), 0.09)
+            for c in chains:
+                cv.polyline(c, (184, 176, 164), 0.04)
+        elif name in UNPRINTED_HEXSIDES:
+            continue
         else:
             for c in chains:
                 cv.polyline(c, (80, 80, 80), 0.06)
@@ -99,6 +110,14 @@ def paint_links(cv: Canvas) -> None:
                 cv.polyline(c, ROAD_EDGE, 0.13)
             for c in chains:
                 cv.polyline(c, ROAD, 0.075)
+        elif kind == "highway":
+            bridges(cv, links, 0.2)
+            for c in chains:
+                cv.polyline(c, ROAD_EDGE, 0.2)
+            for c in chains:
+                cv.polyline(c, (226, 96, 64), 0.13)
+            for c in chains:
+                cv.polyline(c, ROAD, 0.04)
         elif kind == "railroad":
             bridges(cv, links, 0.1)
             for c in chains:

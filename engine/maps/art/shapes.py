@@ -18,6 +18,34 @@ def printed_rect(board: Board, sheet: Sheet):
     return box(corners[:, 0].min(), corners[:, 1].min(), corners[:, 0].max(), corners[:, 1].max())
 
 
+SIDES = ("top", "bottom", "left", "right")
+
+
+def joined_sides(board: Board, sheet: Sheet) -> set[str]:
+    """Sides of a sheet's printed area where another sheet of the board carries the map on.
+
+    Sheets that share a row (TCS sheets) are printed without paper, frame or
+    title on those sides, so that laid side by side they show one map.
+    """
+    others = set()
+    for sh in board.sheets:
+        if sh is not sheet:
+            others.update(sh.hexes())
+    if not others:
+        return set()
+    lay = board.layout
+    x0, y0, x1, y1 = printed_rect(board, sheet).bounds
+    out = set()
+    for side in SIDES:
+        samples = [(x0 + (x1 - x0) * k / 8, y0 - 0.5) if side == "top" else
+                   (x0 + (x1 - x0) * k / 8, y1 + 0.5) if side == "bottom" else
+                   (x0 - 0.5, y0 + (y1 - y0) * k / 8) if side == "left" else
+                   (x1 + 0.5, y0 + (y1 - y0) * k / 8) for k in range(1, 8)]
+        if sum(lay.pixel_to_hex(x, y) in others for x, y in samples) >= 4:
+            out.add(side)
+    return out
+
+
 def edge_ring(board: Board, sheet: Sheet) -> dict[Hex, Hex]:
     """Hexes just off a sheet, each with the hex whose terrain it shows (so art runs to the edge).
 
