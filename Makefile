@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) -m engine bench moves --json
 	$(PY) -m engine bench game --json
 	$(PY) -m engine bench scw --json
+	$(PY) -m engine bench tcs --json
 	QT_QPA_PLATFORM=offscreen $(PY) -m gui.bench --json
 
 clean:

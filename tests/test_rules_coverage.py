@@ -173,3 +173,13 @@ def test_each_tcs_row_names_a_test_or_says_why_not():
             last = cells[-1]
             assert QUALIFIED.search(last) or last.startswith(("not enforced: ", "heading")), \
                 f"{title} {number}: the last cell names no test and gives no reason: {last!r}"
+
+
+def test_every_tcs_series_row_ends_enforced_asked_in_play_or_player_decides():
+    body = doc_sections()["Tactical Combat Series (series engine)"]
+    rows = [line for line in body.splitlines() if line.startswith("| ") and not line.startswith("| procedure")]
+    assert len(rows) > 30
+    for line in rows:
+        last = line.strip().strip("|").split("|")[-1].strip()
+        assert last.endswith(")") and (last.startswith(("enforced (`", "needs a printed chart (asked in play; `",
+                                                         "player decides ("))), f"no status at the end: {line[:60]!r}"

@@ -100,6 +100,8 @@ class Domain:
             if isinstance(value, int) and self.min <= value <= self.max:
                 return value
             return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)          # a result code that looks like a number ("23" on an 11-66 chart)
         if isinstance(value, str) and value.strip() in self.values:
             return value.strip()
         return None

@@ -39,6 +39,9 @@ def scenario_offer(path: str | Path) -> ScenarioOffer:
     """The variants and sides of a scenario file (BadFile, naming the file, if it cannot be read)."""
     path = str(path)
     own = own_format_ruleset(path, "load_own_scenario")
+    offer = own_format_ruleset(path, "scenario_offer")
+    if offer is not None:
+        return offer(path)          # a ruleset with its own format that says its own sides (the TCS)
     if own is not None:
         sc = own(path)
         variants = tuple(VariantOffer(vid, str(v.get("name", vid)), str(v.get("text", "")))

@@ -1,0 +1,73 @@
+"""The Tactical Combat Series: the series engine that Black Wednesday and Leros build on.
+
+A game runs the series' sequence of play as steps (``TcsRules.sequence``):
+Command Phase (review Op Sheets, weighted turns, implementation rolls, reserve
+checks, adding units, new Op Sheets; battalion morale and weather on full-hour
+turns), Aircraft & Artillery Phase (initiative, sorties, pre-plotted barrages,
+missions, adjustment and execution, lifting barrages), Action Phases
+(initiative, then each side's phase) and Clean-up.  ``TcsRules.clock(state)``
+names where the game is; ``acting_side(state)`` who must act.
+
+Printed charts and counter values are chart slots (``charts.toml``); a blank cell
+that play needs becomes a pending :class:`engine.charts.ChartPrompt`, answered by
+a :class:`engine.charts.ChartAnswer` and remembered in ``state.memory``.
+
+Actions and their text forms (``parse_action`` reads them, ``text()`` writes them):
+
+- ``end``: end the current step for the acting side
+- ``chart SLOT [KEY]... = VALUE``: the printed result a pending prompt asks for
+- ``choose WHAT VALUE``: a pending decision (``initiative``, ``retreat``, ``overwatch``)
+- ``complete SHEET`` / ``cancel SHEET``: Command step 1
+- ``implement SHEET``: Command step 3 (Command Prep Table)
+- ``reserve SHEET``: Command step 4
+- ``assign UNIT SHEET``: Command step 5
+- ``opsheet ID TYPE FORMATION units U+U objective HEX,HEX [route HEX-HEX-...]``: Command step 6
+- ``airstrike HEX``: a sortie attacks
+- ``mission BATTERY HEX by SPOTTER he|smoke|illum [continuous]``, ``lift MARKER``: artillery
+- ``mode UNIT move|fire``, ``move UNIT HEX`` (one hex; overwatch may answer),
+  ``fire U+U at HEX``, ``sfa U+U at HEX``, ``pointfire UNIT at TARGET``,
+  ``assault U+U HEX``, ``overrun UNIT HEX``: Action phases
+
+Queries for the panels: ``clock``, ``acting_side``, ``sequence``, ``current``,
+``turn_info`` (clock, weather, visibility), ``ammunition``,
+``op_sheet_geometry`` (objective and route as shapely geometry), ``unit_status``,
+``overwatchers``; moves are one hex each, so ``legal_actions`` lists every destination.
+
+Pending entries in ``state.pending``: ``{"kind": "chart", "prompt": ChartPrompt}`` or
+``{"kind": "choice", "what", "side", "options", "text"}``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .rules import TcsRules
+from .scenario import TcsScenario, load_tcs_scenario
+
+__all__ = ["TcsRules", "TcsScenario", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
+           "rules_for_path", "rules_for_scenario", "scenario_offer"]
+
+# The TCS reads its own scenario format: ``validate`` and ``load_rules`` find these by scenario.ruleset.
+load_own_scenario = load_tcs_scenario
+
+
+def rules_for_path(path: str | Path) -> TcsRules:
+    return TcsRules(load_tcs_scenario(path))
+
+
+def rules_for_own_scenario(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:
+    """The rules bound to a TCS scenario file (the hook ``engine.game.load_rules`` looks for)."""
+    return rules_for_path(path)
+
+
+def scenario_offer(path: str | Path):
+    """The scenario's name and sides as a new game offers them (any side may be the player's)."""
+    from ...scenario.newgame import ScenarioOffer, SideOffer
+
+    sc = load_tcs_scenario(path)
+    return ScenarioOffer(str(path), sc.name, (), tuple(SideOffer(s.id, s.name) for s in sc.sides.values()))
+
+
+def rules_for_scenario(scenario) -> TcsRules:
+    if isinstance(scenario, TcsScenario):
+        return TcsRules(scenario)
+    return rules_for_path(getattr(scenario, "path", scenario))
