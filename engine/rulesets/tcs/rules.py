@@ -16,7 +16,7 @@ from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spo
 from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState, state_to_dict
 
 CHARTS = Path(__file__).with_name("charts.toml")
-AUTO = {"accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
+AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
 COUNTER_SLOTS = ("movement", "mobility", "range", "firepower", "morale", "steps", "point_fire")
 
 
@@ -44,6 +44,15 @@ class TcsRules:
         self.los_base = los_base       # a game's own LOS table (BW's bog, Leros' piers); None: the engine's default
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
+        from ...scenario.areas import AreaContext
+        self.areas = AreaContext(self.board)
+        # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
+        self.condition_hexes = {c.id: self.areas.hexes(c.area) for c in scenario.conditions if c.area}
+        self.tracked = frozenset(self.board.parse_hex(o.hex) for o in scenario.objectives).union(
+            *self.condition_hexes.values())
+        self.trench = frozenset(h for h, fs in self.board.features.items() if "trench" in fs)
+        self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
+        self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
 
     def hid(self, h: Hex) -> str:
         return self.board.hex_id(h)
@@ -68,6 +77,8 @@ class TcsRules:
             seq.append(("command", "bn_morale", ""))
             if self.scenario.weather_table:
                 seq.append(("command", "weather", ""))
+        if self.scenario.releases:
+            seq.append(("command", "release", ""))
         seq.append(("artillery", "initiative", ""))
         for who in ("first", "second"):
             seq += [("artillery", s, who) for s in ("sortie_roll", "sorties", "preplot", "missions", "execute", "lift")]
@@ -114,9 +125,20 @@ class TcsRules:
                     units[u].sheet = s.id
         ammo = {f"{k[0]}|{k[1]}|{k[2]}": v for k, v in sc.ammo.items()}
         control = {self.board.parse_hex(o.hex): o.held_by for o in sc.objectives if o.held_by}
+        # BW 5.0: a condition hex is held by the side on it at the start, else by the scenario's holder
+        on = {u.hex: self.specs[k].side for k, u in units.items()}
+        for h in sorted(self.tracked - set(control)):
+            if h in on or sc.holder:
+                control[h] = on.get(h, sc.holder)
+        waiting = {}
+        for u in sc.units:
+            if u.enters or u.release:
+                units[u.id].hex = None
+                waiting[u.id] = u.enters or "release " + u.release
         st = State(0, 0, units, sheets, {b: m for b, (_s, m) in sc.battalions.items()},
                    {b: 0 for b in sc.battalions}, ammo, seed_rng(seed), sc.weather, preset_dice=list(dice or []),
-                   control=control)
+                   control=control, waiting=waiting)
+        self.arrive(st, [])
         if memory is not None:
             st.memory = memory.copy()
         self._begin_step(st, [])
@@ -133,6 +155,10 @@ class TcsRules:
         """Objective points held at the end (the scenario's victory table), with each side's steps lost."""
         if not st.over:
             return None
+        if self.scenario.levels:
+            from .victory import evaluate
+            winner, level, breakdown = evaluate(self, st)
+            return Outcome(winner or None, level, breakdown)
         pts = {s: 0 for s in self.side_ids}
         for o in self.scenario.objectives:
             holder = st.control.get(self.board.parse_hex(o.hex), "")
@@ -235,6 +261,7 @@ class TcsRules:
             st.step = 0
             st.order = []
             events.append(Event("turn", f"turn {self.turns[st.turn].label} ({self.turns[st.turn].kind})"))
+            self.arrive(st, events)
         self._begin_step(st, events)
 
     def _begin_step(self, st: State, events: list) -> None:
@@ -573,8 +600,35 @@ class TcsRules:
         self._run(st, "overwatch", {"mover": a.unit, "hex": a.to}, [], events, False)
 
     def _take(self, st, h: Hex, side: str) -> None:
-        if any(self.board.parse_hex(o.hex) == h for o in self.scenario.objectives):
+        if h in self.tracked:
             st.control[h] = side
+        flag = f"trench:{side}"
+        if h in self.trench and flag not in st.flags:      # BW 3.3a, 3.5: the first unit to enter a trench hex
+            st.flags.append(flag)
+
+    # ------------------------------------------------------------ reinforcements (BW 1.10g/h, 2.7, 3.3, 3.5, 4.3)
+    def arrive(self, st: State, events: list) -> None:
+        """Reinforcements due by this turn's clock (or released) enter through their entry area: each takes the
+        first hex of it, in hex order, with room under the stacking limit; a unit finding no room waits a turn."""
+        now = self.turns[st.turn].when
+        from .clock import parse_clock
+        for uid in [k for k in self.order if k in st.waiting]:
+            due = st.waiting[uid]
+            if due.startswith("release "):
+                if due[8:] not in st.released:
+                    continue
+            elif parse_clock(due, self.scenario.year) > now:
+                continue
+            spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
+                         and not any(u.hex == h and self.specs[k].side != self.specs[uid].side
+                                     for k, u in st.units.items())), None)
+            if spot is None:
+                continue
+            st.units[uid].hex = spot
+            st.units[uid].mode = "move"
+            del st.waiting[uid]
+            events.append(Event("arrive", f"{uid} enters at {self.hid(spot)} ({self.specs[uid].entry})",
+                                {"unit": uid, "hex": self.hid(spot)}))
 
     def overwatchers(self, st, mover: str, h: Hex) -> list[str]:
         """Enemy units that may fire overwatch at a unit entering ``h`` (TCS 12.0): in Fire mode, unsuppressed,
