@@ -44,6 +44,7 @@ class TcsRules:
         self.los_base = los_base       # a game's own LOS table (BW's bog, Leros' piers); None: the engine's default
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
+        self._complete: set = set()
         from ...scenario.areas import AreaContext
         self.areas = AreaContext(self.board)
         # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
@@ -218,6 +219,16 @@ class TcsRules:
     def _missing(self, st: State) -> dict | None:
         """The first blank cell that legality needs (terrain, spotting, visibility, the counters on the map)."""
         kind = self.turns[st.turn].kind
+        key = (kind, st.weather, sum(len(c) for c in st.memory.cells.values()),
+               frozenset(self.specs[k].type for k, u in st.units.items() if u.hex is not None))
+        if key in self._complete:          # every value legality needs was known in this same situation
+            return None
+        miss = self._first_missing(st, kind)
+        if miss is None:
+            self._complete.add(key)
+        return miss
+
+    def _first_missing(self, st: State, kind: str) -> dict | None:
         need = [("tcs.turn_visibility", (kind,), f"{kind} turns"),
                 ("tcs.weather_visibility", (st.weather,), f"{st.weather} weather")]
         for c in ("open", "non-open"):
@@ -827,14 +838,21 @@ class TcsRules:
                             if _ok(lambda: self.check_assault(st, a, side)):
                                 out.append(a)
             elif u.morale_state == OK and not u.fired:
-                for h in enemy_at:
+                # only hexes in range (and, for area fire, spotted) can pass check_fire: test those alone
+                rng = int(counter(self, st, "range", uid) or 0)
+                near = [h for h in enemy_at if hex_distance(u.hex, h) <= rng]
+                seen = spotted_hexes(self, st, side, uid) if near else set()
+                area = int(counter(self, st, "firepower", uid) or 0) > 0
+                for h in near:
+                    if h not in seen or not area:
+                        continue
                     for kind in ("area", "sfa"):
                         a = A.Fire(kind, (uid,), self.hid(h))
                         if _ok(lambda: self.check_fire(st, a, side)):
                             out.append(a)
-                if int(counter(self, st, "point_fire", uid) or 0) > 0:
+                if seen and int(counter(self, st, "point_fire", uid) or 0) > 0:
                     for k in self.order:
-                        if st.units[k].hex is not None and self.specs[k].side != side:
+                        if st.units[k].hex in seen and self.specs[k].side != side:
                             a = A.Fire("point", (uid,), k)
                             if _ok(lambda: self.check_fire(st, a, side)):
                                 out.append(a)
