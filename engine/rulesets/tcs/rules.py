@@ -48,7 +48,9 @@ class TcsRules:
         from ...scenario.areas import AreaContext
         self.areas = AreaContext(self.board)
         # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
-        self.condition_hexes = {c.id: self.areas.hexes(c.area) for c in scenario.conditions if c.area}
+        self.condition_parts = {c.id: [self.areas.hexes(a.strip()) for a in c.area.split(";")]
+                                for c in scenario.conditions if c.area}
+        self.condition_hexes = {k: frozenset().union(*v) for k, v in self.condition_parts.items()}
         self.tracked = frozenset(self.board.parse_hex(o.hex) for o in scenario.objectives).union(
             *self.condition_hexes.values())
         self.trench = frozenset(h for h, fs in self.board.features.items() if "trench" in fs)

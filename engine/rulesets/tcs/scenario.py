@@ -20,7 +20,7 @@ AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
        "preplotted", "air", "trps", "victory", "fire_shifts", "releases")
-CONDITION_KINDS = ("occupy_all", "occupy_at_least", "hold_fewer", "no_units", "exit")
+CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit")
 
 
 @dataclass(frozen=True)
@@ -517,8 +517,8 @@ def _check_areas(board, r: _Reader, units, conditions, play_area: str) -> None:
             if area is not None and not area:
                 r.bad(f"units[{i}].entry", f"{u.entry!r} has no hex on the map")
     for i, c in enumerate(conditions):
-        if c.area:
-            hexes(f"victory.conditions[{i}].area", c.area)
+        for part in c.area.split(";") if c.area else ():
+            hexes(f"victory.conditions[{i}].area", part.strip())
 
 
 def map_path(sc: TcsScenario) -> Path:

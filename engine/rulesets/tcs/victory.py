@@ -5,6 +5,7 @@ A condition is one of:
 - ``occupy_all``: ``side`` occupies every hex of ``area`` (BW 5.0: the last side to occupy or pass through it);
 - ``occupy_at_least``: ``side`` occupies at least ``count`` hexes of ``area``;
 - ``hold_fewer``: ``side`` occupies fewer than ``count`` hexes of ``area`` (scenario 4's "fewer than 50");
+- ``occupy_any``: ``side`` occupies all of one of the areas ``area`` lists, separated by ";";
 - ``no_units``: no unit of ``side`` stands in ``area``;
 - ``exit``: units of ``side`` exited through ``area`` (exiting is not built, so it is never met and says so).
 
@@ -25,6 +26,11 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
         return held >= c.count, f"{c.side} occupies {held} hexes (needs {c.count})"
     if c.kind == "hold_fewer":
         return held < c.count, f"{c.side} occupies {held} hexes (fewer than {c.count} needed)"
+    if c.kind == "occupy_any":
+        parts = rules.condition_parts[c.id]
+        full = [i for i, p in enumerate(parts) if p and all(st.control.get(h) == c.side for h in p)]
+        names = [x.strip() for x in c.area.split(";")]
+        return bool(full), f"{c.side} occupies all of {', '.join(names[i] for i in full) or 'none of them'}"
     if c.kind == "no_units":
         n = sum(1 for k, u in st.units.items() if u.hex in hexes and rules.specs[k].side == c.side)
         return n == 0, f"{n} {c.side} units there"

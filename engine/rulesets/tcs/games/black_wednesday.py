@@ -67,7 +67,7 @@ class Builder:
 
     def lose(self, us, losses):
         """BW 1.10c: the group's losses one step at a time over its units (the player may re-allocate)."""
-        live = [u for u in us if not self.units[u.id].get("enters")]
+        live = [u for u in us if u.id in self.units and not self.units[u.id].get("enters")]
         i = 0
         while losses > 0 and live:
             self.units[live[i % len(live)].id]["lost"] += 1
@@ -573,8 +573,184 @@ S5_SHEETS = [
 ]
 
 
+def _north_east(board) -> str:
+    """Scenarios 7 and 8: "north of xx.37 and east of the railroad", read as sheet B hexes with a first number
+    below 37 east of the October Railroad (docs/tcs-maps.md: the typo)."""
+    rr = {}
+    for h in board.areas["October Railroad"].hexes:
+        hid = board.hex_id(h)
+        rr[hid[:3]] = min(rr.get(hid[:3], 99), int(hid[4:]))
+    out = [board.hex_id(h) for h in board.hexes()]
+    out = [x for x in out if x[0] == "B" and int(x[1:3]) < 37 and x[:3] in rr and int(x[4:]) > rr[x[:3]]]
+    return _hexes_expr(out)
+
+
+def _s7(b: Builder, board) -> Builder:
+    ne = _north_east(board)
+    for bn in ("1-708-43", "2-708-43", "3-708-43"):
+        b.place([u for u in units_of(bn)], ne, "BW Scenario 7", 13, 2)
+    b.place(units_of("708-43", minus={"soviet 76mm infantry gun": 4}), ne, "BW Scenario 7", 6)
+    b.place(units_of("IndTk")[8:], ne, "BW Scenario 7")
+    soviet_setup(b, {"1-269-63Gd": (w(4, "B33.21"), 25, 1), "2-269-63Gd": (w(4, "B38.14"), 29, 1),
+                     "3-269-63Gd": (w(4, "B29.12"), 33, 1), "1-270-63Gd": (w(2, "B50.06"), 31, 2),
+                     "2-270-63Gd": (w(2, "B47.10"), 26, 2), "3-270-63Gd": (w(2, "B52.10"), 27, 2),
+                     "1-342-63Gd": (w(2, "B45.17"), 26, 1), "2-342-63Gd": (w(2, "B43.12"), 23, 1),
+                     "3-342-63Gd": (w(2, "B49.14"), 17, 1), "1-14-72": (w(2, "B15.06"), 4),
+                     "2-14-72": (w(2, "B10.06"), 2), "3-14-72": (w(2, "B05.07"), 0),
+                     "1-133-72": (w(3, "A28.27"), 19), "2-133-72": (w(3, "A35.23"), 20),
+                     "3-133-72": (w(3, "A39.24"), 19), "1-187-72": (w(3, "B22.01"), 27),
+                     "2-187-72": (w(3, "B29.01"), 26), "3-187-72": (w(2, "A27.31"), 28)},
+                 {"269-63Gd": (w(4, "B29.15"), 17, {"soviet 76mm infantry gun": 2}),
+                  "270-63Gd": (w(4, "B29.19"), 18, {"soviet 76mm infantry gun": 2}),
+                  "342-63Gd": (w(4, "B29.25"), 19, {"soviet 76mm infantry gun": 2}),
+                  "133-72": (w(4, "A26.35"), 10, {"soviet 76mm infantry gun": 2}),
+                  "187-72": (w(4, "B20.04"), 12, {"soviet 76mm infantry gun": 2})},
+                 {"63Gd": (15, {"soviet 45mm at gun": 5}), "72": (12, {"soviet 45mm at gun": 4})})
+    # 14-72: "set up only 4x Inf Gun (76mm)" of its regimental troops
+    b.place(units_of("14-72", take={"soviet 76mm infantry gun": 4}), w(4, "B02.13"), "BW 1.10e")
+    b.place(units_of("1-RB")[6:], w(4, "A36.31"), "BW Scenario 7")
+    b.place(units_of("2-RB")[11:], w(4, "A36.31"), "BW Scenario 7")
+    _axis(b, dict(companies={
+        "4-I-262": (w(4, "B44.26"), 8), "5-II-262": (w(2, "B41.21"), 13), "7-II-262": ("B32.06 or B33.07", 12),
+        "9-III-262": (w(2, "A21.31", "A22.30"), 4), "10-III-262": (w(2, "A15.32", "A17.33"),),
+        "11-III-262": (w(2, "A12.30", "A10.28"),), "1-MR": (w(2, "A25.23"), 8), "3-MR": (w(2, "B30.05"), 13),
+        "1-I-263": (w(3, "A38.17"), 4), "2-I-263": (w(3, "A38.17"), 4), "3-I-263": (w(3, "A38.17"), 4),
+        "5-II-269": (w(2, "A48.15"),), "8-II-269": (w(3, "A54.14"),), "1-Engineer": (w(2, "B49.19"), 5),
+        "2-Engineer": (w(3, "B57.02"), 5), "3-Engineer": (w(2, "B44.05"), 5), "1-Recon": (w(3, "B59.08"), 5),
+        "2-Recon": (w(3, "B59.12"), 5), "3-Recon": (w(2, "B44.26"), 5), "1-635Ost": (w(3, "B60.16"),),
+        "2-635Ost": (w(3, "B60.16"),), "Bty1": (w(3, "B49.19"),), "Bty3": (w(3, "B41.21"),),
+        "Bty7": (w(4, "A27.14"),), "Bty8": (w(4, "A27.14"),)},
+        battalions={"II-262": w(4, "A51.31"), "III-262": w(4, "A17.25"), "MR": w(2, "A25.23")}, reserves=[]))
+    b.lose(units_of("II-262*"), 8)
+    b.lose(units_of("MR*"), 6)
+    b.morale["MR"] = 1
+    return b
+
+
+def _s8(b: Builder, board) -> Builder:
+    ne = _north_east(board)
+    for bn in ("1-708-43", "2-708-43", "3-708-43"):
+        b.place(units_of(bn), ne, "BW Scenario 8", 13)
+    b.place(units_of("708-43"), ne, "BW Scenario 8")
+    b.place(units_of("IndTk")[12:], ne, "BW Scenario 8")
+    bns = {"1-133-72": ("A29.27", 19), "2-133-72": ("A33.25", 20), "3-133-72": ("A37.24", 19),
+           "1-187-72": ("A28.34", 30), "2-187-72": ("B29.05", 19), "3-187-72": ("A28.31", 35),
+           "1-14-72": ("B22.01", 8), "2-14-72": ("B17.07", 6), "3-14-72": ("B12.07", 4),
+           "1-269-63Gd": ("B43.12", 25), "2-269-63Gd": ("B36.13", 29), "3-269-63Gd": ("B30.09", 33),
+           "1-270-63Gd": ("B52.07", 37), "2-270-63Gd": ("B46.07", 29), "3-270-63Gd": ("B50.11", 37),
+           "1-342-63Gd": ("B41.19", 26), "2-342-63Gd": ("B37.24", 26), "3-342-63Gd": ("B48.18", 22)}
+    soviet_setup(b, {k: (w(3, h), n) for k, (h, n) in bns.items()}, {}, {})
+    # Scenario 8 gives no regimental or divisional areas: those units use any area of their regiment or
+    # division (the nearest reading of 1.10e; a choice)
+    for reg in ("133-72", "187-72", "14-72", "269-63Gd", "270-63Gd", "342-63Gd"):
+        areas = " or ".join(w(3, h) for k, (h, _n) in bns.items() if k.endswith("-" + reg))
+        b.place(units_of(reg), areas, "BW 1.10e (regimental units in their battalions' areas)")
+    for div in ("63Gd", "72"):
+        areas = " or ".join(w(3, h) for k, (h, _n) in bns.items() if k.endswith("-" + div))
+        b.place(units_of(f"{div}-div"), areas, "BW 1.10e (divisional units)")
+    b.place(units_of("1-RB")[7:], w(4, "B07.17"), "BW Scenario 8")
+    b.place(units_of("2-RB")[13:], w(4, "B07.17"), "BW Scenario 8")
+    heckel = ["1-226", "1-563", "102", *sorted({u.group for u in ALL.values() if u.group.endswith(("I-390", "II-390"))})]
+    _axis(b, dict(companies={
+        "9-III-262": (w(2, "A21.31", "A22.30"), 4), "10-III-262": (w(2, "A15.32", "A17.33"),),
+        "11-III-262": (w(2, "A12.30", "A10.28"),), "1-MR": (w(2, "A25.23"), 9), "1-I-263": (w(3, "A38.17"), 5),
+        "2-I-263": (w(3, "A38.17"), 5), "3-I-263": (w(3, "A38.17"), 5), "5-II-269": (w(3, "A49.13"), 11),
+        "2-MR": (w(3, "A54.19"), 2), "3-MR": (w(3, "A51.24"), 14), "7-II-262": (w(3, "A47.35"), 12),
+        "1-Engineer": (w(3, "B61.21"), 6), "2-Engineer": (w(3, "B58.02"), 6), "3-Engineer": (w(3, "B51.02"), 6),
+        "1-Recon": (w(3, "B59.09"), 6), "2-Recon": (w(3, "B59.09"), 6), "3-Recon": (w(3, "B62.30"), 6),
+        "5-II-262": (w(3, "B62.26"), 13), "1-635Ost": (w(3, "B59.13"),), "2-635Ost": (w(3, "B60.17"),),
+        "Bty7": (w(4, "A27.24"),), "Bty8": (w(4, "A27.24"),)},
+        battalions={"II-262": w(4, "A51.31"), "III-262": w(4, "A17.25"), "I-263": w(4, "A30.17"),
+                    "II-269": w(4, "A54.14"), "MR": w(2, "A25.23")}, reserves=[]))
+    for g in heckel:
+        b.place(units_of(g), w(4, "A62.30"), "BW Scenario 8 (KG Heckel)")
+    for bn, n in (("II-262", 8), ("I-263", 3), ("MR", 6)):
+        b.lose(units_of(bn + "*") if bn != "II-262" else [u for u in units_of("II-262*") if u.id in b.units], n)
+    return b
+
+
+def _sov_sheets(groups: dict, implemented_type: str, skip=(), attack=(), objective="B45.18"):
+    out = []
+    for f, gs in groups.items():
+        hasty = [g for g in gs if g not in attack and g not in skip]
+        att = [g for g in gs if g in attack]
+        if hasty:
+            out.append({"id": f"{f}-hasty", "side": "soviet", "formation": f, "type": implemented_type,
+                        "units": _ids(*hasty), "objective": [objective], "implemented": True})
+        if att:
+            out.append({"id": f"{f}-attack", "side": "soviet", "formation": f, "type": "attack",
+                        "units": _ids(*att), "objective": [objective], "implemented": True})
+    return out
+
+
+def build_late(root: Path = ROOT) -> list[Path]:
+    from ....maps.mapfile import load_map
+    board = load_map(root / "maps" / "black-wednesday.toml")
+    out = []
+    sov_bats = (_bats("soviet", ["162-1"], "76mm") + _bats("soviet", ["343-1", "343-2", "343-3"], "76mm")
+                + _bats("soviet", ["9-1", "9-2", "9-3"], "76mm") + _bats("soviet", ["289-1", "289-2", "289-3"], "122mm"))
+    # Scenario 7: Breakout
+    b = _s7(Builder(), board)
+    sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "63Gd-div", "270-63Gd*", "342-63Gd*"],
+                          "72": ["187-72*", "72-div", "14-72*"]}, "hasty_defense",
+                         attack=("270-63Gd*", "342-63Gd*", "14-72*"))
+    sheets.append({"id": "Axis-hasty", "side": "axis", "formation": "spanish", "type": "hasty_defense",
+                   "units": [u for u, x in b.units.items() if x["u"].side == "axis" and x["u"].formation == "spanish"],
+                   "objective": ["A25.23", "B32.06"], "implemented": True})
+    sheets.append({"id": "Ost-hasty", "side": "axis", "formation": "german", "type": "hasty_defense",
+                   "units": _ids("1-635Ost", "2-635Ost"), "objective": ["B60.16"], "implemented": True})
+    p = root / "scenarios" / "black-wednesday-7-breakout.toml"
+    v7 = [cond("kb", "no Axis units in Krasni Bor", "no_units", "axis", "krasni_bor"),
+          cond("bastion", "Soviets occupy El Bastion", "occupy_all", "soviet", "el_bastion"),
+          cond("mill", "Soviets occupy the Mill", "occupy_all", "soviet", "the_mill"),
+          cond("village", "Soviets occupy Samsonovka, Mondolovo or Raikolovo", "occupy_any", "soviet",
+               "samsonovka ; mondolovo ; raikolovo")]
+    write(p, _head(7, "", "Breakout", "1600 10 Feb", "0200 11 Feb", "axis",
+                   "The isolated Spanish pockets slip out through the Soviet lines."), [SOV, AXIS], FORMATIONS, b, board,
+          sheets=sheets, batteries=sov_bats + _bats("axis", ["Bty1", "Bty3", "Bty7", "Bty8"], "105mm", "battery"),
+          ammo=[_ammo("soviet", "76mm", 20), _ammo("soviet", "122mm", 4)],
+          victory={"conditions": v7, "levels": levels_count(["kb", "bastion", "mill", "village"], 3, 2,
+                                                             "Axis Minor Victory")},
+          comment="Black Wednesday scenario 7, Breakout: both maps, 1600 10 Feb - 0200 11 Feb.\n"
+                  "The book's Axis artillery for this scenario repeats the Soviet list (a misprint): the Axis has\n"
+                  "its on-map batteries 1, 3, 7 and 8 and no ammunition given; the players decide any other.")
+    out.append(p)
+    # Scenario 8: Counter-attack at Krasni Bor
+    b = _s8(Builder(), board)
+    sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "270-63Gd*", "342-63Gd*", "63Gd-div"],
+                          "72": ["187-72*", "14-72*", "72-div", "133-72*"]}, "hasty_defense", attack=("133-72*",))
+    sheets = [s for s in sheets if s["id"] != "72-attack"] + [
+        {"id": "133-attack", "side": "soviet", "formation": "72", "type": "attack", "units": _ids("133-72*"),
+         "objective": ["A38.17"], "implemented": True}]
+    for f in ("43", "63Gd"):
+        sheets.append({"id": f"{f}-prepared", "side": "soviet", "formation": f, "type": "prepared_defense",
+                       "units": [], "objective": ["B45.18"], "weighted_turns": 18})
+    sheets += [{"id": "Sp-prepared", "side": "axis", "formation": "spanish", "type": "prepared_defense",
+                "units": [u for u, x in b.units.items() if x["u"].side == "axis" and x["u"].formation == "spanish"],
+                "objective": ["A25.23", "A38.17"], "implemented": True},
+               {"id": "Ost-prepared", "side": "axis", "formation": "german", "type": "prepared_defense",
+                "units": _ids("1-635Ost", "2-635Ost"), "objective": ["B59.13"], "implemented": True},
+               {"id": "Heckel-attack", "side": "axis", "formation": "german", "type": "attack",
+                "units": [u for u, x in b.units.items() if x["u"].formation == "german" and "635Ost" not in u],
+                "objective": ["B45.18"], "route": ["A62.30", "B50.20", "B45.18"], "implemented": True}]
+    p = root / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml"
+    write(p, _head(8, "", "Counter-attack at Krasni Bor", "0600 11 Feb", "1700 11 Feb", "axis",
+                   "A stronger German counter-attack on 11 February."), [SOV, AXIS], FORMATIONS, b, board,
+          sheets=sheets, batteries=sov_bats + _bats("axis", ["Bty7", "Bty8", "Bty9"], "105mm", "battery")
+          + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery")
+          + _bats("axis", ["I-215-1", "I-215-2", "I-215-3"], "105mm de", "battery")
+          + _bats("axis", ["III-215-9", "850-1", "850-2", "850-3"], "150mm de", "battery"),
+          ammo=[_ammo("soviet", "76mm", 200, 20), _ammo("soviet", "122mm", 50), _ammo("axis", "105mm", 40, 5),
+                _ammo("axis", "150mm", 20, 5), _ammo("axis", "105mm de", 110, 20), _ammo("axis", "150mm de", 100, 30)],
+          victory=campaign_victory(board),
+          comment="Black Wednesday scenario 8, Counter-attack at Krasni Bor: both maps, 0600-1700 11 Feb (BW 5.1).\n"
+                  "German ammunition is its own pool (BW 3.2b): calibres \"105mm de\" and \"150mm de\".")
+    out.append(p)
+    return out
+
+
 def main() -> None:
-    for p in build_all():
+    for p in build_all() + build_late():
         print(p.relative_to(ROOT))
 
 
