@@ -45,6 +45,10 @@ class TcsRules:
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
         self._complete: set = set()
+        self.game = None                # the game's own rules (engine/rulesets/tcs/games/<name>_rules.py)
+        if self.options.get("game_rules"):
+            import importlib
+            self.game = importlib.import_module(f".games.{self.options['game_rules']}_rules", __package__)
         from ...scenario.areas import AreaContext
         self.areas = AreaContext(self.board)
         # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
@@ -141,6 +145,8 @@ class TcsRules:
         st = State(0, 0, units, sheets, {b: m for b, (_s, m) in sc.battalions.items()},
                    {b: 0 for b in sc.battalions}, ammo, seed_rng(seed), sc.weather, preset_dice=list(dice or []),
                    control=control, waiting=waiting)
+        for hid in self.options.get("full_breaches", []):
+            st.marks["wire " + hid] = "full"
         self.arrive(st, [])
         if memory is not None:
             st.memory = memory.copy()
@@ -201,6 +207,8 @@ class TcsRules:
 
     def _drive(self, st: State, events: list) -> None:
         """Run the engine's own steps until a player must act (or a value legality needs is blank)."""
+        if self.game is not None and not st.pending:     # a move's overwatch is over: breaches settle (BW 1.4b)
+            self.game.settle_breaches(self, st, events)
         while not st.over and not st.pending:
             phase, step, who = self.current(st)
             if phase in ("artillery", "action"):
@@ -583,6 +591,8 @@ class TcsRules:
 
     def check_move(self, st, uid: str, to: Hex, side: str) -> Fraction:
         u = self._own(st, uid, side)
+        if self.game is not None and to in self.board and are_adjacent(u.hex, to):
+            self._game_move(st, uid, to)
         if u.mode != "move":
             raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
         if u.morale_state == PARALYZED:
@@ -596,6 +606,8 @@ class TcsRules:
         cost, why = movement_cost(self, st, uid, u.hex, to)
         if cost is None:
             raise IllegalAction("TCS 5.0", why)
+        if self.game is not None:
+            cost = self.game.move_cost(self, st, uid, to, cost)
         if u.mp_used + cost > self.ma(st, uid):
             raise IllegalAction("TCS 5.0", f"{uid} has {self.ma(st, uid) - u.mp_used} MPs left; {self.hid(to)} costs {cost}")
         why = self.stack_problem(st, uid, to)
@@ -603,11 +615,18 @@ class TcsRules:
             raise IllegalAction("TCS stacking (game data)", why)
         return cost
 
+    def _game_move(self, st, uid: str, to: Hex) -> None:
+        if self.game is not None:
+            self.game.check(self.game.move_problem(self, st, uid, to))
+
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)
         cost = self.check_move(st, a.unit, to, side)
         u = st.units[a.unit]
+        frm = u.hex
         u.hex, u.mp_used, u.moved = to, u.mp_used + cost, True
+        if self.game is not None:
+            self.game.after_move(self, st, a.unit, frm, to)
         self._take(st, to, side)
         events.append(Event("move", f"{a.unit} moves to {a.to} ({cost} MP)", {"unit": a.unit, "to": a.to}))
         self._run(st, "overwatch", {"mover": a.unit, "hex": a.to}, [], events, False)
@@ -660,6 +679,8 @@ class TcsRules:
                 continue
             if hex_distance(u.hex, h) <= value("range", spec.type) and \
                     (value("firepower", spec.type) or value("point_fire", spec.type)):
+                if self.game is not None and self.game.fire_problem(self, st, u.hex, h):
+                    continue                  # BW 1.1f: no overwatch into or out of the Mill
                 cands.append(k)
         return sorted(spotters(self, st, mover, h, "", cands)) if cands else []
 
@@ -684,6 +705,8 @@ class TcsRules:
                 raise IllegalAction("TCS 13.0", f"{uid} is {u.morale_state} and cannot fire")
             if u.fired:
                 raise IllegalAction("TCS 8.0", f"{uid} has fired this phase")
+            if self.game is not None:
+                self.game.check(self.game.fire_problem(self, st, u.hex, h))
             if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)
@@ -722,6 +745,8 @@ class TcsRules:
                 raise IllegalAction("TCS 15.0", f"vehicles overrun only Open hexes, not {cls}")
         for uid in a.units:
             u = self._own(st, uid, side)
+            if self.game is not None:
+                self.game.check(self.game.assault_problem(self, st, uid))
             if u.mode != "move" or u.morale_state != OK or u.fired:
                 raise IllegalAction("TCS 15.0", f"{uid} must be in Move mode, unsuppressed and not yet in combat")
             if not are_adjacent(u.hex, h):

@@ -209,6 +209,8 @@ DEFAULT_OPTIONS = {
     "attack_zones_block_los": True, # Leros 1.4c/d: not in Gale or Storm
     "no_zone_block_weather": [],
     "no_smoke_weather": [],
+    "game_rules": "",               # a game's own rules module under engine/rulesets/tcs/games ("black_wednesday")
+    "full_breaches": [],            # wire hexes Fully Breached at the start (BW scenarios 4-8)
 }
 
 

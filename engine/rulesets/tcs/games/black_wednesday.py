@@ -158,7 +158,7 @@ def _v(x):
 
 
 def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(), batteries=(), ammo=(),
-          releases=(), victory=None, comment="", options=None):
+          releases=(), victory=None, comment="", options=None, breaches=0):
     from ....scenario.areas import AreaContext
     ctx = AreaContext(board)
     occupied: dict = {}
@@ -166,6 +166,12 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     lines = [f"# {ln}" if ln else "#" for ln in comment.strip().splitlines()]
     lines += ["# Written by engine/rulesets/tcs/games/black_wednesday.py; docs/scenario-format.md (TCS) describes the keys.",
               "", "[scenario]"] + [f"{k} = {_v(v)}" for k, v in head.items()]
+    options = {"game_rules": "black_wednesday", **(options or {})}
+    wire = sorted(h for h, fs in board.features.items() if "wire" in fs)
+    if breaches:      # "Deploy N full Wire Breaches in any Soviet Set Up Area": the first N wire hexes in them
+        sov = frozenset().union(*(ctx.hexes(x["setup"]) for x in b.units.values()
+                                  if x["u"].side == "soviet" and x.get("setup")))
+        options["full_breaches"] = [board.hex_id(h) for h in wire if h in sov][:breaches]
     if options:
         lines += ["", "[options]"] + [f"{k} = {_v(v)}" for k, v in options.items()]
     for s in sides:
@@ -193,6 +199,9 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
             lines.append("vehicle = true")
         if u.fo:
             lines.append("fo = true")
+        if u.group.split("-")[-1] in ("MR", "Engineer", "Ski") or any(
+                w in u.type for w in ("engineer", "smg", "cavalry")):
+            lines.append("assault_trained = true")          # BW 1.12
         if x["lost"]:
             lines.append(f"steps_lost = {x['lost']}")
         if x.get("enters") or x.get("release"):
@@ -464,7 +473,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "axis", "krasni_bor", 50),
                                  cond("bastion", "no Spanish unit in El Bastion", "no_units", "axis", "el_bastion")],
                   "levels": levels_count(["kb50", "bastion"], 2, 1)},
-         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.")
+         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.", breaches=8)
     # Scenario 5: Assaulting the Mill
     b5 = _s5(Builder())
     v5 = [cond("mill", "Soviets occupy the Mill", "occupy_all", "soviet", "the_mill"),
@@ -478,7 +487,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                _ammo("axis", "150mm", 20, 5)],
          releases=_variable(b5, german=False, soviet14=True),
          victory={"conditions": v5, "levels": levels_count(["mill", "bastion", "sm"], 2, 1)},
-         comment="Black Wednesday scenario 5, Assaulting the Mill: both maps west of Bxx.07, 1000-1540 10 Feb.")
+         comment="Black Wednesday scenario 5, Assaulting the Mill: both maps west of Bxx.07, 1000-1540 10 Feb.",
+         breaches=4)
     # Scenario 6: The Assault Continues
     b6 = _s5(_s4(Builder()))
     soviet_setup(b6, {"1-708-43": (w(2, "B15.32"), 6), "2-708-43": (w(2, "B15.31"), 6), "3-708-43": (w(2, "B15.33"), 6)},
@@ -494,7 +504,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
          victory={"conditions": v5 + [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor",
                                            "hold_fewer", "axis", "krasni_bor", 50)],
                   "levels": levels_count(["mill", "bastion", "sm", "kb50"], 3, 2)},
-         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.")
+         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15)
     return out
 
 
@@ -713,7 +723,8 @@ def build_late(root: Path = ROOT) -> list[Path]:
                                                              "Axis Minor Victory")},
           comment="Black Wednesday scenario 7, Breakout: both maps, 1600 10 Feb - 0200 11 Feb.\n"
                   "The book's Axis artillery for this scenario repeats the Soviet list (a misprint): the Axis has\n"
-                  "its on-map batteries 1, 3, 7 and 8 and no ammunition given; the players decide any other.")
+                  "its on-map batteries 1, 3, 7 and 8 and no ammunition given; the players decide any other.",
+          breaches=15)
     out.append(p)
     # Scenario 8: Counter-attack at Krasni Bor
     b = _s8(Builder(), board)
@@ -744,7 +755,8 @@ def build_late(root: Path = ROOT) -> list[Path]:
                 _ammo("axis", "150mm", 20, 5), _ammo("axis", "105mm de", 110, 20), _ammo("axis", "150mm de", 100, 30)],
           victory=campaign_victory(board),
           comment="Black Wednesday scenario 8, Counter-attack at Krasni Bor: both maps, 0600-1700 11 Feb (BW 5.1).\n"
-                  "German ammunition is its own pool (BW 3.2b): calibres \"105mm de\" and \"150mm de\".")
+                  "German ammunition is its own pool (BW 3.2b): calibres \"105mm de\" and \"150mm de\".",
+          breaches=15)
     out.append(p)
     return out
 
