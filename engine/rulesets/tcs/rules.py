@@ -229,7 +229,7 @@ class TcsRules:
     def _missing(self, st: State) -> dict | None:
         """The first blank cell that legality needs (terrain, spotting, visibility, the counters on the map)."""
         kind = self.turns[st.turn].kind
-        key = (kind, st.weather, sum(len(c) for c in st.memory.cells.values()),
+        key = (kind, st.weather, frozenset((slot, k, str(v)) for slot, c in st.memory.cells.items() for k, v in c.items()),
                frozenset(self.specs[k].type for k, u in st.units.items() if u.hex is not None))
         if key in self._complete:          # every value legality needs was known in this same situation
             return None
