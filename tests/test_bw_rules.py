@@ -168,3 +168,20 @@ def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_
     events = []
     implement(r, st, Ctx(r, st, [1, 1], events), "72-follow-on")
     assert "on row 7 " in events[-1].text and not st.sheets["72-follow-on"].implemented
+
+
+def test_2_4_the_historical_prep_log_is_data_on_the_map_with_its_katyusha_turns(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.tcs.games.bw_prep import load_prep_log
+    log = load_prep_log()
+    assert log.check(rules6().board) == []
+    assert list(log.turns)[0] == "0600 10 Feb" and len(log.turns) == 8
+    assert log.katyusha_turns() == ["0600 10 Feb", "0620 10 Feb", "0820 10 Feb"]
+    assert ("Katyusha 2", "B53.12") in log.turns["0820 10 Feb"] and len(log.turns["0640 10 Feb"]) == 9
+    assert [log.shoot(d) for d in range(1, 7)] == ["bad"] * 3 + ["good"] * 3          # 2.4d
+    assert log.settings["prep_multiplier"] == 2 and log.settings["katyusha_radius"] == 5
+    bad = tmp_path / "log.toml"
+    bad.write_text('[log]\n[[battalions]]\nid = "a"\ncalibre = "122mm"\n[turns]\n"0600 10 Feb" = ["B01.01", "B01.02"]\n')
+    with pytest.raises(BadFile) as e:
+        load_prep_log(bad)
+    assert "expected 1 entries" in str(e.value)
