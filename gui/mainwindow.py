@@ -108,6 +108,9 @@ class MainWindow(QMainWindow):
         from .mapeditor.mode import attach_map_editor
 
         attach_map_editor(self)
+        from .charts.attach import attach_charts
+
+        self.charts = attach_charts(self)
 
     def _make_menus(self):
         from .menus import RecentFiles, WindowMenus
@@ -396,6 +399,8 @@ class MainWindow(QMainWindow):
             self.log_dock.show_seed(None)
             self.tray.clear()
             self.victory.show_standings([])
+            if getattr(self, "charts", None) is not None:
+                self.charts.update()
             return
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
@@ -417,6 +422,8 @@ class MainWindow(QMainWindow):
         computer_busy = c is not None and not c.paused and c.to_play()
         self.map_view.show_ready(() if computer_busy else s.units_to_act())
         self._show_computer_turn()
+        if getattr(self, "charts", None) is not None:
+            self.charts.update()          # the owner's chart answers what it holds; the prompt dock asks the rest
 
     def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are

@@ -12,7 +12,7 @@ from PIL import Image
 from engine.los.query import line_of_sight, sight_map
 from engine.los.rules import los_rules_from_dict
 from engine.maps.art import sheet_frame
-from engine.maps.hexes import hex_distance, hex_neighbors, hexside
+from engine.maps.hexes import hex_distance, hex_neighbors
 from engine.maps.mapfile import dumps_map, load_map
 from engine.scenario.areas import AreaContext
 

@@ -16,7 +16,7 @@ import shapely.affinity
 from PIL import Image
 
 from engine.maps.board import Affine, Area, Board, Line
-from engine.maps.hexes import SQRT3, Hex, Hexside, hex_linedraw, hexside, hexsides_of
+from engine.maps.hexes import SQRT3, Hex, Hexside, hex_linedraw, hexside
 
 
 def grid_point(board: Board, sheet: str, col: float, row: float) -> tuple[float, float]:
@@ -59,11 +59,6 @@ def route(board: Board, ids) -> list[Hex]:
 
 def links_of(path: list[Hex]) -> set[Hexside]:
     return {hexside(a, b) for a, b in zip(path, path[1:])}
-
-
-def boundary(board: Board, region: set[Hex]) -> set[Hexside]:
-    """Hexsides between a region and the rest of the board."""
-    return {s for x in region for s in hexsides_of(x) if s.other(x) in board and s.other(x) not in region}
 
 
 def add_feature(board: Board, hexes, name: str) -> None:
