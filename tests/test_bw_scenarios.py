@@ -180,3 +180,17 @@ def test_1_3a_and_1_6_trench_and_el_bastion_shift_fire_left():
     assert {"trench", "el bastion"} <= board.features_of(bastion)
     assert sum(s for f, s in shifts.items() if f in board.features_of(bastion)) == -4
     assert sum(s for f, s in shifts.items() if f in board.features_of(board.parse_hex("B16.29"))) in (-2, 0)
+
+
+def test_2_3c_and_3_2c_ammunition_arrives_at_0500_11_feb_in_the_campaign():
+    rules = TcsRules(scenario("3c-"))
+    st = rules.initial_state(1)
+    before = st.ammo["soviet|76mm|he"], st.ammo.get("axis|150mm de|he", 0)
+    st.turn = next(i for i, t in enumerate(rules.turns) if t.label == "0400 11 Feb")
+    events = []
+    rules.arrive(st, events)
+    assert (st.ammo["soviet|76mm|he"], st.ammo.get("axis|150mm de|he", 0)) == before
+    st.turn += 1
+    rules.arrive(st, events)
+    assert st.ammo["soviet|76mm|he"] == before[0] + 50 and st.ammo["soviet|122mm|smoke"] == 5
+    assert st.ammo["axis|105mm|smoke"] == 20 + 60 and st.ammo["axis|150mm de|he"] == 120

@@ -653,6 +653,11 @@ class TcsRules:
         first hex of it, in hex order, with room under the stacking limit; a unit finding no room waits a turn."""
         now = self.turns[st.turn].when
         from .clock import parse_clock
+        for clock, side, calibre, kind, n in self.scenario.ammo_arrivals:     # BW 2.3c, 3.2c
+            if n and parse_clock(clock, self.scenario.year) == now:
+                key = f"{side}|{calibre}|{kind}"
+                st.ammo[key] = st.ammo.get(key, 0) + n
+                events.append(Event("ammo", f"{side} receives {n} {kind} rounds of {calibre} ({clock})"))
         for uid in [k for k in self.order if k in st.waiting]:
             due = st.waiting[uid]
             if due.startswith("release "):

@@ -19,7 +19,7 @@ SHEET_TYPES = ("prepared_defense", "attack", "hasty_defense", "move")
 AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
-       "preplotted", "air", "trps", "victory", "fire_shifts", "releases")
+       "preplotted", "air", "trps", "victory", "fire_shifts", "releases", "ammo_arrivals")
 CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit")
 
 
@@ -191,6 +191,7 @@ class TcsScenario:
     levels: list = field(default_factory=list)      # victory Levels, best for the first side first
     holder: str = ""                                # who holds the condition hexes nobody occupies at the start
     shifts: list = field(default_factory=list)      # (side whose losses, per N units, toward side) BW 5.1
+    ammo_arrivals: list = field(default_factory=list)  # (clock, side, calibre, type, rounds): BW 2.3c, 3.2c
 
     def turns(self):
         return turn_track(parse_clock(self.start, self.year), parse_clock(self.end, self.year), self.twilight)
@@ -413,6 +414,16 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                                 r.get(t, "rule", str, where, default=""), r.get(t, "table", str, where, default=""),
                                 r.get(t, "at_least", int, where, default=0), r.get(t, "trigger", str, where, default=""),
                                 r.get(t, "result", str, where, default="released"), len(releases)))
+    arrivals = []
+    for where, t in r.tables(doc, "ammo_arrivals"):
+        c = r.get(t, "clock", str, where, required=True, default="")
+        try:
+            parse_clock(c, year)
+        except ValueError as e:
+            r.bad(f"{where}.clock", str(e))
+        s_, cal = side_of(t, where), r.get(t, "calibre", str, where, required=True, default="")
+        for a in AMMO_TYPES:
+            arrivals.append((c, s_, cal, a, r.get(t, a, int, where, default=0)))
     rel_ids = {x.id for x in releases}
     for i, u in enumerate(units):
         if u.release and u.release not in rel_ids:
@@ -460,7 +471,7 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,
                      formations, battalions, units, sheets, batteries, ammo, pre, air, trps, objs, shifts, options,
                      weather_table, play_area=play_area, releases=releases, conditions=conditions, levels=levels,
-                     holder=holder, shifts=vshifts)
+                     holder=holder, shifts=vshifts, ammo_arrivals=arrivals)
     sc.board = board
     return sc
 

@@ -219,6 +219,12 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     for t in ammo:
         lines += ["", "[[ammo]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
+    if head["start"].endswith("10 Feb") and head["end"].endswith("11 Feb") and head["end"][:4] >= "0500":
+        for side, cal, he, smoke in (("soviet", "76mm", 50, 20), ("soviet", "122mm", 20, 5),      # BW 2.3c
+                                     ("axis", "105mm", 20, 20), ("axis", "150mm", 50, 20),        # BW 3.2c Spanish
+                                     ("axis", "105mm de", 100, 20), ("axis", "150mm de", 120, 15)):  # German
+            lines += ["", "[[ammo_arrivals]]", 'clock = "0500 11 Feb"', f"side = {_v(side)}", f"calibre = {_v(cal)}",
+                      f"he = {he}", f"smoke = {smoke}"]
     for t in releases:
         lines += ["", "[[releases]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     lines += ["", "[[fire_shifts]]", 'feature = "trench"', "shift = -2", 'rule = "BW 1.3a"',
