@@ -16,6 +16,8 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import IllegalAction
 from engine.maps.hexes import Hex
 
+from .tablelook import dressed
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -85,12 +87,15 @@ class PlaySession(QObject):
         """``(scenario unit, hex)`` of every unit a state has on the map."""
         units = getattr(state, "units", {})
         on_map = getattr(state, "on_map", None)       # a unit eliminated in its hex keeps the hex but is gone
+        ask = getattr(self.rules, "looks", None)      # face down, back up, markers (the table's rulesets)
+        looks = ask(state) if ask is not None else {}
         out = []
         for uid, unit in self.scenario.units.items():
             h = getattr(units.get(uid), "hex", None)
             if isinstance(h, Hex) and (on_map is None or on_map(uid)):
-                out.append((unit, h))
-        return out
+                out.append((dressed(unit, looks.get(uid)) if looks else unit, h, getattr(units[uid], "z", 0)))
+        out.sort(key=lambda t: t[2])                   # the last put down on top (stable: the scenario's order)
+        return [(u, h) for u, h, _ in out]
 
     def turn_text(self, state=None) -> str:
         st = state if state is not None else self.state

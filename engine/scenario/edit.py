@@ -17,6 +17,7 @@ from engine.scenario import (
     AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Release, RollModifier, RollResult, RollTable,
     Scenario, Side, Unit, Victory, parse_area, parse_scenario, scenario_to_dict,
 )
+from engine.scenario.load import DATA_RULESETS
 from engine.scenario.variable import DICE
 from engine.scenario.setup import validate_setup
 
@@ -437,4 +438,18 @@ def check(s: Scenario, board: Board | None = None) -> list[Problem]:
                     ctx.hexes(c.area)
                 except (AreaSyntaxError, AreaError) as e:
                     problems.append(Problem(parsed.path, f"victory.conditions.{c.id}.area", str(e)))
+    if not problems and parsed.ruleset in DATA_RULESETS:
+        problems.extend(_rules_problems(parsed, board))
     return problems
+
+
+def _rules_problems(s: Scenario, board: Board) -> list[Problem]:
+    """What a ruleset configured by data (free, classic) cannot use in the scenario's [rules]: a CRT row of the
+    wrong length, a result not defined, a terrain missing from the chart, ... with the line and allowed values."""
+    import importlib
+
+    try:
+        importlib.import_module(f"engine.rulesets.{s.ruleset}").rules_for_scenario(s, board)
+    except BadFile as e:
+        return list(e.problems)
+    return []

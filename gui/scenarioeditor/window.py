@@ -100,6 +100,9 @@ class ScenarioEditor(QMainWindow):
         self.runner = PlayRun(self)
         self.runner.finished.connect(self.result.show_result)
         self.runner.failed.connect(lambda m: self.say(f"the game could not be played: {m}"))
+        from .rulespage import attach_rules_page
+
+        attach_rules_page(self)
         self._menus()
         self.setEnabled(True)
 
@@ -263,7 +266,7 @@ class ScenarioEditor(QMainWindow):
     def refresh(self) -> None:
         if self.scenario is None:
             return
-        for page in (self.page, self.oob, self.setup, self.victory):
+        for page in (self.page, self.oob, self.setup, self.victory, self.rules_page):
             page.refresh()
         placed = []
         for u in self.scenario.units.values():
