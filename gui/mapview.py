@@ -133,6 +133,8 @@ class MapView(QGraphicsView):
         """Show a board: its sheets' images (tiled in the background), its grid and ids."""
         for job in self.jobs:
             job.cancel()
+            for signal in (job.progress, job.ready, job.failed):   # its sheet layer is deleted below
+                signal.disconnect()
             self._retired.append(job)
         self.jobs = []
         self._retired = [j for j in self._retired if not j.wait(0)]

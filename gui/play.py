@@ -56,16 +56,21 @@ class PlaySession(QObject):
     def open_saved(cls, path: Path, parent=None) -> "PlaySession":
         """A saved game: its scenario checked against the recorded hash, its log replayed (BadFile if not)."""
         from engine.game import load_game
-        from engine.maps.mapfile import load_map
-        from engine.scenario import load_scenario
 
         game = load_game(path)
-        scenario = load_scenario(game.scenario_path)
-        session = cls(scenario, load_map(scenario.map_path), parent=parent, game=game)
+        session = cls.of_game(game, parent)
         session.path = Path(path)
         if game.computer is not None:          # which of the log's actions the computer played, as saved
             session._by_computer = [i in game.computer.played for i in range(1, len(game.log) + 1)]
         return session
+
+    @classmethod
+    def of_game(cls, game, parent=None) -> "PlaySession":
+        """A session on a game already built (a saved game replayed, or as it stood before a refused action)."""
+        from engine.scenario import load_scenario, scenario_board
+
+        scenario = load_scenario(game.scenario_path)
+        return cls(scenario, scenario_board(scenario), parent=parent, game=game)
 
     # ------------------------------------------------------------ what is on the map
     @property

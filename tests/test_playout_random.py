@@ -1,7 +1,7 @@
 """The invariant test of every shipped ruleset: seeded random games end, save, reload and replay to the same hash.
 
 Every side is played by the random player (``engine.players.random``): a
-uniformly random legal action each time, pending choices included.  A game
+random legal action each time (a kind of action, then one of that kind), pending choices included.  A game
 that is not over yet offers no legal action is a ruleset bug (``StuckGame``).
 
 The default suite plays ``DEFAULT_GAMES`` per ruleset family; ``make playout``
@@ -28,12 +28,14 @@ FAMILIES = {
     "demyansk": (("demyansk-1-trapped.toml", 0.75), ("demyansk-2-campaign.toml", 0.25)),
     "scw": (("scw-platoon-attack.toml", 0.5), ("scw-company-attack.toml", 0.5)),
     "tcs": (("tcs-test.toml", 1.0),),
+    "classic": (("classic-river-crossing.toml", 0.9), ("demyansk-1-classic.toml", 0.1)),
+    "free": (("free-demo.toml", 1.0),),
 }
 # A random Demyansk game takes about 3 s (scenario I) and 5-8 s (scenario II) on one core, a skirmish
 # game 0.06 s (platoon) and 0.2 s (company), a TCS test game about 1-2 s, medians: 200 skirmish games
 # fit the default suite, 200 Demyansk games (about 12 minutes of one core) run under ``make playout``;
 # tests/test_tcs_playout.py plays more TCS games with its own invariants.
-DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4}
+DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4, "classic": 10, "free": 2}
 
 
 def _games(family: str) -> int:

@@ -1,4 +1,4 @@
-"""The random player: every side plays uniformly random legal actions (the invariant test for every ruleset).
+"""The random player: every side plays random legal actions (the invariant test for every ruleset).
 
 It knows nothing of any game: it asks ``rules.legal_actions(state)`` and
 plays one of them with ``rules.apply`` (through :class:`engine.game.Game`).
@@ -26,16 +26,37 @@ class StuckGame(SandtableError):
     """A game that is not over but offers no legal action, or never ends: a ruleset bug."""
 
 
+def action_kind(action) -> str:
+    """The kind of an action: its record type, or the first word of its text form (``move``, ``end``)."""
+    text = action.text() if hasattr(action, "text") else str(action)
+    return f"{type(action).__name__}:{text.split(' ', 1)[0]}"
+
+
 class RandomPlayer:
-    """Chooses uniformly among the legal actions, deterministically from its seed."""
+    """Chooses a kind of legal action uniformly, then one action of that kind uniformly, from its own seed.
+
+    Choosing the kind first keeps a random game moving on a table where one kind has
+    thousands of actions (every counter to every hex of a free table) and ending the
+    phase is a single one: every legal action can still be chosen, and every kind
+    of decision is taken as often as any other.
+    """
 
     def __init__(self, seed: int):
         self.rng = seed_rng(int(seed) ^ PLAYER_SALT)
 
+    def pick(self, items: list):
+        """One of ``items``, uniformly."""
+        face, self.rng = next_die(self.rng, len(items))
+        return items[face - 1]
+
     def choose(self, actions: list):
-        """One of ``actions``, uniformly (``actions`` in the ruleset's fixed order)."""
-        face, self.rng = next_die(self.rng, len(actions))
-        return actions[face - 1]
+        """One of ``actions`` (in the ruleset's fixed order): a kind uniformly, then an action of it."""
+        kinds: dict[str, list] = {}
+        for a in actions:
+            kinds.setdefault(action_kind(a), []).append(a)
+        if len(kinds) == 1:
+            return self.pick(actions)
+        return self.pick(self.pick(list(kinds.values())))
 
 
 def play_random(game: Game, seed: int | None = None, max_actions: int = MAX_ACTIONS, charts=None) -> int:

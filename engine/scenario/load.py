@@ -163,6 +163,12 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     stacking = rd.table(head.get("stacking", {}), "scenario.stacking", ("limit", "rule"))
     stacking_limit = rd.get(stacking, "scenario.stacking", "limit", int, 0) or 0
     sides = _sides(rd, doc)
+    if ruleset and sides:
+        from ..rulesets import side_mismatch
+
+        why = side_mismatch(ruleset, list(sides))
+        if why:
+            rd.bad("sides", why)
     first_side = rd.get(head, "scenario", "first_side", str, "")
     if first_side and sides and first_side not in sides:
         rd.bad("scenario.first_side", f"{first_side!r} is not a side (sides: {', '.join(sides)})")
@@ -222,8 +228,8 @@ def _sides(rd: _Reader, doc: dict) -> dict[str, Side]:
                 if not _is_colour(c):
                     rd.bad(f"{bkey}.{k}", f"expected a colour like '#8a6a4a', found {c!r}")
             branches[bid] = Branch(bid, rd.get(b, bkey, "name", str, bid), fill, text)
-        colour = rd.get(t, key, "colour", str, "#808080")
-        if not _is_colour(colour):
+        colour = rd.get(t, key, "colour", str, "")           # none: the ruleset's colours for its units
+        if colour and not _is_colour(colour):
             rd.bad(f"{key}.colour", f"expected a colour like '#8a6a4a', found {colour!r}")
         if sid:
             out[sid] = Side(sid, rd.get(t, key, "name", str, sid), colour, branches,

@@ -152,6 +152,7 @@ class ScenarioEditor(QMainWindow):
     def _board_shown(self) -> None:
         self.undo_stack.clear()
         self.dirty = False
+        self.page.forget_typing()
         from engine.counters.art import counter_images_folder
 
         self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
@@ -254,10 +255,7 @@ class ScenarioEditor(QMainWindow):
         if self.scenario is None or uid not in self.scenario.units:
             return False
         hid = self.board.hex_id(h)
-        if uid not in self.scenario.deployment_of():
-            self.say(f"{uid} is not part of the set-up: put it in a set-up group first")
-            return False
-        ok = self.edit(lambda s: E.place(s, uid, hid), f"{uid} set up in {hid}")
+        ok = self.edit(lambda s: E.place_anywhere(s, uid, hid), f"{uid} set up in {hid}")
         bad = [p for p in E.check(self.scenario, self.board) if p.key == f"units.{uid}.hex"]
         if bad:
             self.say(bad[0].message)
@@ -266,6 +264,10 @@ class ScenarioEditor(QMainWindow):
     def refresh(self) -> None:
         if self.scenario is None:
             return
+        if self.map_view.art.sides != self.scenario.sides:      # a side added, renamed or recoloured
+            from engine.counters.art import counter_images_folder
+
+            self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
         for page in (self.page, self.oob, self.setup, self.victory, self.rules_page):
             page.refresh()
         placed = []
