@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test playout bench clean check-qt
+.PHONY: run test playout bench bench-bw clean check-qt
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# Black Wednesday: 50 random-bot games of every scenario, replayed (long: minutes a game for the big ones)
+bench-bw: $(STAMP)
+	$(PY) -m engine bench bw --repeat 50 --json

@@ -30,12 +30,16 @@ FAMILIES = {
     "tcs": (("tcs-test.toml", 1.0),),
     "classic": (("classic-river-crossing.toml", 0.9), ("demyansk-1-classic.toml", 0.1)),
     "free": (("free-demo.toml", 1.0),),
+    # Black Wednesday's games take 15 s (scenario 1) to several minutes each: none in the default suite
+    # (tests/test_bw_playout.py plays scenario 1 whole and every opening); ``make playout`` and
+    # ``make bench-bw`` play them.
+    "black-wednesday": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("black-wednesday-*.toml"))),
 }
 # A random Demyansk game takes about 3 s (scenario I) and 5-8 s (scenario II) on one core, a skirmish
 # game 0.06 s (platoon) and 0.2 s (company), a TCS test game about 1-2 s, medians: 200 skirmish games
 # fit the default suite, 200 Demyansk games (about 12 minutes of one core) run under ``make playout``;
 # tests/test_tcs_playout.py plays more TCS games with its own invariants.
-DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4, "classic": 10, "free": 2}
+DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4, "classic": 10, "free": 2, "black-wednesday": 0}
 
 
 def _games(family: str) -> int:
@@ -46,6 +50,8 @@ def _games(family: str) -> int:
 def _cases():
     for family, parts in FAMILIES.items():
         total = _games(family)
+        if total == 0:
+            continue
         for name, share in parts:
             for seed in range(1, max(1, round(total * share)) + 1):
                 yield pytest.param(name, seed, id=f"{name.removesuffix('.toml')}-{seed}")

@@ -54,12 +54,18 @@ def implement(rules, st, ctx, sheet: str) -> None:
     for c in range(1, 12):
         if s.weighted_turns >= int(ctx.cell("tcs.command_prep_thresholds", (s.type, c))):
             col = c
-    row_raw = side.command_prep + s.size + side.staff
+    f = rules.scenario.formations.get(s.formation)
+    prep, size, staff = side.command_prep, s.size, side.staff
+    if f is not None and f.command_prep:        # BW 2.1d, 3.1c: the formation's own rating
+        prep = f.command_prep
+        if f.uncoordinated:                     # BW 2.1d: no Size or Staff modifiers for Soviet sheets
+            size = staff = 0
+    row_raw = prep + size + staff
     row = _clip(row_raw, 1, 9)
     roll = ctx.roll_dice("d66", f"implementation of {sheet}")
     steps = (Step(f"column {col} ({s.weighted_turns} weighted turns, {s.type.replace('_', ' ')})", "TCS 6.9f"),
-             Step(f"row {row} (Command Prep {side.command_prep} + size {s.size}" +
-                  (f" + staff {side.staff}" if side.staff else "") + ")", "TCS 6.9f"),
+             Step(f"row {row} (Command Prep {prep} + size {size}" +
+                  (f" + staff {staff}" if staff else "") + ")", "TCS 6.9f"),
              Step(f"roll {roll}"))
     need = ctx.cell("tcs.command_prep", (row, col), steps, f"implementing {sheet}")
     s.rolled = True
@@ -540,7 +546,44 @@ def cleanup(rules, st, ctx) -> None:
     ctx.events.append(Event("cleanup", "clean-up: recovery, markers removed"))
 
 
-PROCS = {"accrue": accrue, "implement": implement, "reserve_check": reserve_check, "bn_morale": bn_morale,
+def release(rules, st, ctx) -> None:
+    """Variable reinforcements (BW 2.7, 3.3a, 3.5): once a group's trigger holds, roll for it each Command Phase.
+
+    Groups read on the same printed table share one roll a phase; the result releases the first group still
+    waiting whose ``result`` it is (the groups' order is the scenario's, so I-215's batteries come before the
+    others, BW 3.5 note).  A group with ``at_least`` is released on two dice at least that (BW 2.7: 11 or 12).
+    Released units enter at once through their entry areas (BW 1.10h)."""
+    rolled: dict[str, str] = {}
+    for r in rules.scenario.releases:
+        if r.id in st.released:
+            continue
+        enemy = next(s for s in rules.side_ids if s != r.side)
+        if r.trigger == "trench" and f"trench:{enemy}" not in st.flags:
+            continue
+        if r.trigger.startswith("entered:"):
+            g = r.trigger[8:]
+            if g not in st.released or any(u in st.waiting for u in rules.release_units.get(g, [])):
+                continue
+        if r.table:
+            if r.table not in rolled:
+                roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
+                rolled[r.table] = str(ctx.cell(r.table, (roll,), (Step(f"roll {roll}", r.rule),),
+                                               f"{r.rule} variable reinforcements"))
+            res = rolled[r.table]
+            if res != r.result:
+                continue
+            rolled[r.table] = "used"
+        else:
+            roll = int(ctx.roll_dice("2d6", f"{r.rule} release of {r.id}"))
+            if roll < r.at_least:
+                ctx.events.append(Event("release", f"{r.id}: rolled {roll}, needs {r.at_least} ({r.rule})"))
+                continue
+        st.released.append(r.id)
+        ctx.events.append(Event("release", f"{r.id} is released ({r.rule})", {"group": r.id}))
+    rules.arrive(st, ctx.events)
+
+
+PROCS = {"release": release, "accrue": accrue, "implement": implement, "reserve_check": reserve_check, "bn_morale": bn_morale,
          "weather": weather, "initiative": initiative, "area_fire": area_fire, "point_fire": point_fire,
          "overwatch": overwatch, "assault": assault, "sortie_roll": sortie_roll, "airstrike": airstrike,
          "execute": execute, "preplot": preplot, "lift": lift, "cleanup": cleanup}

@@ -16,7 +16,7 @@ from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spo
 from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState, state_to_dict
 
 CHARTS = Path(__file__).with_name("charts.toml")
-AUTO = {"accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
+AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
 COUNTER_SLOTS = ("movement", "mobility", "range", "firepower", "morale", "steps", "point_fire")
 
 
@@ -44,6 +44,22 @@ class TcsRules:
         self.los_base = los_base       # a game's own LOS table (BW's bog, Leros' piers); None: the engine's default
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
+        self._complete: set = set()
+        self.game = None                # the game's own rules (engine/rulesets/tcs/games/<name>_rules.py)
+        if self.options.get("game_rules"):
+            import importlib
+            self.game = importlib.import_module(f".games.{self.options['game_rules']}_rules", __package__)
+        from ...scenario.areas import AreaContext
+        self.areas = AreaContext(self.board)
+        # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
+        self.condition_parts = {c.id: [self.areas.hexes(a.strip()) for a in c.area.split(";")]
+                                for c in scenario.conditions if c.area}
+        self.condition_hexes = {k: frozenset().union(*v) for k, v in self.condition_parts.items()}
+        self.tracked = frozenset(self.board.parse_hex(o.hex) for o in scenario.objectives).union(
+            *self.condition_hexes.values())
+        self.trench = frozenset(h for h, fs in self.board.features.items() if "trench" in fs)
+        self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
+        self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
 
     def hid(self, h: Hex) -> str:
         return self.board.hex_id(h)
@@ -68,6 +84,8 @@ class TcsRules:
             seq.append(("command", "bn_morale", ""))
             if self.scenario.weather_table:
                 seq.append(("command", "weather", ""))
+        if self.scenario.releases:
+            seq.append(("command", "release", ""))
         seq.append(("artillery", "initiative", ""))
         for who in ("first", "second"):
             seq += [("artillery", s, who) for s in ("sortie_roll", "sorties", "preplot", "missions", "execute", "lift")]
@@ -114,9 +132,22 @@ class TcsRules:
                     units[u].sheet = s.id
         ammo = {f"{k[0]}|{k[1]}|{k[2]}": v for k, v in sc.ammo.items()}
         control = {self.board.parse_hex(o.hex): o.held_by for o in sc.objectives if o.held_by}
+        # BW 5.0: a condition hex is held by the side on it at the start, else by the scenario's holder
+        on = {u.hex: self.specs[k].side for k, u in units.items()}
+        for h in sorted(self.tracked - set(control)):
+            if h in on or sc.holder:
+                control[h] = on.get(h, sc.holder)
+        waiting = {}
+        for u in sc.units:
+            if u.enters or u.release:
+                units[u.id].hex = None
+                waiting[u.id] = u.enters or "release " + u.release
         st = State(0, 0, units, sheets, {b: m for b, (_s, m) in sc.battalions.items()},
                    {b: 0 for b in sc.battalions}, ammo, seed_rng(seed), sc.weather, preset_dice=list(dice or []),
-                   control=control)
+                   control=control, waiting=waiting)
+        for hid in self.options.get("full_breaches", []):
+            st.marks["wire " + hid] = "full"
+        self.arrive(st, [])
         if memory is not None:
             st.memory = memory.copy()
         self._begin_step(st, [])
@@ -133,6 +164,10 @@ class TcsRules:
         """Objective points held at the end (the scenario's victory table), with each side's steps lost."""
         if not st.over:
             return None
+        if self.scenario.levels:
+            from .victory import evaluate
+            winner, level, breakdown = evaluate(self, st)
+            return Outcome(winner or None, level, breakdown)
         pts = {s: 0 for s in self.side_ids}
         for o in self.scenario.objectives:
             holder = st.control.get(self.board.parse_hex(o.hex), "")
@@ -181,6 +216,8 @@ class TcsRules:
 
     def _drive(self, st: State, events: list) -> None:
         """Run the engine's own steps until a player must act (or a value legality needs is blank)."""
+        if self.game is not None and not st.pending:     # a move's overwatch is over: breaches settle (BW 1.4b)
+            self.game.settle_breaches(self, st, events)
         while not st.over and not st.pending:
             phase, step, who = self.current(st)
             if phase in ("artillery", "action"):
@@ -201,6 +238,16 @@ class TcsRules:
     def _missing(self, st: State) -> dict | None:
         """The first blank cell that legality needs (terrain, spotting, visibility, the counters on the map)."""
         kind = self.turns[st.turn].kind
+        key = (kind, st.weather, frozenset((slot, k, str(v)) for slot, c in st.memory.cells.items() for k, v in c.items()),
+               frozenset(self.specs[k].type for k, u in st.units.items() if u.hex is not None))
+        if key in self._complete:          # every value legality needs was known in this same situation
+            return None
+        miss = self._first_missing(st, kind)
+        if miss is None:
+            self._complete.add(key)
+        return miss
+
+    def _first_missing(self, st: State, kind: str) -> dict | None:
         need = [("tcs.turn_visibility", (kind,), f"{kind} turns"),
                 ("tcs.weather_visibility", (st.weather,), f"{st.weather} weather")]
         for c in ("open", "non-open"):
@@ -244,6 +291,7 @@ class TcsRules:
             st.step = 0
             st.order = []
             events.append(Event("turn", f"turn {self.turns[st.turn].label} ({self.turns[st.turn].kind})"))
+            self.arrive(st, events)
         self._begin_step(st, events)
 
     def _begin_step(self, st: State, events: list) -> None:
@@ -552,6 +600,8 @@ class TcsRules:
 
     def check_move(self, st, uid: str, to: Hex, side: str) -> Fraction:
         u = self._own(st, uid, side)
+        if self.game is not None and to in self.board and are_adjacent(u.hex, to):
+            self._game_move(st, uid, to)
         if u.mode != "move":
             raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
         if u.morale_state == PARALYZED:
@@ -565,6 +615,8 @@ class TcsRules:
         cost, why = movement_cost(self, st, uid, u.hex, to)
         if cost is None:
             raise IllegalAction("TCS 5.0", why)
+        if self.game is not None:
+            cost = self.game.move_cost(self, st, uid, to, cost)
         if u.mp_used + cost > self.ma(st, uid):
             raise IllegalAction("TCS 5.0", f"{uid} has {self.ma(st, uid) - u.mp_used} MPs left; {self.hid(to)} costs {cost}")
         why = self.stack_problem(st, uid, to)
@@ -572,18 +624,57 @@ class TcsRules:
             raise IllegalAction("TCS stacking (game data)", why)
         return cost
 
+    def _game_move(self, st, uid: str, to: Hex) -> None:
+        if self.game is not None:
+            self.game.check(self.game.move_problem(self, st, uid, to))
+
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)
         cost = self.check_move(st, a.unit, to, side)
         u = st.units[a.unit]
+        frm = u.hex
         u.hex, u.mp_used, u.moved = to, u.mp_used + cost, True
+        if self.game is not None:
+            self.game.after_move(self, st, a.unit, frm, to)
         self._take(st, to, side)
         events.append(Event("move", f"{a.unit} moves to {a.to} ({cost} MP)", {"unit": a.unit, "to": a.to}))
         self._run(st, "overwatch", {"mover": a.unit, "hex": a.to}, [], events, False)
 
     def _take(self, st, h: Hex, side: str) -> None:
-        if any(self.board.parse_hex(o.hex) == h for o in self.scenario.objectives):
+        if h in self.tracked:
             st.control[h] = side
+        flag = f"trench:{side}"
+        if h in self.trench and flag not in st.flags:      # BW 3.3a, 3.5: the first unit to enter a trench hex
+            st.flags.append(flag)
+
+    # ------------------------------------------------------------ reinforcements (BW 1.10g/h, 2.7, 3.3, 3.5, 4.3)
+    def arrive(self, st: State, events: list) -> None:
+        """Reinforcements due by this turn's clock (or released) enter through their entry area: each takes the
+        first hex of it, in hex order, with room under the stacking limit; a unit finding no room waits a turn."""
+        now = self.turns[st.turn].when
+        from .clock import parse_clock
+        for clock, side, calibre, kind, n in self.scenario.ammo_arrivals:     # BW 2.3c, 3.2c
+            if n and parse_clock(clock, self.scenario.year) == now:
+                key = f"{side}|{calibre}|{kind}"
+                st.ammo[key] = st.ammo.get(key, 0) + n
+                events.append(Event("ammo", f"{side} receives {n} {kind} rounds of {calibre} ({clock})"))
+        for uid in [k for k in self.order if k in st.waiting]:
+            due = st.waiting[uid]
+            if due.startswith("release "):
+                if due[8:] not in st.released:
+                    continue
+            elif parse_clock(due, self.scenario.year) > now:
+                continue
+            spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
+                         and not any(u.hex == h and self.specs[k].side != self.specs[uid].side
+                                     for k, u in st.units.items())), None)
+            if spot is None:
+                continue
+            st.units[uid].hex = spot
+            st.units[uid].mode = "move"
+            del st.waiting[uid]
+            events.append(Event("arrive", f"{uid} enters at {self.hid(spot)} ({self.specs[uid].entry})",
+                                {"unit": uid, "hex": self.hid(spot)}))
 
     def overwatchers(self, st, mover: str, h: Hex) -> list[str]:
         """Enemy units that may fire overwatch at a unit entering ``h`` (TCS 12.0): in Fire mode, unsuppressed,
@@ -602,6 +693,8 @@ class TcsRules:
                 continue
             if hex_distance(u.hex, h) <= value("range", spec.type) and \
                     (value("firepower", spec.type) or value("point_fire", spec.type)):
+                if self.game is not None and self.game.fire_problem(self, st, u.hex, h):
+                    continue                  # BW 1.1f: no overwatch into or out of the Mill
                 cands.append(k)
         return sorted(spotters(self, st, mover, h, "", cands)) if cands else []
 
@@ -626,6 +719,8 @@ class TcsRules:
                 raise IllegalAction("TCS 13.0", f"{uid} is {u.morale_state} and cannot fire")
             if u.fired:
                 raise IllegalAction("TCS 8.0", f"{uid} has fired this phase")
+            if self.game is not None:
+                self.game.check(self.game.fire_problem(self, st, u.hex, h))
             if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)
@@ -664,6 +759,8 @@ class TcsRules:
                 raise IllegalAction("TCS 15.0", f"vehicles overrun only Open hexes, not {cls}")
         for uid in a.units:
             u = self._own(st, uid, side)
+            if self.game is not None:
+                self.game.check(self.game.assault_problem(self, st, uid))
             if u.mode != "move" or u.morale_state != OK or u.fired:
                 raise IllegalAction("TCS 15.0", f"{uid} must be in Move mode, unsuppressed and not yet in combat")
             if not are_adjacent(u.hex, h):
@@ -782,14 +879,21 @@ class TcsRules:
                             if _ok(lambda: self.check_assault(st, a, side)):
                                 out.append(a)
             elif u.morale_state == OK and not u.fired:
-                for h in enemy_at:
+                # only hexes in range (and, for area fire, spotted) can pass check_fire: test those alone
+                rng = int(counter(self, st, "range", uid) or 0)
+                near = [h for h in enemy_at if hex_distance(u.hex, h) <= rng]
+                seen = spotted_hexes(self, st, side, uid) if near else set()
+                area = int(counter(self, st, "firepower", uid) or 0) > 0
+                for h in near:
+                    if h not in seen or not area:
+                        continue
                     for kind in ("area", "sfa"):
                         a = A.Fire(kind, (uid,), self.hid(h))
                         if _ok(lambda: self.check_fire(st, a, side)):
                             out.append(a)
-                if int(counter(self, st, "point_fire", uid) or 0) > 0:
+                if seen and int(counter(self, st, "point_fire", uid) or 0) > 0:
                     for k in self.order:
-                        if st.units[k].hex is not None and self.specs[k].side != side:
+                        if st.units[k].hex in seen and self.specs[k].side != side:
                             a = A.Fire("point", (uid,), k)
                             if _ok(lambda: self.check_fire(st, a, side)):
                                 out.append(a)

@@ -19,7 +19,8 @@ SHEET_TYPES = ("prepared_defense", "attack", "hasty_defense", "move")
 AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
-       "preplotted", "air", "trps", "victory", "fire_shifts")
+       "preplotted", "air", "trps", "victory", "fire_shifts", "releases", "ammo_arrivals")
+CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class FormationSpec:
     name: str
     max_implemented: int = 1        # TCS 6.7b (3.1), read from BW 2.1b: one implemented and one not,
     max_sheets: int = 2             # or two not implemented
+    command_prep: int = 0           # the formation's own rating (BW 2.1d, 3.1c); 0: the side's
+    uncoordinated: bool = False     # BW 2.1e: an implementation releases one battalion at a time
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,11 @@ class UnitSpec:
     mode: str = "fire"
     steps_lost: int = 0
     assault_trained: bool = False   # BW 1.12, Leros 1.7
+    setup: str = ""                 # the area expression the unit may set up in (BW 1.10e/f); "" fixed at ``hex``
+    setup_rule: str = ""            # the rule the set-up area comes from, cited when a placement is refused
+    enters: str = ""                # a reinforcement's clock ("0900 10 Feb"); it is off the map until then
+    entry: str = ""                 # the area expression it enters through (BW 1.10g/h)
+    release: str = ""               # a variable reinforcement's release group (``[[releases]]``)
 
 
 @dataclass(frozen=True)
@@ -104,6 +112,43 @@ class FireShift:
 
 
 @dataclass(frozen=True)
+class Release:
+    """A group of variable reinforcements (BW 2.7, 3.3, 3.5): rolled for each Command Phase once its trigger holds."""
+
+    id: str
+    side: str
+    rule: str
+    table: str = ""                 # a printed chart slot ("bw.german_reinforcements"); "" rolls ``at_least`` on 2d6
+    at_least: int = 0               # BW 2.7: 11 or 12 on two dice
+    trigger: str = ""               # "trench" (a Soviet unit has entered a trench hex, BW 3.3a/3.5) or "entered:GROUP"
+    result: str = "released"        # the table result that releases this group ("A", "B", "released")
+    order: int = 0                  # German groups go in the order listed (BW 3.5 note: I-215's batteries first)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A victory condition the engine evaluates at the end (BW 5.0): occupation, holding, exits."""
+
+    id: str
+    text: str
+    kind: str                       # one of CONDITION_KINDS
+    side: str                       # whose occupation (or whose units) it counts
+    area: str = ""                  # an area expression on the map
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Level:
+    """A victory level: ``at_least`` of ``conditions`` met (all if 0), or the ``otherwise`` level."""
+
+    name: str
+    winner: str
+    conditions: tuple[str, ...] = ()
+    at_least: int = 0
+    rank: int = 0                   # position on the campaign scale (BW 5.1 shifts move along it)
+
+
+@dataclass(frozen=True)
 class Objective:
     hex: str
     points: int
@@ -140,6 +185,13 @@ class TcsScenario:
     weather_table: str = ""                         # the game's weather chart slot ("bw.weather"); "" none
     variants: dict = field(default_factory=dict)
     ruleset: str = "tcs"
+    play_area: str = ""                             # area expression; "" the whole map
+    releases: list = field(default_factory=list)    # Release groups
+    conditions: list = field(default_factory=list)  # victory Conditions
+    levels: list = field(default_factory=list)      # victory Levels, best for the first side first
+    holder: str = ""                                # who holds the condition hexes nobody occupies at the start
+    shifts: list = field(default_factory=list)      # (side whose losses, per N units, toward side) BW 5.1
+    ammo_arrivals: list = field(default_factory=list)  # (clock, side, calibre, type, rounds): BW 2.3c, 3.2c
 
     def turns(self):
         return turn_track(parse_clock(self.start, self.year), parse_clock(self.end, self.year), self.twilight)
@@ -158,6 +210,8 @@ DEFAULT_OPTIONS = {
     "attack_zones_block_los": True, # Leros 1.4c/d: not in Gale or Storm
     "no_zone_block_weather": [],
     "no_smoke_weather": [],
+    "game_rules": "",               # a game's own rules module under engine/rulesets/tcs/games ("black_wednesday")
+    "full_breaches": [],            # wire hexes Fully Breached at the start (BW scenarios 4-8)
 }
 
 
@@ -220,6 +274,7 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     twilight = frozenset(r.strs(head, "twilight", "scenario"))
     first = g("first_player", str, default="")
     weather_table = g("weather_table", str, default="")
+    play_area = g("play_area", str, default="")
     for key, val in (("start", start), ("end", end)):
         if val:
             try:
@@ -262,7 +317,9 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
         if i:
             formations[i] = FormationSpec(i, side_of(t, where), r.get(t, "name", str, where, default=i),
                                           r.get(t, "max_implemented", int, where, default=1),
-                                          r.get(t, "max_sheets", int, where, default=2))
+                                          r.get(t, "max_sheets", int, where, default=2),
+                                          r.get(t, "command_prep", int, where, default=0),
+                                          r.get(t, "uncoordinated", bool, where, default=False))
     battalions = {}
     for where, t in r.tables(doc, "battalions"):
         i = r.get(t, "id", str, where, required=True)
@@ -288,7 +345,17 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                               r.get(t, "vehicle", bool, where, default=False), r.get(t, "fo", bool, where, default=False),
                               r.get(t, "mode", str, where, default="fire", choices=MODES),
                               r.get(t, "steps_lost", int, where, default=0),
-                              r.get(t, "assault_trained", bool, where, default=False)))
+                              r.get(t, "assault_trained", bool, where, default=False),
+                              r.get(t, "setup", str, where, default=""), r.get(t, "setup_rule", str, where, default=""),
+                              r.get(t, "enters", str, where, default=""), r.get(t, "entry", str, where, default=""),
+                              r.get(t, "release", str, where, default="")))
+        if (units[-1].enters or units[-1].release) and not units[-1].entry:
+            r.bad(f"{where}.entry", "a reinforcement needs the area it enters through")
+        if units[-1].enters:
+            try:
+                parse_clock(units[-1].enters, year)
+            except ValueError as e:
+                r.bad(f"{where}.enters", str(e))
     sheets = []
     for where, t in r.tables(doc, "op_sheets"):
         i = r.get(t, "id", str, where, required=True)
@@ -341,9 +408,55 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     shifts = [FireShift(r.get(t, "feature", str, where, required=True, default=""),
                         r.get(t, "shift", int, where, required=True, default=0),
                         r.get(t, "rule", str, where, default="")) for where, t in r.tables(doc, "fire_shifts")]
+    releases = []
+    for where, t in r.tables(doc, "releases"):
+        releases.append(Release(r.get(t, "id", str, where, required=True, default=""), side_of(t, where),
+                                r.get(t, "rule", str, where, default=""), r.get(t, "table", str, where, default=""),
+                                r.get(t, "at_least", int, where, default=0), r.get(t, "trigger", str, where, default=""),
+                                r.get(t, "result", str, where, default="released"), len(releases)))
+    arrivals = []
+    for where, t in r.tables(doc, "ammo_arrivals"):
+        c = r.get(t, "clock", str, where, required=True, default="")
+        try:
+            parse_clock(c, year)
+        except ValueError as e:
+            r.bad(f"{where}.clock", str(e))
+        s_, cal = side_of(t, where), r.get(t, "calibre", str, where, required=True, default="")
+        for a in AMMO_TYPES:
+            arrivals.append((c, s_, cal, a, r.get(t, a, int, where, default=0)))
+    rel_ids = {x.id for x in releases}
+    for i, u in enumerate(units):
+        if u.release and u.release not in rel_ids:
+            r.bad(f"units[{i}].release", f"no [[releases]] group {u.release!r}")
+    conditions, levels, vshifts, holder = [], [], [], ""
     objs = []
     vic = doc.get("victory", {})
     if isinstance(vic, dict):
+        holder = r.get(vic, "holder", str, "victory", default="")
+        for where, t in r.tables(vic, "conditions"):
+            w = "victory." + where
+            conditions.append(Condition(r.get(t, "id", str, w, required=True, default=""),
+                                        r.get(t, "text", str, w, default=""),
+                                        r.get(t, "kind", str, w, required=True, default="occupy_all",
+                                              choices=CONDITION_KINDS),
+                                        side_of(t, w), r.get(t, "area", str, w, default=""),
+                                        r.get(t, "count", int, w, default=0)))
+        cids = {c.id for c in conditions}
+        for where, t in r.tables(vic, "levels"):
+            w = "victory." + where
+            lv = Level(r.get(t, "name", str, w, required=True, default=""), r.get(t, "winner", str, w, default=""),
+                       r.strs(t, "conditions", w), r.get(t, "at_least", int, w, default=0),
+                       r.get(t, "rank", int, w, default=0))
+            if lv.winner and lv.winner not in sides:
+                r.bad(f"{w}.winner", f"expected one of the sides ({', '.join(sides)}) or \"\" for a draw")
+            for c in lv.conditions:
+                if c not in cids:
+                    r.bad(f"{w}.conditions", f"no condition {c!r}")
+            levels.append(lv)
+        for where, t in r.tables(vic, "shifts"):
+            w = "victory." + where
+            vshifts.append((side_of(t, w), r.get(t, "per", int, w, required=True, default=1),
+                           r.get(t, "toward", str, w, required=True, default="")))
         for where, t in r.tables(vic, "objectives"):
             objs.append(Objective(r.get(t, "hex", str, "victory." + where, required=True, default=""),
                                   r.get(t, "points", int, "victory." + where, default=1),
@@ -352,11 +465,13 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     board = _board(file, mp, r)
     if board is not None:
         _check_hexes(board, r, units, sheets, pre, objs, trps)
+        _check_areas(board, r, units, conditions, play_area)
     if r.problems:
         raise BadFile(r.problems)
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,
                      formations, battalions, units, sheets, batteries, ammo, pre, air, trps, objs, shifts, options,
-                     weather_table)
+                     weather_table, play_area=play_area, releases=releases, conditions=conditions, levels=levels,
+                     holder=holder, shifts=vshifts, ammo_arrivals=arrivals)
     sc.board = board
     return sc
 
@@ -383,6 +498,40 @@ def _check_references(r: _Reader, sides, formations, units, sheets, batteries, p
             r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"bw.air_sortie\")")
     if weather_table and weather_table not in slots:
         r.bad("scenario.weather_table", f"no chart {weather_table!r} (a weather table like \"bw.weather\")")
+
+
+def _check_areas(board, r: _Reader, units, conditions, play_area: str) -> None:
+    """Set-up, entry and victory areas parse on the map, and a unit's hex lies in its set-up area (BW 1.10e/f)."""
+    from ...scenario.areas import AreaContext, AreaError, AreaSyntaxError
+
+    ctx = AreaContext(board)
+
+    def hexes(where, expr):
+        try:
+            return ctx.hexes(expr)
+        except (AreaSyntaxError, AreaError) as e:
+            r.bad(where, f"{expr!r}: {e}")
+            return None
+    if play_area:
+        hexes("scenario.play_area", play_area)
+    for i, u in enumerate(units):
+        if u.setup and not u.enters and not u.release:
+            area = hexes(f"units[{i}].setup", u.setup)
+            if area is not None and not area:
+                r.bad(f"units[{i}].setup", f"{u.setup!r} has no hex on the map")
+            try:
+                h = board.parse_hex(u.hex)
+            except Exception:  # noqa: BLE001 - the hex itself was reported by _check_hexes
+                continue
+            if area and h not in area:
+                r.bad(f"units[{i}].hex", f"{u.id} at {u.hex} is outside its set-up area {u.setup!r} ({u.setup_rule})")
+        if u.entry:
+            area = hexes(f"units[{i}].entry", u.entry)
+            if area is not None and not area:
+                r.bad(f"units[{i}].entry", f"{u.entry!r} has no hex on the map")
+    for i, c in enumerate(conditions):
+        for part in c.area.split(";") if c.area else ():
+            hexes(f"victory.conditions[{i}].area", part.strip())
 
 
 def map_path(sc: TcsScenario) -> Path:

@@ -96,6 +96,10 @@ class State:
     control: dict[Hex, str] = field(default_factory=dict)
     next_id: int = 1
     over: bool = False
+    waiting: dict[str, str] = field(default_factory=dict)   # off-map reinforcements: unit -> clock or release group
+    released: list[str] = field(default_factory=list)        # variable reinforcement groups released (BW 2.7, 3.3, 3.5)
+    flags: list[str] = field(default_factory=list)           # game events rules key on ("trench": BW 3.3a, 3.5)
+    marks: dict[str, str] = field(default_factory=dict)      # a game's own markers ("wire B16.30": "partial", BW 1.4)
 
     def copy(self) -> "State":
         return replace(self, units={k: u.copy() for k, u in self.units.items()},
@@ -105,7 +109,8 @@ class State:
                        pending=[dict(p) for p in self.pending], order=list(self.order),
                        markers=[m.copy() for m in self.markers], missions=list(self.missions),
                        batteries_used=list(self.batteries_used), sfa_hexes=list(self.sfa_hexes),
-                       control=dict(self.control))
+                       control=dict(self.control), waiting=dict(self.waiting), released=list(self.released),
+                       flags=list(self.flags), marks=dict(self.marks))
 
 
 def _pending_dict(p: dict) -> dict:
@@ -141,6 +146,7 @@ def state_to_dict(st: State, hex_id) -> dict:
         "sfa_hexes": [hid(h) for h in st.sfa_hexes],
         "control": {hid(h): s for h, s in sorted(st.control.items())},
         "next_id": st.next_id,
+        "waiting": dict(sorted(st.waiting.items())), "released": list(st.released), "flags": list(st.flags), "marks": dict(sorted(st.marks.items())),
     }
 
 

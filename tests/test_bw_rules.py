@@ -1,0 +1,187 @@
+"""Black Wednesday's own rules on the TCS engine, each in a concrete position on its stand-in map."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.rulesets.tcs import rules_for_path
+from engine.rulesets.tcs import actions as A
+from engine.rulesets.tcs.games import black_wednesday_rules as bw
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.lru_cache(maxsize=None)
+def rules6():
+    return rules_for_path(ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml")
+
+
+def fresh():
+    r = rules6()
+    st = r.initial_state(1)
+    st.pending = []
+    return r, st
+
+
+def put(r, st, uid, hid, **kw):
+    u = st.units[uid]
+    u.hex = r.board.parse_hex(hid)
+    for k, v in kw.items():
+        setattr(u, k, v)
+
+
+def refused(fn, rule):
+    with pytest.raises(IllegalAction) as e:
+        fn()
+    assert e.value.rule == rule, e.value
+    return e.value
+
+
+def test_1_1e_no_vehicle_enters_the_hospital():
+    r, st = fresh()
+    put(r, st, "1-RB:KV1", "B54.12")
+    refused(lambda: r.check_move(st, "1-RB:KV1", r.board.parse_hex("B53.12"), "soviet"), "BW 1.1e")
+    put(r, st, "1-269-63Gd:1Co-P1", "B54.12")
+    assert bw.move_problem(r, st, "1-269-63Gd:1Co-P1", r.board.parse_hex("B53.12")) is None
+
+
+def test_1_1f_vehicles_enter_the_mill_only_by_its_road_from_a26_23():
+    r, st = fresh()
+    mill = r.board.parse_hex("A25.23")
+    put(r, st, "1-RB:KV1", "A24.23")
+    refused(lambda: r.check_move(st, "1-RB:KV1", mill, "soviet"), "BW 1.1f")
+    put(r, st, "1-RB:KV1", "A26.23")
+    assert bw.move_problem(r, st, "1-RB:KV1", mill) is None
+
+
+def test_1_1f_no_direct_fire_into_or_out_of_the_mill():
+    r, st = fresh()
+    put(r, st, "1-MR:P1", "A25.23", mode="fire")
+    put(r, st, "1-133-72:1Co-P1", "A26.23", mode="fire")
+    e = refused(lambda: r.check_fire(st, A.Fire("area", ("1-133-72:1Co-P1",), "A25.23"), "soviet"), "BW 1.1f")
+    assert "Mill" in str(e)
+    refused(lambda: r.check_fire(st, A.Fire("point", ("1-MR:P1",), "1-133-72:1Co-P1"), "axis"), "BW 1.1f")
+    assert bw.fire_problem(r, st, r.board.parse_hex("A27.23"), r.board.parse_hex("A26.23")) is None
+
+
+def test_1_2d_an_embankment_hex_holds_two_vehicles():
+    r, st = fresh()
+    put(r, st, "1-RB:KV1", "B02.27")
+    put(r, st, "1-RB:KV2", "B02.27")
+    put(r, st, "1-RB:KV3", "B03.27")
+    refused(lambda: r.check_move(st, "1-RB:KV3", r.board.parse_hex("B02.27"), "soviet"), "BW 1.2d")
+    st.units["1-RB:KV2"].hex = None
+    assert bw.move_problem(r, st, "1-RB:KV3", r.board.parse_hex("B02.27")) is None
+
+
+def test_1_4a_only_fully_breached_wire_is_entered_and_only_infantry_or_cavalry_breach():
+    r, st = fresh()
+    wire = r.board.parse_hex("A02.27")
+    put(r, st, "1-RB:KV1", "A02.26")
+    refused(lambda: r.check_move(st, "1-RB:KV1", wire, "soviet"), "BW 1.4a")
+    put(r, st, "1-133-72:1Co-P1", "A02.26", mode="move")
+    assert bw.move_problem(r, st, "1-133-72:1Co-P1", wire) is None
+    st.units["1-133-72:1Co-P1"].moved = True
+    refused(lambda: r.check_move(st, "1-133-72:1Co-P1", wire, "soviet"), "BW 1.4b")
+
+
+def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
+    r, st = fresh()
+    uid, frm, wire = "1-133-72:1Co-P1", r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")
+    events = []
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    bw.settle_breaches(r, st, events)
+    assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == frm      # 1.4b C: back out
+    put(r, st, uid, "A02.27", mode="fire")                                         # in Fire mode: no breach
+    bw.after_move(r, st, uid, frm, wire)
+    bw.settle_breaches(r, st, events)
+    assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == wire
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    bw.settle_breaches(r, st, events)
+    assert st.marks["wire A02.27"] == "full" and st.units[uid].hex == wire          # 1.4b D: it stays
+    put(r, st, "1-RB:KV1", "A02.26")
+    assert bw.move_problem(r, st, "1-RB:KV1", wire) is None                         # open terrain now
+    bw.settle_breaches(r, st, events)
+    assert st.marks["wire A02.27"] == "full"                                        # 1.4c: never closes
+    assert any("partially breaches" in e.text for e in events)
+
+
+def test_1_4b_a_breaching_move_costs_all_the_units_remaining_ma():
+    from fractions import Fraction
+    r, st = fresh()
+    uid = "1-133-72:1Co-P1"
+    st.memory.put("tcs.counter.movement", (r.specs[uid].type,), 6)
+    put(r, st, uid, "A02.26", mode="move", mp_used=Fraction(2))
+    assert r.ma(st, uid) == 6
+    assert bw.move_cost(r, st, uid, r.board.parse_hex("A02.27"), Fraction(1)) == Fraction(4)
+    assert bw.move_cost(r, st, uid, r.board.parse_hex("A02.25"), Fraction(1)) == Fraction(1)
+
+
+def test_scenario_full_breaches_start_fully_breached():
+    r, st = fresh()
+    assert len(r.options["full_breaches"]) == 15
+    for hid in r.options["full_breaches"]:
+        assert "wire" in r.board.features_of(r.board.parse_hex(hid)) and st.marks["wire " + hid] == "full"
+
+
+def test_2_3e_an_fo_never_assaults():
+    r, st = fresh()
+    put(r, st, "269-63Gd:FO", "B40.16", mode="move")
+    put(r, st, "5-II-262:P1", "B41.16")
+    refused(lambda: r.check_assault(st, A.Assault(("269-63Gd:FO",), "B41.16", False), "soviet"), "BW 2.3e")
+
+
+def test_1_12_assault_trained_units_are_engineers_smg_ski_cavalry_and_mr():
+    r = rules6()
+    trained = {k for k, s in r.specs.items() if s.assault_trained}
+    assert "1-MR:P1" in trained and "1-Engineer:P1" in trained and "269-63Gd:SMG1" in trained
+    assert "63Gd-div:Cav" in trained and "63Gd-div:Eng1" in trained
+    assert "5-II-262:P1" not in trained and "1-269-63Gd:1Co-P1" not in trained
+
+
+def test_2_1b_a_division_has_one_implemented_sheet_and_one_more():
+    r, st = fresh()
+    a = A.NewSheet("X1", "attack", "63Gd", ("1-269-63Gd:1Co-P1",), ("B45.18",), ())
+    refused(lambda: r.check_new_sheet(st, a, "soviet"), "TCS 6.7b")
+
+
+def test_3_1b_spanish_and_german_units_never_share_an_op_sheet():
+    r = rules_for_path(ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml")
+    st = r.initial_state(1)
+    st.sheets["Sp-prepared"].implemented = False
+    refused(lambda: r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis"), "TCS 6.13")
+
+
+def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_or_staff():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    st.sheets["63Gd-follow-on"].size = 2
+    events = []
+    implement(r, st, Ctx(r, st, [6, 6], events), "63Gd-follow-on")
+    assert "on row 5 " in events[-1].text and st.sheets["63Gd-follow-on"].implemented
+    events = []
+    implement(r, st, Ctx(r, st, [1, 1], events), "72-follow-on")
+    assert "on row 7 " in events[-1].text and not st.sheets["72-follow-on"].implemented
+
+
+def test_2_4_the_historical_prep_log_is_data_on_the_map_with_its_katyusha_turns(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.tcs.games.bw_prep import load_prep_log
+    log = load_prep_log()
+    assert log.check(rules6().board) == []
+    assert list(log.turns)[0] == "0600 10 Feb" and len(log.turns) == 8
+    assert log.katyusha_turns() == ["0600 10 Feb", "0620 10 Feb", "0820 10 Feb"]
+    assert ("Katyusha 2", "B53.12") in log.turns["0820 10 Feb"] and len(log.turns["0640 10 Feb"]) == 9
+    assert [log.shoot(d) for d in range(1, 7)] == ["bad"] * 3 + ["good"] * 3          # 2.4d
+    assert log.settings["prep_multiplier"] == 2 and log.settings["katyusha_radius"] == 5
+    bad = tmp_path / "log.toml"
+    bad.write_text('[log]\n[[battalions]]\nid = "a"\ncalibre = "122mm"\n[turns]\n"0600 10 Feb" = ["B01.01", "B01.02"]\n')
+    with pytest.raises(BadFile) as e:
+        load_prep_log(bad)
+    assert "expected 1 entries" in str(e.value)

@@ -1,0 +1,196 @@
+"""Black Wednesday's scenarios on the TCS engine: each loads, sets up from its set-up rules alone (placements
+outside a unit's area refused with the rule), starts with its losses, morale, Op Sheets and artillery, brings
+its reinforcements on time, and is judged by its own victory conditions with their breakdown."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from engine.errors import BadFile, IllegalAction
+from engine.game import Game
+from engine.rulesets.tcs import TcsRules
+from engine.rulesets.tcs.scenario import load_tcs_scenario
+from engine.rulesets.tcs.setup import SetUp
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "scenarios").glob("black-wednesday-*.toml"))
+
+
+@functools.lru_cache(maxsize=None)
+def scenario(stem: str):
+    return load_tcs_scenario(next(f for f in FILES if f.stem.startswith("black-wednesday-" + stem)))
+
+
+def test_every_scenario_and_the_campaign_has_a_file():
+    stems = {f.stem.split("-")[2] for f in FILES}
+    assert {"1", "2", "3", "3c", "4", "5", "6", "7", "8"} <= stems
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_each_scenario_sets_up_from_its_set_up_rules_alone(path):
+    sc = scenario(path.stem.split("-")[2] + "-")
+    s = SetUp(sc)
+    s.auto()
+    assert not s.to_place()
+    for uid in s.placed():
+        assert s.hexes[uid] in s.area(uid)
+    rules = TcsRules(s.placed_scenario())
+    st = rules.initial_state(1)
+    on_map = [k for k, u in st.units.items() if u.hex is not None]
+    assert set(s.placed()) <= set(on_map) | set(st.waiting)
+
+
+def test_1_10f_a_spanish_company_sets_up_in_its_company_or_battalion_area_and_nowhere_else():
+    s = SetUp(scenario("1-"))
+    s.place("1-I-262:P1", "B16.31")              # w/i 2 of B16.29
+    s.place("1-I-262:P2", "B24.32")              # the battalion area, w/i 4 of B21.32
+    with pytest.raises(IllegalAction) as e:
+        s.place("1-I-262:P3", "B10.10")
+    assert e.value.rule == "BW 1.10f" and "within 2 of B16.29" in str(e.value)
+
+
+def test_1_10e_soviet_battalions_mortars_and_regimental_guns_have_their_own_areas():
+    s = SetUp(scenario("4-"))
+    s.place("1-269-63Gd:1Co-P1", "B34.19")       # w/i 3 of B34.16
+    with pytest.raises(IllegalAction) as e:
+        s.place("1-269-63Gd:1Co-P2", "B29.11")   # the regiment's area is not the battalion's
+    assert e.value.rule == "BW 1.10e"
+    s.place("1-269-63Gd:Mor82", "B29.11")        # a mortar may use the regimental area (w/i 4 of B29.15)
+    s.place("269-63Gd:IG4", "B33.13")            # a regimental gun may use a battalion's area
+    with pytest.raises(IllegalAction):
+        s.place("1-269-63Gd:1Co-P3", "B60.30")
+
+
+def test_1_10c_d_losses_and_initial_battalion_morale_come_from_the_set_up():
+    sc = scenario("4-")
+    lost = sum(u.steps_lost for u in sc.units if u.battalion == "1-269-63Gd" and not u.type.endswith("mortar company"))
+    assert lost == 18
+    assert sc.battalions["1-269-63Gd"] == ("soviet", 1) and sc.battalions["3-269-63Gd"] == ("soviet", 2)
+    assert sc.battalions["1-270-63Gd"] == ("soviet", 0)
+    assert sum(u.steps_lost for u in sc.units if u.id.startswith("3-I-262:")) == 10
+
+
+def test_a_unit_placed_outside_its_area_in_the_file_is_refused_on_loading(tmp_path):
+    import re
+    text = re.sub(r'(id = "1-I-262:P1"\n(?:.*\n){2})hex = "[^"]+"', r'\1hex = "B05.05"', FILES[0].read_text(encoding="utf-8"))
+    assert 'hex = "B05.05"' in text
+    p = tmp_path / "bad.toml"
+    p.write_text(text.replace("../maps/", str(ROOT / "maps") + "/"), encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        load_tcs_scenario(p)
+    assert "outside its set-up area" in str(e.value) and "BW 1.10f" in str(e.value)
+
+
+def test_scenario_4_starts_with_the_follow_on_sheet_weighted_27_and_two_battalions_released():
+    sc = scenario("4-")
+    sheets = {s.id: s for s in sc.op_sheets}
+    assert sheets["63Gd-follow-on"].weighted_turns == 27 and not sheets["63Gd-follow-on"].implemented
+    assert sheets["63Gd-released"].implemented
+    assert {u.split(":")[0] for u in sheets["63Gd-released"].units} == {"1-270-63Gd", "2-270-63Gd"}
+    assert sc.ammo[("soviet", "76mm", "he")] == 32 and sc.ammo[("axis", "150mm", "smoke")] == 6
+    assert sc.turns()[0].label == "1000 10 Feb" and sc.turns()[-1].label == "1540 10 Feb" and len(sc.turns()) == 18
+
+
+def test_1_10g_reinforcements_enter_on_time_through_their_entry_area():
+    sc = scenario("1-")
+    rules = TcsRules(sc)
+    st = rules.initial_state(3)
+    entry = rules.areas.hexes("soviet_entry")
+    soviets = [k for k in st.units if k.startswith("1-708-43")]
+    placed = [k for k in soviets if st.units[k].hex is not None]
+    assert placed and all(st.units[k].hex in entry for k in placed)
+    assert st.waiting["3-Recon:P1"] == "0900 10 Feb" and st.units["3-Recon:P1"].hex is None
+
+
+def test_2_7_the_14_rifle_regiment_is_released_on_11_or_12_after_i_263_has_entered():
+    from engine.rulesets.tcs.procs import release
+    from engine.rulesets.tcs.proc import Ctx
+    sc = scenario("5-")
+    rules = TcsRules(sc)
+    st = rules.initial_state(1)
+    assert "14-72" not in st.released and st.waiting["1-14-72:1Co-P1"] == "release 14-72"
+    st.flags.append("trench:soviet")
+    st.released.append("spanish-reserve")
+    for k in list(st.waiting):
+        if k.startswith(("3-I-263", "4-I-263")) or k.startswith(("5-II-269", "8-II-269")):
+            del st.waiting[k]
+            st.units[k].hex = rules.board.parse_hex("A53.14")
+    events = []
+    release(rules, st, Ctx(rules, st, [5, 5], events))          # 10: not yet
+    assert "14-72" not in st.released
+    release(rules, st, Ctx(rules, st, [6, 5], events))          # 11: released, it enters at once
+    assert "14-72" in st.released
+    assert st.units["1-14-72:1Co-P1"].hex in rules.areas.hexes("soviet_entry")
+
+
+def test_5_0_scenario_2_victory_is_judged_with_its_breakdown():
+    sc = scenario("2-")
+    rules = TcsRules(sc)
+    st = rules.initial_state(1)
+    kb = sorted(rules.condition_hexes["kb5"])
+    for h in kb[:4]:
+        st.control[h] = "soviet"
+    st.over = True
+    out = rules.outcome(st)
+    assert out.winner == "axis" and out.reason == "Axis Minor Victory"
+    assert out.breakdown["kb5"].startswith("not met") and "4 hexes" in out.breakdown["kb5"]
+    st.control[kb[4]] = "soviet"
+    out = rules.outcome(st)
+    assert out.winner == "soviet" and out.reason == "Soviet victory" and out.breakdown["kb5"].startswith("met")
+
+
+def test_5_0_scenario_4_counts_conditions_for_victory_and_draw():
+    sc = scenario("4-")
+    rules = TcsRules(sc)
+    st = rules.initial_state(1)
+    st.over = True
+    for h in rules.condition_hexes["kb50"]:
+        st.control[h] = "soviet"
+    bastion = rules.condition_hexes["bastion"]
+    assert rules.outcome(st).reason == ("Draw" if any(u.hex in bastion for k, u in st.units.items()
+                                                       if k.startswith("7-II-262")) else "Soviet victory")
+    for k, u in st.units.items():
+        if u.hex in bastion and rules.specs[k].side == "axis":
+            u.hex = None
+    assert rules.outcome(st).reason == "Soviet victory"
+
+
+def test_5_1_campaign_shifts_one_level_per_40_axis_units_lost():
+    sc = scenario("3c-")
+    rules = TcsRules(sc)
+    st = rules.initial_state(1)
+    st.over = True
+    base = rules.outcome(st)
+    axis = [k for k, u in st.units.items() if rules.specs[k].side == "axis" and u.hex is not None][:40]
+    for k in axis:
+        st.units[k].hex = None
+    out = rules.outcome(st)
+    order = [lv.name for lv in sorted(sc.levels, key=lambda lv: lv.rank)]
+    assert order.index(out.reason) == order.index(base.reason) + 1
+    assert "40 lost" in out.breakdown["shift (axis units lost)"]
+
+
+def test_1_3a_and_1_6_trench_and_el_bastion_shift_fire_left():
+    sc = scenario("4-")
+    shifts = {f.feature: f.shift for f in sc.fire_shifts}
+    board = sc.board
+    bastion = board.parse_hex("B32.06")
+    assert {"trench", "el bastion"} <= board.features_of(bastion)
+    assert sum(s for f, s in shifts.items() if f in board.features_of(bastion)) == -4
+    assert sum(s for f, s in shifts.items() if f in board.features_of(board.parse_hex("B16.29"))) in (-2, 0)
+
+
+def test_2_3c_and_3_2c_ammunition_arrives_at_0500_11_feb_in_the_campaign():
+    rules = TcsRules(scenario("3c-"))
+    st = rules.initial_state(1)
+    before = st.ammo["soviet|76mm|he"], st.ammo.get("axis|150mm de|he", 0)
+    st.turn = next(i for i, t in enumerate(rules.turns) if t.label == "0400 11 Feb")
+    events = []
+    rules.arrive(st, events)
+    assert (st.ammo["soviet|76mm|he"], st.ammo.get("axis|150mm de|he", 0)) == before
+    st.turn += 1
+    rules.arrive(st, events)
+    assert st.ammo["soviet|76mm|he"] == before[0] + 50 and st.ammo["soviet|122mm|smoke"] == 5
+    assert st.ammo["axis|105mm|smoke"] == 20 + 60 and st.ammo["axis|150mm de|he"] == 120
