@@ -145,3 +145,15 @@ def test_open_in_the_play_window_brings_the_play_window_to_the_front(qtbot, tmp_
     assert Path(win.scenario.path) == tmp_path / "copy.toml"
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
     ed.close()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "free"])
+def test_a_ruleset_for_any_sides_is_described_in_words_not_markup(editor, ruleset):
+    editor.new_scenario(MAP, [])
+    p = editor.page
+    p.s_ruleset.setCurrentText(ruleset)
+    QApplication.processEvents()
+    shown = p.ruleset_sides.text()
+    assert shown.endswith("— plays any sides")
+    assert "`" not in shown and "ruleset =" not in shown                 # was: ``ruleset = "classic"`` — plays any sides
+    assert E.installed_rulesets() and all("`" not in r.title for r in E.installed_rulesets())
