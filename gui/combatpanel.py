@@ -60,6 +60,7 @@ class CombatPanel(QDockWidget):
         self.choose_btn.clicked.connect(self._choose_selected)
         self.choice_list.itemDoubleClicked.connect(lambda item: self.choose.emit(item.text()))
         self.clear()
+        self.show_game([], [])                 # no battle and no choice until a game says so
 
     def clear(self) -> None:
         self.defender, self.attackers = None, []

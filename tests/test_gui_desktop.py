@@ -247,3 +247,14 @@ def test_file_open_in_the_skirmish_window_opens_a_hex_game_in_a_play_window(skir
     qtbot.addWidget(host)
     assert host.isVisible() and host.scenario is not None and host.scenario.path == str(TRAPPED)
     assert getattr(host, "layout_key", None) == "play"
+
+
+def test_with_no_game_the_battle_panel_offers_nothing_to_press(qtbot, tmp_path):
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml", recent=tmp_path / "recent.toml")
+    qtbot.addWidget(win)
+    win.show()
+    assert win.session is None
+    c = win.combat                                       # were enabled, with no game and nothing declared
+    assert not c.resolve_btn.isEnabled() and not c.choose_btn.isEnabled() and not c.declare_btn.isEnabled()
+    assert win.open_file(TRAPPED)
+    assert not c.resolve_btn.isEnabled() and not c.choose_btn.isEnabled()     # German reinforcements: no battle yet

@@ -200,3 +200,23 @@ def test_closing_the_play_window_asks_the_editor_first(qtbot, play, monkeypatch)
     assert play.isVisible() and ed.isVisible() and play.map_editor is ed
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.Discard))
     assert play.close() and play.map_editor is None
+
+
+def test_saving_a_new_map_suggests_its_name_beside_the_scan(qtbot, editor, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from gui.settings import last_folder
+    scans = tmp_path / "my scans"
+    scans.mkdir()
+    scan_with_dots(scans / "valley.png", [])
+    editor.new_map("My valley", "flat", [SheetSpec("A", str(scans / "valley.png"), 8, 6)])
+    offered = []
+
+    def accept(parent, title, start, filter):
+        offered.append(start)
+        return start, filter
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(accept))
+    assert editor.save() is True                            # no file yet: the dialog asks where
+    assert offered == [str(scans / "my-valley.toml")]       # was: maps/new-map.toml under the program's folder
+    assert (scans / "my-valley.toml").is_file() and editor.path == scans / "my-valley.toml"
+    assert last_folder() == scans                            # the next Open starts there

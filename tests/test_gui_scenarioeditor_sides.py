@@ -145,3 +145,33 @@ def test_open_in_the_play_window_brings_the_play_window_to_the_front(qtbot, tmp_
     assert Path(win.scenario.path) == tmp_path / "copy.toml"
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win)
     ed.close()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "free"])
+def test_a_ruleset_for_any_sides_is_described_in_words_not_markup(editor, ruleset):
+    editor.new_scenario(MAP, [])
+    p = editor.page
+    p.s_ruleset.setCurrentText(ruleset)
+    QApplication.processEvents()
+    shown = p.ruleset_sides.text()
+    assert shown.endswith("— plays any sides")
+    assert "`" not in shown and "ruleset =" not in shown                 # was: ``ruleset = "classic"`` — plays any sides
+    assert E.installed_rulesets() and all("`" not in r.title for r in E.installed_rulesets())
+
+
+
+def test_saving_a_new_scenario_suggests_its_id_beside_its_map(editor, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from gui.settings import last_folder
+    editor.new_scenario(MAP, [Side("reds", "Red Band", "#c03030")], id="valley-raid")
+    offered = []
+
+    def answer(parent, title, start, filter):
+        offered.append(start)
+        return str(tmp_path / "raid.toml"), filter             # the user picks another place
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(answer))
+    editor.save()                                               # no file yet: the dialog asks where
+    assert offered == [str(MAP.parent / "valley-raid.toml")]  # was: an empty name in the program's folder
+    assert (tmp_path / "raid.toml").is_file() and last_folder() == tmp_path
+    assert editor.save_suggestion() == tmp_path / "raid.toml"  # once saved, Save as offers its own file

@@ -6,6 +6,7 @@ turns clicks and keys into its calls and shows the result.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -16,6 +17,7 @@ from engine.maps.board import Board
 from engine.errors import BadFile
 from engine.maps.mapedit import DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, new_board
 
+from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
 from .palette import TOOLS, Palette
 from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
@@ -256,11 +258,25 @@ class MapEditor(QMainWindow):
         self._back_to_map()
 
     def _choose_save(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save the map", str(self.path or "maps/new-map.toml"),
+        path, _ = QFileDialog.getSaveFileName(self, "Save the map", str(self.save_suggestion()),
                                               "Map files (*.toml)")
         if path:
             self.save(Path(path))
         self._back_to_map()
+
+    def save_suggestion(self) -> Path:
+        """Where Save as starts: the map's own file, else beside its first scan and named after the map
+        ("My valley" gives my-valley.toml), never the folder the program happened to start in."""
+        if self.path is not None:
+            return self.path
+        folder = None
+        if self.board is not None and self.board.sheets:
+            image = self.board.image_path(self.board.sheets[0])
+            if image is not None:
+                folder = image.absolute().parent
+        folder = folder or last_folder() or Path.home()
+        stem = re.sub(r"[^a-z0-9]+", "-", (self.board.name if self.board else "").lower()).strip("-")
+        return folder / f"{stem or 'new-map'}.toml"
 
     def save(self, path: Path | None = None) -> bool:
         """Write the map atomically and read it back through the loader; False (with the problems) if refused."""
@@ -294,6 +310,7 @@ class MapEditor(QMainWindow):
             return False
         b.source = str(path)
         self.path = path
+        remember_folder(path)
         self.edit.dirty = False
         self._title()
         self.status(f"Saved {path.name}: {len(b.hexes())} hexes, {len(b.terrain)} with terrain")

@@ -1,6 +1,7 @@
 """The scenario editor window: the map with units and areas, pages for each part of a scenario, save and play."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -18,6 +19,7 @@ from engine.scenario import Side, load_scenario, save_scenario
 
 from ..counterart import CounterArt
 from ..mapview import MapView
+from ..settings import last_folder, remember_folder
 from .areaoverlay import AreaOverlay
 from .orderofbattle import UNIT_MIME, OrderOfBattlePage
 from .playrun import PlayRun
@@ -190,6 +192,7 @@ class ScenarioEditor(QMainWindow):
             return self.path is not None and not self.dirty
         try:
             save_scenario(self.scenario, path)
+            remember_folder(path)
             again = load_scenario(path)
         except BadFile as e:
             self.say("\n".join(str(p) for p in e.problems[:20]), title="The scenario was saved with problems")
@@ -212,7 +215,7 @@ class ScenarioEditor(QMainWindow):
             self.open_scenario(p)
 
     def _choose_new(self):
-        p, _ = QFileDialog.getOpenFileName(self, "The map of the new scenario", "", "Maps (*.toml)")
+        p, _ = QFileDialog.getOpenFileName(self, "The map of the new scenario", str(last_folder() or ""), "Maps (*.toml)")
         if p:
             try:
                 self.new_scenario(p, [])
@@ -220,9 +223,21 @@ class ScenarioEditor(QMainWindow):
                 self.say("\n".join(str(x) for x in e.problems[:20]), title=f"Cannot open {Path(p).name}")
 
     def _choose_save(self):
-        p, _ = QFileDialog.getSaveFileName(self, "Save the scenario", "", "Scenarios (*.toml)")
+        p, _ = QFileDialog.getSaveFileName(self, "Save the scenario", str(self.save_suggestion()), "Scenarios (*.toml)")
         if p:
             self.save(p)
+
+    def save_suggestion(self) -> Path:
+        """Where Save as starts: the scenario's own file, else beside its map and named after its id
+        ("valley-raid" gives valley-raid.toml), never the folder the program happened to start in."""
+        if self.path is not None:
+            return self.path
+        folder = None
+        if self.scenario is not None and self.scenario.map_path:
+            folder = Path(self.scenario.map_path).absolute().parent
+        folder = folder or last_folder() or Path.home()
+        stem = re.sub(r"[^a-z0-9]+", "-", (self.scenario.id if self.scenario else "").lower()).strip("-")
+        return folder / f"{stem or 'new-scenario'}.toml"
 
     # ------------------------------------------------------------ editing
     def edit(self, change, what: str = "") -> bool:

@@ -14,6 +14,8 @@ from .rules import ClassicRules
 # A ruleset configured by data plays with whatever sides the scenario names (None: any sides).
 EXPECTED_SIDES = None
 
+TITLE = "Classic hex-and-counter rules, set by the scenario's data"
+
 __all__ = ["ClassicRules", "Config", "read_config", "rules_for_scenario", "EXPECTED_SIDES"]
 
 

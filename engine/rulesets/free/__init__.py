@@ -15,6 +15,8 @@ from .rules import FreeRules
 # A ruleset configured by data plays with whatever sides the scenario names (None: any sides).
 EXPECTED_SIDES = None
 
+TITLE = "Free table: counters go anywhere, no rules enforced"
+
 __all__ = ["FreeRules", "rules_for_scenario", "EXPECTED_SIDES"]
 
 
