@@ -19,7 +19,7 @@ SHEET_TYPES = ("prepared_defense", "attack", "hasty_defense", "move")
 AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
-       "preplotted", "air", "trps", "victory", "fire_shifts")
+       "preplotted", "air", "trps", "victory", "fire_shifts", "leros")
 
 
 @dataclass(frozen=True)
@@ -352,12 +352,17 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     board = _board(file, mp, r)
     if board is not None:
         _check_hexes(board, r, units, sheets, pre, objs, trps)
+    game = {}
+    if "leros" in doc:                          # Leros' own section: its sea and air tracks (games/leros_setup.py)
+        from .games.leros_setup import read_section
+        game = read_section(r, doc["leros"], board, units, sheets)
     if r.problems:
         raise BadFile(r.problems)
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,
                      formations, battalions, units, sheets, batteries, ammo, pre, air, trps, objs, shifts, options,
                      weather_table)
     sc.board = board
+    sc.leros = game
     return sc
 
 
@@ -412,6 +417,8 @@ def _check_hexes(board, r: _Reader, units, sheets, pre, objs, trps) -> None:
     from ...errors import BadHexId
 
     def check(where, hid):
+        if hid in board.boxes and where.startswith("units["):
+            return                              # a unit that starts off the map, in one of its boxes
         try:
             board.parse_hex(hid)
         except BadHexId as e:
