@@ -260,7 +260,7 @@ def sea_movement(rules, st, ctx, side: str) -> None:
             b.box = "approach"
             ctx.events.append(Event("sea", f"{bid} enters the Approach box of Landing Zone {b.lz} (Leros 1.2f)"))
             _gunfire(rules, st, ctx, b)
-            if b.box == "approach" and b.load and not b.returning:
+            if bid in tr.boats and b.load and not b.returning:
                 _land(rules, st, ctx, b)
             continue
         if storm:                          # 1.4d: a boat advances only on 5 or 6
