@@ -76,7 +76,15 @@ class Action(Protocol):
 
 
 class Rules(Protocol):
-    """A ruleset bound to a scenario: immutable, creates and advances states."""
+    """A ruleset bound to a scenario: immutable, creates and advances states.
+
+    Optional, for rulesets that read printed charts (see :mod:`engine.charts`):
+    ``chart_prompt(state) -> ChartPrompt | None``, the chart question the game
+    waits for now (its legal actions are then the prompt's answers), and
+    ``chart_slots() -> ChartSet``, the charts it reads (by default those its
+    package's ``chart_slots()`` offers).  Controllers ask through
+    ``engine.charts.pending_chart_prompt(rules, state)``.
+    """
 
     name: str
 

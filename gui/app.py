@@ -54,7 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     from .table import is_table_file
     from .userfolders import autosave_path, data_root
 
-    if args.file and is_table_file(args.file):  # a gridless skirmish is played on its table (gui/table)
+    from .tcs import is_tcs_path
+
+    # a gridless skirmish is played on its table (gui/table); a TCS game in the play window
+    if args.file and is_table_file(args.file) and not is_tcs_path(args.file):
         from .table.window import run_table_window
 
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine.charts import pending_chart_prompt
 from engine.computer import bot_for, side_to_act
 
 STEP_MS = 250          # between two of the computer's actions, so each can be seen on the map
@@ -41,7 +42,10 @@ class ComputerPlayer(QObject):
         return side_to_act(self.session.rules, self.session.state)
 
     def to_play(self) -> bool:
-        """Whether the game now waits for a side the computer plays."""
+        """Whether the game now waits for a side the computer plays (a printed chart's result is the owner's to
+        read off their chart, whoever's battle it is: the chart prompt dock asks them)."""
+        if pending_chart_prompt(self.session.rules, self.session.state) is not None:
+            return False
         return bool(self.sides) and self.side_to_act() in self.sides
 
     def set_paused(self, on: bool) -> None:

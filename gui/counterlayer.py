@@ -170,6 +170,7 @@ class StackViewer(QGraphicsItem):
         self.px = 72
         self.pinned = False
         self.hex = None
+        self.decorate = None        # (painter, unit, counter rect) -> None: a ruleset's marks on each counter
         self.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
         self.setZValue(100)
         self.hide()
@@ -213,3 +214,5 @@ class StackViewer(QGraphicsItem):
                 painter.fillRect(target, self.art.colours(unit)[0])
             else:
                 painter.drawPixmap(target, pm, QRectF(0, 0, pm.width(), pm.height()))
+            if self.decorate is not None:
+                self.decorate(painter, unit, target)

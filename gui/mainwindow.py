@@ -99,6 +99,9 @@ class MainWindow(QMainWindow):
                                   "while paused you may play for its side")
         self.pause_act.setEnabled(False)
         self.phase_bar.addAction(self.pause_act)
+        from .tcs import TcsPlay
+
+        self.tcs = TcsPlay(self)            # the Tactical Combat Series panels, shown while a TCS game is open
         self._show_play()
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
@@ -108,6 +111,9 @@ class MainWindow(QMainWindow):
         from .mapeditor.mode import attach_map_editor
 
         attach_map_editor(self)
+        from .charts.attach import attach_charts
+
+        self.charts = attach_charts(self)
 
     def _make_menus(self):
         from .menus import RecentFiles, WindowMenus
@@ -256,8 +262,10 @@ class MainWindow(QMainWindow):
 
         path = Path(path).absolute()
         from .table import is_table_file
+        from .tcs import is_tcs_path
 
-        if is_table_file(path):  # a gridless skirmish is played on its table, in a window of its own (gui/table)
+        # a gridless skirmish is played on its table, in a window of its own (gui/table); a TCS game here
+        if is_table_file(path) and not is_tcs_path(path):
             from .table.window import TableWindow
 
             self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)
@@ -273,7 +281,9 @@ class MainWindow(QMainWindow):
             if is_map_doc(doc):
                 board, placed, scenario = load_map(path), [], None
             elif "actions" in doc and "seed" in doc:
-                saved = PlaySession.open_saved(path, parent=self)
+                from .tcs import open_saved
+
+                saved = open_saved(path, parent=self)
                 board, placed, scenario = saved.board, [], saved.scenario
             else:
                 board, placed, scenario = self._load_scenario(path)
@@ -289,7 +299,10 @@ class MainWindow(QMainWindow):
         if scenario is not None:
             from engine.counters.art import counter_images_folder
 
-            art = CounterArt(scenario.sides, images=counter_images_folder(scenario))
+            from .tcs import counter_art
+
+            art = counter_art(scenario, counter_images_folder(scenario)) or \
+                CounterArt(scenario.sides, images=counter_images_folder(scenario))
             self.map_view.set_art(art)
             self.session = self._start_game(scenario, board, saved)
         self.map_view.show_board(board)
@@ -308,6 +321,11 @@ class MainWindow(QMainWindow):
         from engine.maps.mapfile import load_map
         from engine.scenario import load_scenario
 
+        from .tcs import load_tcs
+
+        tcs = load_tcs(path)                # a TCS scenario reads its own format
+        if tcs is not None:
+            return tcs
         scenario = load_scenario(path)
         board = load_map(scenario.map_path)
         placed, problems = [], []
@@ -326,7 +344,9 @@ class MainWindow(QMainWindow):
     def _start_game(self, scenario, board, saved: PlaySession | None = None) -> PlaySession | None:
         """A game of the scenario under its ruleset; None (the set-up is shown) if it has no ruleset to play."""
         try:
-            session = saved or PlaySession(scenario, board, parent=self)
+            from .tcs import session_class
+
+            session = saved or session_class(scenario)(scenario, board, parent=self)
         except BadFile as e:
             self.show_error("This scenario cannot be played yet", "\n".join(str(p) for p in e.problems[:10]))
             return None
@@ -396,6 +416,9 @@ class MainWindow(QMainWindow):
             self.log_dock.show_seed(None)
             self.tray.clear()
             self.victory.show_standings([])
+            if getattr(self, "charts", None) is not None:
+                self.charts.update()
+            self.tcs.update()
             return
         self.phase_bar.next_act.setEnabled(True)
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
@@ -417,6 +440,9 @@ class MainWindow(QMainWindow):
         computer_busy = c is not None and not c.paused and c.to_play()
         self.map_view.show_ready(() if computer_busy else s.units_to_act())
         self._show_computer_turn()
+        if getattr(self, "charts", None) is not None:
+            self.charts.update()          # the owner's chart answers what it holds; the prompt dock asks the rest
+        self.tcs.update()
 
     def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are
@@ -436,11 +462,19 @@ class MainWindow(QMainWindow):
             return False
         self._stop_computer()
         self.session.changed.disconnect(self._game_changed)
-        self.session = PlaySession(self.scenario, self.board, seed=seed, parent=self, game=game)
+        from .tcs import session_class
+
+        self.session = session_class(self.scenario)(self.scenario, self.board, seed=seed, parent=self, game=game)
         self.session.changed.connect(self._game_changed)
         self.combat.clear()
         self.combat.show_result([])
         self.map_view.set_pieces(self.session.pieces())
+        from .tcs import is_tcs_scenario
+
+        if computer and is_tcs_scenario(self.scenario):   # no computer player for the TCS yet
+            self.show_error("The computer cannot play this game",
+                            "There is no computer player for Tactical Combat Series games yet: you play every side.")
+            computer = ()
         if computer:
             self._start_computer(computer)
         self._show_play()
@@ -468,8 +502,9 @@ class MainWindow(QMainWindow):
             return False
         path = Path(choice.path).absolute()
         from .table import is_table_file
+        from .tcs import is_tcs_path
 
-        if is_table_file(path):
+        if is_table_file(path) and not is_tcs_path(path):
             from .table.session import TableSession
             from .table.window import TableWindow
             from engine.scenario.newgame import new_game
@@ -653,6 +688,8 @@ class MainWindow(QMainWindow):
         self.map_view.show_line(hexes)
 
     def _hex_clicked(self, h) -> None:
+        if self.tcs.hex_clicked(h):        # a TCS panel picking hexes (an Op Sheet's objective, a mission's target)
+            return
         text = self._choice_targets.get(h)
         if text is not None:
             self.make_choice(text)

@@ -207,8 +207,13 @@ class PlaySession(QObject):
         return list(getattr(self.state, "battles", []) or [])
 
     def pending_choices(self) -> list[str]:
-        """When a result leaves a choice to make (a retreat, an advance, a blank cell), the legal ways to make it."""
-        if not getattr(self.state, "pending", None):
+        """When a result leaves a choice to make (a retreat, an advance), the legal ways to make it.
+
+        A printed chart's result is asked in the chart prompt dock (gui/charts), not here.
+        """
+        from engine.charts import pending_chart_prompt
+
+        if not getattr(self.state, "pending", None) or pending_chart_prompt(self.rules, self.state) is not None:
             return []
         return [a.text() for a in self.game.legal_actions()]
 
@@ -275,8 +280,11 @@ class PlaySession(QObject):
 
     def my_undo_count(self) -> int:
         """How many log entries the player's undo takes back: the computer's last ones and the player's own before them
-        (boardgame.io's rule: a player undoes only their own moves); 0 when the player has none to undo."""
-        marks = self._marks()
+        (boardgame.io's rule: a player undoes only their own moves); 0 when the player has none to undo.
+
+        An answer read from the owner's chart goes with the action that asked for it (else it would be read again
+        at once), also in a game reopened from a file that kept no marks."""
+        marks = [m or getattr(e.action, "from_owner", False) for m, e in zip(self._marks(), self.game.log)]
         n = 0
         while marks and marks[-1]:
             marks.pop()
@@ -349,7 +357,8 @@ class PlaySession(QObject):
         lines = []
         for i, entry in enumerate(self.game.log, start=1):
             events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
-            who = "[computer] " if self.by_computer(i - 1) else ""
+            owners = entry.action.text().endswith("(owner's chart)")      # played for the owner, from their chart
+            who = "[computer] " if self.by_computer(i - 1) and not owners else ""
             lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
         return lines
 

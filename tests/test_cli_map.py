@@ -88,7 +88,8 @@ def test_validate_names_the_kinds_of_file_it_expects(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "validate", str(other), str(broken), str(tmp_path / "none.toml"))
     assert code == 1
     assert f"{other}: not a file this program knows: expected a map file (with a [map] table), " \
-           f"a scenario file (with a [scenario] table) or a gridless table (with a [table] table)" in out
+           f"a scenario file (with a [scenario] table), a gridless table (with a [table] table), a chart slot file " \
+           f"([[chart]] tables) or a chart book ([charts.\"<chart id>\"] tables)" in out
     assert f"{broken}:1: not valid TOML" in out
     assert f"{tmp_path / 'none.toml'}: file not found" in out
 

@@ -199,10 +199,41 @@ def test_6_6_a_blank_cell_asks_for_the_printed_chart_result():
     p = st.pending[0]
     assert p["kind"] == "result" and p["side"] == "soviet" and p["die"] == 5 and p["column"] == "4:1"
     assert any(e.kind == "blank-cell" for e in ev)
-    assert [a.text() for a in r.legal_actions(st)][:2] == ["result AR1", "result AR2"]
-    st, ev = r.apply(st, EnterResult("DE"))
+    prompt = r.chart_prompt(st)
+    assert (prompt.slot, prompt.key) == ("demyansk.crt", ("4-1", "5"))
+    assert r.why_idle(st, "a").rule == "Demyansk 6.6"
+    assert [s.show() for s in prompt.steps] == ["attack 8 (a) against defence 2, ratio 4:1 (Demyansk 6)",
+                                                "odds column 4-1 (Demyansk 6)", "die rolled 5 (Demyansk 6)"]
+    assert [a.text() for a in r.legal_actions(st)][:2] == ["chart demyansk.crt [4-1][5] = AR1",
+                                                           "chart demyansk.crt [4-1][5] = AR2"]
+    st, ev = r.apply(st, r.parse_action("chart demyansk.crt [4-1][5] = DE"))
     assert st.units["d"].status == "eliminated"
     assert st.pending[0]["kind"] == "advance" and st.pending[0]["options"] == ["a", "none"]
+    assert st.charts.get("demyansk.crt", ("4-1", "5")) == "DE"          # remembered for the rest of the game
+
+
+def test_6_6_a_blank_cell_answered_once_is_not_asked_again_in_the_same_game():
+    r = rules([HQ, unit("d", "german", "1-2-6", "0505"), unit("a", "soviet", "8-4-4", "0504"),
+               unit("e", "german", "1-2-6", "0908"), unit("b", "soviet", "8-4-4", "0907")])
+    st = state_in(r, "soviet-combat", dice=[5, 5])                 # both battles: 4:1, die 5, a blank cell
+    st, _ = r.apply(st, Declare("d", ("a",)))
+    st, _ = r.apply(st, Declare("e", ("b",)))
+    st, _ = r.apply(st, Resolve("d"))
+    with pytest.raises(IllegalAction, match="Demyansk 6.6: 'XX' is not a result of Combat Results Table"):
+        r.apply(st, r.parse_action("chart demyansk.crt [4-1][5] = XX"))
+    st, ev = r.apply(st, r.parse_action("chart demyansk.crt [4-1][5] = NE"))
+    assert [e.text for e in ev if e.kind == "entered"] == ["result NE entered from the printed chart"]
+    st, ev = r.apply(st, Resolve("e"))
+    assert not st.pending and r.chart_prompt(st) is None
+    assert [e.data["result"] for e in ev if e.kind == "result"] == ["NE"]
+    assert any(e.kind == "remembered" and "entered earlier in this game: NE" in e.text for e in ev)
+
+
+def test_6_6_the_old_result_form_still_answers_a_blank_cell_but_is_not_remembered():
+    r, st, ev = battle([5], att="8-4-4")
+    st, ev = r.apply(st, EnterResult("DE"))
+    assert st.units["d"].status == "eliminated" and not st.charts.cells
+    assert "charts" not in r.state_to_dict(st)
 
 
 def test_6_6_ar_makes_every_attacker_retreat():

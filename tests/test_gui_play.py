@@ -290,10 +290,11 @@ def test_a_blank_cell_and_a_retreat_are_chosen_in_the_panel_and_on_the_map(windo
     panel = window.combat
     s.play(declare.text())
     panel.resolve.emit(declare.defender)
-    choices = [panel.choice_list.item(i).text() for i in range(panel.choice_list.count())]
-    assert choices and all(c.startswith("result ") for c in choices)
+    assert panel.choice_list.count() == 0             # the printed chart's result is asked in the chart dock
     assert "enter the result from your printed chart" in panel.result_label.text()
-    panel.choose.emit("result DR2")                   # as read from the printed chart
+    dock = window.charts.dock
+    assert dock.isVisible() and dock.choice_texts() == ["AR1", "AR2", "EX", "NE", "DR1", "DR2", "DR3", "DE"]
+    dock.choose("DR2")                                # as read from the printed chart
     retreats = s.pending_choices()
     assert retreats and all(c.startswith(f"retreat {declare.defender} ") for c in retreats)
     view = window.map_view

@@ -1,9 +1,34 @@
-"""Printed charts the program cannot ship: typed slots, the owner's entries, and prompts in play."""
+"""Printed charts the program cannot ship: typed slots, the owner's entries, and prompts in play.
+
+The contract between a ruleset and everything around its charts:
+
+- A ruleset package (``engine.rulesets.<name>``) may offer ``chart_slots() -> ChartSet``:
+  the printed charts its rules read, with the published cells filled in
+  (Demyansk: ``demyansk.crt``; the Tactical Combat Series: its fire, morale and
+  spotting tables and counter manifest).  Its bound rules may offer the same
+  method when a scenario adds charts of its own.
+- Its rules may offer ``chart_prompt(state) -> ChartPrompt | None``: the chart
+  question the game waits for now, with the working (column, each shift with its
+  rule, the roll, the purpose).  While one is pending, the legal actions are its
+  :class:`ChartAnswer` s (``chart demyansk.crt [4-1][5] = DE``), and the game keeps
+  each answer in its :class:`ChartMemory`, so replay never asks.
+- Controllers ask :func:`pending_chart_prompt` (never the ruleset directly) and let
+  a :class:`ChartKeeper` answer from the owner's :class:`ChartBook` (a file in the
+  user's data folder, ``charts/<chart set>.toml`` — :func:`book_file`; the engine
+  only takes its path) and record the answers the player types.
+- Counter values are slots with one open axis named ``unit type``
+  (:func:`counter_slots`), filled in the scenario editor's order of battle.
+"""
 from .book import BadChartValue, ChartBook, ChartConflict, open_book
+from .keeper import ChartKeeper, keeper_for
 from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer, answer_from_book, answers,
                      prompt_for, read_cell, remember_answer)
+from .ruleset import (COUNTER_AXIS, book_file, chart_slots_of, counter_slots, is_counter_slot, pending_chart_prompt,
+                      ruleset_chart_slots, rulesets_with_charts)
 from .slots import Axis, ChartSet, ChartSlot, Domain, dice_labels, load_slots, parse_slots
 
-__all__ = ["Axis", "BadChartValue", "ChartAnswer", "ChartBook", "ChartConflict", "ChartMemory", "ChartPrompt",
-           "ChartSet", "ChartSlot", "Domain", "Step", "accept_answer", "answer_from_book", "answers",
-           "dice_labels", "load_slots", "open_book", "parse_slots", "prompt_for", "read_cell", "remember_answer"]
+__all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", "ChartConflict", "ChartKeeper",
+           "ChartMemory", "ChartPrompt", "ChartSet", "ChartSlot", "Domain", "Step", "accept_answer",
+           "answer_from_book", "answers", "book_file", "chart_slots_of", "counter_slots", "dice_labels",
+           "is_counter_slot", "keeper_for", "load_slots", "open_book", "parse_slots", "pending_chart_prompt", "prompt_for",
+           "read_cell", "remember_answer", "ruleset_chart_slots", "rulesets_with_charts"]

@@ -16,11 +16,14 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play)")
     p.add_argument("--save", metavar="FILE", help="write the saved game (TOML) at the end")
+    p.add_argument("--charts", metavar="FILE", help="the owner's chart book (TOML): blank chart cells it holds are "
+                                                    "answered from it first, the bots answer the rest")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    from ..charts import keeper_for
     from ..game import Game, load_rules
 
     own = _ruleset_play(args.scenario)
@@ -35,9 +38,10 @@ def run(args) -> int:
                                + (f" (unknown: {', '.join(unknown)})" if unknown else ""))])
     bot_mod = importlib.import_module(f"engine.rulesets.{rules.name}.bot")
     bots = {s: bot_mod.DemyanskBot(s) for s in sides}
+    keeper = keeper_for(rules, args.charts) if args.charts else None
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
-    bot_mod.play_out(rules, game, bots)
+    bot_mod.play_out(rules, game, bots, charts=keeper)
     seconds = time.perf_counter() - t0
     out = game.outcome()
     if args.save:
@@ -47,6 +51,8 @@ def run(args) -> int:
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
               "blank_cells_answered": blanks, "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    if keeper is not None:
+        report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": blanks, "charts": args.charts}
     if args.json:
         print(json.dumps(report))
         return 0
@@ -54,6 +60,9 @@ def run(args) -> int:
           f"{report['seconds']} s")
     print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
     _print_breakdown(report["breakdown"], "  ")
+    if keeper is not None:
+        print(f"chart prompts: {keeper.from_book + blanks}, {keeper.from_book} answered from the owner's chart "
+              f"{args.charts}, {blanks} asked")
     if blanks:
         print(f"blank chart cells: {blanks}, answered by the bot with "
               f"{next(iter(bots.values())).blank_answer} (no printed chart at hand)")

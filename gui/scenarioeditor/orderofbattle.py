@@ -84,6 +84,10 @@ class OrderOfBattlePage(QWidget):
         lay.addWidget(self.tree, 1)
         lay.addLayout(form)
         lay.addLayout(buttons)
+        from ..charts.countervalues import CounterValuesPanel
+
+        self.counters = CounterValuesPanel()      # the owner's counter values by unit type (the ruleset's counter slots)
+        lay.addWidget(self.counters)
 
     # ------------------------------------------------------------ showing
     def refresh(self) -> None:
@@ -102,6 +106,7 @@ class OrderOfBattlePage(QWidget):
             self._fill(top, root, s, arrives, keep)
             top.setExpanded(True)
         self.tree.resizeColumnToContents(0)
+        self.counters.show_scenario(s)
 
     def _fill(self, parent: QTreeWidgetItem, node, s, arrives, keep) -> None:
         for child in node.children:

@@ -1,11 +1,12 @@
 """Demyansk Pocket (1942): the ruleset (Python here, its numbers in ``tables.toml``)."""
 from __future__ import annotations
 
+from .charts import chart_slots
 from .rules import DemyanskRules
 from .tables import load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 
-__all__ = ["DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "load_tables", "rules_for_scenario"]
+__all__ = ["chart_slots", "DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "load_tables", "rules_for_scenario"]
 
 
 def rules_for_scenario(scenario):

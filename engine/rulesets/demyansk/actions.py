@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from ...charts import ChartAnswer
 from ...errors import IllegalAction
 
 
@@ -48,7 +49,11 @@ class Resolve:
 
 @dataclass(frozen=True)
 class EnterResult:
-    """Enter the result of a blank CRT cell from the printed chart (6.6): ``result DR2``."""
+    """The result of a blank CRT cell as saves made before the CRT was a chart slot wrote it (6.6): ``result DR2``.
+
+    Still read so that those saves replay; play now answers with a chart answer
+    (``chart demyansk.crt [4-1][5] = DR2``), which the game remembers.
+    """
 
     result: str
 
@@ -165,6 +170,8 @@ def action_from_dict(d: dict):
     """An action from its dict form."""
     d = dict(d)
     kind = d.pop("kind", "")
+    if kind == "chart":
+        return ChartAnswer(d["slot"], tuple(d["key"]), d["value"], bool(d.get("from_owner", False)))
     for cls in ACTIONS.values():
         if cls.__name__.lower() == kind:
             for key in ("attackers", "via"):

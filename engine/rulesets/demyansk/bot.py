@@ -1,10 +1,13 @@
 """A baseline Demyansk player: legal, not random; attacks at good odds, garrisons and keeps the front, heads for its objectives.
 
 It answers a blank CRT cell with ``blank_answer`` (default "NE") because a
-bot has no printed chart; callers report how often that happened.
+bot has no printed chart (the game then remembers that answer for the cell);
+callers report how often that happened, and may first answer from the
+owner's chart (``play_out``'s ``charts``).
 """
 from __future__ import annotations
 
+from ...charts import ChartAnswer
 from ...errors import IllegalAction
 from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
@@ -83,7 +86,8 @@ class DemyanskBot:
         p = st.pending[0]
         if p["kind"] == "result":
             self.blank_cells += 1
-            return A.EnterResult(self.blank_answer)
+            prompt = rules.chart_prompt(st)
+            return ChartAnswer(prompt.slot, prompt.key, self.blank_answer)
         if p["kind"] == "retreat":
             enemies = [st.units[u].hex for u in st.units if st.units[u].status == ON_MAP
                        and rules.specs[u].side != rules.specs[p["unit"]].side]
@@ -262,10 +266,15 @@ def side_to_act(st: State) -> str | None:
     return side if side in (GERMAN, SOVIET) else None
 
 
-def play_out(rules, game, bots: dict, max_actions: int = 200000) -> None:
-    """Let bots play a game to its end (or to ``max_actions``)."""
+def play_out(rules, game, bots: dict, max_actions: int = 200000, charts=None) -> None:
+    """Let bots play a game to its end (or to ``max_actions``); ``charts`` (an ``engine.charts.ChartKeeper``)
+    answers blank cells from the owner's chart before a bot is asked."""
     n = 0
     while not game.is_over() and n < max_actions:
+        if charts is not None:
+            n += len(charts.play_known(game))
+            if game.is_over():
+                break
         st = game.state
         side = st.pending[0]["side"] if st.pending else (GERMAN if st.phase.startswith("german") else SOVIET)
         bot = bots.get(side)

@@ -1,9 +1,11 @@
 """Combat results (Demyansk 6.6), retreats and advance after combat (6.7), as pending choices."""
 from __future__ import annotations
 
+from ...charts import ChartAnswer, accept_answer, read_cell
 from ...errors import IllegalAction
 from ...game import Event
 from engine.maps.hexes import Hex, hex_distance, hex_neighbors
+from .charts import CRT, RULE, crt_key, crt_prompt
 from .combat import battle_odds
 from .state import ELIMINATED, OFF_MAP, ON_MAP, State
 from .units import enemy_of
@@ -84,10 +86,14 @@ def resolve(rules, st: State, defender: str, events: list) -> None:
     if odds.column == 0:
         raise IllegalAction("Demyansk 6", "attacks below 1:1 are not allowed")
     die = rules.roll(st, events, f"combat against {defender} at {odds.label}")
-    result = rules.tables.crt(die, odds.column)
+    key = crt_key(rules.tables, odds.column, die)
+    result = read_cell(rules.charts, st.charts, CRT, key) or ""
     st.resolving = True
     events.append(Event("odds", f"{'+'.join(battle.attackers)} ({odds.attack}) against {defender} "
                         f"({odds.defense}): {odds.label}", {"modifiers": odds.modifiers, "column": odds.column}))
+    if result and key not in rules.charts[CRT].known:
+        events.append(Event("remembered", f"Demyansk 6.6: the chart's result at die {die}, {odds.label} was entered "
+                            f"earlier in this game: {result}", {"die": die}))
     if result == "":
         side = rules.specs[battle.attackers[0]].side
         st.pending.append({"kind": "result", "side": side, "battle": defender, "die": die,
@@ -198,13 +204,20 @@ def answer(rules, st: State, action, events: list) -> None:
     p = st.pending[0]
     kind = p["kind"]
     if kind == "result":
-        if not isinstance(action, EnterResult) or action.result not in p["options"]:
-            raise IllegalAction("Demyansk 6.6", f"enter the result from your printed chart for die {p['die']} "
+        if isinstance(action, ChartAnswer):
+            prompt = crt_prompt(rules, st)
+            result = accept_answer(rules.charts, st.charts, prompt, action, RULE)    # remembered for this game
+            source = "from the owner's chart" if action.from_owner else "from the printed chart"
+        elif isinstance(action, EnterResult) and action.result in p["options"]:
+            result = action.result      # the text form of saves made before charts were slots: not remembered
+            source = "from the printed chart"
+        else:
+            raise IllegalAction(RULE, f"enter the result from your printed chart for die {p['die']} "
                                 f"at {p['column']}: one of {', '.join(p['options'])}")
         st.pending.pop(0)
         battle = next(b for b in st.battles if b.defender == p["battle"])
-        events.append(Event("entered", f"result {action.result} entered from the printed chart"))
-        apply_result(rules, st, battle, action.result, events)
+        events.append(Event("entered", f"result {result} entered {source}"))
+        apply_result(rules, st, battle, result, events)
         return
     if kind == "retreat":
         if not isinstance(action, Retreat) or action.unit != p["unit"] or action.to not in p["options"]:

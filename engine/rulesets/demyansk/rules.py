@@ -4,6 +4,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.maps.board import Board
+from ...charts import ChartAnswer, answers
 from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, next_die, seed_rng
 from engine.maps.hexes import Hex, hex_distance
@@ -11,6 +12,7 @@ from . import actions as A
 from .arrivals import (
     check_drop, check_enter, check_releases, check_withdraw, drop, enter, roll_for_reinforcements, withdraw,
 )
+from .charts import chart_set, crt_prompt
 from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
 from .movement import check_move, check_path, may_move_now, movement_phases, phase_name, reach
@@ -48,6 +50,7 @@ class DemyanskRules:
                  variable=(), play_area=None, play_area_rule: str = "", play_area_text: str = "",
                  player_setup: dict | None = None):
         self.tables = tables or load_tables()
+        self.charts = chart_set(self.tables)           # 6.6: the CRT as a chart slot (blank cells asked in play)
         self.options = {**self.tables.options, **(options or {})}
         self.map = MapInfo(board, self.tables)
         self.board = board
@@ -179,7 +182,15 @@ class DemyanskRules:
         return victory_points(self, st) if self.victory == "points" else open_line(self, st)
 
     def parse_action(self, text: str):
-        return A.parse_action(text)
+        return ChartAnswer.parse(text) or A.parse_action(text)
+
+    def chart_prompt(self, st: State):
+        """The blank CRT cell the game waits for, with its working (6.6), or None."""
+        return crt_prompt(self, st)
+
+    def chart_slots(self):
+        """The charts these rules read (the CRT of the tables they were bound with)."""
+        return self.charts
 
     def hex(self, text: str) -> Hex:
         try:
@@ -264,7 +275,7 @@ class DemyanskRules:
             new = st.copy()
             self._end_phase(new, events)
             return new, events
-        if isinstance(action, (A.Retreat, A.Advance, A.EnterResult)):
+        if isinstance(action, (A.Retreat, A.Advance, A.EnterResult, ChartAnswer)):
             raise IllegalAction("Demyansk 6.7", "there is no retreat, advance or blank result to decide now")
         raise IllegalAction("", f"{action!r} is not a Demyansk action")
 
@@ -388,7 +399,7 @@ class DemyanskRules:
         if st.pending:
             p = st.pending[0]
             if p["kind"] == "result":
-                return [A.EnterResult(r) for r in p["options"]]
+                return answers(crt_prompt(self, st))
             if p["kind"] == "retreat":
                 return [A.Retreat(p["unit"], o) for o in p["options"]]
             return [A.Advance(o) for o in p["options"]]
@@ -501,6 +512,9 @@ class DemyanskRules:
             return None
         if st.over:
             return IllegalAction("", "the game is over")
+        if st.pending and st.pending[0].get("kind") == "result":
+            return IllegalAction("Demyansk 6.6", "a blank cell of the combat results table waits for the result "
+                                 "printed in your chart first (the Printed chart panel)")
         if st.pending:
             return IllegalAction("Demyansk 6.7", "a combat result waits for a decision first: "
                                  "make it on the map or in the battle panel")

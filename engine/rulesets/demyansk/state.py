@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 
 from engine.maps.hexes import Hex
+from ...charts import ChartMemory
 
 # Where a unit is (status): on the map, due as a reinforcement, or gone.
 ON_MAP = "map"
@@ -78,6 +79,7 @@ class State:
     front_failures: list[int] = field(default_factory=list)  # 7.3: turns without a front
     withdrawal_vp: int = 0                # 9.3 VP 5
     released: dict[str, int] = field(default_factory=dict)  # variable reinforcement id -> turn of its release event
+    charts: ChartMemory = field(default_factory=ChartMemory)  # 6.6: blank CRT cells answered in this game
     over: bool = False
 
     def copy(self) -> "State":
@@ -91,6 +93,7 @@ class State:
             forts_lost=list(self.forts_lost),
             front_failures=list(self.front_failures),
             released=dict(self.released),
+            charts=self.charts.copy(),
         )
 
     def on_map(self, uid: str) -> bool:
@@ -137,6 +140,8 @@ def state_to_dict(state: State, hex_id) -> dict:
     }
     if state.released:
         out["released"] = dict(sorted(state.released.items()))
+    if state.charts.cells:           # absent while empty: a game that never answered one hashes as before
+        out["charts"] = state.charts.to_dict()
     return out
 
 

@@ -43,11 +43,19 @@ from pathlib import Path
 from .rules import TcsRules
 from .scenario import TcsScenario, load_tcs_scenario
 
-__all__ = ["TcsRules", "TcsScenario", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
+__all__ = ["TcsRules", "TcsScenario", "chart_slots", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
            "rules_for_path", "rules_for_scenario", "scenario_offer"]
 
 # The TCS reads its own scenario format: ``validate`` and ``load_rules`` find these by scenario.ruleset.
 load_own_scenario = load_tcs_scenario
+
+
+def chart_slots():
+    """The series' chart slots (``charts.toml``): the ruleset contract of ``engine.charts.ruleset``."""
+    from ...charts import load_slots
+    from .rules import CHARTS
+
+    return load_slots(CHARTS)
 
 
 def rules_for_path(path: str | Path) -> TcsRules:

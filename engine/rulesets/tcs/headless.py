@@ -11,6 +11,7 @@ import json
 import random
 import time
 
+from ...charts import keeper_for
 from ...errors import BadFile, Problem
 from ...game import Game
 from . import rules_for_path
@@ -18,11 +19,14 @@ from . import rules_for_path
 MAX_ACTIONS = 20000
 
 
-def play_random(rules, game: Game, seed: int, limit: int = MAX_ACTIONS) -> int:
-    """Play uniformly random legal actions until the game ends; returns how many chart prompts were answered."""
+def play_random(rules, game: Game, seed: int, limit: int = MAX_ACTIONS, charts=None) -> int:
+    """Play uniformly random legal actions until the game ends; returns how many chart prompts were answered
+    at random.  ``charts`` (an ``engine.charts.ChartKeeper``) answers from the owner's chart first."""
     pick = random.Random(seed)
     answered = 0
     for _ in range(limit):
+        if charts is not None:
+            charts.play_known(game)
         if game.is_over():
             return answered
         acts = rules.legal_actions(game.state)
@@ -40,9 +44,10 @@ def run(args) -> int:
     if chosen != ["random"]:
         raise BadFile([Problem("--bot", "", "headless TCS play needs --bot random (every side, every chart prompt)")])
     rules = rules_for_path(args.scenario)
+    keeper = keeper_for(rules, args.charts) if getattr(args, "charts", None) else None
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
-    answered = play_random(rules, game, args.seed)
+    answered = play_random(rules, game, args.seed, charts=keeper)
     seconds = time.perf_counter() - t0
     if getattr(args, "save", None):
         game.save(args.save)
@@ -51,6 +56,8 @@ def run(args) -> int:
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
               "chart_prompts_answered": answered, "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    if keeper is not None:
+        report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": answered, "charts": args.charts}
     if args.json:
         print(json.dumps(report))
         return 0
@@ -58,6 +65,9 @@ def run(args) -> int:
     print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
     for k, v in report["breakdown"].items():
         print(f"  {k}: {v}")
+    if keeper is not None:
+        print(f"chart prompts: {keeper.from_book + answered}, {keeper.from_book} answered from the owner's chart "
+              f"{args.charts}, {answered} asked")
     print(f"chart prompts answered at random: {answered}")
     print(f"state hash: {report['state_sha256']}")
     if getattr(args, "save", None):

@@ -148,6 +148,15 @@ class TcsRules:
     def parse_action(self, text: str):
         return A.parse_action(text)
 
+    def chart_prompt(self, st: State):
+        """The printed result the game waits for now (a pending chart prompt), or None."""
+        p = st.pending[0] if st.pending else None
+        return p["prompt"] if p is not None and p["kind"] == "chart" else None
+
+    def chart_slots(self) -> ChartSet:
+        """The charts these rules read (the series' slots, with a game's own tables when it brings them)."""
+        return self.charts
+
     # ------------------------------------------------------------ running procedures
     def _run(self, st: State, proc: str, args: dict, inputs: list, events: list, then: bool) -> None:
         """Run a procedure on ``st`` in place; if it stops, ``st`` keeps only its dice and the question."""

@@ -1,0 +1,74 @@
+"""What a ruleset offers about its printed charts, asked the same way by every controller.
+
+A ruleset package (``engine.rulesets.<name>``) may offer ``chart_slots() -> ChartSet``:
+the printed charts its rules read.  Its bound rules may offer
+``chart_prompt(state) -> ChartPrompt | None``: the chart question the game waits for
+now.  Neither is required; a ruleset without charts simply has none.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+from .prompt import ChartPrompt
+from .slots import ChartSet, ChartSlot
+
+COUNTER_AXIS = "unit type"       # the open axis of a counter manifest's slots (a counter's values by unit type)
+
+
+def pending_chart_prompt(rules: Any, state: Any) -> ChartPrompt | None:
+    """The chart question the game waits for now, or None (also for rules that never ask one)."""
+    ask = getattr(rules, "chart_prompt", None)
+    return ask(state) if ask is not None else None
+
+
+def ruleset_chart_slots(name: str) -> ChartSet | None:
+    """The chart slots the ruleset package ``name`` offers, or None if it offers none (or does not exist)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    try:
+        mod = importlib.import_module(f"engine.rulesets.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"engine.rulesets.{name}":
+            return None
+        raise
+    offer = getattr(mod, "chart_slots", None)
+    return offer() if offer is not None else None
+
+
+def chart_slots_of(rules: Any) -> ChartSet | None:
+    """The chart slots a bound ruleset reads: its own ``chart_slots()`` if it has one, else its package's."""
+    own = getattr(rules, "chart_slots", None)
+    if callable(own):
+        return own()
+    return ruleset_chart_slots(getattr(rules, "name", ""))
+
+
+def rulesets_with_charts() -> dict[str, ChartSet]:
+    """Every shipped ruleset that offers chart slots, by name (for the chart editor)."""
+    import engine.rulesets as pkg
+
+    out = {}
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            slots = ruleset_chart_slots(info.name)
+            if slots is not None and slots.slots:
+                out[info.name] = slots
+    return out
+
+
+def book_file(folder: str | Path, chart_set: str) -> Path:
+    """Where the owner's entries for a chart set are kept under a data folder: ``charts/<chart set>.toml``."""
+    return Path(folder) / "charts" / f"{chart_set}.toml"
+
+
+def is_counter_slot(slot: ChartSlot) -> bool:
+    """A counter manifest's slot: one open axis named ``unit type`` (``tcs.counter.morale``)."""
+    return len(slot.axes) == 1 and slot.axes[0].open and slot.axes[0].name == COUNTER_AXIS
+
+
+def counter_slots(slots: ChartSet | None) -> list[ChartSlot]:
+    """The counter manifest's slots of a chart set, in the set's order."""
+    return [s for s in slots if is_counter_slot(s)] if slots is not None else []

@@ -1,0 +1,259 @@
+"""The TCS panels in the play window: docks shown while a TCS game is open, map marks, map clicks.
+
+The window calls :meth:`TcsPlay.update` after every change of its game and
+hands it map clicks first (:meth:`TcsPlay.hex_clicked`); everything else it
+needs is in the window already (the session, the map view, the refusal line).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from ..play import PlaySession, Refusal
+from .counters import TcsCounterArt
+from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
+from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
+from .session import TcsScenarioView, TcsSession, is_tcs_file, load_tcs_view
+
+# actions that a TCS panel offers by its own widgets (the rest go to the clock panel's list)
+PANEL_VERBS = ("end", "chart", "choose", "complete", "cancel", "implement", "reserve", "assign", "opsheet", "mission",
+               "lift", "move")
+
+
+def is_tcs_scenario(scenario) -> bool:
+    return isinstance(scenario, TcsScenarioView)
+
+
+def session_class(scenario):
+    """The window's session class for a scenario: a TCS game's own, else the common one."""
+    return TcsSession if is_tcs_scenario(scenario) else PlaySession
+
+
+def counter_art(scenario, images=None):
+    """The counter pictures of a TCS scenario's units, or None for other scenarios."""
+    return TcsCounterArt(scenario.sides, images=images) if is_tcs_scenario(scenario) else None
+
+
+def load_tcs(path: Path):
+    """``(board, [], scenario view)`` of a TCS scenario file, or None if the file is not one."""
+    if not is_tcs_file(path):
+        return None
+    view = load_tcs_view(path)
+    return view.board, [], view
+
+
+def is_tcs_path(path) -> bool:
+    """Whether a file is a TCS scenario or a saved game of one (played on its map in the play window)."""
+    from engine.fileio import read_toml
+
+    if is_tcs_file(path):
+        return True
+    try:
+        doc = read_toml(Path(path))
+    except Exception:          # unreadable: whoever opens it reports why
+        return False
+    scenario = doc.get("scenario")
+    return "actions" in doc and isinstance(scenario, str) and Path(scenario).is_file() and is_tcs_file(scenario)
+
+
+def open_saved(path: Path, parent=None) -> PlaySession:
+    """A saved game, as a TCS session when its scenario is a TCS one."""
+    if is_tcs_path(path):
+        return TcsSession.open_saved(Path(path), parent=parent)
+    return PlaySession.open_saved(path, parent=parent)
+
+
+class TcsPlay:
+    """The TCS docks of one play window and what they draw on its map."""
+
+    def __init__(self, window):
+        self.window = window
+        self.clock = ClockDock(window)
+        self.sheets = OpSheetsDock(window)
+        self.artillery = ArtilleryDock(window)
+        self.pending = PendingDock(window)
+        window.addDockWidget(Qt.LeftDockWidgetArea, self.clock)
+        window.addDockWidget(Qt.LeftDockWidgetArea, self.pending)
+        window.addDockWidget(Qt.RightDockWidgetArea, self.sheets)
+        window.addDockWidget(Qt.RightDockWidgetArea, self.artillery)
+        window.tabifyDockWidget(self.sheets, self.artillery)
+        self.docks = (self.clock, self.pending, self.sheets, self.artillery)
+        for d in self.docks:
+            d.act.connect(self.play)
+            d.hide()
+        self.sheets.drawing.connect(self._drawing)
+        self.sheets.selected.connect(lambda _sid: self._show_marks())
+        self.artillery.picking.connect(self._picking)
+        self.mode = ""            # "units", "objective", "route", "target": where the map's clicks go
+        self.sheet_marks = self.barrage_marks = self.state_marks = None
+        self.legal: list[str] = []
+        self.last_refusal: Refusal | None = None
+        self._hidden_for_tcs: list = []
+        self._was_active = False
+
+    # ------------------------------------------------------------ the game in the window
+    @property
+    def session(self) -> TcsSession | None:
+        s = self.window.session
+        return s if isinstance(s, TcsSession) else None
+
+    def active(self) -> bool:
+        return self.session is not None
+
+    def update(self) -> None:
+        """Show the game as it is now (called by the window after every change)."""
+        s = self.session
+        self.window.map_view.viewer.decorate = self._decorate if s is not None else None
+        if s is None:
+            if self._was_active:
+                for d in self.docks:
+                    d.hide()
+                for d in self._hidden_for_tcs:
+                    d.show()
+                self._hidden_for_tcs = []
+                self._was_active = False
+                self.mode = ""
+            return
+        if not self._was_active:
+            self._was_active = True
+            for d in (self.window.combat, self.window.victory, self.window.tray):
+                if d.isVisible():
+                    d.hide()
+                    self._hidden_for_tcs.append(d)
+            for d in self.docks:
+                d.show()
+            self.sheets.raise_()
+            w = self.window
+            w.resizeDocks([w.log_dock, self.sheets], [160, 640], Qt.Vertical)
+            w.resizeDocks([self.clock, self.pending], [560, 200], Qt.Vertical)
+            w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
+        self.legal = s.legal_texts() if self.window.viewing_past is None else []
+        self.clock.show_game(s, self.legal, self.shown_elsewhere)
+        self.sheets.show_game(s, self.legal)
+        self.artillery.show_game(s, self.legal)
+        self.pending.show_pending(s.pending(), self.legal, s.rules.scenario.sides, self.chart_dock_asks())
+        self._show_marks()
+        self._set_click_targets()
+
+    def chart_dock_asks(self) -> bool:
+        """Whether the window has a chart prompt panel of its own (gui/charts) that asks the printed results;
+        then this Question panel leaves chart prompts to it."""
+        return getattr(self.window, "charts", None) is not None
+
+    @staticmethod
+    def shown_elsewhere(text: str) -> bool:
+        return text.split(" ", 1)[0] in PANEL_VERBS
+
+    def play(self, text: str) -> bool:
+        """Play an action a panel asks for; a refusal goes to the window's status line with its rule."""
+        s = self.session
+        if s is None:
+            return False
+        result = s.play(text)
+        if isinstance(result, Refusal):
+            self.last_refusal = result
+            self.window.refused(result)
+            return False
+        self.last_refusal = None
+        verb = text.split(" ", 1)[0]
+        if verb == "opsheet":
+            self.sheets.created()
+            self.sheets.stop_drawing()
+            self.sheets.select_sheet(text.split()[1])
+        elif verb == "mission":
+            self.artillery.placed()
+        self.window.statusBar().showMessage(s.log_lines()[-1], 12000)
+        self.update()
+        return True
+
+    # ------------------------------------------------------------ the map
+    def _ensure_marks(self) -> bool:
+        view = self.window.map_view
+        if view.board is None or view.counters is None:
+            return False
+        if self.sheet_marks is None or self.sheet_marks.scene() is not view.scene() \
+                or self.sheet_marks.board is not view.board:
+            self.sheet_marks = SheetMarks(view.board, view.scale_)
+            self.barrage_marks = BarrageMarks(view.board, view.scale_)
+            self.state_marks = UnitStateMarks(view.counters)
+            for item in (self.sheet_marks, self.barrage_marks, self.state_marks):
+                view.scene().addItem(item)
+        self.state_marks.counters = view.counters
+        return True
+
+    def _show_marks(self) -> None:
+        s = self.session
+        if s is None or not self._ensure_marks():
+            return
+        st, rules = s.state, s.rules
+        sid = self.sheets.current_sheet()
+        if sid and sid in st.sheets:
+            objective, route = rules.op_sheet_geometry(st, sid)
+            self.sheet_marks.show_sheet(objective, route, sid)
+        else:
+            self.sheet_marks.show_sheet(None, None)
+        self.sheet_marks.show_draft(self.sheets.objective, self.sheets.route)
+        markers = [(f"{m.id} {m.kind}", m.kind, m.hex, m.zone) for m in st.markers]
+        missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
+        self.barrage_marks.show_marks(markers, missions, self.artillery.target)
+        states = {h: self.unit_state(units[-1].id) for h, units in self.window.map_view.stacks.items()}
+        self.state_marks.show_states({h: v for h, v in states.items() if v is not None})
+        if self.window.map_view.viewer.isVisible():
+            self.window.map_view.viewer.update()
+
+    def unit_state(self, uid: str) -> tuple | None:
+        """``(mode, morale, steps lost, steps)`` of a unit as ``unit_status`` gives it, or None."""
+        s = self.session
+        if s is None or uid not in s.state.units:
+            return None
+        us = s.rules.unit_status(s.state, uid)
+        return us["mode"], us["morale"], us["steps_lost"], us["steps"]
+
+    def _decorate(self, painter, unit, rect) -> None:
+        """Each counter in the stack viewer carries its state too (not only the top one on the map)."""
+        state = self.unit_state(unit.id)
+        if state is not None:
+            paint_state(painter, rect, rect.width(), state)
+
+    def _drawing(self, what: str) -> None:
+        if what:
+            self.mode = what
+            if self.artillery.pick_target.isChecked():
+                self.artillery.pick_target.setChecked(False)
+        elif self.mode in ("objective", "route", "units"):
+            self.mode = ""
+        self._show_marks()
+        self._set_click_targets()
+        if what:
+            self.window.statusBar().showMessage(
+                "Click hexes on the map for the new sheet's " + what, 8000)     # units, objective or route
+
+    def _picking(self, on: bool) -> None:
+        if on:
+            self.mode = "target"
+            self.sheets.stop_drawing()
+            self.window.statusBar().showMessage("Click the mission's target hex on the map", 8000)
+        elif self.mode == "target":
+            self.mode = ""
+        self._set_click_targets()
+
+    def _set_click_targets(self) -> None:
+        view = self.window.map_view
+        if self.mode and view.board is not None:
+            view.click_targets = set(view.board.hexes())     # a click on a counter picks its hex, too
+        elif self.active():
+            view.click_targets = set(self.window._choice_targets)     # a decision's hexes (a retreat) or none
+
+    def hex_clicked(self, h) -> bool:
+        """A map click: taken when a panel is picking hexes (True), else left to the window."""
+        if self.session is None or not self.mode:
+            return False
+        if self.mode in ("objective", "route", "units"):
+            self.sheets.hex_picked(h)
+        elif self.mode == "target":
+            self.artillery.hex_picked(h)
+            self.mode = ""
+            self._set_click_targets()
+        self._show_marks()
+        return True
