@@ -795,8 +795,9 @@ class TcsRules:
                         if _ok(lambda: self.check_fire(st, a, side)):
                             out.append(a)
                 if int(counter(self, st, "point_fire", uid) or 0) > 0:
+                    seen = spotted_hexes(self, st, side, uid)   # a target it spots stands in a hex it spots
                     for k in self.order:
-                        if st.units[k].hex is not None and self.specs[k].side != side:
+                        if st.units[k].hex in seen and self.specs[k].side != side:
                             a = A.Fire("point", (uid,), k)
                             if _ok(lambda: self.check_fire(st, a, side)):
                                 out.append(a)
