@@ -435,3 +435,26 @@ def test_3_5_a_six_releases_the_next_reserve_group_and_locks_requests_for_24_hou
     t0 = rules.turns[st.turn].when
     t1 = rules.turns[st.leros.reserve_lock_until].when
     assert (t1 - t0).total_seconds() == 24 * 3600
+
+
+# ---------------------------------------------------------------- random play (the full games are in `make leros-playout`)
+
+def test_random_play_of_drop_zone_leros_lands_the_paratroops_and_replays_to_the_same_hash():
+    """The random bot plays scenario 2 until the first drop has landed: the Ju-52s fly in from box B, the
+    drop is made at the end of the German Action Phase, and replaying the log gives the same state."""
+    import random
+
+    from engine.game import Game, replay
+    path = str(SCEN / "leros-2-drop-zone.toml")
+    rules = rules_for_path(path)
+    game = Game(rules, 5, path)
+    pick = random.Random(5)
+    for _ in range(3000):
+        st = game.state
+        if st.leros.landed or any(w == "dead" and u in rules.leros["paratroops"] for u, w in st.leros.boxed.items()):
+            break
+        game.play(pick.choice(rules.legal_actions(st)))
+    st = game.state
+    assert not any(p.load and p.box != "athens" for p in st.leros.planes.values() if p.box == "air-execution")
+    assert st.leros.landed or any(w == "dead" for w in st.leros.boxed.values())
+    assert replay(rules, 5, game.actions_text(), path).hash() == game.hash()

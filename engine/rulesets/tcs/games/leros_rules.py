@@ -210,6 +210,13 @@ class LerosRules(TcsRules):
         if step == "action":
             self._run(st, "leros_phase", {"side": who}, [], events, False)
 
+    def _run(self, st, proc, args, inputs, events, then) -> None:
+        if proc == "weather" and self.turns[st.turn].hhmm in self.leros.get("no_weather_roll", ()):
+            events.append(Event("weather", f"no weather roll at {self.turns[st.turn].label} (scenario rule)"))
+            self._next_step(st, events)       # scenario 2: Normal weather 1400-1500
+            return
+        super()._run(st, proc, args, inputs, events, then)
+
     def _next_step(self, st, events) -> None:
         if isinstance(st, LerosState) and st.leros.surrendered and st.step + 1 >= len(self.sequence(st.turn)):
             st.over = True          # 1.3: the surrender takes effect at the end of the turn it is made
