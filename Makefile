@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean check-qt
+.PHONY: run test bench clean check-qt leros-playout
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
