@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean check-qt leros-playout
+.PHONY: run test playout bench clean check-qt leros-playout
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ run: $(STAMP) check-qt
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n 2 $(PYTEST_ARGS)
+
+# 200 seeded random games per ruleset family to the end, each saved, reloaded and replayed to its hash
+playout: $(STAMP)
+	PLAYOUT_GAMES=200 QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n 2 tests/test_playout_random.py $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m engine bench load --json

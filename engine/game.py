@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import BadFile, IllegalAction, Problem
-from .fileio import read_toml, write_toml
+from .fileio import is_file, read_toml, write_toml
 
 SAVE_FORMAT = 1
 MASK64 = (1 << 64) - 1
@@ -209,7 +209,7 @@ class Game:
 
         doc: dict[str, Any] = {"format": SAVE_FORMAT, "sandtable": __version__, "ruleset": self.rules.name}
         if self.scenario_path:
-            doc["scenario"] = str(self.scenario_path)
+            doc["scenario"] = str(Path(self.scenario_path).absolute())   # opens from any folder, not only this one
             doc["scenario_sha256"] = file_hash(self.scenario_path)
         if self.variants:
             doc["variants"] = list(self.variants)
@@ -233,41 +233,132 @@ def replay(rules: Rules, seed: int, actions: list[str], scenario_path: str | Non
     return game
 
 
-def read_save(path: str | Path) -> dict:
-    """The checked contents of a saved game file (BadFile names what is wrong)."""
+class LogRefused(BadFile):
+    """A saved game whose log no longer replays: which action is refused, why, and the game just before it.
+
+    ``index`` counts from 0 (the message counts from 1); ``before`` is the game
+    as it stood before the refused action, so that it can still be opened.
+    """
+
+    def __init__(self, file: str, index: int, action: str, rule: str, reason: str, before: Game,
+                 line: int | None = None, total: int | None = None):
+        self.file, self.index, self.action, self.rule, self.reason, self.before = file, index, action, rule, reason, before
+        self.total = total if total is not None else index + 1      # actions in the whole log
+        cite = f"{rule}: " if rule else ""
+        super().__init__([Problem(file, f"actions[{index}]",
+                                  f"action {index + 1} of the log ({action!r}) is refused: {cite}{reason}", line)])
+
+
+SAVE_KEYS_REQUIRED = ("format", "ruleset", "scenario", "seed", "state_sha256", "actions")
+_SHA256 = "expected the 64 hexadecimal digits of a SHA-256"
+
+
+def read_save(path: str | Path, need_scenario: bool = True) -> dict:
+    """The checked contents of a saved game file (BadFile names every key that is wrong).
+
+    Checked: the format this program writes, an installed ruleset, the
+    scenario file named (unless ``need_scenario`` is False: the caller binds
+    the rules itself), the seed, the action log and both hashes, so a
+    renamed or missing hash is refused rather than left unchecked.
+    """
     doc = read_toml(path)
+    file = str(path)
     problems = []
-    for key, kind in (("seed", int), ("actions", list), ("ruleset", str)):
-        if not isinstance(doc.get(key), kind):
-            problems.append(Problem(str(path), key, f"expected {kind.__name__}"))
-    if problems:
-        raise BadFile(problems)
-    if not all(isinstance(a, str) for a in doc["actions"]):
-        raise BadFile([Problem(str(path), "actions", "expected a list of action texts")])
+
+    def bad(key: str, message: str) -> None:
+        problems.append(Problem(file, key, message))
+
+    fmt = doc.get("format")
+    if "format" not in doc:
+        bad("format", f"missing (a saved game says format = {SAVE_FORMAT})")
+    elif not isinstance(fmt, int) or isinstance(fmt, bool):
+        bad("format", f"expected the integer {SAVE_FORMAT}, found {fmt!r}")
+    elif fmt != SAVE_FORMAT:
+        newer = " (written by a newer version of Sandtable)" if fmt > SAVE_FORMAT else ""
+        bad("format", f"this program reads saved games of format {SAVE_FORMAT}, not {fmt}{newer}")
+    name = doc.get("ruleset")
+    if not isinstance(name, str):
+        bad("ruleset", "expected the name of a ruleset, like \"demyansk\"" + ("" if "ruleset" in doc else " (missing)"))
+    elif not ruleset_installed(name):
+        bad("ruleset", f"there is no ruleset called {name!r} (installed: {', '.join(installed_rulesets())})")
+    scen = doc.get("scenario")
+    if need_scenario and "scenario" not in doc:
+        bad("scenario", "missing (expected the scenario file the game was played from)")
+    elif scen is not None and not isinstance(scen, str):
+        bad("scenario", f"expected the path of a scenario file, found {type(scen).__name__}")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
+        bad("seed", "expected int" + ("" if "seed" in doc else " (missing)"))
+    for key, needed in (("state_sha256", True), ("scenario_sha256", isinstance(scen, str))):
+        h = doc.get(key)
+        if key not in doc:
+            if needed:
+                bad(key, f"missing ({_SHA256}: without it the game could not be checked)")
+        elif not (isinstance(h, str) and len(h) == 64 and all(c in "0123456789abcdef" for c in h)):
+            bad(key, f"{_SHA256}, found {h!r}"[:200])
+    actions = doc.get("actions")
+    if not isinstance(actions, list):
+        bad("actions", "expected list" + ("" if "actions" in doc else " (missing)"))
+    else:
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                bad(f"actions[{i}]", f"expected the text of an action, found {type(a).__name__}")
+                break
     variants = doc.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise BadFile([Problem(str(path), "variants", "expected a list of the scenario's variant names")])
+        bad("variants", "expected a list of the scenario's variant names")
+    if problems:
+        _add_lines(path, problems)
+        raise BadFile(problems)
     return doc
 
 
+def _add_lines(path: str | Path, problems: list[Problem]) -> None:
+    """Give each problem the line of its key in the file, where it can be found."""
+    from .keypath import key_lines, line_of
+
+    try:
+        found = key_lines(Path(path).read_text("utf-8"))
+    except (OSError, ValueError):
+        return
+    for i, pr in enumerate(problems):
+        if pr.line is None and pr.key:
+            problems[i] = Problem(pr.file, pr.key, pr.message, line_of(found, pr.key))
+
+
+def installed_rulesets() -> list[str]:
+    """The names of the rulesets this program has (the packages under ``engine/rulesets``)."""
+    import pkgutil
+
+    from . import rulesets
+
+    return sorted(m.name for m in pkgutil.iter_modules(rulesets.__path__) if m.ispkg)
+
+
+def ruleset_installed(name: str) -> bool:
+    return isinstance(name, str) and name.isidentifier() and name in installed_rulesets()
+
+
 def load_game(path: str | Path, rules_for_scenario=None) -> Game:
-    """Load a saved game: check its scenario's hash, then replay its log.
+    """Load a saved game: check the file and its scenario's hash, then replay its log.
 
     ``rules_for_scenario(scenario_path) -> Rules`` binds the ruleset; by
     default the scenario names its ruleset (see :func:`load_rules`) and the
-    variants the game recorded are applied to it.
+    variants the game recorded are applied to it.  A log that no longer
+    replays raises :class:`LogRefused`, which carries the game as it stood
+    before the refused action.
     """
-    doc = read_save(path)
+    doc = read_save(path, need_scenario=rules_for_scenario is None)
+    file = str(path)
     variants = tuple(doc.get("variants", ()))
     scen = doc.get("scenario")
     if scen is not None:
         sp = Path(scen)
-        if not sp.is_absolute() and not sp.exists():
+        if not sp.is_absolute() and not is_file(sp):
             sp = Path(path).parent / scen
-        if not sp.exists():
-            raise BadFile([Problem(str(path), "scenario", f"the scenario file {scen} is missing")])
-        if doc.get("scenario_sha256") and file_hash(sp) != doc["scenario_sha256"]:
-            raise BadFile([Problem(str(path), "scenario_sha256",
+        if not is_file(sp):
+            raise BadFile([Problem(file, "scenario", f"the scenario file {scen} is missing")])
+        if file_hash(sp) != doc["scenario_sha256"]:
+            raise BadFile([Problem(file, "scenario_sha256",
                                    f"the scenario {scen} has changed since this game was saved; "
                                    "the log may no longer replay")])
         scen = str(sp)
@@ -277,14 +368,30 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
         try:
             rules = load_rules(scen, variants)
         except BadFile as e:
-            raise BadFile([Problem(str(path), "variants", p.message) if p.key == "variants" else p
-                           for p in e.problems]) from None
-    game = replay(rules, doc["seed"], doc["actions"], scen, variants)
-    if doc.get("state_sha256") and game.hash() != doc["state_sha256"]:
-        raise BadFile([Problem(str(path), "state_sha256", "the replayed log does not reach the saved state")])
+            raise BadFile([Problem(file, "scenario", f"the scenario {doc['scenario']} cannot be played:")]
+                          + [Problem(file, "variants", p.message) if p.key == "variants" else p
+                             for p in e.problems]) from None
+    if rules is not None and getattr(rules, "name", doc["ruleset"]) != doc["ruleset"]:
+        raise BadFile([Problem(file, "ruleset", f"the game was saved under the {doc['ruleset']!r} rules, "
+                                                f"but its scenario is played with {rules.name!r}")])
+    from dataclasses import replace
+
     from .computer import ComputerSides
 
-    game.computer = ComputerSides.from_save(str(path), doc, rules.name, len(game.log))
+    computer = ComputerSides.from_save(file, doc, doc["ruleset"], len(doc["actions"]))
+    game = Game(rules, doc["seed"], scen, variants)
+    for i, text in enumerate(doc["actions"]):
+        try:
+            game.play(text)
+        except IllegalAction as e:
+            # the game as it stood before the refused action, with the computer's part in what was played
+            game.computer = computer and replace(computer, played=tuple(n for n in computer.played if n <= i))
+            refused = LogRefused(file, i, text, e.rule, e.message, game, total=len(doc["actions"]))
+            _add_lines(path, refused.problems)
+            raise refused from None
+    if game.hash() != doc["state_sha256"]:
+        raise BadFile([Problem(file, "state_sha256", "the replayed log does not reach the saved state")])
+    game.computer = computer
     return game
 
 
@@ -305,11 +412,15 @@ def load_rules(scenario_path: str, variants: tuple[str, ...] = ()) -> Rules:
                                    f"there is no variant {v!r} (variants: {known})")]) from None
     name = getattr(scenario, "ruleset", None)
     if not name:
-        raise BadFile([Problem(str(scenario_path), "ruleset", "expected the name of a ruleset, like \"demyansk\"")])
-    try:
-        mod = importlib.import_module(f"engine.rulesets.{name}")
-    except ModuleNotFoundError:
-        raise BadFile([Problem(str(scenario_path), "ruleset", f"there is no ruleset called {name!r}")]) from None
+        problem = Problem(str(scenario_path), "scenario.ruleset", "expected the name of a ruleset, like \"demyansk\"")
+        _add_lines(scenario_path, [problem])
+        raise BadFile([problem])
+    if not ruleset_installed(name):
+        problems = [Problem(str(scenario_path), "scenario.ruleset", f"there is no ruleset called {name!r} "
+                                                                     f"(installed: {', '.join(installed_rulesets())})")]
+        _add_lines(scenario_path, problems)
+        raise BadFile(problems)
+    mod = importlib.import_module(f"engine.rulesets.{name}")
     return mod.rules_for_scenario(scenario)
 
 

@@ -62,8 +62,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())
     win = MainWindow(recent=data_root() / "recent.toml")
-    path = Path(args.file) if args.file else default_file()
     if args.screenshot:
+        path = Path(args.file) if args.file else default_file()
         win.resize(1280, 860)
         win.show()
         app.processEvents()
@@ -78,16 +78,25 @@ def main(argv: list[str] | None = None) -> int:
         win.deleteLater()
         app.processEvents()
         return 0 if ok and opened else 1
-    if not args.file and win.autosave.is_file() and _resume_wanted(win):
-        path = win.autosave
     from PySide6.QtCore import QSize
 
     from .settings import remember_layout
 
-    win.open_file(path)
     remember_layout(win, "play", QSize(1280, 860))
-    win.show()
+    open_at_start(win, args.file)
     return app.exec()
+
+
+def open_at_start(win, file: str | None) -> bool:
+    """Show the window, then open the file named on the command line, the autosave (if the user resumes it) or
+    the default scenario.  The window is shown first so that a bad file gets the same dialog as File > Open; an
+    autosave that cannot be opened is kept aside by the window and the default scenario opens instead."""
+    win.show()
+    if not file and win.autosave.is_file() and _resume_wanted(win):
+        if win.open_file(win.autosave):
+            return True
+        return win.open_file(default_file())
+    return win.open_file(Path(file) if file else default_file())
 
 
 def _resume_wanted(win) -> bool:

@@ -24,6 +24,11 @@ PLAIN_BELOW_PX = 11          # smaller than this on screen: a coloured square, n
 CACHE_PICTURES = 6000
 
 
+def art_key(unit) -> str:
+    """The key of a counter's picture: its id, or the id with its look at the table (``gui.tablelook``)."""
+    return getattr(unit, "art_key", None) or unit.id
+
+
 def bucket_for(device_px: float) -> int:
     i = bisect.bisect_left(BUCKETS, device_px)
     return BUCKETS[min(i, len(BUCKETS) - 1)]
@@ -133,7 +138,7 @@ class CounterArt(QObject):
         if device_px < PLAIN_BELOW_PX:
             return None
         b = bucket_for(device_px)
-        key = (unit.id, b, dpr)
+        key = (art_key(unit), b, dpr)
         pm = self._pictures.get(key)
         if pm is not None:
             self._pictures.move_to_end(key)
@@ -141,13 +146,20 @@ class CounterArt(QObject):
         if key not in self._queue:
             self._queue.submit(key, lambda: self._make(unit, key))
         self.stand_ins += 1
-        return self._nearest(unit.id, b, dpr)
+        return self._nearest(art_key(unit), b, dpr)
 
     def pending(self) -> int:
         return self._queue.pending()
 
     def render(self, unit, px: int) -> QImage:
-        """The counter at ``px`` x ``px`` device pixels."""
+        """The counter at ``px`` x ``px`` device pixels (as the table shows it: face down, back up, markers)."""
+        from .tablelook import add_markers, blank_counter
+
+        if getattr(unit, "blank", False):
+            return blank_counter(px, QColor(unit_colours(unit, self.sides)[0]))
+        return add_markers(self._render_face(unit, px), unit)
+
+    def _render_face(self, unit, px: int) -> QImage:
         try:
             from engine.counters.art import counter_image, cut_counter_image
         except ImportError:

@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
-from .counterart import CounterArt
+from .counterart import CounterArt, art_key
 
 COUNTER_SIDE = 1.15          # counter side in lattice units (a hex is 2 across corners, 1.73 across flats)
 EDGE_STEP = 0.05             # depth edge offset per counter below the top, lattice units
@@ -45,6 +45,7 @@ class CountersLayer:
         self.stacks = {h: list(u) for h, u in stacks.items() if u}
         self._hexes = list(self.stacks)
         self.top_of = {units[-1].id: h for h, units in self.stacks.items()}
+        self.top_of.update({art_key(units[-1]): h for h, units in self.stacks.items()})
         pts = [self.centre(h) for h in self._hexes]
         self._xy = np.array([(p.x(), p.y()) for p in pts], dtype=float).reshape(-1, 2)
         if len(self._xy):
@@ -123,7 +124,7 @@ class CountersLayer:
                     else:
                         painter.fillRect(QRect(x0 + e, y0 - e, side, side), colours(units[-1 - d])[2])
             top = units[-1]
-            pm = pictures.get(top.id) if pictures is not None else None
+            pm = pictures.get(art_key(top)) if pictures is not None else None
             if pm is None:
                 pm = self.art.stand_in(top, side * dpr, dpr) if pictures is not None else None
             if pm is None:

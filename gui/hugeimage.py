@@ -44,17 +44,32 @@ def scan_rows(width: int, height: int, y0: int, y1: int, cell: int = 160) -> np.
     return out
 
 
-def write_png(path: str | Path, width: int, height: int, cell: int = 160, level: int = 1) -> Path:
-    """Write an RGB PNG strip by strip (filter 0, zlib ``level``); memory stays at one strip."""
+PNG_MODES = {"RGB": (8, 2, 3), "L": (8, 0, 1), "P": (8, 3, 1), "I;16": (16, 0, 2)}  # bit depth, colour type, bytes
+
+
+def write_png(path: str | Path, width: int, height: int, cell: int = 160, level: int = 1, mode: str = "RGB") -> Path:
+    """Write a PNG strip by strip (filter 0, zlib ``level``); memory stays at one strip.
+
+    ``mode`` is "RGB", "L" (8-bit greyscale), "P" (a 256-colour palette) or
+    "I;16" (16-bit greyscale): the same picture in each of the PNG kinds a scan comes in.
+    """
     path = Path(path)
+    depth, colour_type, nbytes = PNG_MODES[mode]
     tmp = path.with_name(f".{path.name}.tmp")
     z = zlib.compressobj(level)
     with open(tmp, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n")
-        _chunk(f, b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        _chunk(f, b"IHDR", struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0))
+        if mode == "P":       # index i shows a paper-to-ink tone, a little warm
+            ramp = np.arange(256)
+            _chunk(f, b"PLTE", np.stack([ramp, ramp * 15 // 16, ramp * 3 // 4], 1).astype(np.uint8).tobytes())
         for y0 in range(0, height, STRIP):
             rows = scan_rows(width, height, y0, min(height, y0 + STRIP), cell)
-            raw = np.zeros((rows.shape[0], width * 3 + 1), dtype=np.uint8)
+            if mode != "RGB":
+                rows = rows[..., 1]
+            if mode == "I;16":
+                rows = (rows.astype(">u2") * 257).view(np.uint8)
+            raw = np.zeros((rows.shape[0], width * nbytes + 1), dtype=np.uint8)
             raw[:, 1:] = rows.reshape(rows.shape[0], -1)
             data = z.compress(raw.tobytes())
             if data:

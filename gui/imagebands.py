@@ -4,19 +4,32 @@ Pillow decodes a baseline JPEG or a non-interlaced PNG from top to bottom.
 Here its decoder writes into an anonymous memory map the size of the image;
 pages are committed only as rows are written, and each band of rows is
 handed on and then given back to the system (``madvise``), so the resident
-memory stays near one band however tall the scan is.  Progress is read from
-the padding byte of Pillow's 4-byte RGB pixels, which the decoder sets to 255
-on every row it writes.  Other images (TIFF, interlaced PNG, CMYK JPEG,
-images with an alpha channel) are decoded whole.
+memory stays near one band however tall the scan is.
+
+How far the decoder has got is read, for RGB, from the padding byte of
+Pillow's 4-byte RGB pixels, which the decoder sets to 255 on every row it
+writes.  Greyscale, palette and 16-bit greyscale PNGs have no padding byte:
+for them the compressed bytes the decoder has taken are also inflated by a
+counter that keeps only the count, and every complete row (filter byte and
+pixels) in that count has been written.  Other images (TIFF, interlaced PNG,
+CMYK JPEG, images with an alpha channel) are decoded whole.
 """
 from __future__ import annotations
 
 import mmap
+import zlib
 from typing import Callable, Iterator
 
-from PIL import Image, ImageFile
+from PIL import Image, ImageFile, ImagePalette
 
 FEED_BYTES = 1 << 16  # compressed bytes per decoder call: a few rows of a scan
+COUNT_CHUNK = 1 << 20  # inflated bytes the row counter holds at a time
+
+# PNG raw modes decoded band by band into a buffer of the image's own mode:
+# raw mode -> (the image mode, bits per pixel in the file, bytes per pixel in the buffer)
+_PNG_PLAIN = {"L": ("L", 8, 1), "L;2": ("L", 2, 1), "L;4": ("L", 4, 1), "1": ("1", 1, 1),
+              "P": ("P", 8, 1), "P;1": ("P", 1, 1), "P;2": ("P", 2, 1), "P;4": ("P", 4, 1),
+              "I;16B": ("I;16", 16, 2)}
 _RELEASE = getattr(mmap, "MADV_REMOVE", None) or getattr(mmap, "MADV_DONTNEED", None)
 
 
@@ -28,7 +41,9 @@ def streams(im: Image.Image) -> bool:
     if im.format == "JPEG":
         return codec == "jpeg" and im.mode in ("RGB", "L") and not im.info.get("progressive")
     if im.format == "PNG":
-        return codec == "zip" and im.mode == "RGB" and not im.info.get("interlace")
+        if codec != "zip" or im.info.get("interlace"):
+            return False
+        return im.mode == "RGB" or (im.tile[0][3] in _PNG_PLAIN and im.mode == _PNG_PLAIN[im.tile[0][3]][0])
     return False
 
 
@@ -39,7 +54,10 @@ def iter_bands(im: Image.Image, band_rows: int, cancelled: Callable[[], bool] = 
     Bands are RGB or RGBA images of their own.
     """
     if streams(im):
-        yield from _stream_bands(im, band_rows, cancelled)
+        if im.mode == "RGB":
+            yield from _stream_bands(im, band_rows, cancelled)
+        else:
+            yield from _stream_plain_png(im, band_rows, cancelled)
         return
     im.load()
     whole = im if im.mode in ("RGB", "RGBA") else im.convert("RGBA" if "A" in im.getbands() or
@@ -59,7 +77,7 @@ def _stream_bands(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterato
         read = im.fp.read
     else:
         im._PngImageFile__idat = im._PngImageFile__prepare_idat  # what PngImageFile.load_prepare does
-        read = im.load_read
+        read = _png_reader(im)
     buf = mmap.mmap(-1, stride * height)
     view = memoryview(buf)
     core = Image.core.map_buffer(buf, (width, height), "raw", 0, ("RGBX", 0, 1))
@@ -107,6 +125,117 @@ def _stream_bands(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterato
             buf.close()
         except BufferError:  # a caller still holds a band; the map goes with it
             pass
+
+
+def _stream_plain_png(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterator[tuple[int, Image.Image]]:
+    """Bands of a greyscale, palette or 16-bit greyscale PNG, each turned into RGB (RGBA if it has transparency)."""
+    width, height = im.size
+    codec, extents, offset, rawmode = im.tile[0]
+    mode, bits, nbytes = _PNG_PLAIN[rawmode]
+    palette = im.palette.copy() if mode == "P" and im.palette is not None else None
+    if mode == "1":       # a black and white scan: decoded as a two-colour palette (Pillow has no 1-bit buffer)
+        mode, rawmode = "P", "P;1"
+        palette = ImagePalette.ImagePalette("RGB", bytes([0, 0, 0, 255, 255, 255]))
+    stride = width * nbytes
+    row_bytes = 1 + (width * bits + 7) // 8            # the filter byte and the packed pixels of one row
+    im._PngImageFile__idat = im._PngImageFile__prepare_idat  # what PngImageFile.load_prepare does
+    read = _png_reader(im)
+    transparency = im.info.get("transparency")
+    buf = mmap.mmap(-1, stride * height)
+    view = memoryview(buf)
+    core = Image.core.map_buffer(buf, (width, height), "raw", 0, (mode, stride, 1))
+    decoder = Image._getdecoder(mode, codec, rawmode, im.decoderconfig)
+    counter = zlib.decompressobj()
+    inflated = 0
+    done = 0
+
+    def count(data: bytes) -> int:
+        nonlocal inflated
+        out = counter.decompress(data, COUNT_CHUNK)
+        inflated += len(out)
+        while counter.unconsumed_tail:
+            out = counter.decompress(counter.unconsumed_tail, COUNT_CHUNK)
+            inflated += len(out)
+        return min(height, inflated // row_bytes)
+
+    try:
+        decoder.setimage(core, extents)
+        im.fp.seek(offset)
+        pending = b""
+        finished = False
+        ready = 0
+        while done < height:
+            if cancelled():
+                return
+            if not finished:
+                chunk = read(FEED_BYTES)
+                if not chunk:
+                    raise OSError(f"the image data ends early (row {done} of {height})")
+                pending += chunk
+                n, err = decoder.decode(pending)
+                if n < 0:
+                    finished = True
+                    if err < 0:
+                        raise OSError(f"the image data is damaged near row {done} (decoder error {err})")
+                    ready = height
+                else:
+                    ready = count(pending[:n])
+                    pending = pending[n:]
+            while done < height:
+                last = min(height, done + band_rows) - 1
+                if last >= ready:
+                    break
+                rows = Image.frombuffer(mode, (width, last + 1 - done), view[done * stride:(last + 1) * stride],
+                                        "raw", mode, stride, 1)
+                band = _to_rgb(rows, palette, transparency)
+                rows.close()
+                del rows
+                yield done, band
+                _release(buf, done * stride, (last + 1) * stride)
+                done = last + 1
+            if finished and done < height:
+                raise OSError(f"the image data ends early (row {done} of {height})")
+    finally:
+        decoder.cleanup()
+        del decoder, core
+        view.release()
+        try:
+            buf.close()
+        except BufferError:  # a caller still holds a band; the map goes with it
+            pass
+
+
+def _to_rgb(rows: Image.Image, palette, transparency) -> Image.Image:
+    """A band of a greyscale, palette or 16-bit image as RGB, or RGBA where the file marks a transparent colour."""
+    if rows.mode == "I;16":
+        import numpy as np
+
+        grey = (np.frombuffer(rows.tobytes(), dtype="<u2").reshape(rows.height, rows.width) >> 8).astype(np.uint8)
+        rows = Image.fromarray(grey, "L")
+        if transparency is not None:
+            transparency = transparency >> 8
+    elif rows.mode == "P":
+        rows = rows.copy()
+        if palette is not None:
+            rows.putpalette(palette)
+    if transparency is not None:
+        rows.info["transparency"] = transparency
+        return rows.convert("RGBA")
+    return rows.convert("RGB")
+
+
+def _png_reader(im: ImageFile.ImageFile) -> Callable[[int], bytes]:
+    """Pillow's reader of a PNG's image data, where a file cut short ends the data (Pillow raises struct.error
+    or EOFError reading the next chunk's header) instead of escaping as an error of another kind."""
+    import struct
+
+    def read(n: int) -> bytes:
+        try:
+            return im.load_read(n)
+        except (struct.error, EOFError):
+            return b""
+
+    return read
 
 
 def _release(buf: mmap.mmap, start: int, end: int) -> None:

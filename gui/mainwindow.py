@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QToolBar
 
-from engine.errors import BadFile, BadHexId, Problem
+from engine.errors import BadFile
 
 from .counterart import CounterArt
 from .mapview import ZOOM_PRESETS, MapView
@@ -19,8 +19,6 @@ from .victorypanel import VictoryDock
 from .userfolders import autosave_path
 
 
-
-
 class MainWindow(QMainWindow):
     """Sandtable's window: opens map and scenario files and shows them."""
 
@@ -28,6 +26,10 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.recent_file = recent          # where the recent files list is kept (None: not kept)
         self.autosave = autosave if autosave is not None else autosave_path()
+        from engine.fileio import remove_stale_temps
+
+        for folder in {self.autosave.parent} | ({Path(recent).parent} if recent is not None else set()):
+            remove_stale_temps(folder)     # left by a save that was interrupted last time
         self.setWindowTitle("Sandtable")
         self.map_view = MapView(self, cache=cache)
         self.setCentralWidget(self.map_view)
@@ -49,6 +51,7 @@ class MainWindow(QMainWindow):
         self.scenario = None
         self.session: PlaySession | None = None
         self.last_error = ""
+        self._opened_note = None             # (title, status) when a save opened as it stood before a refusal
         self.last_refusal = ""
         self.phase_bar = PhaseBar(self)
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
@@ -114,6 +117,9 @@ class MainWindow(QMainWindow):
         from .charts.attach import attach_charts
 
         self.charts = attach_charts(self)
+        from .tablepanel import attach_table_panel
+
+        attach_table_panel(self)
 
     def _make_menus(self):
         from .menus import RecentFiles, WindowMenus
@@ -163,12 +169,24 @@ class MainWindow(QMainWindow):
 
         self.scenario_editor = ScenarioEditor(parent=self)
         self.scenario_editor.setWindowFlag(Qt.Window)
-        self.scenario_editor.play_requested.connect(lambda path: self.open_file(Path(path)))
+        self.scenario_editor.play_requested.connect(self.play_from_editor)
         if self.scenario is not None and getattr(self.scenario, "path", ""):
             self.scenario_editor.open_scenario(self.scenario.path)
         self.scenario_editor.resize(1400, 900)
         self.scenario_editor.show()
         return self.scenario_editor
+
+    def play_from_editor(self, path: str) -> bool:
+        """"Open in the play window": the scenario saved in an editor is opened here, and this window comes to the
+        front (over the editor)."""
+        if not self.open_file(Path(path)):
+            return False
+        if self.isMinimized():
+            self.showNormal()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        return True
 
     def help_documents(self) -> list[tuple[str, Path]]:
         """The project's documents the Help menu shows inside the program: titles and files."""
@@ -269,13 +287,23 @@ class MainWindow(QMainWindow):
             from .table.window import TableWindow
 
             self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)
-            if self.table_window is not None:
+            if self.table_window is None or TableWindow.log_refused:
+                kept = self._keep_broken_autosave(path)      # never overwritten or removed on closing
+                if kept is not None:
+                    self.statusBar().showMessage(f"The autosaved game was kept as {kept}", 30000)
+            if self.table_window is None:
+                self.last_error = TableWindow.last_error      # the table window has shown it in a dialog
+            else:
                 self._remember(path)
                 self.table_window.remember_layout()
                 self.table_window.show()
                 self.table_window.view.fit()
             return self.table_window is not None
+        from engine.game import LogRefused
+
         saved = None
+        kept = None
+        self._opened_note = None
         try:
             doc = read_toml(path)
             if is_map_doc(doc):
@@ -287,10 +315,21 @@ class MainWindow(QMainWindow):
                 board, placed, scenario = saved.board, [], saved.scenario
             else:
                 board, placed, scenario = self._load_scenario(path)
+        except LogRefused as e:
+            kept = self._keep_broken_autosave(path)
+            saved = self._open_before_refusal(path, e, kept)
+            if saved is None:
+                return False
+            board, placed, scenario = saved.board, [], saved.scenario
         except BadFile as e:
-            self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in e.problems[:20]))
+            kept = self._keep_broken_autosave(path)
+            text = "\n".join(str(p) for p in e.problems[:20])
+            if kept is not None:
+                text += f"\n\nThe autosaved game was kept as {kept}."
+            self.show_error(f"Cannot open {path}", text)
             return False
-        self._remember(path)
+        if kept is None:
+            self._remember(path)
         self.board, self.scenario = board, scenario
         self._stop_computer()
         if self.session is not None:
@@ -312,14 +351,60 @@ class MainWindow(QMainWindow):
             self._resume_computer(saved)
         self._show_play()
         title = scenario.name if scenario is not None else board.name
-        self.setWindowTitle(f"Sandtable — {title}")
-        self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
+        if self._opened_note is not None:        # a game opened as it stood before a refused action of its log
+            self.setWindowTitle(f"Sandtable — {title} ({self._opened_note[0]})")
+            self.statusBar().showMessage(self._opened_note[1], 30000)
+        else:
+            self.setWindowTitle(f"Sandtable — {title}")
+            self.statusBar().showMessage(f"{title}: {len(board.hexes())} hexes on {len(board.sheets)} sheet(s)", 5000)
         self._show_zoom()
         return True
 
+    def _open_before_refusal(self, path: Path, e, kept: Path | None) -> PlaySession | None:
+        """A saved game whose log no longer replays: say which action is refused and why, and offer the game as
+        it stood before it.  The file itself is never changed: the game opened has no file (Save asks for one)."""
+        text = (f"{e.problems[0]}\n\nThe game can be opened as it stood before that action "
+                f"(after {e.index} of its {e.total} actions). "
+                f"The file is left as it is: saving asks for a new file.")
+        if kept is not None:
+            text += f"\n\nThe autosaved game was kept as {kept}."
+        self.last_error = f"The log of {path.name} no longer replays\n{text}"
+        if not self.ask_yes_no(f"The log of {path.name} no longer replays", text + "\n\nOpen it so?"):
+            self.statusBar().showMessage(f"Not opened: {e.problems[0]}", 15000)
+            return None
+        try:
+            session = PlaySession.of_game(e.before, parent=self)
+        except BadFile as again:
+            self.show_error(f"Cannot open {path}", "\n".join(str(p) for p in again.problems[:20]))
+            return None
+        self._opened_note = (f"{path.name} as it stood before action {e.index + 1} of its log",
+                             f"Opened {path.name} as it stood before action {e.index + 1}; the file is unchanged "
+                             "(save the game under a new name)")
+        return session
+
+    def _keep_broken_autosave(self, path: Path) -> Path | None:
+        """An autosave that cannot be opened is moved aside (never lost: the next action would overwrite it)."""
+        if Path(path).absolute() != Path(self.autosave).absolute() or not Path(path).is_file():
+            return None
+        import os
+        import time
+
+        kept = Path(path).with_name(f"{Path(path).stem}-broken-{time.strftime('%Y%m%d-%H%M%S')}.toml")
+        try:
+            os.replace(path, kept)
+        except OSError:
+            return None
+        return kept
+
+    def ask_yes_no(self, title: str, text: str) -> bool:
+        """A question the user answers (Yes is the default); where nobody can answer (offscreen), No."""
+        if self._offscreen():
+            return False
+        answer = QMessageBox.question(self, title, text, QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        return answer == QMessageBox.Yes
+
     def _load_scenario(self, path: Path):
-        from engine.maps.mapfile import load_map
-        from engine.scenario import load_scenario
+        from engine.scenario import load_scenario, scenario_board
 
         from .tcs import load_tcs
 
@@ -327,17 +412,8 @@ class MainWindow(QMainWindow):
         if tcs is not None:
             return tcs
         scenario = load_scenario(path)
-        board = load_map(scenario.map_path)
-        placed, problems = [], []
-        for unit in scenario.units.values():
-            if not unit.hex:
-                continue
-            try:
-                placed.append((unit, board.parse_hex(unit.hex)))
-            except BadHexId as e:
-                problems.append(Problem(str(path), f"units.{unit.id}.hex", str(e)))
-        if problems:
-            raise BadFile(problems)
+        board = scenario_board(scenario)        # the map, every unit's hex checked to be on it (BadFile if not)
+        placed = [(unit, board.parse_hex(unit.hex)) for unit in scenario.units.values() if unit.hex]
         return board, placed, scenario
 
     # ------------------------------------------------------------ play
@@ -434,6 +510,8 @@ class MainWindow(QMainWindow):
         self.combat.show_game(battles, choices, odds)
         self.tray.show_units(s.scenario, s.off_map(), self._to_set_up())
         self.victory.show_standings(s.standing())
+        if hasattr(self, "table_panel"):
+            self.table_panel.show_session(s)
         self._show_choice_targets()
         self.guide_label.setText(s.guidance())
         c = self.computer

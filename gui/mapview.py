@@ -57,6 +57,7 @@ class MapView(QGraphicsView):
     zoom_changed = Signal(float)
     sight_asked = Signal(object, object)       # from hex, to hex: the line-of-sight tool wants an answer
     hex_clicked = Signal(object)               # a click (no drag) on a hex without a stack
+    stack_clicked = Signal(object)             # a click (no drag) on a stack: its hex
     tray_picked = Signal(str)                  # a unit id dragged in from the reinforcement tray
     tray_dropped = Signal(str, object)         # ... and dropped on this hex
 
@@ -132,6 +133,8 @@ class MapView(QGraphicsView):
         """Show a board: its sheets' images (tiled in the background), its grid and ids."""
         for job in self.jobs:
             job.cancel()
+            for signal in (job.progress, job.ready, job.failed):   # its sheet layer is deleted below
+                signal.disconnect()
             self._retired.append(job)
         self.jobs = []
         self._retired = [j for j in self._retired if not j.wait(0)]
@@ -488,6 +491,7 @@ class MapView(QGraphicsView):
             if h in self.click_targets:
                 self.hex_clicked.emit(h)        # a stack that is one of a pending choice's options
             else:
+                self.stack_clicked.emit(h)
                 self._toggle_viewer(h)
             return
         super().mouseReleaseEvent(event)

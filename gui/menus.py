@@ -28,13 +28,17 @@ class RecentFiles:
     def files(self) -> list[Path]:
         if self.path is None:
             return []
-        try:
-            import tomli
+        from engine.errors import BadFile
+        from engine.fileio import is_file, read_toml
 
-            doc = tomli.loads(Path(self.path).read_text("utf-8"))
-        except (OSError, ValueError):
+        try:
+            doc = read_toml(self.path)
+        except BadFile:
+            return []       # a damaged list of recent files is started afresh (the next open rewrites it)
+        files = doc.get("files", [])
+        if not isinstance(files, list):
             return []
-        return [Path(f) for f in doc.get("files", []) if isinstance(f, str) and Path(f).is_file()]
+        return [Path(f) for f in files if isinstance(f, str) and is_file(f)]
 
     def add(self, path: Path) -> None:
         path = Path(path).absolute()

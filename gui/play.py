@@ -16,6 +16,8 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import IllegalAction
 from engine.maps.hexes import Hex
 
+from .tablelook import dressed
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -54,16 +56,21 @@ class PlaySession(QObject):
     def open_saved(cls, path: Path, parent=None) -> "PlaySession":
         """A saved game: its scenario checked against the recorded hash, its log replayed (BadFile if not)."""
         from engine.game import load_game
-        from engine.maps.mapfile import load_map
-        from engine.scenario import load_scenario
 
         game = load_game(path)
-        scenario = load_scenario(game.scenario_path)
-        session = cls(scenario, load_map(scenario.map_path), parent=parent, game=game)
+        session = cls.of_game(game, parent)
         session.path = Path(path)
         if game.computer is not None:          # which of the log's actions the computer played, as saved
             session._by_computer = [i in game.computer.played for i in range(1, len(game.log) + 1)]
         return session
+
+    @classmethod
+    def of_game(cls, game, parent=None) -> "PlaySession":
+        """A session on a game already built (a saved game replayed, or as it stood before a refused action)."""
+        from engine.scenario import load_scenario, scenario_board
+
+        scenario = load_scenario(game.scenario_path)
+        return cls(scenario, scenario_board(scenario), parent=parent, game=game)
 
     # ------------------------------------------------------------ what is on the map
     @property
@@ -85,12 +92,15 @@ class PlaySession(QObject):
         """``(scenario unit, hex)`` of every unit a state has on the map."""
         units = getattr(state, "units", {})
         on_map = getattr(state, "on_map", None)       # a unit eliminated in its hex keeps the hex but is gone
+        ask = getattr(self.rules, "looks", None)      # face down, back up, markers (the table's rulesets)
+        looks = ask(state) if ask is not None else {}
         out = []
         for uid, unit in self.scenario.units.items():
             h = getattr(units.get(uid), "hex", None)
             if isinstance(h, Hex) and (on_map is None or on_map(uid)):
-                out.append((unit, h))
-        return out
+                out.append((dressed(unit, looks.get(uid)) if looks else unit, h, getattr(units[uid], "z", 0)))
+        out.sort(key=lambda t: t[2])                   # the last put down on top (stable: the scenario's order)
+        return [(u, h) for u, h, _ in out]
 
     def turn_text(self, state=None) -> str:
         st = state if state is not None else self.state

@@ -55,10 +55,17 @@ class PyramidJob(QObject):
         self.error = message
         self.failed.emit(message)
 
+    def _progress(self, fraction: float) -> None:
+        if self._stop.is_set():
+            return
+        try:
+            self.progress.emit(fraction)
+        except RuntimeError:        # the job was deleted with its window while the thread ran: stop quietly
+            self._stop.set()
+
     def _run(self) -> None:
         try:
-            pyramid = build_pyramid(self.image, self.root, progress=self.progress.emit,
-                                    cancelled=self._stop.is_set)
+            pyramid = build_pyramid(self.image, self.root, progress=self._progress, cancelled=self._stop.is_set)
         except BuildCancelled:
             return
         except MapImageError as e:
@@ -70,4 +77,7 @@ class PyramidJob(QObject):
         except OSError as e:
             self._broken.emit(f"{self.image}: cannot write the tile cache under {self.root} ({e.strerror or e})")
             return
-        self._built.emit(pyramid)
+        try:
+            self._built.emit(pyramid)
+        except RuntimeError:        # deleted meanwhile: nobody is waiting for it
+            pass

@@ -89,7 +89,7 @@ class Pyramid:
                 return None
             levels = tuple(Level(*lv) for lv in doc["levels"])
             return cls(folder, int(doc["width"]), int(doc["height"]), int(doc["tile"]), str(doc["ext"]), levels)
-        except (OSError, KeyError, TypeError, ValueError, tomli.TOMLDecodeError):
+        except (OSError, KeyError, TypeError, ValueError, RecursionError, tomli.TOMLDecodeError):
             return None
 
 
@@ -122,8 +122,10 @@ def cached_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike, dige
 
 def open_map_image(path: str | os.PathLike) -> Image.Image:
     """Open a map image lazily (header only); clear MapImageError if it is missing, unreadable or too big."""
+    from engine.fileio import is_file
+
     p = Path(path)
-    if not p.is_file():
+    if not is_file(p):
         raise MapImageError(f"{p}: the map image does not exist")
     try:
         with warnings.catch_warnings():

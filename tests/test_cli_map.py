@@ -49,11 +49,33 @@ def test_documented_example_obstacle_is_at_sheet_b_first_hex(example_map):
 
 def test_validate_valid_map_exits_0(capsys, example_map):
     code, out, _ = run_cli(capsys, "validate", str(example_map))
-    assert code == 0
-    assert out == f"{example_map}: ok (map)\n"
+    assert code == 0          # the example leaves one hex without terrain on purpose: a warning, as in Check map
+    assert out == f"{example_map}: warning: terrain: B03.03 has no terrain\n{example_map}: ok (map), 1 warning(s)\n"
     code, out, _ = run_cli(capsys, "validate", "--json", str(example_map))
     assert code == 0
-    assert json.loads(out) == {"file": str(example_map), "ok": True, "kind": "map"}
+    assert [json.loads(x) for x in out.splitlines()] == [
+        {"file": str(example_map), "key": "terrain", "message": "B03.03 has no terrain", "ok": True, "warning": True},
+        {"file": str(example_map), "ok": True, "kind": "map"}]
+
+
+def test_validate_and_check_map_agree_on_problems_and_warnings(capsys, tmp_path):
+    from engine.maps.mapedit import SheetSpec, add_box, check_map, new_board
+    from engine.maps.mapfile import save_map
+
+    (tmp_path / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    b = new_board("One", "flat", [SheetSpec("A", str(tmp_path / "a.png"), 4, 3)])
+    b.terrain.pop(b.parse_hex("A01.01"))
+    add_box(b, "A02.01", "dead pile")                 # a box named like a hex: an id naming two places
+    save_map(b, tmp_path / "two.toml")
+    findings = check_map(load_map(tmp_path / "two.toml"))
+    problems = [f.message for f in findings if f.severity == "problem"]
+    warnings = [f.message for f in findings if f.severity == "warning"]
+    assert problems == ["box 'A02.01' has the id of hex A02.01"] and warnings == ["A01.01 has no terrain"]
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path / "two.toml"))
+    assert code == 1
+    lines = out.splitlines()
+    assert [x.split(": sheets: ", 1)[1] for x in lines if ": sheets: " in x] == problems
+    assert [x.split(": warning: terrain: ", 1)[1] for x in lines if ": warning: " in x] == warnings
 
 
 def test_validate_reports_each_problem_with_file_line_and_key(capsys, example_map, tmp_path):
@@ -65,7 +87,8 @@ def test_validate_reports_each_problem_with_file_line_and_key(capsys, example_ma
     code, out, _ = run_cli(capsys, "validate", str(example_map), str(misspelt), str(bad_code))
     assert code == 1
     assert out.splitlines() == [
-        f"{example_map}: ok (map)",
+        f"{example_map}: warning: terrain: B03.03 has no terrain",
+        f"{example_map}: ok (map), 1 warning(s)",
         f"{misspelt}:18: sheets[0].colls: unknown key (did you mean 'cols'? expected one of id, image, "
         "numbering, first_col, first_row, cols, rows, shifted, row_direction, origin, transform, col_digits, row_digits)",
         f"{misspelt}:12: sheets[0]: missing key 'cols'",
@@ -88,7 +111,8 @@ def test_validate_names_the_kinds_of_file_it_expects(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "validate", str(other), str(broken), str(tmp_path / "none.toml"))
     assert code == 1
     assert f"{other}: not a file this program knows: expected a map file (with a [map] table), " \
-           f"a scenario file (with a [scenario] table), a gridless table (with a [table] table), a chart slot file " \
+           f"a scenario file (with a [scenario] table), a gridless table (with a [table] table), " \
+           f"a saved game (with format, seed and actions), a chart slot file " \
            f"([[chart]] tables) or a chart book ([charts.\"<chart id>\"] tables)" in out
     assert f"{broken}:1: not valid TOML" in out
     assert f"{tmp_path / 'none.toml'}: file not found" in out

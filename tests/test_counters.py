@@ -155,3 +155,15 @@ def test_a_sheet_of_a_scenarios_counters_from_the_command_line(tmp_path, capsys)
     assert main([str(tmp_path / "none.toml"), str(out)]) == 1
     assert "file not found" in capsys.readouterr().err
     assert main(["only-one-argument"]) == 2
+
+
+def test_a_sides_own_colour_colours_its_counters_when_its_branch_has_none():
+    from engine.counters.art import colours_for
+    from engine.scenario import Side, Unit
+
+    blue = Side("blue", "Blue", "#3050c0")
+    red = Side("red", "Red", "#f0d040")
+    unit = lambda side: Unit(id="u", side=side, type="infantry", size="regiment", attack=3, defense=4, movement=5)
+    assert colours_for(unit("blue"), blue) == ("#3050c0", "#f4f4f4")     # light lettering on a dark fill
+    assert colours_for(unit("red"), red) == ("#f0d040", "#141414")
+    assert colours_for(unit("german"), Side("german", "German", "")) == ("#8fa2b6", "#101418")   # 2.1's own

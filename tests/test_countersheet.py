@@ -100,3 +100,23 @@ def test_bad_grids_and_files_are_clear_errors(fronts, tmp_path):
         open_sheet(tmp_path / "bad.png")
     with pytest.raises(BadFile, match="counter 71"):
         assign(cut(sheet, grid_for(sheet)), {"x": 70})
+
+
+def test_a_sheet_whose_header_claims_billions_of_pixels_is_refused_naming_the_file(tmp_path):
+    import struct
+    import zlib
+
+    from engine.counters.sheet import open_sheet
+    from engine.errors import BadFile
+
+    p = tmp_path / "sheet.png"
+    Image.new("RGB", (120, 80)).save(p)
+    for w, h in ((65536, 65536), (20_000, 20_000)):
+        data = bytearray(p.read_bytes())
+        data[16:24] = struct.pack(">II", w, h)
+        data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])) & 0xFFFFFFFF)
+        bad = tmp_path / f"claims-{w}.png"
+        bad.write_bytes(bytes(data))
+        with pytest.raises(BadFile) as e:
+            open_sheet(bad)
+        assert e.value.problems[0].file == str(bad) and "too large" in str(e.value)

@@ -140,7 +140,8 @@ def test_3_and_8_4_who_moves_in_which_phase():
 
 
 def test_7_2_out_of_supply_pocket_units_have_half_ma_rounded_up():
-    r = rules([unit("p", "german", "3-4-7", "0505", pocket=True), unit("w", "german", "3-4-7", "0202")])
+    wall = [unit(f"s{i}", "soviet", "1-1-4", f"03{i:02d}") for i in (1, 3, 5, 7)]   # the pocket east of it is cut off
+    r = rules([unit("p", "german", "3-4-7", "0505", pocket=True), unit("w", "german", "3-4-7", "0104"), *wall])
     st = state_in(r, "german-movement")
     st.pocket_supplied = False
     assert r.destinations(st, "p").allowance == 4          # 7 halved, rounded up (errata)

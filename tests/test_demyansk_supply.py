@@ -44,8 +44,9 @@ def test_7_2_the_supplied_faces_are_an_option_shipped_as_the_even_faces():
 
 
 def test_7_2_out_of_supply_the_pocket_attacks_only_as_many_soviet_units_as_the_die_says():
+    wall = [unit(f"s{i}", "soviet", "1-1-4", f"02{i:02d}") for i in (1, 3, 5, 7)]   # cuts off the west edge
     r = rules([unit("p", "german", "3-4-7", "0505", pocket=True), unit("q", "german", "3-4-7", "0406", pocket=True),
-               unit("a", "soviet", "1-1-4", "0504"), unit("b", "soviet", "1-1-4", "0407")])
+               unit("a", "soviet", "1-1-4", "0504"), unit("b", "soviet", "1-1-4", "0407"), *wall])
     st = state_in(r, "german-combat", turn=3)
     st.pocket_supplied, st.pocket_attack_limit = False, 1
     st, _ = r.apply(st, Declare("a", ("p",)))

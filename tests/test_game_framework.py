@@ -100,7 +100,7 @@ def test_a_malformed_save_names_the_key(tmp_path):
     p.write_text('ruleset = "demyansk"\nseed = "x"\nactions = []\n')
     with pytest.raises(BadFile) as e:
         load_game(p, rules_for_scenario=lambda path: None)
-    assert "bad.toml: seed: expected int" in str(e.value)
+    assert "bad.toml:2: seed: expected int" in str(e.value)
 
 
 def test_actions_round_trip_through_text_and_dict():

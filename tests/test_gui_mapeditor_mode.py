@@ -1,4 +1,4 @@
-"""The map editor as a mode of the main window, and its contour and sheet-alignment tools."""
+"""The map editor's contour and sheet-alignment tools (its window from the play window: test_gui_mapeditor_window)."""
 from __future__ import annotations
 
 import math
@@ -11,29 +11,7 @@ from engine.maps.mapedit import SheetSpec
 
 pytest.importorskip("pytestqt")
 
-from gui.mainwindow import MainWindow  # noqa: E402
 from gui.mapeditor import MapEditor  # noqa: E402
-from gui.mapeditor.mode import leave_map_editor  # noqa: E402
-
-
-def test_edit_this_map_takes_the_map_views_place_and_gives_it_back(qtbot, tmp_path):
-    win = MainWindow(cache=tmp_path / "tiles")
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    assert win.open_file("maps/demo.toml")
-    view = win.map_view
-    win.edit_map_act.trigger()
-    ed = win.centralWidget()
-    assert isinstance(ed, MapEditor) and ed.board is not win.board        # a fresh copy from the file
-    assert ed.board.terrain == win.board.terrain and ed.tool_key == "terrain"
-    assert not any(a.isEnabled() for a in win._hidden_actions)            # no key has two owners
-    ed.board.terrain.clear()                                                # editing never touches the game's map
-    assert win.board.terrain
-    ed.edit.dirty = False
-    leave_map_editor(win)
-    assert win.centralWidget() is view and win.map_editor is None
-    assert all(a.isEnabled() for a in win._hidden_actions)
 
 
 @pytest.fixture

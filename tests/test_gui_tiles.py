@@ -123,3 +123,58 @@ def test_a_truncated_scan_is_reported_not_half_cached(scans, tmp_path):
         build_pyramid(cut, tmp_path)
     assert not any(p.name.endswith(".partial") or (p / "pyramid.toml").exists()
                    for p in (tmp_path / "tiles").iterdir())
+
+
+# ---------------------------------------------------------------- greyscale, palette and 16-bit scans
+
+@pytest.fixture(scope="module")
+def plain_scans(tmp_path_factory):
+    d = tmp_path_factory.mktemp("plain")
+    out = {m: write_png(d / f"scan-{m.replace(';', '')}.png", 700, 530, mode=m) for m in ("L", "P", "I;16")}
+    rng = np.random.default_rng(3)
+    bw = Image.fromarray(rng.integers(0, 2, (530, 700)).astype(bool))
+    bw.save(d / "scan-1.png")
+    out["1"] = d / "scan-1.png"
+    grey = Image.fromarray(rng.integers(0, 256, (530, 700)).astype(np.uint8))
+    grey.save(d / "scan-L4.png", bits=4)
+    out["L;4"] = d / "scan-L4.png"
+    grey.convert("P").save(d / "scan-Pt.png", transparency=0)
+    out["P+transparency"] = d / "scan-Pt.png"
+    return out
+
+
+@pytest.mark.parametrize("kind", ["L", "P", "I;16", "1", "L;4", "P+transparency"])
+def test_greyscale_palette_and_16_bit_scans_are_streamed_like_colour_ones(plain_scans, kind, monkeypatch):
+    path = plain_scans[kind]
+    with Image.open(path) as whole:
+        if whole.mode == "I;16":       # 16 bits shown in 8: the high byte
+            expected = np.repeat((np.asarray(whole).astype(np.uint16) >> 8).astype(np.uint8)[..., None], 3, 2)
+        else:
+            expected = np.asarray(whole.convert("RGBA" if "transparency" in whole.info else "RGB"))
+
+    def refuse(self):
+        raise AssertionError("the whole image was decoded")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", refuse)
+    with Image.open(path) as im:
+        assert imagebands.streams(im)
+        bands = [(y, band.copy()) for y, band in imagebands.iter_bands(im, 128)]
+    assert [y for y, _ in bands] == [0, 128, 256, 384, 512]
+    got = np.concatenate([np.asarray(b) for _, b in bands])
+    assert got.shape == expected.shape and np.array_equal(got, expected)
+
+
+def test_a_truncated_greyscale_scan_is_reported(plain_scans, tmp_path):
+    data = plain_scans["L"].read_bytes()
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(MapImageError, match="cut.png"):
+        build_pyramid(cut, tmp_path)
+
+
+def test_a_truncated_colour_png_is_reported(scans, tmp_path):
+    data = scans["png"].read_bytes()
+    cut = tmp_path / "cut.png"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(MapImageError, match="cut.png"):
+        build_pyramid(cut, tmp_path)

@@ -162,7 +162,8 @@ def test_a_retreat_that_can_only_leave_the_area_leaves_the_map(tmp_path):
 
 
 def test_the_editor_operation_checks_the_expression_and_auto_place_keeps_inside(board):
-    s = E.new_scenario("t", "T", "demyansk", MAP, [E.Side("german", "German", "#7d8ea3")], 1, 2)
+    s = E.new_scenario("t", "T", "demyansk", MAP, [E.Side("german", "German", "#7d8ea3"),
+                                                   E.Side("soviet", "Soviet", "#9a6a3c")], 1, 2)
     with pytest.raises(ValueError, match="bad area expression"):
         E.set_play_area(s, "within of")
     s = E.set_play_area(s, "rows 1 to 11", "Scenario map area")

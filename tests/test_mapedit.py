@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def small(cols=10, rows=8, numbering="tcs") -> Board:
-    return new_board("Test", "flat", [SheetSpec("A", "scan.png", cols, rows, numbering=numbering)])
+    return new_board("Test", "flat", [SheetSpec("A", "scan.png", cols, rows, numbering=numbering)], terrain=None)
 
 
 def h(board, text):
@@ -419,3 +419,38 @@ def test_a_terrain_gets_another_legend_letter_unless_another_terrain_has_it(tmp_
     assert 'f = "woods"' in text and '  "fc........",' in text
     assert load_map(tmp_path / "m.toml").terrain[h(b, "A01.01")] == "woods"
     assert ed.undo() == "code woods as f" and b.legend == {"w": "woods", "c": "clear"}
+
+
+def test_a_new_board_starts_with_every_hex_of_the_chosen_terrain():
+    b = new_board("x", "flat", [SheetSpec("A", "a.png", 5, 4)])
+    assert set(b.terrain.values()) == {"clear"} and len(b.terrain) == 20 and b.legend == {"c": "clear"}
+    assert not [f for f in check_map(b) if f.kind == "no terrain"]
+    w = new_board("x", "flat", [SheetSpec("A", "a.png", 5, 4)], terrain="woods")
+    assert set(w.terrain.values()) == {"woods"}
+    assert not new_board("x", "flat", [SheetSpec("A", "a.png", 5, 4)], terrain=None).terrain
+
+
+def test_an_aligned_sheet_takes_its_hexes_terrain_along():
+    b = new_board("Two", "flat", [SheetSpec("A", "a.png", 6, 4), SheetSpec("B", "b.png", 6, 4)])
+    ed = MapEdit(b)
+    ed.place_sheet("B", "B01.01", "A06.01")
+    assert all(b.terrain.get(x) == "clear" for x in b.hexes())
+    ed.undo()
+    assert len(b.terrain) == 24
+
+
+def test_removing_calibration_points_refits_down_to_the_starting_grid():
+    b = small()
+    start = b.sheets[0].transform
+    ed = MapEdit(b)
+    for hid, uv in (("A01.01", (40, 40)), ("A10.01", (470, 60)), ("A10.08", (470, 600))):
+        ed.click_centre("A", hid, uv)
+    assert ed.calibrations["A"].fit is not None
+    ed.remove_click("A", 2)
+    assert ed.calibrations["A"].fit is None             # two points: no least-squares fit, a turned and scaled grid
+    t = b.sheets[0].transform
+    for hid, uv in ed.calibrations["A"].clicks:
+        assert t.apply(*b.center(b.parse_hex(hid))) == pytest.approx(uv)
+    ed.remove_click("A", 0)
+    ed.remove_click("A", 0)
+    assert b.sheets[0].transform == start

@@ -259,3 +259,56 @@ def test_a_variable_reinforcement_is_checked_on_the_map(board):
         E.parse_release("when it rains")
     with pytest.raises(ValueError, match="'3d6' is not one of"):
         E.parse_roll("3d6", "6: g-res")
+
+
+# ---------------------------------------------------------------- the ruleset's sides
+
+def blue_red(board):
+    """A scenario for the Demyansk rules whose sides are not the ruleset's (every phase would be another's)."""
+    s = E.new_scenario("br", "Blue and red", "demyansk", str(MAP), [Side("blue", "Blue", "#3050c0"),
+                                                                  Side("red", "Red", "#c03030")], 1, 2, "blue")
+    s = E.set_deployment(s, Deployment("b", "blue", 1, E.within(2, "0707"), ()))
+    s = E.set_deployment(s, Deployment("r", "red", 2, E.within(2, "1210"), ()))
+    s = E.add_unit(s, inf("b-1", "blue", hex="0707"), "b")
+    s = E.add_unit(s, inf("r-1", "red", hex="1210"), "r")
+    return s
+
+
+def test_the_ruleset_names_the_sides_it_plays():
+    assert E.expected_sides("demyansk") == ("german", "soviet")
+    assert "demyansk" in [r.name for r in E.installed_rulesets()]
+    assert "scw" not in [r.name for r in E.installed_rulesets()]        # reads its own scenario files
+    assert E.expected_sides("no_such_rules") is None
+
+
+def test_sides_that_are_not_the_rulesets_fail_check_and_validate(board, tmp_path, capsys):
+    from engine.cli import main
+
+    s = blue_red(board)
+    problems = [p for p in E.check(s, board) if p.key == "sides"]
+    assert len(problems) == 1 and "plays the sides german and soviet" in problems[0].message
+    assert E.side_problem(s) == problems[0].message
+    path = tmp_path / "br.toml"
+    save_scenario(s, path)
+    assert main(["validate", str(path)]) == 1
+    assert "sides: the demyansk ruleset plays the sides german and soviet" in capsys.readouterr().out
+
+
+def test_the_scenarios_sides_are_mapped_onto_the_rulesets_or_refused(board):
+    s = blue_red(board)
+    assert E.suggest_side_map(s, "demyansk") == {"blue": "german", "red": "soviet"}
+    with pytest.raises(ValueError, match="two sides would both become 'german'"):
+        E.set_ruleset(s, "demyansk", {"blue": "german", "red": "german"})
+    with pytest.raises(ValueError, match="missing soviet"):
+        E.set_ruleset(s, "demyansk", {"blue": "german"})
+    m = E.set_ruleset(s, "demyansk", {"blue": "german", "red": "soviet"})
+    assert list(m.sides) == ["german", "soviet"] and m.sides["german"].colour == "#3050c0"
+    assert (m.units["b-1"].side, m.units["r-1"].side, m.first_side) == ("german", "soviet", "german")
+    assert [d.side for d in m.deployments] == ["german", "soviet"]
+    assert E.check(m, board) == [] and E.side_problem(m) is None
+
+
+def test_sides_are_mapped_on_a_scenario_not_finished_yet():
+    s = E.new_scenario("n", "New", "demyansk", str(MAP), [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "")])
+    m = E.set_ruleset(s, "demyansk", {"blue": "german", "red": "soviet"})   # no units yet: still renamed
+    assert list(m.sides) == ["german", "soviet"] and m.first_side == "german" and m.sides["german"].name == "Blue"

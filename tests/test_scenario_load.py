@@ -16,11 +16,11 @@ ruleset = "demyansk"
 map = "tiny-map.toml"
 first_turn = 1
 last_turn = 3
-first_side = "red"
+first_side = "german"
 stacking = { limit = 1, rule = "Demyansk 5.3" }
 
 [[sides]]
-id = "red"
+id = "german"
 name = "Red"
 colour = "#aa2222"
 [sides.branches.army]
@@ -28,13 +28,13 @@ fill = "#aa2222"
 text = "#000000"
 
 [[sides]]
-id = "blue"
+id = "soviet"
 name = "Blue"
 colour = "#2222aa"
 
 [[units]]
-id = "red-1"
-side = "red"
+id = "german-1"
+side = "german"
 type = "infantry"
 size = "division"
 attack = 4
@@ -43,8 +43,8 @@ movement = 7
 hex = "0202"
 
 [[units]]
-id = "red-hq"
-side = "red"
+id = "german-hq"
+side = "german"
 type = "headquarters"
 size = "army"
 attack = 0
@@ -55,8 +55,8 @@ setup = "within 1 of 0303"
 hex = "0303"
 
 [[units]]
-id = "blue-1"
-side = "blue"
+id = "soviet-1"
+side = "soviet"
 type = "mechanized"
 size = "regiment"
 division = "18mot"
@@ -66,25 +66,25 @@ movement = 8
 flags = ["mechanized"]
 
 [[deployments]]
-id = "red-start"
-side = "red"
+id = "german-start"
+side = "german"
 order = 1
 area = "all"
-units = ["red-1", "red-hq"]
+units = ["german-1", "german-hq"]
 
 [[reinforcements]]
 turn = 2
-side = "blue"
-units = ["blue-1"]
+side = "soviet"
+units = ["soviet-1"]
 entry = "edge west"
 
 [victory]
 kind = "points"
 [[victory.awards]]
-side = "red"
+side = "german"
 points = 3
 event = "destroyed_in_combat"
-select = { side = "blue", not_type = ["infantry"] }
+select = { side = "soviet", not_type = ["infantry"] }
 """
 
 
@@ -98,15 +98,15 @@ def test_a_good_scenario_loads_into_plain_data(tmp_path):
     s = load_scenario(write(tmp_path, GOOD))
     assert s.id == "tiny" and s.ruleset == "demyansk" and (s.first_turn, s.last_turn) == (1, 3)
     assert s.map_path == str((tmp_path / "tiny-map.toml").resolve())
-    assert s.units["blue-1"].strengths == "10-9-8"
-    assert s.units["blue-1"].has_flag("mechanized")
-    assert s.units["red-hq"].command_radius == 5
-    assert s.default_placement() == {"red-1": "0202", "red-hq": "0303"}
-    assert s.setup_area("red-hq") == ["all", "within 1 of 0303"]
-    assert [u.id for u in s.reinforcement_units()] == ["blue-1"]
+    assert s.units["soviet-1"].strengths == "10-9-8"
+    assert s.units["soviet-1"].has_flag("mechanized")
+    assert s.units["german-hq"].command_radius == 5
+    assert s.default_placement() == {"german-1": "0202", "german-hq": "0303"}
+    assert s.setup_area("german-hq") == ["all", "within 1 of 0303"]
+    assert [u.id for u in s.reinforcement_units()] == ["soviet-1"]
     assert s.stacking_limit == 1 and s.stacking_rule == "Demyansk 5.3"
     award = s.victory.awards[0]
-    assert award.select.matches(s.units["blue-1"]) and not award.select.matches(s.units["red-1"])
+    assert award.select.matches(s.units["soviet-1"]) and not award.select.matches(s.units["german-1"])
 
 
 def problems_of(tmp_path, text):
@@ -117,35 +117,35 @@ def problems_of(tmp_path, text):
 
 def test_unknown_keys_are_errors_with_their_key_path(tmp_path):
     probs = problems_of(tmp_path, GOOD.replace('movement = 7\n', 'movement = 7\nspeed = 3\n'))
-    assert any("units[0] (red-1).speed: unknown key" in p for p in probs)
+    assert any("units[0] (german-1).speed: unknown key" in p for p in probs)
     assert all(p.startswith(str(tmp_path / "s.toml")) for p in probs)
 
 
 def test_wrong_types_and_choices_are_named(tmp_path):
     text = GOOD.replace('type = "mechanized"', 'type = "cavalry"').replace("attack = 4", 'attack = "four"')
     probs = problems_of(tmp_path, text)
-    assert any("units[2] (blue-1).type: 'cavalry' is not one of" in p for p in probs)
-    assert any("units[0] (red-1).attack: expected an integer, found a string 'four'" in p for p in probs)
+    assert any("units[2] (soviet-1).type: 'cavalry' is not one of" in p for p in probs)
+    assert any("units[0] (german-1).attack: expected an integer, found a string 'four'" in p for p in probs)
 
 
 def test_references_to_missing_units_and_sides_are_errors(tmp_path):
-    text = GOOD.replace('units = ["blue-1"]', 'units = ["blue-9"]').replace('first_side = "red"',
+    text = GOOD.replace('units = ["soviet-1"]', 'units = ["soviet-9"]').replace('first_side = "german"',
                                                                           'first_side = "green"')
     probs = problems_of(tmp_path, text)
-    assert any("reinforcements[0].units[0]: no unit 'blue-9'" in p for p in probs)
+    assert any("reinforcements[0].units[0]: no unit 'soviet-9'" in p for p in probs)
     assert any("scenario.first_side: 'green' is not a side" in p for p in probs)
-    assert any("units[2] (blue-1): is neither in a [[deployments]] group nor in [[reinforcements]]" in p
+    assert any("units[2] (soviet-1): is neither in a [[deployments]] group nor in [[reinforcements]]" in p
                for p in probs)
 
 
 def test_a_unit_on_the_map_needs_a_default_hex(tmp_path):
     probs = problems_of(tmp_path, GOOD.replace('hex = "0202"\n', ""))
-    assert any("units[0] (red-1).hex: missing" in p for p in probs)
+    assert any("units[0] (german-1).hex: missing" in p for p in probs)
 
 
 def test_bad_area_expressions_are_caught_when_loading(tmp_path):
     probs = problems_of(tmp_path, GOOD.replace('setup = "within 1 of 0303"', 'setup = "within of 0303"'))
-    assert any("units[1] (red-hq).setup: bad area expression" in p for p in probs)
+    assert any("units[1] (german-hq).setup: bad area expression" in p for p in probs)
 
 
 def test_a_turn_outside_the_game_is_an_error(tmp_path):

@@ -117,26 +117,26 @@ def test_zone_of_control_is_the_six_neighbours_less_barred_terrain_and_features(
 
 SCENARIO = {
     "scenario": {"id": "t", "name": "T", "ruleset": "demyansk", "map": "small.toml", "first_turn": 1,
-                 "last_turn": 2, "first_side": "red", "stacking": {"limit": 1, "rule": "Demyansk 5.3"}},
-    "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+                 "last_turn": 2, "first_side": "german", "stacking": {"limit": 1, "rule": "Demyansk 5.3"}},
+    "sides": [{"id": "german", "name": "Red"}, {"id": "soviet", "name": "Blue"}],
     "units": [
-        {"id": "r1", "side": "red", "type": "infantry", "size": "division", "attack": 4, "defense": 5,
+        {"id": "r1", "side": "german", "type": "infantry", "size": "division", "attack": 4, "defense": 5,
          "movement": 7, "hex": "0502"},
-        {"id": "r2", "side": "red", "type": "armored", "size": "brigade", "attack": 3, "defense": 2,
+        {"id": "r2", "side": "german", "type": "armored", "size": "brigade", "attack": 3, "defense": 2,
          "movement": 6, "hex": "0506"},
-        {"id": "b1", "side": "blue", "type": "infantry", "size": "regiment", "attack": 2, "defense": 2,
+        {"id": "b1", "side": "soviet", "type": "infantry", "size": "regiment", "attack": 2, "defense": 2,
          "movement": 5, "setup": "within 1 of little_town", "hex": "0504"},
     ],
     "deployments": [
-        {"id": "red", "side": "red", "area": "outside ring and east of front", "units": ["r1", "r2"], "rule": "Test 1"},
-        {"id": "blue", "side": "blue", "area": "inside ring", "units": ["b1"], "rule": "Test 2"},
+        {"id": "german", "side": "german", "area": "outside ring and east of front", "units": ["r1", "r2"], "rule": "Test 1"},
+        {"id": "soviet", "side": "soviet", "area": "inside ring", "units": ["b1"], "rule": "Test 2"},
     ],
     "setup_rules": [
-        {"kind": "occupy_each", "area": "little_town", "select": {"side": "blue"}, "rule": "Test 3",
+        {"kind": "occupy_each", "area": "little_town", "select": {"side": "soviet"}, "rule": "Test 3",
          "text": "the town held"},
-        {"kind": "count", "area": "north of row of little_town", "select": {"side": "red", "size": ["division"]},
+        {"kind": "count", "area": "north of row of little_town", "select": {"side": "german", "size": ["division"]},
          "min": 1, "rule": "Test 4", "text": "a division north"},
-        {"kind": "cover", "area": "adjacent to 0502", "select": {"side": "red"},
+        {"kind": "cover", "area": "adjacent to 0502", "select": {"side": "german"},
          "rule": "Test 5", "text": "the town watched"},
     ],
 }
@@ -159,7 +159,7 @@ def test_each_kind_of_set_up_problem_is_named_with_its_rule(board):
 
 
 def test_the_cover_rule_wants_every_hex_in_a_unit_or_a_zone_of_control(board):
-    doc = {**SCENARIO, "setup_rules": [{"kind": "cover", "area": "row of 0501", "select": {"side": "red"},
+    doc = {**SCENARIO, "setup_rules": [{"kind": "cover", "area": "row of 0501", "select": {"side": "german"},
                                         "rule": "Test 6", "text": "the top row watched"}]}
     s = parse_scenario(doc, "t.toml")
     probs = [str(p) for p in s.validate_setup(board, {"r1": "0402", "r2": "0802", "b1": "0504"})]
@@ -189,4 +189,4 @@ def test_a_scenario_file_is_checked_with_its_map_and_set_up(tmp_path):
     lost = tmp_path / "lost.toml"
     lost.write_text(text.replace('map = "../maps/demyansk.toml"', 'map = "nowhere.toml"'))
     probs = [str(p) for p in check_scenario_file(lost)]
-    assert probs[0] == f"{lost}: scenario.map: the map 'nowhere.toml' cannot be read" and "file not found" in probs[1]
+    assert len(probs) == 1 and probs[0].startswith(f"{lost}:15: scenario.map: the map file 'nowhere.toml' does not exist")

@@ -9,7 +9,11 @@ enters one stops), cut off at the movement allowance), ``units`` and
 ``destinations`` (the total each found; they differ only by what a plain
 Dijkstra cannot say: German withdrawal (7.1), fortification-to-fortification
 moves (6.2), "always at least one hex" and one unit per hex at the end
-(5.3)).  networkx is a benchmark extra.
+(5.3)).  ``classic_moves_ms`` is the same query under the classic rules
+(Demyansk's general rules as data, ``scenarios/demyansk-1-classic.toml``),
+with ``classic_units`` and ``classic_destinations``, and ``demyansk_i_moves_ms``
+the Python ruleset's time on that same opening.  networkx is a
+benchmark extra.
 """
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from pathlib import Path
 
 DEFAULT_REPEAT = 20
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demyansk-2-campaign.toml"
+CLASSIC_SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "demyansk-1-classic.toml"
 
 
 def _graph(rules, st, uid):
@@ -49,6 +54,48 @@ def _graph(rules, st, uid):
     return g
 
 
+def _classic(repeat: int) -> dict:
+    """``classic_moves_ms``: the same query under the classic rules (Demyansk's general rules as data, scenario I's
+    opening on the same map), every unit that may move in the German and Soviet movement phases."""
+    from ..game import load_rules
+
+    rules = load_rules(str(CLASSIC_SCENARIO))
+    movers = []
+    for phase in ("german-movement", "soviet-movement"):
+        s = rules.initial_state(1)
+        s.phase = phase
+        rules._begin_phase(s, [])
+        movers += [(s, uid) for uid in rules.order if rules.may_move(s, uid) is None]
+    times, found = [], 0
+    for _ in range(repeat):
+        for s, uid in movers:
+            rules.forget(s)
+            t = time.perf_counter()
+            rules.reach(s, uid)
+            times.append(time.perf_counter() - t)
+        found = sum(len(rules.reach(s, uid).destinations) for s, uid in movers)
+    # the Python ruleset on the same opening, for a like-for-like ratio
+    from ..rulesets.demyansk.movement import may_move_now, reach
+    from ..rulesets.demyansk.zoc import forget
+
+    py = load_rules(str(CLASSIC_SCENARIO.with_name("demyansk-1-trapped.toml")))
+    py_movers = []
+    for phase in ("german-movement", "soviet-movement"):
+        s = py.initial_state(1).copy()
+        s.phase = phase
+        py._begin_phase(s, [])
+        py_movers += [(s, uid) for uid in py.order if may_move_now(py, s, uid) is None]
+    py_times = []
+    for _ in range(repeat):
+        for s, uid in py_movers:
+            forget(s)
+            t = time.perf_counter()
+            reach(py, s, uid)
+            py_times.append(time.perf_counter() - t)
+    return {"classic_moves_ms": round(statistics.median(times) * 1000, 3), "classic_units": len(movers),
+            "classic_destinations": found, "demyansk_i_moves_ms": round(statistics.median(py_times) * 1000, 3)}
+
+
 def run(args) -> list[dict]:
     from ..game import load_rules
     from ..rulesets.demyansk.movement import may_move_now, reach
@@ -72,6 +119,7 @@ def run(args) -> list[dict]:
             ours.append(time.perf_counter() - t)
         found = sum(len(reach(rules, s, uid).destinations) for s, uid in movers)
     row = {"moves_ms": round(statistics.median(ours) * 1000, 3), "units": len(movers), "destinations": found}
+    row.update(_classic(repeat))
     try:
         import networkx as nx
     except ImportError:

@@ -1,4 +1,8 @@
-"""``python -m engine play SCENARIO --seed N --bot german,soviet``: bots play a scenario to the end; prints the winner and the victory breakdown."""
+"""``python -m engine play SCENARIO --seed N --bot german,soviet``: bots play a scenario to the end; prints the winner and the victory breakdown.
+
+``--bot random`` plays every side of any ruleset with uniformly random legal actions
+(``engine.players.random``), its choices seeded by ``--seed`` apart from the game's dice.
+"""
 from __future__ import annotations
 
 import importlib
@@ -14,7 +18,8 @@ def register(subparsers) -> None:
                                           "side named, print the winner and the victory breakdown.")
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play)")
+    p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play); "
+                        "'random' plays every side of any ruleset with random legal actions")
     p.add_argument("--save", metavar="FILE", help="write the saved game (TOML) at the end")
     p.add_argument("--charts", metavar="FILE", help="the owner's chart book (TOML): blank chart cells it holds are "
                                                     "answered from it first, the bots answer the rest")
@@ -26,6 +31,8 @@ def run(args) -> int:
     from ..charts import keeper_for
     from ..game import Game, load_rules
 
+    if args.bot.strip() == "random":
+        return _random_play(args)
     own = _ruleset_play(args.scenario)
     if own is not None:
         return own(args)
@@ -66,6 +73,46 @@ def run(args) -> int:
     if blanks:
         print(f"blank chart cells: {blanks}, answered by the bot with "
               f"{next(iter(bots.values())).blank_answer} (no printed chart at hand)")
+    print(f"state hash: {report['state_sha256']}")
+    if args.save:
+        print(f"saved: {args.save}")
+    return 0
+
+
+def _random_play(args) -> int:
+    """Every side plays uniformly random legal actions to the end (the invariant test's player)."""
+    from ..charts import ChartAnswer
+    from ..game import Game, load_rules
+    from ..players.random import play_random
+
+    from ..charts import keeper_for
+
+    rules = load_rules(args.scenario)
+    keeper = keeper_for(rules, args.charts) if getattr(args, "charts", None) else None
+    game = Game(rules, args.seed, args.scenario)
+    t0 = time.perf_counter()
+    play_random(game, charts=keeper)
+    seconds = time.perf_counter() - t0
+    out = game.outcome()
+    if args.save:
+        game.save(args.save)
+    report = {"scenario": args.scenario, "seed": args.seed, "bot": "random", "over": game.is_over(),
+              "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
+              "breakdown": out.breakdown if out else {}, "actions": len(game.log),
+              "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log)
+              - (keeper.from_book if keeper is not None else 0),
+              "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+    if keeper is not None:
+        report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": report["chart_prompts_answered"],
+                                   "charts": args.charts}
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.scenario}, seed {args.seed}, random play: {report['actions']} actions, {report['seconds']} s")
+    print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
+    _print_breakdown(report["breakdown"], "  ")
+    if report["chart_prompts_answered"]:
+        print(f"chart prompts answered at random: {report['chart_prompts_answered']}")
     print(f"state hash: {report['state_sha256']}")
     if args.save:
         print(f"saved: {args.save}")

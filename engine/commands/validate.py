@@ -1,4 +1,4 @@
-"""``python -m engine validate FILE...``: check map, scenario and chart files, one line per problem."""
+"""``python -m engine validate FILE...``: check map, scenario, saved game and chart files, one line per problem."""
 from __future__ import annotations
 
 import importlib
@@ -9,10 +9,12 @@ from ..fileio import read_toml
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("validate", help="check map, scenario and chart files",
-                              description="Check map files (with a [map] table), scenario files "
-                                          "(with a [scenario] table), chart slot files ([[chart]] tables) and "
-                                          "owner's chart books ([charts.\"<chart id>\"] tables, checked against "
+    p = subparsers.add_parser("validate", help="check map, scenario, saved game and chart files",
+                              description="Check map files (with a [map] table), scenario files (with a "
+                                          "[scenario] table: also their map, every unit's hex and their ruleset, "
+                                          "as play would), gridless tables, saved games (their format, scenario, "
+                                          "hashes and that the log replays), chart slot files ([[chart]] tables) "
+                                          "and owner's chart books ([charts.\"<chart id>\"] tables, checked against "
                                           "the slots of the ruleset each chart id begins with, or --slots). "
                                           "Exit 0 when all are valid.")
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -21,43 +23,83 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+UNKNOWN = ("not a file this program knows: expected a map file (with a [map] table), "
+           "a scenario file (with a [scenario] table), a gridless table (with a [table] table), "
+           "a saved game (with format, seed and actions), a chart slot file ([[chart]] tables) or a chart book "
+           "([charts.\"<chart id>\"] tables)")
+
+
 def check_file(path: str, slots_file: str | None = None) -> tuple[str, list[Problem]]:
-    """What kind of file it is ("map", "scenario", "chart slots", "chart book" or "") and its problems (none if valid)."""
+    """What kind of file it is ("map", "scenario", "table", "save", "chart slots", "chart book" or "") and its
+    problems (none if valid)."""
+    kind, problems, _warnings = check_file_fully(path, slots_file)
+    return kind, problems
+
+
+def check_file_fully(path: str, slots_file: str | None = None) -> tuple[str, list[Problem], list[Problem]]:
+    """The kind of file, its problems and its warnings (a map's findings as the map editor's Check map lists them).
+
+    A scenario is checked as ``play`` and the window would open it: the file,
+    its map, every unit's hex on that map, its ruleset bound to it and the
+    opening position set up.  A saved game is loaded as the window would: its
+    format, ruleset, scenario and hashes checked and its log replayed.
+    """
     try:
         doc = read_toml(path)
     except BadFile as e:
-        return "", e.problems
+        return "", e.problems, []
+    kind = _kind_of(doc)
+    warnings: list[Problem] = []
     try:
-        if isinstance(doc.get("chart"), list):
+        if kind == "chart slots":
             from ..charts import parse_slots
 
             parse_slots(doc, path)
-            return "chart slots", []
-        if isinstance(doc.get("charts"), dict) and not any(isinstance(doc.get(k), dict) for k in ("map", "scenario")):
-            return "chart book", _check_book(doc, path, slots_file)
-        if isinstance(doc.get("map"), dict):
+        elif kind == "chart book":
+            problems = _check_book(doc, path, slots_file)
+            if problems:
+                return kind, problems, []
+        elif kind == "map":
+            from engine.maps.mapedit import check_map
             from engine.maps.mapfile import load_map_doc
 
-            load_map_doc(doc, path)
-            return "map", []
-        if isinstance(doc.get("scenario"), dict):
-            from ..game import own_format_ruleset
+            findings = check_map(load_map_doc(doc, path))
+            warnings = [f.problem(path) for f in findings if f.severity == "warning"]
+            problems = [f.problem(path) for f in findings if f.severity == "problem"]
+            if problems:
+                return kind, problems, warnings
+        elif kind == "scenario":
+            _check_scenario(path)
+        elif kind == "table":
+            problems = _check_with(path, kind, "engine.maps.table", "load_table")
+            if problems:
+                return kind, problems, []
+        elif kind == "save":
+            from ..game import load_game
 
-            own = own_format_ruleset(path, "load_own_scenario")
-            if own is not None:
-                own(path)
-                return "scenario", []
-        for kind, module, loader in OTHER_KINDS:
-            if isinstance(doc.get(kind), dict):
-                return kind, _check_with(path, kind, module, loader)
+            load_game(path)
+        else:
+            return "", [Problem(path, "", UNKNOWN)], []
     except BadFile as e:
-        return _kind_of(doc), e.problems
+        return kind, e.problems, warnings
     except SandtableError as e:
-        return _kind_of(doc), [Problem(path, "", str(e))]
-    return "", [Problem(path, "", "not a file this program knows: expected a map file (with a [map] table), "
-                                  "a scenario file (with a [scenario] table), a gridless table "
-                                  "(with a [table] table), a chart slot file ([[chart]] tables) or a chart book "
-                                  "([charts.\"<chart id>\"] tables)")]
+        return kind, [Problem(path, "", str(e))], warnings
+    return kind, [], warnings
+
+
+def _check_scenario(path: str) -> None:
+    """Load a scenario as ``play`` does: its own loader or the scenario loader, then its rules and opening."""
+    from ..game import Game, load_rules, own_format_ruleset
+
+    own = own_format_ruleset(path, "load_own_scenario")
+    if own is not None:
+        own(path)
+    else:
+        from engine.scenario import load_scenario
+
+        load_scenario(path)             # every problem of the file itself, before its map and rules
+    rules = load_rules(path)            # the ruleset installed, the map read, every unit's hex on it
+    Game(rules, 1, path)                # the opening position set up, as a new game would
 
 
 def _check_book(doc: dict, path: str, slots_file: str | None) -> list[Problem]:
@@ -79,19 +121,16 @@ def _check_book(doc: dict, path: str, slots_file: str | None) -> list[Problem]:
     return []
 
 
-# kind of file (its identifying table) -> the module and function that load it
-OTHER_KINDS = (("scenario", "engine.scenario", "load_scenario"),
-               ("table", "engine.maps.table", "load_table"))
-
-
 def _kind_of(doc: dict) -> str:
     if isinstance(doc.get("chart"), list):
         return "chart slots"
-    if isinstance(doc.get("charts"), dict):
+    if isinstance(doc.get("charts"), dict) and not any(isinstance(doc.get(k), dict) for k in ("map", "scenario")):
         return "chart book"
-    for kind in ("map",) + tuple(k for k, _, _ in OTHER_KINDS):
+    for kind in ("map", "scenario", "table"):
         if isinstance(doc.get(kind), dict):
             return kind
+    if "actions" in doc or ("seed" in doc and "ruleset" in doc):
+        return "save"
     return ""
 
 
@@ -109,18 +148,21 @@ def _check_with(path: str, kind: str, module: str, loader: str) -> list[Problem]
 def run(args) -> int:
     bad = 0
     for path in args.files:
-        kind, problems = check_file(path, args.slots)
+        kind, problems, warnings = check_file_fully(path, getattr(args, "slots", None))
         if problems:
             bad += 1
         if args.json:
-            if problems:
-                for p in problems:
-                    print(json.dumps({**p.to_dict(), "ok": False}))
-            else:
+            for p in problems:
+                print(json.dumps({**p.to_dict(), "ok": False}))
+            for p in warnings:
+                print(json.dumps({**p.to_dict(), "ok": True, "warning": True}))
+            if not problems:
                 print(json.dumps({"file": path, "ok": True, "kind": kind}))
         else:
             for p in problems:
                 print(p)
+            for p in warnings:
+                print(f"{p.file}: warning: {p.key}: {p.message}")
             if not problems:
-                print(f"{path}: ok ({kind})")
+                print(f"{path}: ok ({kind})" + (f", {len(warnings)} warning(s)" if warnings else ""))
     return 1 if bad else 0

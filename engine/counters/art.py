@@ -19,6 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.fileio import is_file
+
 # Demyansk 2.1: Soviet army brown, Guards red, Navy white with red lettering; German
 # army grey-blue, Luftwaffe grey, Waffen SS black with white lettering.
 DEFAULT_COLOURS: dict[tuple[str, str], tuple[str, str]] = {
@@ -38,13 +40,33 @@ SUPERSAMPLE = 4
 
 
 def colours_for(unit, side=None) -> tuple[str, str]:
-    """(fill, lettering) of a unit: the scenario side's branch colours, else 2.1's defaults."""
+    """(fill, lettering) of a unit: the scenario side's branch colours, else the side's own colour (as chosen in
+    the scenario editor), else 2.1's defaults."""
     branch = getattr(unit, "branch", None) or getattr(unit, "army", None) or "army"
     if side is not None:
         b = getattr(side, "branches", {}).get(branch)
         if b is not None:
             return (b.fill, b.text)
+        colour = getattr(side, "colour", "")
+        if _hex_rgb(colour) is not None:
+            return (colour, lettering_for(colour))
     return DEFAULT_COLOURS.get((unit.side, branch), DEFAULT_COLOURS.get((unit.side, "army"), FALLBACK))
+
+
+def _hex_rgb(colour: str) -> tuple[int, int, int] | None:
+    """``#rrggbb`` as numbers (None for anything else)."""
+    if not isinstance(colour, str) or len(colour) != 7 or colour[0] != "#":
+        return None
+    try:
+        return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return None
+
+
+def lettering_for(fill: str) -> str:
+    """Dark lettering on a light counter, light on a dark one."""
+    r, g, b = _hex_rgb(fill) or (200, 200, 200)
+    return "#141414" if 0.299 * r + 0.587 * g + 0.114 * b >= 128 else "#f4f4f4"
 
 
 FACES = ("front", "back")
@@ -119,7 +141,7 @@ def cut_counter_image(folder, unit, size_px: int) -> Image.Image | None:
         names.insert(0, f"{unit.id}-back.png")
     for name in names:
         path = folder / name
-        if path.is_file():
+        if is_file(path):
             try:
                 with Image.open(path) as im:
                     return im.convert("RGBA").resize((size_px, size_px), Image.Resampling.LANCZOS)

@@ -60,14 +60,29 @@ class CounterGrid:
                 "gutter": list(self.gutter)}
 
 
+MAX_SHEET_PIXELS = 120_000_000     # an A3 sheet scanned at 600 dpi is about 70 megapixels
+
+
 def open_sheet(path: str | os.PathLike) -> Image.Image:
-    """A scanned sheet as an RGBA image; BadFile names the file when it is missing or not an image."""
+    """A scanned sheet as an RGBA image; BadFile names the file when it is missing, not an image, or so large
+    (its header may say so falsely) that decoding it would exhaust memory."""
+    import warnings
+
     try:
-        with Image.open(path) as im:
-            return im.convert("RGBA")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                w, h = im.size
+                if w * h > MAX_SHEET_PIXELS:
+                    raise BadFile([Problem(str(path), "", f"the image says it is {w:,} x {h:,} pixels, too large "
+                                                          f"for a counter sheet (at most "
+                                                          f"{MAX_SHEET_PIXELS // 1_000_000} megapixels)")])
+                return im.convert("RGBA")
     except FileNotFoundError:
         raise BadFile([Problem(str(path), "", "the counter sheet image is missing")]) from None
-    except OSError as e:
+    except Image.DecompressionBombError as e:
+        raise BadFile([Problem(str(path), "", f"the image is too large to open ({e})")]) from None
+    except (OSError, SyntaxError, ValueError) as e:
         raise BadFile([Problem(str(path), "", f"not an image Pillow can read ({e})")]) from None
 
 

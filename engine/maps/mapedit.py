@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from engine.maps.board import UPHILL_SIDES, Affine, Area, Board, Box, Contour, Fit, Line, Obstacle, Sheet
-from engine.errors import BadHexId
+from engine.errors import BadHexId, Problem
 from engine.maps.hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
 from engine.maps.numbering import NumberingScheme
 
@@ -44,8 +44,11 @@ class SheetSpec:
     row_direction: str = "down"        # "up": rows counted from the bottom edge (TCS sheets)
 
 
-def new_board(name: str, orientation: str, specs: Iterable[SheetSpec]) -> Board:
-    """An empty board with one sheet per scan; raises ValueError naming a bad sheet."""
+DEFAULT_TERRAIN = "clear"
+
+
+def new_board(name: str, orientation: str, specs: Iterable[SheetSpec], terrain: str | None = DEFAULT_TERRAIN) -> Board:
+    """A board with one sheet per scan, every hex of ``terrain`` (None: no terrain yet); ValueError names a bad sheet."""
     board = Board(name=name, orientation=orientation)
     seen = set()
     for sp in specs:
@@ -58,6 +61,9 @@ def new_board(name: str, orientation: str, specs: Iterable[SheetSpec]) -> Board:
                                  row_digits=sp.row_digits, row_direction=sp.row_direction)
         board.sheets.append(Sheet(sp.id, scheme, sp.image))
     board.invalidate()
+    if terrain:
+        terrain_code(board, terrain)
+        paint_terrain(board, board.hexes(), terrain)
     return board
 
 
@@ -112,6 +118,7 @@ class Calibration:
     sheet: str
     clicks: list[tuple[str, tuple[float, float]]] = field(default_factory=list)
     fit: Fit | None = None
+    start: Affine | None = None      # the sheet's transform before the first click: back to it with no click left
 
     def fit_to(self, board: Board) -> Fit | None:
         """Fit the sheet's transform from the clicks and set it; the Fit once there are three or more.
@@ -124,7 +131,9 @@ class Calibration:
         sh = board.sheet(self.sheet)
         self.fit = None
         pts = [(board.center(sh.numbering.parse(hid)), uv) for hid, uv in self.clicks]
-        if len(pts) == 1:
+        if not pts and self.start is not None:
+            sh.transform = self.start
+        elif len(pts) == 1:
             (x, y), (u, v) = pts[0]
             t = sh.transform
             pu, pv = t.apply(x, y)
@@ -569,6 +578,14 @@ def derive_elevations(board: Board, contours: Iterable[Contour], base: float = 0
 
 # ---------------------------------------------------------------- checks
 
+# Findings that make a map wrong (an id naming two places): `validate` fails the file. Every other
+# finding is a warning: the file is valid (a hex may say nothing of its terrain, docs/map-format.md),
+# but something looks unfinished.
+PROBLEM_KINDS = frozenset({"id clash"})
+FINDING_KEYS = {"no terrain": "terrain", "id clash": "sheets", "edge hexside": "hexsides", "edge link": "links",
+                "elevation jump": "elevation", "empty area": "areas", "empty line": "lines"}
+
+
 @dataclass(frozen=True)
 class Finding:
     """One thing "check map" found: what, in words, and where (hexes to go to)."""
@@ -577,8 +594,18 @@ class Finding:
     message: str
     hexes: tuple[Hex, ...] = ()
 
+    @property
+    def severity(self) -> str:
+        """"problem" (the map cannot be played as it is) or "warning"."""
+        return "problem" if self.kind in PROBLEM_KINDS else "warning"
+
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "message": self.message, "hexes": [[h.q, h.r] for h in self.hexes]}
+        return {"kind": self.kind, "severity": self.severity, "message": self.message,
+                "hexes": [[h.q, h.r] for h in self.hexes]}
+
+    def problem(self, path: str) -> Problem:
+        """The finding as a file problem (the key is the map file's table it is about)."""
+        return Problem(str(path), FINDING_KEYS.get(self.kind, ""), self.message)
 
 
 def _ids(board: Board, hexes: Iterable[Hex]) -> str:
@@ -668,7 +695,7 @@ class MapEdit:
         self.undo_stack: list[Step] = []
         self.redo_stack: list[Step] = []
         self.max_undo = max_undo
-        self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id) for sh in board.sheets}
+        self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id, start=sh.transform) for sh in board.sheets}
         self.dirty = False
 
     @property
@@ -866,7 +893,7 @@ class MapEdit:
         """Record a clicked hex centre on a sheet's image and refit; raises BadHexId for a bad id."""
         sh = self.board.sheet(sheet_id)
         sh.numbering.parse(hex_id)
-        cal = self.calibrations.setdefault(sheet_id, Calibration(sheet_id))
+        cal = self.calibrations.setdefault(sheet_id, Calibration(sheet_id, start=sh.transform))
 
         def change():
             cal.clicks.append((hex_id, (float(uv[0]), float(uv[1]))))
@@ -882,8 +909,18 @@ class MapEdit:
         return self.edit("remove calibration point", ("sheets", "calibrations"), change)
 
     def place_sheet(self, sheet_id: str, id_here: str, id_on_board: str) -> None:
-        sh = self.board.sheet(sheet_id)
-        self.edit(f"place sheet {sheet_id}", ("sheets",), lambda: place_sheet(self.board, sh, id_here, id_on_board))
+        """Move a sheet on the lattice; its hexes keep their terrain where the new place has none yet."""
+        b = self.board
+        sh = b.sheet(sheet_id)
+
+        def change():
+            before = {sh.numbering.format(h): b.terrain[h] for h in sh.hexes() if h in b.terrain}
+            place_sheet(b, sh, id_here, id_on_board)
+            for h in sh.hexes():
+                t = before.get(sh.numbering.format(h))
+                if t is not None and h not in b.terrain:
+                    b.terrain[h] = t
+        self.edit(f"place sheet {sheet_id}", ("sheets", "terrain"), change)
 
 
 def terrain_code(board: Board, terrain: str) -> str:
@@ -905,4 +942,4 @@ __all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_she
            "remove_links", "name_area", "name_line", "add_box", "add_obstacle", "Contour", "contour_region",
            "check_contour", "add_contour", "remove_area", "rename_area", "remove_line", "rename_line", "remove_box",
            "rename_box", "remove_obstacle", "remove_contour", "recode_terrain", "UPHILL_SIDES",
-           "derive_elevations", "Finding", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP"]
+           "derive_elevations", "Finding", "PROBLEM_KINDS", "DEFAULT_TERRAIN", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP"]

@@ -17,7 +17,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from engine.errors import BadFile, Problem
-from engine.fileio import read_toml
+from engine.fileio import is_file, read_toml
 
 DEFAULT_WIDTH = 72.0
 DEFAULT_HEIGHT = 48.0
@@ -130,20 +130,41 @@ class Table:
 
 # ---------------------------------------------------------------- loading
 
+MAX_INCHES = 10_000.0     # no table is longer than a few hundred inches; this keeps the geometry finite
+
+
+def _finite(v) -> bool:
+    """A number a measure can be: not true/false, not infinite, not NaN, not astronomically large."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v) and abs(v) <= 1e12
+    except OverflowError:       # an integer too large for a float
+        return False
+
+
 def _xy(value, file: str, key: str, problems: list[Problem]) -> tuple[float, float] | None:
-    if (isinstance(value, list) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+    if isinstance(value, list) and len(value) == 2 and all(_finite(v) and abs(v) <= MAX_INCHES for v in value):
         return (float(value[0]), float(value[1]))
-    problems.append(Problem(file, key, f"expected a point [x, y] in inches, got {value!r}"))
+    problems.append(Problem(file, key, f"expected a point [x, y] in inches, got {value!r}"[:300]))
     return None
 
 
 def _number(doc: dict, key: str, default: float, file: str, path: str, problems: list[Problem]) -> float:
     v = doc.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-        problems.append(Problem(file, f"{path}{key}", f"expected a positive number, got {v!r}"))
+    if not _finite(v) or v <= 0 or v > MAX_INCHES:
+        problems.append(Problem(file, f"{path}{key}", f"expected a positive number up to {MAX_INCHES:g}, got {v!r}"[:300]))
         return default
     return float(v)
+
+
+def _tables(doc: dict, name: str, file: str, problems: list[Problem]) -> list:
+    """An array of tables (``[[name]]``); anything else is a problem and gives none."""
+    v = doc.get(name, [])
+    if not isinstance(v, list):
+        problems.append(Problem(file, name, f"expected an array of tables ([[{name}]])"))
+        return []
+    return v
 
 
 def table_from_dict(doc: dict, file: str = "<table>") -> Table:
@@ -164,7 +185,7 @@ def table_from_dict(doc: dict, file: str = "<table>") -> Table:
             problems.append(Problem(file, "table.image", "expected the image file name as a string"))
         else:
             t.image = img
-    for i, pc in enumerate(doc.get("pieces", [])):
+    for i, pc in enumerate(_tables(doc, "pieces", file, problems)):
         key = f"pieces[{i}]"
         if not isinstance(pc, dict):
             problems.append(Problem(file, key, "expected a table with name, kind and polygon"))
@@ -187,7 +208,7 @@ def table_from_dict(doc: dict, file: str = "<table>") -> Table:
             problems.append(Problem(file, f"{key}.polygon",
                                     f"the outline goes off the {t.width:g} x {t.height:g} inch table"))
         t.pieces.append(Piece(str(pc.get("name", f"piece {i + 1}")), str(kind), poly))
-    for i, loc in enumerate(doc.get("points", [])):
+    for i, loc in enumerate(_tables(doc, "points", file, problems)):
         key = f"points[{i}]"
         if not isinstance(loc, dict) or not isinstance(loc.get("name"), str):
             problems.append(Problem(file, key, "expected a table with a name and at = [x, y]"))
@@ -198,13 +219,13 @@ def table_from_dict(doc: dict, file: str = "<table>") -> Table:
         if not t.contains(at):
             problems.append(Problem(file, f"{key}.at", f"{at} is off the {t.width:g} x {t.height:g} inch table"))
         facing = loc.get("facing", 90.0)
-        if isinstance(facing, bool) or not isinstance(facing, (int, float)):
+        if not _finite(facing):
             problems.append(Problem(file, f"{key}.facing", "expected a bearing in degrees"))
             facing = 90.0
         if loc["name"] in t.locations:
             problems.append(Problem(file, f"{key}.name", f"the name {loc['name']!r} is used twice"))
         t.locations[loc["name"]] = Location(loc["name"], at, float(facing) % 360.0, str(loc.get("kind", "point")))
-    for i, ln in enumerate(doc.get("lines", [])):
+    for i, ln in enumerate(_tables(doc, "lines", file, problems)):
         key = f"lines[{i}]"
         if not isinstance(ln, dict) or not isinstance(ln.get("name"), str):
             problems.append(Problem(file, key, "expected a table with a name and points"))
@@ -225,7 +246,7 @@ def table_from_dict(doc: dict, file: str = "<table>") -> Table:
 def load_table(path: str | Path, check_image: bool = True) -> Table:
     """Read a table TOML file (see ``maps/scw-table.toml``); the image it names must exist beside it."""
     table = table_from_dict(read_toml(path), str(path))
-    if check_image and table.image and not table.image_path.is_file():
+    if check_image and table.image and not is_file(table.image_path):
         raise BadFile([Problem(str(path), "table.image", f"the image file {table.image} is missing "
                                                          f"(expected it at {table.image_path})")])
     return table

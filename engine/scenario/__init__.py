@@ -6,13 +6,13 @@ from .model import (
     Variant, Victory, VictoryAward, Withdrawal, UNIT_SIZES, UNIT_TYPES,
 )
 from .save import save_scenario, scenario_to_dict, with_placement
-from .setup import check_scenario_file, validate_setup
+from .setup import check_scenario_file, scenario_board, validate_setup
 
 __all__ = [
     "AreaContext", "AreaError", "AreaSyntaxError", "parse_area", "load_scenario", "parse_scenario",
     "Branch", "Deployment", "EntryOption", "Reinforcement", "Scenario", "Selector", "SetupRule", "Side",
     "Unit", "Variant", "Victory", "VictoryAward", "Withdrawal", "UNIT_SIZES", "UNIT_TYPES", "validate_setup",
-    "save_scenario", "scenario_to_dict", "with_placement", "check_scenario_file",
+    "save_scenario", "scenario_to_dict", "with_placement", "check_scenario_file", "scenario_board",
 ]
 from .variable import Release, RollModifier, RollResult, RollTable  # noqa: E402
 

@@ -17,6 +17,7 @@ from engine.scenario import (
     AreaContext, AreaError, AreaSyntaxError, Deployment, Reinforcement, Release, RollModifier, RollResult, RollTable,
     Scenario, Side, Unit, Victory, parse_area, parse_scenario, scenario_to_dict,
 )
+from engine.scenario.load import DATA_RULESETS
 from engine.scenario.variable import DICE
 from engine.scenario.setup import validate_setup
 
@@ -247,6 +248,33 @@ def place(s: Scenario, uid: str, hex_id: str) -> Scenario:
     return update_unit(s, uid, hex=hex_id)
 
 
+def place_anywhere(s: Scenario, uid: str, hex_id: str) -> Scenario:
+    """A unit dropped on the map sets up there: one in no set-up group joins its side's first group (a new group
+    of its side when it has none); a unit that arrives later is refused."""
+    if uid not in s.units:
+        raise ValueError(f"no unit {uid!r}")
+    arrives = next((r for r in s.reinforcements if uid in r.units), None)
+    if arrives is not None:
+        when = f"on turn {arrives.turn}" if arrives.turn is not None else "later"
+        raise ValueError(f"{uid} arrives {when} with its reinforcements: take it out of them to set it up")
+    if uid not in s.deployment_of():
+        side = s.units[uid].side
+        group = next((d for d in s.deployments if d.side == side), None)
+        if group is None:
+            group = Deployment(unique_id({d.id for d in s.deployments}, side), side,
+                               max((d.order for d in s.deployments), default=0) + 1, "", ())
+            s = set_deployment(s, group)
+        s = assign_deployment(s, [uid], group.id)
+    return place(s, uid, hex_id)
+
+
+def not_placed(s: Scenario) -> list[str]:
+    """Units that start on the map but have no hex yet (not arriving later, not set up by the player)."""
+    later = {u for r in s.reinforcements for u in r.units}
+    return [u.id for u in s.units.values() if not u.hex and u.id not in later
+            and not getattr(s.sides.get(u.side), "player_setup", False)]
+
+
 def auto_place(s: Scenario, board: Board, side: str = "") -> Scenario:
     """Place every unplaced unit of the set-up (of ``side``, if given) on a free hex of its areas, in order.
 
@@ -292,6 +320,93 @@ def set_player_setup(s: Scenario, side: str, on: bool) -> Scenario:
         raise ValueError(f"{side!r} is not a side (sides: {', '.join(s.sides)})")
     sides = {k: (dataclasses.replace(v, player_setup=on) if k == side else v) for k, v in s.sides.items()}
     return dataclasses.replace(s, sides=sides)
+
+
+# ---------------------------------------------------------------- the ruleset and its sides
+
+SIDE_KEYS = ("side", "first_side", "otherwise", "winner")     # keys whose values name a side
+
+
+def installed_rulesets() -> list:
+    """The installed rulesets a hex-map scenario may name (their RulesetInfo), sorted by name."""
+    from engine.rulesets import installed, ruleset_info
+
+    return [i for i in (ruleset_info(n) for n in installed()) if i is not None and not i.own_format]
+
+
+def expected_sides(ruleset: str) -> tuple[str, ...] | None:
+    """The side ids a ruleset plays (None: any sides, or no such ruleset installed)."""
+    from engine.rulesets import ruleset_info
+
+    info = ruleset_info(ruleset)
+    return info.sides if info is not None else None
+
+
+def side_problem(s: Scenario) -> str | None:
+    """Why the scenario's sides do not fit its ruleset, in words (None: they fit)."""
+    from engine.rulesets import side_mismatch
+
+    return side_mismatch(s.ruleset, list(s.sides)) if s.ruleset else None
+
+
+def suggest_side_map(s: Scenario, ruleset: str) -> dict[str, str]:
+    """A first guess of which ruleset side each scenario side becomes: same id, else the same place in order."""
+    want = expected_sides(ruleset) or ()
+    out, free = {}, [w for w in want if w not in s.sides]
+    for sid in s.sides:
+        out[sid] = sid if sid in want else (free.pop(0) if free else "")
+    return out
+
+
+def set_ruleset(s: Scenario, ruleset: str, side_map: dict[str, str] | None = None) -> Scenario:
+    """Play the scenario under ``ruleset``, its sides renamed by ``side_map`` (scenario side -> ruleset side)
+    wherever a side is named; ValueError says why when the sides cannot be the ruleset's."""
+    side_map = {k: v for k, v in (side_map or {}).items() if k != v}
+    unknown = [k for k in side_map if k not in s.sides]
+    if unknown:
+        raise ValueError(f"{', '.join(unknown)}: not a side of this scenario (sides: {', '.join(s.sides)})")
+    renamed = [side_map.get(k, k) for k in s.sides]
+    if len(set(renamed)) != len(renamed):
+        raise ValueError(f"two sides would both become {next(x for x in renamed if renamed.count(x) > 1)!r}")
+    from engine.rulesets import side_mismatch
+
+    why = side_mismatch(ruleset, renamed)
+    if why:
+        raise ValueError(why)
+    if not side_map:
+        return dataclasses.replace(s, ruleset=ruleset)
+    return dataclasses.replace(_rename_sides(s, side_map), ruleset=ruleset)
+
+
+def _rename_sides(obj, side_map: dict[str, str]):
+    """The same scenario data with side ids renamed under every field that names a side, and in the sides table."""
+    if isinstance(obj, Side):
+        return dataclasses.replace(obj, id=side_map.get(obj.id, obj.id))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            v = getattr(obj, f.name)
+            if f.name in SIDE_KEYS and isinstance(v, str):
+                new = side_map.get(v, v)
+            elif f.name in SIDE_KEYS and isinstance(v, (tuple, list, frozenset)) and all(isinstance(x, str) for x in v):
+                new = type(v)(side_map.get(x, x) for x in v)
+            else:
+                new = _rename_sides(v, side_map)
+            if new is not v:
+                changes[f.name] = new
+        return dataclasses.replace(obj, **changes) if changes else obj
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            key = side_map.get(k, k) if isinstance(v, Side) else k
+            out[key] = _rename_sides(v, side_map)
+        return out if any(out[k] is not obj.get(k) for k in out) or out.keys() != obj.keys() else obj
+    if isinstance(obj, (tuple, list)):
+        out = [_rename_sides(v, side_map) for v in obj]
+        return type(obj)(out) if any(a is not b for a, b in zip(out, obj)) else obj
+    return obj
 
 
 # ---------------------------------------------------------------- arrivals and victory
@@ -437,4 +552,18 @@ def check(s: Scenario, board: Board | None = None) -> list[Problem]:
                     ctx.hexes(c.area)
                 except (AreaSyntaxError, AreaError) as e:
                     problems.append(Problem(parsed.path, f"victory.conditions.{c.id}.area", str(e)))
+    if not problems and parsed.ruleset in DATA_RULESETS:
+        problems.extend(_rules_problems(parsed, board))
     return problems
+
+
+def _rules_problems(s: Scenario, board: Board) -> list[Problem]:
+    """What a ruleset configured by data (free, classic) cannot use in the scenario's [rules]: a CRT row of the
+    wrong length, a result not defined, a terrain missing from the chart, ... with the line and allowed values."""
+    import importlib
+
+    try:
+        importlib.import_module(f"engine.rulesets.{s.ruleset}").rules_for_scenario(s, board)
+    except BadFile as e:
+        return list(e.problems)
+    return []

@@ -19,6 +19,7 @@ _MISSING = object()
 VICTORY_KINDS = ("open_path", "points", "conditions")
 VICTORY_WHEN = ("end_of_game", "any_time")      # when an open_path victory is judged
 VICTORY_TIE = ("draw",)
+DATA_RULESETS = ("free", "classic")   # rulesets whose unit types and tables the scenario's [rules] define
 
 
 class _Reader:
@@ -112,7 +113,7 @@ def _typename(typ) -> str:
 # ---------------------------------------------------------------- sections
 
 TOP = ("scenario", "sides", "units", "deployments", "setup_rules", "reinforcements", "withdrawals",
-       "options", "special_rules", "variants", "victory")
+       "options", "special_rules", "variants", "victory", "rules")
 SCENARIO_KEYS = ("id", "name", "ruleset", "map", "first_turn", "last_turn", "turn_names", "first_side",
                  "rule", "text", "game", "stacking", "play_area", "play_area_rule")
 SIDE_KEYS = ("id", "name", "colour", "branches", "player_setup")
@@ -162,11 +163,18 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     stacking = rd.table(head.get("stacking", {}), "scenario.stacking", ("limit", "rule"))
     stacking_limit = rd.get(stacking, "scenario.stacking", "limit", int, 0) or 0
     sides = _sides(rd, doc)
+    if ruleset and sides:
+        from ..rulesets import side_mismatch
+
+        why = side_mismatch(ruleset, list(sides))
+        if why:
+            rd.bad("sides", why)
     first_side = rd.get(head, "scenario", "first_side", str, "")
     if first_side and sides and first_side not in sides:
         rd.bad("scenario.first_side", f"{first_side!r} is not a side (sides: {', '.join(sides)})")
 
-    units = _units(rd, doc, sides)
+    # rulesets configured by data name their own unit types (their [rules] say what each type does)
+    units = _units(rd, doc, sides, open_types=ruleset in DATA_RULESETS)
     deployments = _deployments(rd, doc, sides, units)
     setup_rules = tuple(_setup_rule(rd, f"setup_rules[{i}]", t, sides, deployments)
                         for i, t in enumerate(rd.array(doc, "setup_rules")))
@@ -180,6 +188,10 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     variants = _variants(rd, doc)
     victory = _victory(rd, doc.get("victory"), sides, deployments) if "victory" in doc else None
     play_area = rd.area(head, "scenario", "play_area", True)
+    rules_data = doc.get("rules", {})
+    if not isinstance(rules_data, (dict, str)):
+        rd.bad("rules", f"expected a table of rules, or the name of a rules file, found {_kind(rules_data)}")
+        rules_data = {}
 
     if rd.problems:
         raise BadFile(rd.problems)
@@ -194,6 +206,7 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
         victory=victory, stacking_limit=stacking_limit,
         stacking_rule=rd.get(stacking, "scenario.stacking", "rule", str, "") or "",
         play_area=play_area, play_area_rule=rd.get(head, "scenario", "play_area_rule", str, "") or "",
+        rules=rules_data,
     )
 
 
@@ -215,8 +228,8 @@ def _sides(rd: _Reader, doc: dict) -> dict[str, Side]:
                 if not _is_colour(c):
                     rd.bad(f"{bkey}.{k}", f"expected a colour like '#8a6a4a', found {c!r}")
             branches[bid] = Branch(bid, rd.get(b, bkey, "name", str, bid), fill, text)
-        colour = rd.get(t, key, "colour", str, "#808080")
-        if not _is_colour(colour):
+        colour = rd.get(t, key, "colour", str, "")           # none: the ruleset's colours for its units
+        if colour and not _is_colour(colour):
             rd.bad(f"{key}.colour", f"expected a colour like '#8a6a4a', found {colour!r}")
         if sid:
             out[sid] = Side(sid, rd.get(t, key, "name", str, sid), colour, branches,
@@ -231,7 +244,7 @@ def _is_colour(c: str) -> bool:
             and all(ch in "0123456789abcdefABCDEF" for ch in c[1:]))
 
 
-def _units(rd: _Reader, doc: dict, sides: dict[str, Side]) -> dict[str, Unit]:
+def _units(rd: _Reader, doc: dict, sides: dict[str, Side], open_types: bool = False) -> dict[str, Unit]:
     out: dict[str, Unit] = {}
     for i, t in enumerate(rd.array(doc, "units")):
         key = f"units[{i}]"
@@ -255,7 +268,7 @@ def _units(rd: _Reader, doc: dict, sides: dict[str, Side]) -> dict[str, Unit]:
                 rd.bad(f"{key}.{k}", f"expected a number 0 or more, found {v}")
             vals[k] = v or 0
         radius = rd.get(t, key, "command_radius", int, None)
-        utype = rd.get(t, key, "type", str, "infantry", UNIT_TYPES)
+        utype = rd.get(t, key, "type", str, "infantry", None if open_types else UNIT_TYPES)
         if radius is not None and radius < 0:
             rd.bad(f"{key}.command_radius", f"expected a number 0 or more, found {radius}")
         hex_id = rd.get(t, key, "hex", str, "")

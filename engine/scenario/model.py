@@ -267,6 +267,9 @@ class Scenario:
     stacking_rule: str = ""
     play_area: str = ""           # area expression: the part of the map in play ("" = all of it)
     play_area_rule: str = ""
+    # rulesets configured by data (free, classic): their [rules] table as written, or the name of a shared
+    # rules file beside the scenario; the ruleset checks it
+    rules: dict[str, Any] | str = field(default_factory=dict)
 
     # ------------------------------------------------------------ queries
     def units_of(self, side: str) -> list[Unit]:

@@ -64,6 +64,8 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
         doc["options"] = dict(s.options)
     if s.special_rules:
         doc["special_rules"] = dict(s.special_rules)
+    if s.rules:
+        doc["rules"] = s.rules if isinstance(s.rules, str) else dict(s.rules)
     if s.variants:
         doc["variants"] = [_drop({"id": v.id, "name": v.name, "text": v.text, "options": dict(v.options),
                                   "special_rules": dict(v.special_rules),

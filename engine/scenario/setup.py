@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from engine.maps.board import Board
 from ..errors import BadHexId, Problem
@@ -162,20 +163,71 @@ def check_setup_rule(scenario: Scenario, board: Board, ctx: AreaContext, where: 
     return []
 
 
+def scenario_board(scenario: Scenario) -> Board:
+    """The map of a scenario, with every unit's hex checked to be on it; BadFile names the scenario file.
+
+    This is the one place a scenario meets its map: the rules, the window and
+    ``validate`` all come through it, so a missing map file or a unit on a
+    hex the map does not have is refused when the scenario is loaded, with
+    the scenario's file, the line and the unit (never later, as a crash when
+    the game starts).
+    """
+    from engine.maps.mapfile import load_map
+    from ..errors import BadFile
+
+    file = scenario.path
+    if not scenario.map_path:
+        raise BadFile(_with_lines(file, [Problem(file, "scenario.map", "missing (expected the map file to play on)")]))
+    from engine.fileio import is_file
+
+    if not is_file(scenario.map_path):
+        raise BadFile(_with_lines(file, [Problem(file, "scenario.map", f"the map file {scenario.map!r} does not exist "
+                                                                       f"(looked for {scenario.map_path})")]))
+    try:
+        board = load_map(scenario.map_path)
+    except BadFile as e:
+        raise BadFile(_with_lines(file, [Problem(file, "scenario.map", f"the map {scenario.map!r} cannot be read:")])
+                      + list(e.problems)) from None
+    check_units_on_map(scenario, board)
+    return board
+
+
+def check_units_on_map(scenario: Scenario, board: Board) -> None:
+    """Refuse (BadFile with the scenario's file, line and unit) a unit whose hex is not on ``board``."""
+    from ..errors import BadFile
+
+    problems = []
+    for i, (uid, unit) in enumerate(scenario.units.items()):
+        if not unit.hex:
+            continue
+        try:
+            board.parse_hex(unit.hex)
+        except BadHexId as e:
+            problems.append(Problem(scenario.path, f"units[{i}].hex", f"unit {uid}: {e}"))
+    if problems:
+        raise BadFile(_with_lines(scenario.path, problems))
+
+
+def _with_lines(file: str, problems: list[Problem]) -> list[Problem]:
+    """The problems with the line of their key in ``file`` where it can be found."""
+    from engine.keypath import key_lines, line_of
+
+    try:
+        found = key_lines(Path(file).read_text("utf-8"))
+    except (OSError, ValueError):
+        return problems
+    return [p if p.line is not None or not p.key else Problem(p.file, p.key, p.message, line_of(found, p.key))
+            for p in problems]
+
+
 def check_scenario_file(path) -> list[Problem]:
     """Every problem of a scenario file: the file itself, its map, and its default set-up on that map."""
     from ..errors import BadFile
-    from engine.maps.mapfile import load_map
     from .load import load_scenario
 
     try:
         scenario = load_scenario(path)
+        board = scenario_board(scenario)
     except BadFile as e:
         return list(e.problems)
-    if not scenario.map_path:
-        return [Problem(str(path), "scenario.map", "missing (a scenario needs a map to check its set-up)")]
-    try:
-        board = load_map(scenario.map_path)
-    except BadFile as e:
-        return [Problem(str(path), "scenario.map", f"the map {scenario.map!r} cannot be read")] + list(e.problems)
     return validate_setup(scenario, board)

@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
     win = MapEditor()
+    win.leave.connect(win.close)
     w, h = (int(x) for x in args.size.lower().split("x"))
     win.resize(w, h)
     if args.file:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QListWidgetItem,
 
 from engine.maps.board import Board
 from engine.errors import BadFile
-from engine.maps.mapedit import MapEdit, check_map, guess_transform, new_board
+from engine.maps.mapedit import DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, new_board
 
 from ..tiles import MapImageError, open_map_image
 from .palette import TOOLS, Palette
@@ -47,7 +47,8 @@ class MapEditor(QMainWindow):
     """Turn scans into a map: calibrate, paint, trace, name, check, save."""
 
     saved = Signal(str)
-    leave = Signal()
+    leave = Signal()         # Map > Leave the editor: the owner closes it (a window of its own closes itself)
+    closed = Signal()        # the window has closed (its changes saved or given up)
 
     def __init__(self, parent=None, cache: Path | None = None):
         super().__init__(parent)
@@ -95,6 +96,7 @@ class MapEditor(QMainWindow):
         p.click_chosen.connect(self._go_to_click)
         p.remove_click_button.clicked.connect(self._remove_click)
         p.align_button.clicked.connect(self._align)
+        p.fit_view_button.clicked.connect(self.fit_view)
         p.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
         p.name_area_button.clicked.connect(self.name_selection)
         p.set_elevation_button.clicked.connect(self.set_selection_elevation)
@@ -121,7 +123,7 @@ class MapEditor(QMainWindow):
         self.save_act = QAction("&Save", self, shortcut=QKeySequence.Save, triggered=lambda: self.save())
         self.save_as_act = QAction("Save &as…", self, shortcut=QKeySequence.SaveAs, triggered=self._choose_save)
         self.check_act = QAction("&Check map", self, shortcut="Ctrl+K", triggered=self.check)
-        self.leave_act = QAction("&Leave the editor", self, triggered=self.leave.emit)
+        self.leave_act = QAction("&Leave the editor", self, triggered=lambda: self.leave.emit())
         m.addActions([self.new_act, self.open_act, self.save_act, self.save_as_act])
         m.addSeparator()
         m.addAction(self.check_act)
@@ -152,7 +154,8 @@ class MapEditor(QMainWindow):
                                 toggled=self.view.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
                                toggled=self.view.set_ids_visible)
-        fit = QAction("&Fit to window", self, shortcut="Ctrl+0", triggered=self.view.fit)
+        fit = QAction("&Fit view", self, shortcut="Ctrl+0", triggered=lambda: self.fit_view())
+        fit.setToolTip("The grid square to the screen and the whole map in the window")
         zin = QAction("Zoom &in", self, shortcut=QKeySequence("+"), triggered=lambda: self.view.zoom_by(1.25))
         zin.setShortcuts([QKeySequence("+"), QKeySequence("="), QKeySequence.ZoomIn])
         zout = QAction("Zoom &out", self, shortcut=QKeySequence("-"), triggered=lambda: self.view.zoom_by(0.8))
@@ -200,9 +203,9 @@ class MapEditor(QMainWindow):
         self.set_tool("terrain" if calibrated else "calibrate")
         self._title()
 
-    def new_map(self, name: str, orientation: str, specs) -> Board:
-        """Start a map from scans: empty sheets, each with its grid guessed to fill its image."""
-        board = new_board(name, orientation, specs)
+    def new_map(self, name: str, orientation: str, specs, terrain: str | None = DEFAULT_TERRAIN) -> Board:
+        """Start a map from scans: every hex of ``terrain``, each sheet's grid guessed to fill its image."""
+        board = new_board(name, orientation, specs, terrain)
         for sh in board.sheets:
             try:
                 with open_map_image(sh.image) as im:
@@ -220,7 +223,8 @@ class MapEditor(QMainWindow):
         dlg = NewMapDialog(self)
         if dlg.exec():
             try:
-                self.new_map(dlg.name_edit.text().strip() or "New map", dlg.orientation.currentText(), dlg.specs())
+                self.new_map(dlg.name_edit.text().strip() or "New map", dlg.orientation.currentText(), dlg.specs(),
+                             dlg.default_terrain())
             except (ValueError, MapImageError) as e:
                 self.show_error("Cannot start the map", str(e))
         self._back_to_map()
@@ -367,17 +371,10 @@ class MapEditor(QMainWindow):
             self.palette.id_edit.clear()
             self.view.setFocus()
 
-    def scan_at_centre(self, sheet) -> tuple[float, float]:
-        """The point of a sheet's scan (image pixels) in the middle of the view."""
-        mid = self.view.mapToScene(self.view.viewport().rect().center())
-        return sheet.transform.apply(*self.view.lattice(mid))
-
-    def calibrated(self, sheet, keep: tuple[float, float] | None = None) -> None:
-        """A new fit: the scan moves under the grid, and the view follows it so the scan stays put on screen."""
+    def calibrated(self, sheet) -> None:
+        """A new fit (a point added or removed): the grid moves over the scan, which stays still on the screen."""
         cal = self.edit.calibrations[sheet.id]
         self.view.sheet_moved(sheet)
-        if keep is not None:
-            self.view.centerOn(self.view.scene_point(*sheet.transform.inverse().apply(*keep)))
         self.palette.show_clicks(cal.clicks, cal.fit)
         if cal.fit is not None:
             self.status(self.palette.rms_label.text())
@@ -390,6 +387,10 @@ class MapEditor(QMainWindow):
             self.edit.remove_click(sh.id, r)
         if rows:
             self.calibrated(sh)
+
+    def fit_view(self) -> None:
+        """Show the grid square to the screen again and the whole map (the view moves only when asked)."""
+        self.view.straighten()
 
     def _go_to_click(self, row: int) -> None:
         sh = self.current_sheet()
@@ -641,7 +642,9 @@ class MapEditor(QMainWindow):
             return []
         self.findings = check_map(self.board, float(self.palette.jump_spin.value()))
         self.palette.show_findings(self.findings)
-        self.status(f"Check map: {len(self.findings)} finding(s)")
+        problems = sum(f.severity == "problem" for f in self.findings)
+        self.status(f"Check map: {problems} problem(s), {len(self.findings) - problems} warning(s)"
+                    + (" — the map can be played" if not problems else ""))
         return self.findings
 
     def go_to_finding(self, i: int) -> None:
@@ -679,3 +682,7 @@ class MapEditor(QMainWindow):
                     event.ignore()
                     return
         super().closeEvent(event)
+        if event.isAccepted():
+            for job in self.view.jobs:          # the scans' tiles are not needed any more
+                job.cancel()
+            self.closed.emit()

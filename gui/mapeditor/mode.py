@@ -1,12 +1,21 @@
-"""The map editor as a mode of the main window: it takes the map view's place until it is left."""
+"""The map editor opened from the play window: a window of its own, with its own remembered layout.
+
+The play window keeps its map, docks and menus as they were; leaving the editor (Map > Leave
+the editor, or closing its window) brings the play window back to the front, with the map
+just saved opened in it when no scenario is being played.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction
 
+from ..settings import remember_layout, save_window
 from .editor import MapEditor
+
+LAYOUT_KEY = "map-editor"      # its size, place and docks, remembered apart from the play window's
+FIRST_SIZE = (1500, 950)        # the editor's first size, shrunk to the screen when it is smaller
 
 
 def attach_map_editor(window) -> None:
@@ -18,19 +27,36 @@ def attach_map_editor(window) -> None:
                                  triggered=lambda: enter_map_editor(window, new=True))
     menu.addActions([window.edit_map_act, window.new_map_act])
     window.map_editor = None
+    window._editor_guard = _CloseEditorFirst(window)
+    window.installEventFilter(window._editor_guard)
+
+
+class _CloseEditorFirst(QObject):
+    """Closing the play window closes its map editor first, which may ask to save; Cancel keeps both open."""
+
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Close and getattr(obj, "map_editor", None) is not None:
+            if not obj.map_editor.close():
+                event.ignore()
+                return True
+        return False
 
 
 def enter_map_editor(window, new: bool = False) -> MapEditor:
-    """Put the editor in the window's place of the map view, on a fresh copy of the open map's file."""
+    """Open the editor in a window of its own on a fresh copy of the open map's file (or a new map)."""
     if window.map_editor is not None:
+        _to_front(window.map_editor)
+        if new:
+            window.map_editor.new_map_dialog()
         return window.map_editor
     editor = MapEditor(window, cache=window.map_view.cache)
-    editor.setWindowFlags(Qt.Widget)
-    window._play_view = window.takeCentralWidget()
-    window.setCentralWidget(editor)
+    editor.setWindowFlag(Qt.Window, True)
     window.map_editor = editor
-    window._hidden_actions = _quiet_clashing_shortcuts(window, editor)
     editor.leave.connect(lambda: leave_map_editor(window))
+    editor.closed.connect(lambda: _editor_closed(window, editor))
+    remember_layout(editor, LAYOUT_KEY, QSize(*FIRST_SIZE))
+    editor.show()
+    _to_front(editor)
     board = getattr(window, "board", None)
     if new:
         editor.new_map_dialog()
@@ -40,36 +66,46 @@ def enter_map_editor(window, new: bool = False) -> MapEditor:
     return editor
 
 
-def leave_map_editor(window) -> None:
-    """Back to the map view; a map saved in the editor is opened there."""
+def leave_map_editor(window) -> bool:
+    """Close the editor (asking about unsaved changes) and go back to playing; False if the user stays."""
     editor = window.map_editor
     if editor is None:
+        return True
+    return editor.close()
+
+
+def _editor_closed(window, editor: MapEditor) -> None:
+    """The editor's window has closed: its layout is kept, the play window comes back to the front."""
+    if window.map_editor is not editor:
         return
+    save_window(editor, LAYOUT_KEY)
     saved = editor.path if editor.edit is not None and not editor.edit.dirty else None
-    window.takeCentralWidget()
-    window.setCentralWidget(window._play_view)
-    for act in window._hidden_actions:
-        act.setEnabled(True)
     window.map_editor = None
-    editor.deleteLater()
+    _dispose(editor)
+    _to_front(window)
     if saved is not None and getattr(window, "scenario", None) is None:
         window.open_file(saved)
 
 
-def _quiet_clashing_shortcuts(window, editor) -> list[QAction]:
-    """Switch off the window's own actions whose keys the editor uses (two owners of a key fire neither)."""
-    mine = {a.shortcut().toString() for a in editor.findChildren(QAction) if not a.shortcut().isEmpty()}
-    off = []
-    for menu_act in window.menuBar().actions():
-        menu = menu_act.menu()
-        if menu is None:
-            continue
-        for act in menu.actions():
-            keys = {k.toString() for k in act.shortcuts()} - {""}
-            if act.isEnabled() and keys & mine:
-                act.setEnabled(False)
-                off.append(act)
-    return off
+def _dispose(editor: MapEditor) -> None:
+    """Delete a closed editor once no thread is cutting its scans into tiles any more (a job deleted while its
+    thread reports progress would crash)."""
+    view = editor.view
+    jobs = list(view.jobs) + list(view._retired)
+    for job in jobs:
+        job.cancel()
+    if all(job.wait(0) for job in jobs):
+        editor.deleteLater()
+    else:
+        QTimer.singleShot(100, lambda: _dispose(editor))
+
+
+def _to_front(widget) -> None:
+    widget.show()
+    if widget.isMinimized():
+        widget.showNormal()
+    widget.raise_()
+    widget.activateWindow()
 
 
 __all__ = ["attach_map_editor", "enter_map_editor", "leave_map_editor"]

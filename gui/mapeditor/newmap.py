@@ -8,10 +8,11 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QLabel, QLineEdit, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from engine.maps.mapedit import SheetSpec
+from engine.maps.mapedit import DEFAULT_TERRAIN, SheetSpec
 
 IMAGE_FILTER = "Scans (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 COLUMNS = ("image", "sheet id", "columns", "rows", "first column", "first row")
+NO_TERRAIN = "(none: every hex to paint)"
 
 
 class NewMapDialog(QDialog):
@@ -38,6 +39,11 @@ class NewMapDialog(QDialog):
         form.addRow("Numbering (TCS A12.34 or classic 0512)", self.numbering)
         form.addRow("Shifted columns (rows when pointy)", self.shifted)
         form.addRow("Row numbers count", self.row_direction)
+        self.terrain = QComboBox(editable=True)
+        self.terrain.addItems([DEFAULT_TERRAIN, "open", "woods", NO_TERRAIN])
+        self.terrain.setCurrentText(DEFAULT_TERRAIN)
+        self.terrain.setToolTip("Every hex starts with this terrain; paint the others over it")
+        form.addRow("Terrain of every hex to start with", self.terrain)
         lay.addLayout(form)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -101,6 +107,11 @@ class NewMapDialog(QDialog):
             self.message.setText("Add at least one scan")
             return
         self.accept()
+
+    def default_terrain(self) -> str | None:
+        """The terrain every hex starts with (None: none, every hex to be painted)."""
+        text = self.terrain.currentText().strip()
+        return None if not text or text == NO_TERRAIN else text
 
     def specs(self) -> list[SheetSpec]:
         """One SheetSpec per row; raises ValueError naming a missing image or an empty id."""

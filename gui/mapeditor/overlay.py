@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 
 TERRAIN_COLOURS = {
     "clear": QColor(240, 235, 200), "woods": QColor(40, 130, 50), "forest": QColor(30, 110, 40),
@@ -44,10 +44,10 @@ def hex_polygon(view, h) -> QPolygonF:
 def visible_hexes(view) -> list:
     """The board's hexes whose centres are inside the viewport (with a hex of margin)."""
     vp = view.viewport().rect()
-    tl = view.lattice(view.mapToScene(vp.topLeft()))
-    br = view.lattice(view.mapToScene(vp.bottomRight()))
-    x0, x1 = min(tl[0], br[0]) - 1, max(tl[0], br[0]) + 1
-    y0, y1 = min(tl[1], br[1]) - 1, max(tl[1], br[1]) + 1
+    corners = [view.lattice(view.mapToScene(p)) for p in (vp.topLeft(), vp.topRight(), vp.bottomLeft(),
+                                                             vp.bottomRight())]
+    x0, x1 = min(x for x, _ in corners) - 1, max(x for x, _ in corners) + 1
+    y0, y1 = min(y for _, y in corners) - 1, max(y for _, y in corners) + 1
     hexes, xy = view.editor.centres()
     inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
     return [hexes[i] for i in np.nonzero(inside)[0]]
@@ -138,8 +138,7 @@ def _paint_elevation(painter, view, board, shown, px) -> None:
 
 def _lattice_painter(painter, view) -> None:
     """Let the painter draw in lattice coordinates (pens stay in screen pixels: cosmetic)."""
-    s = view.scale_
-    painter.setTransform(QTransform.fromScale(s, s) * view.viewportTransform())
+    painter.setTransform(view.lattice_to_scene() * view.viewportTransform())
 
 
 def _pen(colour: QColor, width: float, style=Qt.SolidLine) -> QPen:

@@ -136,6 +136,10 @@ class Palette(QWidget):
         lay.addWidget(self.rms_label)
         self.remove_click_button = QPushButton("Remove the selected point")
         lay.addWidget(self.remove_click_button)
+        self.fit_view_button = QPushButton("Fit view")
+        self.fit_view_button.setToolTip("The scan stays still while you click; this shows the grid square to the "
+                                        "screen again and the whole map in the window")
+        lay.addWidget(self.fit_view_button)
         align = QGroupBox("Align this sheet on a shared hex")
         f2 = QFormLayout(align)
         self.align_here = QLineEdit()
@@ -418,6 +422,6 @@ class Palette(QWidget):
     def show_findings(self, findings) -> None:
         self.findings.clear()
         for f in findings:
-            self.findings.addItem(QListWidgetItem(f"{f.kind}: {f.message}"))
+            self.findings.addItem(QListWidgetItem(f"{f.severity}: {f.kind}: {f.message}"))
         if not findings:
             self.findings.addItem("No findings: the map looks complete")

@@ -85,14 +85,13 @@ class CalibrateTool(Tool):
             self.editor.status("Click a hex centre first")
             return False
         sheet = self.editor.current_sheet()
-        keep = self.editor.scan_at_centre(sheet)
         try:
             self.editor.edit.click_centre(sheet.id, hex_id.strip(), self.pending)
         except BadHexId as e:
             self.editor.status(str(e))
             return False
         self.pending = None
-        self.editor.calibrated(sheet, keep)
+        self.editor.calibrated(sheet)
         return True
 
     def key(self, key) -> bool:

@@ -1,17 +1,23 @@
 """The editor's map view: the play window's MapView with the editor's overlays and tool clicks."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter, QTransform
 
-from engine.maps.board import Sheet
+from engine.maps.board import Affine, Board, Sheet
 
 from ..mapview import MapView, sheet_to_scene
 from .overlay import paint_overlays
 
 
 class EditorView(MapView):
-    """A MapView whose left button belongs to the current tool; pan with the middle button or Space."""
+    """A MapView whose left button belongs to the current tool; pan with the middle button or Space.
+
+    While a sheet is calibrated its scan stays where it is on the screen: a new fit moves
+    the grid and the overlays over the still scan (``correction``, from the lattice to the
+    lattice as the scan was shown), so a click aimed at a hex lands on that hex. "Fit view"
+    (:meth:`straighten`) shows the lattice square to the screen again.
+    """
 
     pointed = Signal(float, float)        # lattice coordinates under the mouse
 
@@ -19,13 +25,36 @@ class EditorView(MapView):
         super().__init__(parent, cache=cache)
         self.editor = editor
         self.setFocusPolicy(Qt.StrongFocus)
+        self.correction = QTransform()                 # lattice -> lattice as shown (identity: straight)
+        self.shown_with: dict[str, Affine] = {}        # sheet id -> the transform its scan is shown with
 
     # ------------------------------------------------------------ coordinates
     def lattice(self, scene_pos: QPointF) -> tuple[float, float]:
-        return (scene_pos.x() / self.scale_, scene_pos.y() / self.scale_)
+        inverse, _ok = self.correction.inverted()
+        p = inverse.map(QPointF(scene_pos.x() / self.scale_, scene_pos.y() / self.scale_))
+        return (p.x(), p.y())
 
     def scene_point(self, x: float, y: float) -> QPointF:
-        return QPointF(x * self.scale_, y * self.scale_)
+        p = self.correction.map(QPointF(x, y))
+        return QPointF(p.x() * self.scale_, p.y() * self.scale_)
+
+    def lattice_to_scene(self) -> QTransform:
+        """Lattice coordinates to scene coordinates (the correction, then the scale)."""
+        return self.correction * QTransform.fromScale(self.scale_, self.scale_)
+
+    def scene_correction(self) -> QTransform:
+        """Scene to scene: where the straight scene's points are shown while the scan is kept still."""
+        s = QTransform.fromScale(self.scale_, self.scale_)
+        return s.inverted()[0] * self.correction * s
+
+    def hex_centre(self, h):
+        return self.scene_point(*self.board.center(h))
+
+    def hex_at_scene(self, pos: QPointF):
+        if self.board is None:
+            return None
+        h = self.board.hex_at(*self.lattice(pos))
+        return h if h in self.board else None
 
     def lattice_to_viewport(self, x: float, y: float) -> QPointF:
         return QPointF(self.mapFromScene(self.scene_point(x, y)))
@@ -39,12 +68,81 @@ class EditorView(MapView):
                 return layer
         return None
 
+    def show_board(self, board: Board) -> None:
+        self.correction = QTransform()
+        self.shown_with = {sh.id: sh.transform for sh in board.sheets}
+        self.content = QRectF()
+        super().show_board(board)
+        self.content = self.scene().sceneRect()
+        self._room_around()
+        self.fit()
+
+    def _room_around(self) -> None:
+        """A scene far larger than the map, so that growing it never shifts what is on the screen."""
+        c = self.content
+        self.scene().setSceneRect(self.scene().sceneRect().united(c.adjusted(-c.width(), -c.height(),
+                                                                               c.width(), c.height())))
+
+    def fit(self) -> None:
+        """The whole map (grid and scans) in the window."""
+        rect = getattr(self, "content", QRectF())
+        if rect.isEmpty():
+            super().fit()
+            return
+        self._fitted = True
+        self._moved()
+        self.fitInView(rect, Qt.KeepAspectRatio)
+        self.zoom_changed.emit(self.zoom())
+
     def sheet_moved(self, sheet: Sheet) -> None:
-        """A sheet's transform changed (a new fit): place its image again under the fixed grid."""
-        layer = self.layer_of(sheet)
-        if layer is not None:
-            layer.to_scene = sheet_to_scene(sheet, self.scale_)
+        """A sheet's transform changed (a new fit): its scan stays still on the screen, the grid moves over it."""
+        before = self.shown_with.get(sheet.id, sheet.transform)
+        now = sheet.transform
+        if before != now:
+            try:
+                self.correction = _qt(now) * _qt(before.inverse()) * self.correction
+            except ValueError:          # a singular fit: show it straight
+                self.correction = QTransform()
+            self.shown_with[sheet.id] = now
+        self._place_sheets()
+
+    def straighten(self) -> None:
+        """Fit view: the grid square to the screen again, every scan placed by its fit, the whole board shown."""
+        if self.board is None:
+            return
+        self.correction = QTransform()
+        self.shown_with = {sh.id: sh.transform for sh in self.board.sheets}
+        self._place_sheets()
+        self.fit()
+
+    def _place_sheets(self) -> None:
+        c = self.scene_correction()
+        rect = self.scene_correction().mapRect(self.grid.rect) if self.grid is not None else QRectF()
+        for sheet in self.board.sheets:
+            layer = self.layer_of(sheet)
+            if layer is not None:
+                layer.to_scene = sheet_to_scene(sheet, self.scale_) * c
+                rect = rect.united(layer.scene_rect())
+        if not rect.isEmpty():
+            m = self.scale_ * 2
+            self.content = rect.adjusted(-m, -m, m, m)
+            self._room_around()
         self.refresh()
+
+    def drawBackground(self, painter: QPainter, rect) -> None:
+        c = self.scene_correction()
+        if c.isIdentity() or self.grid is None:
+            super().drawBackground(painter, rect)
+            return
+        grid, self.grid = self.grid, None      # the scans and counters as usual, the grid moved by the fit
+        try:
+            super().drawBackground(painter, rect)
+        finally:
+            self.grid = grid
+        painter.save()
+        painter.setTransform(c, True)
+        grid.paint(painter, c.inverted()[0].mapRect(rect), self.moving)
+        painter.restore()
 
     # ------------------------------------------------------------ mouse and keys to the tool
     def _tool_event(self, event) -> bool:
@@ -98,3 +196,8 @@ class EditorView(MapView):
         painter.resetTransform()
         paint_overlays(painter, self, self.editor)
         painter.restore()
+
+
+def _qt(t: Affine) -> QTransform:
+    """An affine map of the plane as a QTransform (row vectors: ``p * Q``)."""
+    return QTransform(t.a, t.d, t.b, t.e, t.c, t.f)

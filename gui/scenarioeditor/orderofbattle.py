@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
@@ -11,6 +12,7 @@ from engine.scenario import edit as E
 from engine.scenario import UNIT_SIZES, UNIT_TYPES, Unit
 
 UNIT_MIME = "application/x-sandtable-unit"
+NOT_PLACED = "not placed"
 
 
 class OrgTree(QTreeWidget):
@@ -100,29 +102,41 @@ class OrderOfBattlePage(QWidget):
         self.f_group.addItem("")
         self.f_group.addItems([d.id for d in s.deployments])
         arrives = {u: r.turn for r in s.reinforcements for u in r.units}
+        missing = set(E.not_placed(s))
         for side in s.sides:
             root = E.org_tree(s, side)
-            top = QTreeWidgetItem(self.tree, [s.sides[side].name])
-            self._fill(top, root, s, arrives, keep)
+            n = sum(1 for u in root.unit_ids() if u in missing)
+            top = QTreeWidgetItem(self.tree, [s.sides[side].name + (f" ({n} not placed)" if n else "")])
+            self._fill(top, root, s, arrives, keep, missing)
             top.setExpanded(True)
         self.tree.resizeColumnToContents(0)
         self.counters.show_scenario(s)
 
-    def _fill(self, parent: QTreeWidgetItem, node, s, arrives, keep) -> None:
+    def _fill(self, parent: QTreeWidgetItem, node, s, arrives, keep, missing=frozenset()) -> None:
         for child in node.children:
             if child.unit:
                 u = s.units[child.unit]
-                where = u.hex or (f"turn {arrives[u.id]}" if u.id in arrives else "-")
+                if u.hex:
+                    where = u.hex
+                elif u.id in arrives:
+                    where = f"turn {arrives[u.id]}" if arrives[u.id] is not None else "arrives later"
+                elif u.id in missing:
+                    where = NOT_PLACED
+                else:
+                    where = "set up by the player"
                 item = QTreeWidgetItem(parent, [u.id, u.strengths, where])
                 item.setData(0, Qt.UserRole, u.id)
                 item.setFlags(item.flags() | Qt.ItemIsDragEnabled)
+                if where == NOT_PLACED:
+                    item.setForeground(2, QBrush(QColor(176, 0, 32)))
+                    item.setToolTip(2, "not on the map yet: drag it onto a hex to set it up there")
                 if u.id in keep:
                     item.setSelected(True)
             else:
                 label = f"{child.level} {child.name}" if child.name != E.INDEPENDENT else child.name
                 item = QTreeWidgetItem(parent, [label])
                 item.setFlags(item.flags() & ~Qt.ItemIsDragEnabled)
-                self._fill(item, child, s, arrives, keep)
+                self._fill(item, child, s, arrives, keep, missing)
                 item.setExpanded(True)
 
     def items_by_id(self) -> dict[str, QTreeWidgetItem]:

@@ -5,8 +5,8 @@ import dataclasses
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QHBoxLayout, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit, QPushButton,
-    QSpinBox, QWidget,
+    QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
+    QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from engine.scenario import edit as E
@@ -17,14 +17,36 @@ PLAY_AREA_COLOUR = "#3070c0"
 
 
 class ScenarioPage(QWidget):
-    """The head of a scenario file; "Apply" sends every field to the window's ``edit``."""
+    """The head of a scenario file; "Apply" sends every field to the window's ``edit``.
+
+    What the user typed and has not applied yet survives every rebuild of the page (another
+    side added, a unit changed elsewhere): a field is refreshed from the scenario only while
+    it still shows what the scenario said.
+    """
 
     def __init__(self, window):
         super().__init__()
         self.window = window
+        self._shown: dict[int, object] = {}         # id(widget) -> the scenario's value it was last given
         self.s_id = QLineEdit()
         self.s_name = QLineEdit()
-        self.s_ruleset = QLineEdit()
+        self.s_ruleset = QComboBox(editable=True)
+        self.s_ruleset.setToolTip("The rules the scenario is played with; the sides they play are shown below")
+        self.s_ruleset.currentTextChanged.connect(lambda _t: self._show_ruleset_sides())
+        self.ruleset_sides = QLabel()
+        self.ruleset_sides.setWordWrap(True)
+        self.side_problem = QLabel()
+        self.side_problem.setWordWrap(True)
+        self.side_problem.setStyleSheet("color: #b00020")
+        for label in (self.ruleset_sides, self.side_problem):
+            label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
+        self.side_map_box = QGroupBox("The scenario's sides as the ruleset's sides")
+        box = QVBoxLayout(self.side_map_box)
+        self.side_map_holder = QWidget()
+        box.addWidget(self.side_map_holder)
+        self.side_map: dict[str, QComboBox] = {}
+        self.map_sides_button = QPushButton("Use this ruleset with these sides", clicked=lambda: self.map_sides())
+        box.addWidget(self.map_sides_button)
         self.s_map = QLineEdit()
         self.s_map.setReadOnly(True)
         self.first = QSpinBox(minimum=0, maximum=999)
@@ -58,7 +80,8 @@ class ScenarioPage(QWidget):
         turns = QHBoxLayout()
         turns.addWidget(self.first)
         turns.addWidget(self.last)
-        for label, w in (("id", self.s_id), ("name", self.s_name), ("ruleset", self.s_ruleset), ("map", self.s_map),
+        for label, w in (("id", self.s_id), ("name", self.s_name), ("ruleset", self.s_ruleset),
+                         ("", self.ruleset_sides), ("", self.side_problem), ("", self.side_map_box), ("map", self.s_map),
                          ("first and last turn", turns), ("turn names", self.names), ("first side", self.first_side),
                          ("sides (tick: set up by the player)", self.sides), ("", side_row),
                          ("map area in play", play_row), ("special rules", self.special)):
@@ -68,28 +91,120 @@ class ScenarioPage(QWidget):
                 form.addRow(label, w)
         form.addRow(QPushButton("Apply", clicked=self.apply))
 
+    def forget_typing(self) -> None:
+        """Another scenario (or the fields just applied): every field shows the scenario again."""
+        self._shown.clear()
+
+    def _put(self, w, value) -> None:
+        """Show the scenario's ``value`` in ``w`` unless the user typed something else there, not yet applied."""
+        if id(w) in self._shown and _value(w) != self._shown[id(w)]:
+            return
+        _set(w, value)
+        self._shown[id(w)] = value
+
     def refresh(self) -> None:
         s = self.window.scenario
-        self.s_id.setText(s.id)
-        self.s_name.setText(s.name)
-        self.s_ruleset.setText(s.ruleset)
+        self._fill_rulesets(s.ruleset)
+        self._put(self.s_id, s.id)
+        self._put(self.s_name, s.name)
+        self._put(self.s_ruleset, s.ruleset)
         self.s_map.setText(s.map_path or s.map)
-        self.first.setValue(s.first_turn)
-        self.last.setValue(s.last_turn)
-        self.names.setPlainText("\n".join(s.turn_names))
+        self._put(self.first, s.first_turn)
+        self._put(self.last, s.last_turn)
+        self._put(self.names, "\n".join(s.turn_names))
+        typed_first = self.first_side.currentText()
+        keep_first = id(self.first_side) in self._shown and typed_first != self._shown[id(self.first_side)]
         self.first_side.clear()
         self.first_side.addItems(list(s.sides))
-        self.first_side.setCurrentText(s.first_side)
+        self.first_side.setCurrentText(typed_first if keep_first and typed_first in s.sides else s.first_side)
+        if not keep_first:
+            self._shown[id(self.first_side)] = s.first_side
+        typed_checks = {self.sides.item(i).data(Qt.UserRole): self.sides.item(i).checkState() == Qt.Checked
+                        for i in range(self.sides.count())}
+        shown_checks = self._shown.get(id(self.sides), {})
         self.sides.clear()
         for x in s.sides.values():
             item = QListWidgetItem(f"{x.id}: {x.name} {x.colour}")
             item.setData(Qt.UserRole, x.id)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
-            item.setCheckState(Qt.Checked if x.player_setup else Qt.Unchecked)
+            ticked = x.player_setup
+            if x.id in typed_checks and x.id in shown_checks and typed_checks[x.id] != shown_checks[x.id]:
+                ticked = typed_checks[x.id]                 # ticked or unticked by the user, not applied yet
+            item.setCheckState(Qt.Checked if ticked else Qt.Unchecked)
             self.sides.addItem(item)
-        self.play_area.setText(s.play_area)
-        self.play_rule.setText(s.play_area_rule)
-        self.special.setPlainText("\n".join(f"{k} = {_toml_value(v)}" for k, v in s.special_rules.items()))
+        self._shown[id(self.sides)] = {x.id: x.player_setup for x in s.sides.values()}
+        self._put(self.play_area, s.play_area)
+        self._put(self.play_rule, s.play_area_rule)
+        self._put(self.special, "\n".join(f"{k} = {_toml_value(v)}" for k, v in s.special_rules.items()))
+        self._show_ruleset_sides()
+
+    # ------------------------------------------------------------ the ruleset and its sides
+    def _fill_rulesets(self, current: str) -> None:
+        names = [r.name for r in E.installed_rulesets()]
+        if current and current not in names:
+            names.append(current)
+        have = [self.s_ruleset.itemText(i) for i in range(self.s_ruleset.count())]
+        if have != names:
+            typed = self.s_ruleset.currentText()
+            self.s_ruleset.blockSignals(True)
+            self.s_ruleset.clear()
+            self.s_ruleset.addItems(names)
+            self.s_ruleset.setCurrentText(typed)
+            self.s_ruleset.blockSignals(False)
+
+    def _show_ruleset_sides(self) -> None:
+        """The sides the chosen ruleset plays, and a choice of which of them each scenario side becomes."""
+        s = self.window.scenario
+        if s is None:
+            return
+        name = self.s_ruleset.currentText().strip()
+        info = next((r for r in E.installed_rulesets() if r.name == name), None)
+        want = info.sides if info is not None else None
+        if info is None:
+            self.ruleset_sides.setText(f"no ruleset called {name!r} is installed "
+                                       f"(installed: {', '.join(r.name for r in E.installed_rulesets())})")
+        elif want is None:
+            self.ruleset_sides.setText(f"{info.title} — plays any sides")
+        else:
+            self.ruleset_sides.setText(f"{info.title} — plays the sides: " + ", ".join(
+                f"{x} ({info.side_names.get(x, x)})" for x in want))
+        layout = self.side_map_box.layout()
+        old_holder = self.side_map_holder
+        self.side_map_holder = QWidget()
+        layout.replaceWidget(old_holder, self.side_map_holder)
+        old_holder.deleteLater()
+        form = QFormLayout(self.side_map_holder)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.side_map = {}
+        fits = want is None or set(s.sides) == set(want)
+        problem = None if fits and name == s.ruleset else (
+            E.side_problem(dataclasses.replace(s, ruleset=name)) if want is not None else None)
+        if want is not None and not s.sides:
+            problem = f"add the sides the ruleset plays: {', '.join(want)}"
+        self.side_problem.setText(problem or "")
+        self.side_problem.setVisible(bool(problem))
+        self.side_map_box.setVisible(want is not None and not fits and bool(s.sides))
+        if want is None or fits or not s.sides:
+            return
+        guess = E.suggest_side_map(s, name)
+        for sid, side in s.sides.items():
+            combo = QComboBox()
+            combo.addItems(["(choose)"] + list(want))
+            if guess.get(sid):
+                combo.setCurrentText(guess[sid])
+            self.side_map[sid] = combo
+            form.addRow(f"{sid} ({side.name}) becomes", combo)
+
+    def map_sides(self) -> bool:
+        """Play the scenario under the chosen ruleset, its sides renamed as chosen (refused in words)."""
+        name = self.s_ruleset.currentText().strip()
+        chosen = {sid: c.currentText() for sid, c in self.side_map.items()}
+        if any(v == "(choose)" for v in chosen.values()):
+            self.window.say("choose which of the ruleset's sides each side of the scenario becomes")
+            return False
+        self._shown.pop(id(self.s_ruleset), None)
+        return self.window.edit(lambda s: E.set_ruleset(s, name, chosen),
+                                f"ruleset {name}: " + ", ".join(f"{k} is {v}" for k, v in chosen.items()))
 
     def apply(self) -> None:
         names = [x.strip() for x in self.names.toPlainText().splitlines() if x.strip()]
@@ -104,7 +219,8 @@ class ScenarioPage(QWidget):
 
         def do(s):
             s = dataclasses.replace(s, id=self.s_id.text().strip(), name=self.s_name.text().strip(),
-                                    ruleset=self.s_ruleset.text().strip(), first_side=self.first_side.currentText(),
+                                    ruleset=self.s_ruleset.currentText().strip(),
+                                    first_side=self.first_side.currentText(),
                                     special_rules=special)
             for side, on in player.items():
                 if side in s.sides:
@@ -112,6 +228,7 @@ class ScenarioPage(QWidget):
             s = E.set_play_area(s, self.play_area.text(), self.play_rule.text())
             return E.set_turns(s, self.first.value(), self.last.value(), names)
 
+        self.forget_typing()          # applied: the fields show the scenario as it now is
         self.window.edit(do, "scenario")
 
     def show_play_area(self) -> None:
@@ -137,8 +254,32 @@ class ScenarioPage(QWidget):
         if not sid:
             self.window.say("A side needs an id")
             return
-        self.window.edit(lambda s: dataclasses.replace(s, sides={**s.sides, sid: Side(sid, name or sid, colour)}),
-                         f"side {sid}")
+        if self.window.edit(lambda s: dataclasses.replace(s, sides={**s.sides, sid: Side(sid, name or sid, colour)}),
+                            f"side {sid}"):
+            self.new_side[0].clear()
+            self.new_side[1].clear()
+
+
+def _value(w):
+    """What a field of the page shows now."""
+    if isinstance(w, QSpinBox):
+        return w.value()
+    if isinstance(w, QComboBox):
+        return w.currentText()
+    if isinstance(w, QPlainTextEdit):
+        return w.toPlainText()
+    return w.text()
+
+
+def _set(w, value) -> None:
+    if isinstance(w, QSpinBox):
+        w.setValue(value)
+    elif isinstance(w, QComboBox):
+        w.setCurrentText(value)
+    elif isinstance(w, QPlainTextEdit):
+        w.setPlainText(value)
+    else:
+        w.setText(value)
 
 
 def _toml_value(v) -> str:
@@ -149,12 +290,13 @@ def _toml_value(v) -> str:
 
 def _parse_special(text: str) -> dict:
     """``name = value`` lines as TOML data (never code)."""
-    import tomli
+    from engine.errors import BadFile
+    from engine.fileio import loads_toml
 
     try:
-        doc = tomli.loads(text)
-    except tomli.TOMLDecodeError as e:
-        raise ValueError(str(e)) from None
+        doc = loads_toml(text, "special rules")
+    except BadFile as e:
+        raise ValueError("; ".join(p.message for p in e.problems)) from None
     bad = [k for k, v in doc.items() if isinstance(v, dict)]
     if bad:
         raise ValueError(f"expected plain values, found tables: {', '.join(bad)}")

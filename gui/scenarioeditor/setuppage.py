@@ -34,7 +34,7 @@ class SetupPage(QWidget):
         within = QHBoxLayout()
         within.addWidget(self.w_n)
         within.addWidget(self.w_hex)
-        within.addWidget(QPushButton("within N of hex", clicked=self.use_within))
+        within.addWidget(QPushButton("within N of hex", clicked=lambda: self.use_within()))
         within.addWidget(QPushButton("or within N of hex", clicked=lambda: self.use_within(union=True)))
         for label, w in (("id", self.g_id), ("side", self.g_side), ("order", self.g_order), ("area", self.g_area)):
             form.addRow(label, w)

@@ -100,6 +100,9 @@ class ScenarioEditor(QMainWindow):
         self.runner = PlayRun(self)
         self.runner.finished.connect(self.result.show_result)
         self.runner.failed.connect(lambda m: self.say(f"the game could not be played: {m}"))
+        from .rulespage import attach_rules_page
+
+        attach_rules_page(self)
         self._menus()
         self.setEnabled(True)
 
@@ -149,6 +152,7 @@ class ScenarioEditor(QMainWindow):
     def _board_shown(self) -> None:
         self.undo_stack.clear()
         self.dirty = False
+        self.page.forget_typing()
         from engine.counters.art import counter_images_folder
 
         self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
@@ -251,10 +255,7 @@ class ScenarioEditor(QMainWindow):
         if self.scenario is None or uid not in self.scenario.units:
             return False
         hid = self.board.hex_id(h)
-        if uid not in self.scenario.deployment_of():
-            self.say(f"{uid} is not part of the set-up: put it in a set-up group first")
-            return False
-        ok = self.edit(lambda s: E.place(s, uid, hid), f"{uid} set up in {hid}")
+        ok = self.edit(lambda s: E.place_anywhere(s, uid, hid), f"{uid} set up in {hid}")
         bad = [p for p in E.check(self.scenario, self.board) if p.key == f"units.{uid}.hex"]
         if bad:
             self.say(bad[0].message)
@@ -263,7 +264,11 @@ class ScenarioEditor(QMainWindow):
     def refresh(self) -> None:
         if self.scenario is None:
             return
-        for page in (self.page, self.oob, self.setup, self.victory):
+        if self.map_view.art.sides != self.scenario.sides:      # a side added, renamed or recoloured
+            from engine.counters.art import counter_images_folder
+
+            self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
+        for page in (self.page, self.oob, self.setup, self.victory, self.rules_page):
             page.refresh()
         placed = []
         for u in self.scenario.units.values():

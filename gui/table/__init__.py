@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import BadFile
-from engine.fileio import read_toml
+from engine.fileio import is_file, read_toml
 from engine.game import own_format_ruleset
 
 HOOK = "rules_for_own_scenario"
@@ -17,9 +17,9 @@ def is_table_file(path: str | Path) -> bool:
         scenario = doc.get("scenario")
         if "actions" in doc and "seed" in doc and isinstance(scenario, str):
             target = Path(scenario)
-            if not target.is_absolute() and not target.exists():
+            if not target.is_absolute() and not is_file(target):
                 target = Path(path).parent / scenario
-            return target.is_file() and own_format_ruleset(str(target), HOOK) is not None
+            return is_file(target) and own_format_ruleset(str(target), HOOK) is not None
         return own_format_ruleset(str(path), HOOK) is not None
     except (BadFile, OSError):
         return False

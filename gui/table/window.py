@@ -59,6 +59,15 @@ class TableWindow(QMainWindow):
     """A skirmish on the table: drag teams to move them, give the other orders from the list."""
 
     last_error = ""          # why the last ``open`` failed, in words
+    log_refused = False      # whether the last ``open`` met a saved log that no longer replays
+
+    @staticmethod
+    def ask_yes_no(parent, title: str, text: str) -> bool:
+        """A question the user answers (Yes is the default); where nobody can answer (offscreen), No."""
+        if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+            return False
+        return QMessageBox.question(parent, title, text, QMessageBox.Yes | QMessageBox.No,
+                                    QMessageBox.Yes) == QMessageBox.Yes
 
     def __init__(self, session: TableSession, autosave: Path | None = None, parent=None, recent: Path | None = None):
         super().__init__(parent)
@@ -118,7 +127,9 @@ class TableWindow(QMainWindow):
     def read_session(cls, path: Path, seed: int | None = None, parent=None) -> TableSession | None:
         """The game of a skirmish scenario (new) or a saved skirmish; a bad file is reported in words (None)."""
         from engine.fileio import read_toml
+        from engine.game import LogRefused
 
+        cls.log_refused = False
         try:
             doc = read_toml(path)
             if "actions" in doc and "seed" in doc:
@@ -126,6 +137,16 @@ class TableWindow(QMainWindow):
                 session.saved_from = Path(path)
             else:
                 session = TableSession.new(path, seed)
+        except LogRefused as e:
+            # Its log no longer replays: say which order is refused and why, and offer the game as it stood
+            # before it (the file is left as it is; this window always saves under a name asked for).
+            cls.log_refused = True
+            text = (f"{e.problems[0]}\n\nThe game can be opened as it stood before that order "
+                    f"(after {e.index} of its {e.total} orders). The file is left as it is.")
+            cls.last_error = f"The log of {Path(path).name} no longer replays\n{text}"
+            if not cls.ask_yes_no(parent, f"The log of {Path(path).name} no longer replays", text + "\n\nOpen it so?"):
+                return None
+            session = TableSession(e.before, Path(e.before.scenario_path or path))
         except (BadFile, IllegalAction) as e:
             text = "\n".join(str(p) for p in e.problems[:20]) if isinstance(e, BadFile) else str(e)
             cls.last_error = f"Cannot open {path}:\n{text}"

@@ -6,7 +6,14 @@ from .rules import DemyanskRules
 from .tables import load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 
-__all__ = ["chart_slots", "DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "load_tables", "rules_for_scenario"]
+__all__ = ["chart_slots", "DemyanskRules", "UnitSpec", "GERMAN", "SOVIET", "SIDES", "SIDE_NAMES", "TITLE",
+           "load_tables",
+           "rules_for_scenario"]
+
+TITLE = "Demyansk Pocket (1942)"
+# The sides the rules play (every phase belongs to one of them): a scenario's sides must be these.
+SIDES = (GERMAN, SOVIET)
+SIDE_NAMES = {GERMAN: "German", SOVIET: "Soviet"}
 
 
 def rules_for_scenario(scenario):

@@ -141,6 +141,10 @@ def check_declaration(rules, st: State, defender: str, attackers: tuple[str, ...
             raise IllegalAction("Demyansk 6", f"{a} is not adjacent to {defender}")
         if specs[a].attack <= 0:
             raise IllegalAction("Demyansk 8.1", f"{a} has no attack strength")
+        landed = st.units[a].landed_on
+        if landed is not None and landed != defender:
+            raise IllegalAction("Demyansk 8.2", f"the parachute brigade {a} landed on {landed} and attacks that unit "
+                                "only")
         wt = specs[a].withdraw_turn
         if wt is not None and st.turn >= wt and rules.withdrawals:
             raise IllegalAction("Demyansk 9.3", f"{a} belongs to a division withdrawn by turn {wt} "

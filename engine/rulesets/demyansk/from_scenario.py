@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ...errors import BadFile, Problem
-from engine.maps.mapfile import load_map
 from .rules import DemyanskRules
 from .units import UnitSpec
 
@@ -72,7 +71,12 @@ def _player_setup(scenario, board) -> dict:
 
 def rules_for_scenario(scenario, board=None) -> DemyanskRules:
     """The Demyansk rules for a scenario; the map is read from the scenario's map file unless given."""
-    board = board if board is not None else load_map(scenario.map_path)
+    from ...scenario.setup import check_units_on_map, scenario_board
+
+    if board is None:
+        board = scenario_board(scenario)     # the map, every unit's hex checked to be on it
+    else:
+        check_units_on_map(scenario, board)
     play_area = None
     if scenario.play_area:
         from ...scenario import AreaContext, AreaError

@@ -8,7 +8,7 @@ from ...errors import IllegalAction
 from engine.maps.hexes import Hex
 from .state import State
 from .units import GERMAN, SOVIET, enemy_of
-from .zoc import enemy_zoc_for, side_hexes
+from .zoc import _cache, enemy_zoc_for, side_hexes
 
 
 def half(value: int) -> int:
@@ -18,7 +18,10 @@ def half(value: int) -> int:
 
 @dataclass
 class Reach:
-    """Where a unit may end its move this phase, at what cost, and why each blocked neighbour is blocked."""
+    """Where a unit may end its move this phase, at what cost, and why each blocked neighbour is blocked.
+
+    ``destinations`` is in hex order (``sorted`` order of the hexes).
+    """
 
     unit: str
     start: Hex
@@ -26,6 +29,7 @@ class Reach:
     destinations: dict[Hex, int] = field(default_factory=dict)
     blocked: dict[Hex, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    held_by_friends: dict[Hex, int] = field(default_factory=dict)   # reachable, but a friendly unit is there now
 
 
 def movement_allowance(rules, st: State, uid: str) -> tuple[int, list[str]]:
@@ -95,7 +99,20 @@ def may_move_now(rules, st: State, uid: str) -> str | None:
 
 
 def reach(rules, st: State, uid: str) -> Reach:
-    """Legal destinations of one unit (cheapest cost each) and the reason each blocked neighbour is blocked."""
+    """Legal destinations of one unit (cheapest cost each) and the reason each blocked neighbour is blocked.
+
+    Worked out once per state and unit (the state's cache is dropped whenever a unit moves).
+    """
+    u = st.units[uid]
+    key = (u.hex, u.moved, u.out_of_command, u.entry_mp, st.phase, st.turn, st.pocket_supplied, len(st.forts_lost))
+    c = _cache(st)
+    got = c.get(("reach", uid))
+    if got is None or got[0] != key:
+        got = c[("reach", uid)] = (key, _reach(rules, st, uid))
+    return got[1]
+
+
+def _reach(rules, st: State, uid: str) -> Reach:
     spec = rules.specs[uid]
     u = st.units[uid]
     start = u.hex
@@ -117,6 +134,53 @@ def reach(rules, st: State, uid: str) -> Reach:
         r.notes.append("Demyansk 7.1: leaving a Soviet zone of control costs half the MA "
                        "and no other Soviet-controlled hex may be entered this phase")
     forbidden = rules.forbidden_destinations(st, uid)
+    # The search depends only on the unit, its hex, its allowance and the enemy's hexes and zone of
+    # control: friendly units are passed through (5.3) and filtered out below.  Within a movement
+    # phase only the moving side moves, so the same search is asked for again and again: it is kept.
+    key = (uid, start, ma, _frozen(st, enemy), _frozen(st, ezoc))
+    memo = rules.__dict__.setdefault("_reach_memo", {})
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 4096:
+            memo.clear()
+        dist, loop_blocked = _search(rules, start, ma, withdrawing, leave_cost, light, enemy, ezoc)
+        found = memo[key] = ({h: dist[h] for h in sorted(dist)}, loop_blocked)   # destinations in hex order
+    dist, loop_blocked = found
+    r.blocked.update(loop_blocked)
+    for h, c in dist.items():
+        if h == start:
+            continue
+        if h in forbidden:
+            continue
+        if h in friends:
+            r.held_by_friends[h] = c                  # 5.3: may pass through, not end in
+            continue
+        r.destinations[h] = c
+    for n in m.neighbors[start]:
+        if n in r.blocked or n in r.destinations:
+            continue
+        if n in friends:
+            r.blocked[n] = "Demyansk 5.3: only one unit may be in a hex (it may be passed through)"
+        elif n in forbidden:
+            r.blocked[n] = forbidden[n]
+    return r
+
+
+def _frozen(st: State, hexes) -> frozenset:
+    """A frozen copy of one of the state's cached hex sets, made once per state (a key of the search memo)."""
+    c = _cache(st)
+    key = ("frozen", id(hexes))
+    got = c.get(key)
+    if got is None or got[0] is not hexes:
+        got = c[key] = (hexes, frozenset(hexes))
+    return got[1]
+
+
+def _search(rules, start: Hex, ma: int, withdrawing: bool, leave_cost: int, light: bool, enemy, ezoc):
+    """The cheapest cost of every hex a unit can reach (5, 5.1, 5.2, 7.1, TEC), and why each blocked
+    neighbour of its own hex is blocked."""
+    m = rules.map
+    blocked: dict[Hex, str] = {}
     dist: dict[Hex, int] = {start: 0}
     heap = [(0, start)]
     neighbors = m.neighbors
@@ -133,20 +197,20 @@ def reach(rules, st: State, uid: str) -> Reach:
         for n in neighbors[h]:
             if n in prohibited:
                 if h == start:
-                    r.blocked[n] = "prohibited terrain (lake)"
+                    blocked[n] = "prohibited terrain (lake)"
                 continue
             if n in outside:
                 if h == start:
-                    r.blocked[n] = _cited(rules.play_area_rule, rules.outside_play_reason(n))
+                    blocked[n] = _cited(rules.play_area_rule, rules.outside_play_reason(n))
                 continue
             if n in enemy:
                 if h == start:
-                    r.blocked[n] = "Demyansk 5.1: a unit may never enter a hex with an enemy unit"
+                    blocked[n] = "Demyansk 5.1: a unit may never enter a hex with an enemy unit"
                 continue
             if withdrawing and n in ezoc:
                 if h == start:
-                    r.blocked[n] = ("Demyansk 7.1: a German unit that withdraws may not enter "
-                                    "another Soviet zone of control in the same phase")
+                    blocked[n] = ("Demyansk 7.1: a German unit that withdraws may not enter "
+                                  "another Soviet zone of control in the same phase")
                 continue
             step = mp_of[n]
             if (h, n) in river:
@@ -161,22 +225,7 @@ def reach(rules, st: State, uid: str) -> Reach:
                 dist[n] = new
                 if new <= ma:
                     heapq.heappush(heap, (new, n))
-    for h, c in dist.items():
-        if h == start:
-            continue
-        if h in friends:
-            continue                                  # 5.3: may pass through, not end in
-        if h in forbidden:
-            continue
-        r.destinations[h] = c
-    for n in neighbors[start]:
-        if n in r.blocked or n in r.destinations:
-            continue
-        if n in friends:
-            r.blocked[n] = "Demyansk 5.3: only one unit may be in a hex (it may be passed through)"
-        elif n in forbidden:
-            r.blocked[n] = forbidden[n]
-    return r
+    return dist, blocked
 
 
 def check_move(rules, st: State, uid: str, to: Hex) -> int:

@@ -9,6 +9,7 @@ from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, next_die, seed_rng
 from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
+from . import garrison
 from .arrivals import (
     check_drop, check_enter, check_releases, check_withdraw, drop, enter, roll_for_reinforcements, withdraw,
 )
@@ -17,7 +18,7 @@ from .combat import Odds, battle_odds, check_declaration
 from .mapinfo import MapInfo
 from .movement import check_move, check_path, may_move_now, movement_phases, phase_name, reach
 from .playersetup import SETUP_PHASES, TO_PLACE, check_place, check_setup_done, place_unit, placements, setup_phases
-from .results import answer, place, resolve, retreat_options
+from .results import answer, eliminate, place, resolve, retreat_options
 from .state import DUE, GAME_OVER, HELD, ON_MAP, PHASES, Battle, State, UnitState, state_to_dict
 from .supply import continuous_front, determine_supply, linked_to_west, pocket_linked
 from .tables import Tables, load_tables
@@ -100,8 +101,13 @@ class DemyanskRules:
         return self.tables.type_flag(self.specs[uid].type, "infantry")
 
     def is_pocket_unit(self, st: State, uid: str) -> bool:
-        """Began in the pocket, or a western unit cut off at this turn's supply check (7.2)."""
-        return self.specs[uid].pocket or uid in st.trapped
+        """A unit that shares the pocket's supply (7.2): it began in the pocket, or it is a western unit isolated
+        in the pocket at this turn's supply check (``supply.trapped_units``), and it has no free path to the west
+        now (a unit that has reached the west is outside the pocket, "in supply at all times")."""
+        if not (self.specs[uid].pocket or uid in st.trapped):
+            return False
+        u = st.units[uid]
+        return u.status != ON_MAP or not linked_to_west(self, st, u.hex)
 
     def exempt_from_command(self, st: State, uid: str) -> bool:
         """HQs themselves, and parachute brigades on their drop turn (errata to 8.2), ignore 8.1."""
@@ -234,6 +240,7 @@ class DemyanskRules:
                 cost = check_path(self, st, uid, path)
             else:
                 cost = check_move(self, st, uid, to)
+            garrison.check_move(self, st, uid, to)             # 6.2: not the move that empties a garrison
             new = st.copy()
             frm = self.map.hex_id(st.units[uid].hex)
             place(self, new, uid, to)
@@ -280,12 +287,39 @@ class DemyanskRules:
         raise IllegalAction("", f"{action!r} is not a Demyansk action")
 
     def _check_paras_committed(self, st: State) -> None:
+        """8.2: a brigade that survived landing on a German unit attacks it before any battle is resolved.
+
+        A choice: when no legal battle can include it (below 1:1 even with every
+        adjacent Soviet unit), the duty lapses and the brigade is lost at the end
+        of the combat phase (``_end_phase``), as when the German unit holds.
+        """
         if st.resolving:
             return
         for uid, u in st.units.items():
-            if u.landed_on and u.status == ON_MAP and not any(uid in b.attackers for b in st.battles):
+            if u.landed_on and u.status == ON_MAP and not any(uid in b.attackers for b in st.battles) \
+                    and self._para_can_attack(st, uid):
                 raise IllegalAction("Demyansk 8.2", f"the parachute brigade {uid} landed on {u.landed_on} "
                                     "and must attack it: announce that battle first")
+
+    def _para_can_attack(self, st: State, para: str) -> bool:
+        """Some battle against the unit the brigade landed on, with the brigade in it, may be announced now (8.2)."""
+        target = st.units[para].landed_on
+        if target is None or st.units[target].status != ON_MAP or st.resolving \
+                or any(b.defender == target for b in st.battles):
+            return False
+        taken = {a for b in st.battles for a in b.attackers}
+        th = st.units[target].hex
+        others = [o for o in self.order if o != para and o not in taken and st.units[o].status == ON_MAP
+                  and self.specs[o].side == SOVIET and self.specs[o].attack > 0
+                  and st.units[o].hex in self.map.neighbors[th]]
+        for n in range(len(others) + 1):
+            for group in combinations(others, n):
+                try:
+                    check_declaration(self, st, target, (para, *group))
+                except IllegalAction:
+                    continue
+                return True
+        return False
 
     # ------------------------------------------------------------ sequence of play (3)
     def _check_end(self, st: State) -> None:
@@ -303,29 +337,8 @@ class DemyanskRules:
                 raise IllegalAction("Demyansk 6.2", why)
 
     def garrison_shortfall(self, st: State) -> str | None:
-        """6.2: an empty fortification hex that an unmoved German unit could still reach, or None."""
-        if self.garrison_until is not None and st.turn > self.garrison_until:
-            return None
-        lost = set(st.forts_lost)
-        occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
-        empty = [f for f in sorted(self.map.forts) if f not in lost and f not in occupied]
-        if not empty:
-            return None
-        for uid in self.order:
-            u = st.units[uid]
-            if self.specs[uid].side != GERMAN or u.status != ON_MAP or u.moved or u.hex in self.map.forts:
-                continue
-            if may_move_now(self, st, uid):
-                continue
-            ma = self.specs[uid].movement
-            if not any(hex_distance(u.hex, f) <= ma for f in empty):
-                continue
-            dest = reach(self, st, uid).destinations
-            for f in empty:
-                if f in dest:
-                    return (f"every fortification hex must be held at the end of the German movement phase: "
-                            f"{self.map.hex_id(f)} is empty and {uid} can reach it")
-        return None
+        """6.2: why the German movement phase may not end yet (fortifications left empty that could be held), or None."""
+        return garrison.shortfall(self, st)
 
     def _end_phase(self, st: State, events: list) -> None:
         if st.phase in SETUP_PHASES:
@@ -336,6 +349,12 @@ class DemyanskRules:
                 self._begin_phase(st, events)
             return
         i = PHASES.index(st.phase)
+        if st.phase == "soviet-combat":
+            for uid in self.order:
+                u = st.units[uid]
+                if u.landed_on and u.status == ON_MAP:     # 8.2: it could not attack; the German unit held
+                    eliminate(self, st, uid, events, f"Demyansk 8.2: {uid} could not attack {u.landed_on}, "
+                              "the German unit it landed on", in_combat=False)
         if st.phase == "german-movement":
             if not continuous_front(self, st):
                 st.front_failures.append(st.turn)
@@ -414,7 +433,8 @@ class DemyanskRules:
                 if may_move_now(self, st, uid) is None:
                     r = reach(self, st, uid)
                     frm = self.map.hex_id(r.start)
-                    out.extend(A.Move(uid, self.map.hex_id(h), frm) for h in sorted(r.destinations))
+                    ends = garrison.allowed_ends(self, st, uid, r.destinations)          # 6.2; in hex order
+                    out.extend(A.Move(uid, self.map.hex_id(h), frm) for h in ends)
             if self.withdrawals and ph.startswith("german"):
                 for uid in self.order:
                     try:
@@ -425,7 +445,11 @@ class DemyanskRules:
         elif ph.endswith("combat"):
             if not st.resolving:
                 out.extend(self.declarations(st))
-            out.extend(A.Resolve(b.defender) for b in st.battles if not b.resolved)
+            try:
+                self._check_paras_committed(st)
+                out.extend(A.Resolve(b.defender) for b in st.battles if not b.resolved)
+            except IllegalAction:
+                pass                                   # 8.2: the brigade's battle is announced first
         try:
             self._check_end(st)
             out.append(A.EndPhase())

@@ -36,20 +36,76 @@ def linked_to_west(rules, st: State, h: Hex) -> bool:
     return h in region or any(n in region for n in rules.map.neighbors[h])
 
 
+def pocket_region(rules, st: State) -> set[Hex]:
+    """The pocket as it stands (7.2): hexes joined to the printed pocket perimeter by a path free of Soviet
+    units and Soviet zones of control, so it grows as the Germans push out ("even if the pocket expands").
+
+    On a map without a drawn pocket the hexes of the units that began in the pocket stand for it.
+    """
+    c = _cache(st)
+    if "pocket" in c:
+        return c["pocket"]
+    m = rules.map
+    blocked = side_hexes(rules, st, SOVIET) | zoc(rules, st, SOVIET) | m.prohibited
+    seeds = set(m.pocket) if m.pocket else {st.units[u].hex for u in rules.pocket_units
+                                            if st.units[u].status == ON_MAP}
+    starts = set()
+    for h in seeds:
+        starts.update(n for n in (h, *m.neighbors[h]) if n not in blocked)
+    seen = set(starts)
+    todo = deque(seen)
+    nb = m.neighbors
+    while todo:
+        h = todo.popleft()
+        for n in nb[h]:
+            if n not in seen and n not in blocked:
+                seen.add(n)
+                todo.append(n)
+    c["pocket"] = seen
+    return seen
+
+
+def in_pocket(rules, st: State, h: Hex) -> bool:
+    """A unit in ``h`` is in the pocket (7.2): inside the printed perimeter, or in or next to the pocket region.
+
+    Whether the pocket is cut off from the west is a separate question (``linked_to_west``).
+    """
+    if h in rules.map.pocket:
+        return True
+    region = pocket_region(rules, st)
+    return h in region or any(n in region for n in rules.map.neighbors[h])
+
+
+def trapped_units(rules, st: State) -> list[str]:
+    """Western German units that entered the pocket and are isolated there (7.2), in id order.
+
+    A western unit cut off anywhere else is outside the pocket and so in supply
+    ("German forces outside the pocket are considered to be in supply at all times").
+    """
+    return sorted(uid for uid, u in st.units.items()
+                  if u.status == ON_MAP and rules.specs[uid].side == GERMAN and not rules.specs[uid].pocket
+                  and not linked_to_west(rules, st, u.hex) and in_pocket(rules, st, u.hex))
+
+
 def pocket_linked(rules, st: State) -> bool:
-    """Some unit that began in the pocket has a free path to the west edge (7.2)."""
-    return any(linked_to_west(rules, st, st.units[uid].hex) for uid in rules.pocket_units
-               if st.units[uid].status == ON_MAP)
+    """The German units inside the pocket have a free path to the west edge (7.2): a unit that began in the
+    pocket, or stands inside the printed perimeter, is in the pocket and linked to the west.
+
+    A unit that began in the pocket but has left it (broken out alone, or
+    retreated) does not link the pocket by itself.
+    """
+    perimeter = rules.map.pocket
+    return any(linked_to_west(rules, st, u.hex) and in_pocket(rules, st, u.hex)
+               for uid, u in st.units.items() if u.status == ON_MAP and rules.specs[uid].side == GERMAN
+               and (rules.specs[uid].pocket or u.hex in perimeter))
 
 
 def determine_supply(rules, st: State, events: list) -> None:
     """The German reinforcement phase's supply determination (7.2)."""
-    trapped = [uid for uid, u in st.units.items()
-               if u.status == ON_MAP and rules.specs[uid].side == GERMAN and not rules.specs[uid].pocket
-               and not linked_to_west(rules, st, u.hex)]
-    st.trapped = sorted(trapped)
+    trapped = trapped_units(rules, st)
+    st.trapped = trapped
     if trapped:
-        events.append(Event("supply", f"Demyansk 7.2: cut off from the west and treated as in the pocket: "
+        events.append(Event("supply", f"Demyansk 7.2: western units isolated in the pocket share its supply: "
                             f"{', '.join(st.trapped)}"))
     st.pocket_linked = pocket_linked(rules, st)
     st.pocket_attack_limit = None

@@ -6,7 +6,9 @@ is a straight 4-inch line square to its axis, 18 inches down the axis.  The
 option ``apex_width`` (tables.toml ``hmg.apex_width``) starts it as wide as the
 gun's base instead (a trapezoid).  A range band is the straight distance from
 the gun: close to 6, effective to 12, long beyond (SCW Contact 3).  A team is
-in a cone when its footprint (a circle) touches it: within its radius of the cone.
+in a cone when its footprint (a circle) touches it: within its radius of the cone;
+its range (and so its band) is measured to its centre, at the start, during and at
+the end of a move alike.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import math
 
 import numpy as np
 import shapely
+import shapely.ops
 from shapely.geometry import LineString, Point, Polygon
 
 from engine.maps.table import bearing_to, bearing_vector
@@ -85,11 +88,17 @@ def band_rank(band: str | None, bands: tuple[tuple[str, float], ...]) -> int:
 
 def closest_band_on_path(gun: tuple[float, float], path: LineString, cone: Polygon,
                          bands: tuple[tuple[str, float], ...], radius: float) -> str | None:
-    """The closest range band a move reaches inside the cone (None if it never enters it)."""
-    swept = path.buffer(radius, quad_segs=8) if radius > 0 else path
-    inside = swept.intersection(cone)
-    if inside.is_empty:
+    """The closest range band a move reaches while the team is in the cone (None if it never enters it).
+
+    The team is in the cone while its footprint touches it; its range is measured,
+    like everywhere else, from the gun to the team's centre (``range_band``), so a
+    move that never brings the centre nearer never reaches a nearer band.
+    """
+    if not path.dwithin(cone, radius):
         return None
+    inside = path.intersection(cone.buffer(radius, quad_segs=32)) if radius > 0 else path.intersection(cone)
+    if inside.is_empty:                      # touching by a hair: the point of the path nearest the cone
+        inside = shapely.ops.nearest_points(path, cone)[0]
     d = inside.distance(Point(gun))
     for name, limit in bands:
         if d <= limit + 1e-9:

@@ -1,10 +1,15 @@
 """The solitaire opponent: where each machine gun lays its cone (SCW Contact 4), decided by the engine.
 
-The decision is deterministic: a gun under LMG fire this turn holds on the
-nearest LMG firing at it and returns that fire; otherwise it swings to the
-nearest team that is moving (or has moved) this turn and that a cone can
-reach, choosing among the bearings that hold that team the one that holds
-the most teams, nearest the target's own bearing on a tie.
+The decision is deterministic.  A gun under LMG fire this turn holds on the
+nearest LMG firing at it and returns that fire; once laid on it, it does not
+move again ("it will not move") until the rules release it: the end of the
+turn (LMG fire is a record of the turn) or the loss of that LMG team.
+Otherwise it swings to the nearest team that is moving (or has moved) this
+turn and that a cone can reach, choosing among the bearings that hold that
+team the one that holds the most teams, nearest the target's own bearing on a
+tie.  The team about to move is measured at the point of its planned move
+nearest the gun, so a team moving into the gun's reach is engaged however far
+away its move began.
 """
 from __future__ import annotations
 
@@ -39,18 +44,28 @@ def cones_holding(state: dict, at: tuple[float, float], radius: float) -> list[d
     return [g for g, h in zip(guns, hit) if h]
 
 
-def lay(state: dict, gun: dict, candidates: list[str], radius: float, events: list, why: str) -> bool:
-    """Lay ``gun`` on the nearest of the ``candidates`` teams a cone can reach; True if it was laid."""
+def lay(state: dict, gun: dict, candidates: list[str], radius: float, events: list, why: str,
+        at: dict[str, tuple[float, float]] | None = None) -> bool:
+    """Lay ``gun`` on the nearest of the ``candidates`` teams a cone can reach; True if it was laid.
+
+    ``at`` gives a team a position other than where it stands (the team about to move, at the point of
+    its move nearest the gun).
+    """
     h = load_tables()["hmg"]
+    at = at or {}
     alive = [t for _, t in sorted(state["teams"].items()) if t["alive"]]
     if not alive:
         return False
-    pts = np.array([t["at"] for t in alive], dtype=float)
+
+    def where(tid):
+        return tuple(at.get(tid, state["teams"][tid]["at"]))
+
+    pts = np.array([where(t["id"]) for t in alive], dtype=float)
     gx, gy = gun["at"]
     order = sorted({c for c in candidates if state["teams"][c]["alive"]},
-                   key=lambda c: (math.hypot(state["teams"][c]["at"][0] - gx, state["teams"][c]["at"][1] - gy), c))
+                   key=lambda c: (math.hypot(where(c)[0] - gx, where(c)[1] - gy), c))
     for tid in order:
-        target = tuple(state["teams"][tid]["at"])
+        target = where(tid)
         bearing, held = aim((gx, gy), target, pts, radius, h["length"], h["width"], h["apex_width"])
         if held < 0:
             continue
@@ -65,12 +80,26 @@ def lay(state: dict, gun: dict, candidates: list[str], radius: float, events: li
     return False
 
 
-def react(state: dict, mover: str | None, radius: float, events: list) -> None:
-    """Every firing gun lays its cone before a team moves (SCW Contact 4)."""
+def lay_gun(state: dict, gun: dict, moving: list[str], radius: float, events: list, why: str,
+            at: dict[str, tuple[float, float]] | None = None) -> bool:
+    """Lay one firing gun (SCW Contact 4): held on an LMG firing at it, else on the nearest of ``moving``."""
+    lmgs = [t for t in gun["lmg_fire"] if state["teams"][t]["alive"]]
+    if lmgs:
+        if gun.get("target") in lmgs:
+            return True                      # it will not move: it holds on that LMG and returns its fire
+        return lay(state, gun, lmgs, radius, events, "holds and returns the LMG's fire")
+    return lay(state, gun, moving, radius, events, why, at=at)
+
+
+def nearest_on_path(path, gun: dict) -> tuple[float, float]:
+    """The point of a planned move nearest a gun."""
+    p = path.interpolate(path.project(shapely.Point(gun["at"])))
+    return (p.x, p.y)
+
+
+def react(state: dict, mover: str | None, radius: float, events: list, path=None) -> None:
+    """Every firing gun lays its cone before a team moves (SCW Contact 4); ``path`` is the mover's planned move."""
+    moving = list(state["moving"]) + ([mover] if mover and mover not in state["moving"] else [])
     for gun in active_guns(state):
-        lmgs = [t for t in gun["lmg_fire"] if state["teams"][t]["alive"]]
-        if lmgs:
-            lay(state, gun, lmgs, radius, events, "holds and returns the LMG's fire")
-            continue
-        moving = list(state["moving"]) + ([mover] if mover else [])
-        lay(state, gun, moving, radius, events, "swings to the nearest moving target")
+        at = {mover: nearest_on_path(path, gun)} if mover and path is not None and path.length > 0 else None
+        lay_gun(state, gun, moving, radius, events, "swings to the nearest moving target", at=at)

@@ -21,7 +21,7 @@ from .cone import (band_polygons, band_rank, card_front_centre, cards_revealed, 
                    range_band)
 from .data import load_tables
 from .dice import shuffle, throw
-from .enemy import active_guns, cones_holding, gun_cone, lay, react
+from .enemy import active_guns, cones_holding, gun_cone, lay_gun, react
 from .scenario import ScwScenario
 
 SUITS = "SHDC"
@@ -176,10 +176,12 @@ class ScwRules:
         """Where every firing gun would lay if ``team`` were moving at ``at`` (for a team being dragged).
 
         Returns ``{gun id: {"bearing", "target", "cone", "bands"}}``; the state is not changed.
+        The guns lay as they would for the move from where the team stands to ``at`` (docs/skirmish-turn.md).
         """
         s = copy.deepcopy(state)
-        s["teams"][team]["at"] = [float(at[0]), float(at[1])]
-        react(s, team, self.radius, [])
+        start = tuple(s["teams"][team]["at"])
+        end = (float(at[0]), float(at[1]))
+        react(s, team, self.radius, [], path=LineString([start, end]) if distance(start, end) > EPS else None)
         return {g["id"]: {"bearing": g["bearing"], "target": g.get("target"), "cone": gun_cone(g),
                           "bands": band_polygons(tuple(g["at"]), gun_cone(g), self.bands)}
                 for g in active_guns(s)}
@@ -409,7 +411,7 @@ class ScwRules:
         g["lmg_fire"].append(t["id"])
         self._gun_loses(state, g, lost, events)
         if not g["silenced"]:
-            lay(state, g, [t["id"]], self.radius, events, "returns the LMG's fire")
+            lay_gun(state, g, [], self.radius, events, "returns the LMG's fire")
 
     def _gun_loses(self, state, g, lost, events) -> None:
         if lost <= 0:
@@ -475,7 +477,7 @@ class ScwRules:
         events.append(Event("covering", f"{', '.join(a.teams)} cover the advance against {g['id']}: {cov.text}",
                             {"gun": g["id"], "bonus": cov.bonus}))
         if kind == "lmg":
-            lay(state, g, list(a.teams), self.radius, events, "holds and returns the LMGs' fire")
+            lay_gun(state, g, [], self.radius, events, "holds and returns the LMGs' fire")
 
     def _do_grenade(self, state, a: Grenade, events) -> None:
         """Grenades from cover within 3 inches: 4-6 silences (SCW Silencing 6, 7)."""
@@ -528,7 +530,7 @@ class ScwRules:
         if res.passed:
             g["silenced"] = False
             g["lost_since_open"] = 0
-            lay(state, g, [t["id"]], self.radius, events, "opens up on the charge")
+            lay_gun(state, g, [t["id"]], self.radius, events, "opens up on the charge")
             casualties += self._caught_in_new_cone(state, t, g, events, ones=True)
         if casualties:
             self._casualties(state, t, casualties, events, "the gun opened up on the charge")
@@ -541,7 +543,11 @@ class ScwRules:
             return
         path = LineString([tuple(t["at"]), tuple(g["at"])])
         t["at"] = list(g["at"])
-        self._reveal(state, path, events)
+        caught = self._reveal(state, path, events, t)
+        if caught:
+            self._casualties(state, t, caught, events, "caught by a gun revealed by the charge")
+            if not t["alive"] or t["pinned"]:
+                return
         self._close_assault(state, t, g, events)
 
     def _caught_in_new_cone(self, state, t, g, events, ones: bool = False) -> int:
@@ -685,8 +691,8 @@ class ScwRules:
         start = tuple(t["at"])
         # a gun that swings onto the team catches it: that counts as moving into its cone (SCW Under Fire 3)
         start_in = {g["id"] for g in self._in_cone(state, start)}
-        react(state, t["id"], self.radius, events)
         planned = LineString([start, dest])
+        react(state, t["id"], self.radius, events, path=planned)   # measured at the move's nearest point
         guns = active_guns(state)
         under = [g for g in guns if gun_cone(g).dwithin(planned, self.radius)]
         dice = "2" + self.t.troop(t["troops"]).dice[1:]
@@ -745,11 +751,13 @@ class ScwRules:
                 g["silenced"] = False
                 g["lost_since_open"] = 0
                 woke = True
-                lay(state, g, list(state["moving"]), self.radius, events, "opens up again")
+                lay_gun(state, g, list(state["moving"]), self.radius, events, "opens up again")
                 casualties += self._caught_in_new_cone(state, t, g, events, ones=charge)
-        self._reveal(state, path, events)
+        revealed = self._reveal(state, path, events, t)
+        casualties += revealed
         if casualties:
-            self._casualties(state, t, casualties, events, "under fire" if under or woke else "an odd double")
+            self._casualties(state, t, casualties, events,
+                             "under fire" if under or woke or revealed else "an odd double")
         reached_dest = went >= total - EPS
         if (casualties and t["alive"] and not t["pinned"] and self._in_cone(state, t["at"])
                 and not (charge and reached_dest)):
@@ -758,11 +766,18 @@ class ScwRules:
                                           "(SCW Take Cover 2)", {"team": t["id"]}))
         return reached_dest
 
-    def _reveal(self, state, path, events) -> None:
-        """Turn over every card the move came within 18 inches of (SCW Contact 1); pictures become guns."""
+    def _reveal(self, state, path, events, mover: dict | None = None) -> int:
+        """Turn over every card the move came within 18 inches of (SCW Contact 1); pictures become guns.
+
+        A gun revealed by a move lays at once; if its cone holds the moving team where its move ended,
+        the team throws as if moving into a cone for the first time (the choice made for SCW Contact 1
+        with SCW Under Fire 1 and 3, as SCW Silencing 10 does for a gun that opens up again).  Returns
+        the moving team's casualties from those throws.
+        """
         hidden = [c for _, c in sorted(state["cards"].items()) if not c["revealed"] and c["front"]]
         if not hidden:
-            return
+            return 0
+        casualties = 0
         hit = cards_revealed(np.array([c["front"] for c in hidden]), path, self.t["cards"]["reveal_range"])
         for c, h in zip(hidden, hit):
             if not h:
@@ -775,7 +790,10 @@ class ScwRules:
             g = state["guns"][c["id"]] = self.gun_from_card(c)
             events.append(Event("revealed", f"the card at {c['position']} is the {c['face']}: a machine gun!",
                                 {"card": c["id"], "face": c["face"], "gun": True}))
-            lay(state, g, list(state["moving"]), self.radius, events, "opens fire")
+            lay_gun(state, g, list(state["moving"]), self.radius, events, "opens fire")
+            if mover is not None and mover["alive"]:
+                casualties += self._caught_in_new_cone(state, mover, g, events)
+        return casualties
 
     def gun_from_card(self, card: dict) -> dict:
         """The machine gun a turned picture card becomes, laid the way the card faces (SCW Contact 1)."""

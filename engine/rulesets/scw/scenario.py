@@ -65,6 +65,9 @@ def load_scw_scenario(path: str | Path, variant: str | tuple[str, ...] | None = 
             continue
         problems.extend(Problem(file, f"{section}.{k}", f"unknown key (expected one of: {', '.join(keys)})")
                         for k in table if k not in keys)
+    if not isinstance(doc.get("variants", {}), dict):
+        problems.append(Problem(file, "variants", "expected tables [variants.NAME]"))
+        raise BadFile(problems)
     for name, v in (doc.get("variants") or {}).items():
         if not isinstance(v, dict):
             problems.append(Problem(file, f"variants.{name}", "expected a table"))
@@ -107,6 +110,7 @@ def load_scw_scenario(path: str | Path, variant: str | tuple[str, ...] | None = 
     try:
         table = load_table(table_path)
     except BadFile as e:
+        problems.append(Problem(file, "scenario.table", f"the table {table_rel!r} cannot be read:"))
         problems.extend(e.problems)
         raise BadFile(problems) from None
     sc = ScwScenario(file, str(head.get("id", Path(file).stem)), str(head.get("name", "")), table)

@@ -1,0 +1,76 @@
+"""The scenario editor's Rules page: the classic rules' TEC, CRT and ZOC edited as grids, written back to the
+scenario, and Check explaining a table the rules cannot use."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QTableWidgetItem
+
+from engine.scenario import Deployment, Side, Unit
+from engine.scenario import edit as E
+from gui.scenarioeditor import ScenarioEditor
+
+ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "maps" / "crossing.toml"
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path_factory):
+    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
+    qtbot.addWidget(ed)
+    ed.resize(1200, 800)
+    ed.show()
+    ed.new_scenario(MAP, [Side("blue", "Blue", "#4a6fa5"), Side("red", "Red", "#a54a4a")], ruleset="classic",
+                    last_turn=4)
+    ed.edit(lambda s: E.set_deployment(s, Deployment("b", "blue", 1, "all", ())))
+    ed.edit(lambda s: E.add_unit(s, Unit("bl-1", "blue", "rifles", "battalion", 4, 3, 4, hex="A06.06"), "b"))
+    ed.refresh()
+    return ed
+
+
+def cell(table, row_name: str, col: int) -> tuple[int, int]:
+    rows = [table.verticalHeaderItem(i).text() for i in range(table.rowCount())]
+    return rows.index(row_name), col
+
+
+def test_the_tec_grid_shows_every_terrain_of_the_map_and_writes_back(editor):
+    page = editor.rules_page
+    assert page.tabs.isEnabled()
+    t = page.tec
+    assert [t.verticalHeaderItem(i).text() for i in range(t.rowCount())] == ["clear", "rough", "town", "woods"]
+    assert t.horizontalHeaderItem(0).text() == "MP foot"
+    t.setItem(*cell(t, "woods", 0), QTableWidgetItem("2"))
+    t.setItem(*cell(t, "woods", 2), QTableWidgetItem("-1"))
+    t.setItem(*cell(t, "rough", 0), QTableWidgetItem("P"))
+    assert page.apply()
+    chart = editor.scenario.rules["terrain"]
+    assert chart["woods"] == {"mp": 2, "shift": -1} and chart["rough"] == {"prohibited": True}
+    assert editor.problems_shown == []                      # Check: the rules build
+
+
+def test_a_crt_cell_the_results_do_not_define_is_explained_by_check(editor):
+    page = editor.rules_page
+    c = page.crt
+    assert c.columnCount() == 7 and c.rowCount() == 6 and c.horizontalHeaderItem(0).text() == "1-2"
+    c.setItem(2, 3, QTableWidgetItem("XX"))
+    assert page.apply()
+    msgs = [f"{p.key}: {p.message}" for p in editor.problems_shown]
+    assert any(m.startswith("rules.crt.rows[2]: column 3-1: the result 'XX' is not defined in [results] "
+                            "(results: AE, AR, EX, DR, DE)") for m in msgs), msgs
+
+
+def test_the_zoc_form_writes_locking_zones(editor):
+    page = editor.rules_page
+    page.z_leave.setCurrentText("banned")
+    page.z_rule.setText("5")
+    assert page.apply()
+    assert editor.scenario.rules["zoc"] == {"leave": "banned", "rule": "5"}
+
+
+def test_a_bad_number_in_the_grid_is_said_and_nothing_changes(editor):
+    page = editor.rules_page
+    page.tec.setItem(0, 0, QTableWidgetItem("lots"))
+    assert not page.apply()
+    assert "clear, MP foot: 'lots' is not a number" in editor.last_message
+    assert editor.scenario.rules == {}
