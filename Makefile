@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test playout bench bench-bw clean check-qt
+.PHONY: run test playout bench bench-bw clean check-qt leros-playout
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,13 @@ bench: $(STAMP)
 	$(PY) -m engine bench scw --json
 	$(PY) -m engine bench tcs --json
 	QT_QPA_PLATFORM=offscreen $(PY) -m gui.bench --json
+
+# Random-bot games of every Leros scenario (SEEDS seeds each; replay checked by the play command's hash).
+SEEDS ?= 50
+LEROS ?= leros-2-drop-zone leros-3-night-melee leros-1-curtain-rises leros-1a-night-landings leros-4-big-show leros-5-curtain-falls
+leros-playout: $(STAMP)
+	for s in $(LEROS); do for n in $$(seq 1 $(SEEDS)); do \
+	  $(PY) -m engine play scenarios/$$s.toml --seed $$n --bot random --json || exit 1; done; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -59,7 +59,7 @@ def chart_slots():
 
 
 def rules_for_path(path: str | Path) -> TcsRules:
-    return TcsRules(load_tcs_scenario(path))
+    return rules_for_scenario(load_tcs_scenario(path))
 
 
 def rules_for_own_scenario(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:
@@ -77,5 +77,8 @@ def scenario_offer(path: str | Path):
 
 def rules_for_scenario(scenario) -> TcsRules:
     if isinstance(scenario, TcsScenario):
+        if getattr(scenario, "leros", None):       # a Leros scenario: the game's own rules (games/leros_rules.py)
+            from .games.leros_rules import LerosRules
+            return LerosRules(scenario)
         return TcsRules(scenario)
     return rules_for_path(getattr(scenario, "path", scenario))

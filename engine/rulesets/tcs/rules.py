@@ -24,6 +24,7 @@ class TcsRules:
     """A TCS game for one scenario: map, counters, clock, charts; never changes during a game."""
 
     name = "tcs"
+    procs = PROCS                   # a game's own procedures join these (games/leros_rules.py)
 
     def __init__(self, scenario: TcsScenario, charts: ChartSet | None = None, los_base=None):
         self.scenario = scenario
@@ -120,7 +121,8 @@ class TcsRules:
     # ------------------------------------------------------------ states
     def initial_state(self, seed: int, dice: list[int] | None = None, memory=None) -> State:
         sc = self.scenario
-        units = {u.id: UnitState(self.board.parse_hex(u.hex), u.mode, u.steps_lost) for u in sc.units}
+        units = {u.id: UnitState(None if u.hex in self.board.boxes else self.board.parse_hex(u.hex), u.mode,
+                                 u.steps_lost) for u in sc.units}
         sheets = {}
         for s in sc.op_sheets:
             sheets[s.id] = OpSheet(s.id, s.side, s.formation, s.type, list(s.units),
@@ -198,7 +200,7 @@ class TcsRules:
         mark = len(events)
         ctx = Ctx(self, work, inputs, events)
         try:
-            follow = PROCS[proc](self, work, ctx, **args)
+            follow = self.procs[proc](self, work, ctx, **args)
         except Need as n:
             kept = [e for e in events[mark:] if e.kind == "roll"]
             del events[mark:]
@@ -606,7 +608,7 @@ class TcsRules:
             raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
         if u.morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{uid} is paralyzed")
-        if not (u.sheet and u.sheet in st.sheets and st.sheets[u.sheet].implemented):
+        if not self.has_orders(st, uid):
             raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
         if to not in self.board or not are_adjacent(u.hex, to):
             raise IllegalAction("TCS 5.0", f"{uid} moves one hex at a time, to a neighbour of {self.hid(u.hex)}")
@@ -627,6 +629,11 @@ class TcsRules:
     def _game_move(self, st, uid: str, to: Hex) -> None:
         if self.game is not None:
             self.game.check(self.game.move_problem(self, st, uid, to))
+
+    def has_orders(self, st, uid: str) -> bool:
+        """Whether a unit may move and assault: an implemented Op Sheet (TCS 6.0; games add exceptions)."""
+        u = st.units[uid]
+        return bool(u.sheet and u.sheet in st.sheets and st.sheets[u.sheet].implemented)
 
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)
@@ -765,7 +772,7 @@ class TcsRules:
                 raise IllegalAction("TCS 15.0", f"{uid} must be in Move mode, unsuppressed and not yet in combat")
             if not are_adjacent(u.hex, h):
                 raise IllegalAction("TCS 15.0", f"{uid} is not adjacent to {a.hex}")
-            if not (u.sheet and u.sheet in st.sheets and st.sheets[u.sheet].implemented):
+            if not self.has_orders(st, uid):
                 raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
             if a.overrun:
                 cost, why = movement_cost(self, st, uid, u.hex, h)

@@ -19,7 +19,7 @@ SHEET_TYPES = ("prepared_defense", "attack", "hasty_defense", "move")
 AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
-       "preplotted", "air", "trps", "victory", "fire_shifts", "releases", "ammo_arrivals")
+       "preplotted", "air", "trps", "victory", "fire_shifts", "releases", "ammo_arrivals", "leros")
 CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit")
 
 
@@ -466,6 +466,10 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     if board is not None:
         _check_hexes(board, r, units, sheets, pre, objs, trps)
         _check_areas(board, r, units, conditions, play_area)
+    game = {}
+    if "leros" in doc:                          # Leros' own section: its sea and air tracks (games/leros_setup.py)
+        from .games.leros_setup import read_section
+        game = read_section(r, doc["leros"], board, units, sheets)
     if r.problems:
         raise BadFile(r.problems)
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,
@@ -473,6 +477,7 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                      weather_table, play_area=play_area, releases=releases, conditions=conditions, levels=levels,
                      holder=holder, shifts=vshifts, ammo_arrivals=arrivals)
     sc.board = board
+    sc.leros = game
     return sc
 
 
@@ -561,6 +566,8 @@ def _check_hexes(board, r: _Reader, units, sheets, pre, objs, trps) -> None:
     from ...errors import BadHexId
 
     def check(where, hid):
+        if hid in board.boxes and where.startswith("units["):
+            return                              # a unit that starts off the map, in one of its boxes
         try:
             board.parse_hex(hid)
         except BadHexId as e:

@@ -1,1 +1,1 @@
-"""Each TCS game's own data and small modules on the series engine (Black Wednesday, ...)."""
+"""Games built on the TCS series engine: each game's own rules and data in modules of its own (Black Wednesday, Leros)."""

@@ -1,0 +1,413 @@
+"""Leros on the TCS engine: the series' turn with the game's sea and air movement, parachute drops,
+surrender demands, terrain facts and victory (engine/rulesets/tcs/games/leros.py holds the procedures).
+
+Extra actions (text forms):
+
+- ``embark BOAT U+U lz N [sheet S]``: a trip from the holding box (Leros 1.2e), own Action Phase
+- ``plan PLANE U+U dz HEX``: a Ju-52's flight and its drop zone in Athens (3.6c-d), German Action Phase
+- ``takeoff PLANE``: a loaded Ju-52 leaves Athens (3.6b); ``abortflight PLANE``: call it off (3.6j)
+- ``drift DIR``: the Direction of Drift for this turn's drops (3.6a), German Command review step
+- ``demand``: a surrender demand (1.3), own Command review step
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from ....charts import load_slots
+from ....errors import IllegalAction
+from ....game import Event
+from .. import actions as A
+from ..procs import PROCS
+from ..rules import CHARTS, TcsRules
+from ..state import State
+from . import leros as L
+
+
+@dataclass(frozen=True)
+class Embark:
+    boat: str
+    units: tuple[str, ...]
+    lz: int
+    sheet: str = ""
+
+    def text(self) -> str:
+        return f"embark {self.boat} {'+'.join(self.units)} lz {self.lz}" + (f" sheet {self.sheet}" if self.sheet else "")
+
+
+@dataclass(frozen=True)
+class Plan:
+    plane: str
+    units: tuple[str, ...]
+    dz: str
+
+    def text(self) -> str:
+        return f"plan {self.plane} {'+'.join(self.units)} dz {self.dz}"
+
+
+@dataclass(frozen=True)
+class PlaneOrder:
+    verb: str           # "takeoff" or "abortflight"
+    plane: str
+
+    def text(self) -> str:
+        return f"{self.verb} {self.plane}"
+
+
+@dataclass(frozen=True)
+class Drift:
+    direction: str
+
+    def text(self) -> str:
+        return f"drift {self.direction}"
+
+
+@dataclass(frozen=True)
+class Demand:
+    def text(self) -> str:
+        return "demand"
+
+
+def parse_leros(text: str):
+    """A Leros action's text form, or None when it is a series action."""
+    w = text.split()
+    try:
+        if w[0] == "embark" and w[3] == "lz":
+            sheet = w[6] if len(w) > 6 and w[5] == "sheet" else ""
+            return Embark(w[1], tuple(w[2].split("+")), int(w[4]), sheet)
+        if w[0] == "plan" and w[3] == "dz" and len(w) == 5:
+            return Plan(w[1], tuple(w[2].split("+")), w[4])
+        if w[0] in ("takeoff", "abortflight") and len(w) == 2:
+            return PlaneOrder(w[0], w[1])
+        if w[0] == "drift" and len(w) == 2:
+            return Drift(w[1])
+        if w == ["demand"]:
+            return Demand()
+    except (IndexError, ValueError):
+        raise IllegalAction("", f"cannot read {text!r}: see the Leros action forms in "
+                                "engine/rulesets/tcs/games/leros_rules.py") from None
+    return None
+
+
+@dataclass
+class LerosState(State):
+    leros: L.Tracks = None
+
+    def copy(self) -> "LerosState":
+        c = State.copy(self)
+        c.leros = self.leros.copy()
+        return c
+
+
+# ---------------------------------------------------------------- procedures (stop and resume like the series')
+
+def _proc_phase(rules, st, ctx, side: str) -> None:
+    """At the start of a side's Action Phase: its boats move and land (1.2), German Ju-52s fly (3.6b)."""
+    L.sea_movement(rules, st, ctx, side)
+    if side == L.GERMAN:
+        L.air_movement(rules, st, ctx)
+
+
+def _proc_drop(rules, st, ctx) -> None:
+    """The last action of the German Action Phase: the drops of Ju-52s in the Execution box (3.6e), then
+    overstacks left from the last drop lose their excess units (3.6g)."""
+    tr = st.leros
+    if tr.overstack_check >= 0 and tr.overstack_check <= st.turn:
+        _overstack(rules, st, ctx)
+    planes = [p for p in sorted(tr.planes) if tr.planes[p].box == "air-execution" and tr.planes[p].load]
+    if planes:
+        L.parachute_assault(rules, st, ctx, planes)
+
+
+def _overstack(rules, st, ctx) -> None:
+    tr = st.leros
+    tr.overstack_check = -1
+    limit = rules.options["stacking_units"]
+    by_hex: dict = {}
+    for k in rules.order:
+        u = st.units[k]
+        if u.hex is not None and L.side_of(rules, k) == L.GERMAN and not rules.specs[k].fo:
+            by_hex.setdefault(u.hex, []).append(k)
+    for h, ks in by_hex.items():
+        for k in ks[limit:]:
+            L._destroy(st, k)
+            ctx.events.append(Event("drop", f"{k} is eliminated: {rules.hid(h)} is still overstacked (Leros 3.6g)"))
+
+
+def _proc_embark(rules, st, ctx, boat: str, units: list, lz: int, side: str, sheet: str) -> None:
+    L.embark(rules, st, ctx, boat, units, lz, side, sheet)
+
+
+def _proc_surrender(rules, st, ctx, side: str) -> None:
+    tr = st.leros
+    other = L.BRITISH if side == L.GERMAN else L.GERMAN
+    label = rules.turns[st.turn].label
+    if L.surrender_check(rules, st, ctx, side):
+        if tr.surrendered == side and tr.surrender_turn == label:      # 1.3: both on the same turn
+            first = L.surrender_tie(ctx)
+            ctx.events.append(Event("surrender", f"both sides surrender this turn: {first} surrenders first (Leros 1.3)"))
+            tr.surrendered = first
+        else:
+            tr.surrendered, tr.surrender_turn = other, label
+
+
+PROCS_LEROS = {**PROCS, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
+               "leros_surrender": _proc_surrender}
+
+
+class LerosRules(TcsRules):
+    """The TCS rules with Leros' own (scenario ``[leros]`` section)."""
+
+    procs = PROCS_LEROS
+
+    def __init__(self, scenario, charts=None, los_base=None):
+        charts = charts or load_slots(CHARTS)
+        charts["tcs.terrain.height"].known[("woods",)] = 5                 # Leros 1.1a: scrub woods, 5 m
+        charts["tcs.terrain.combat"].known[("clear",)] = "Partly Protective"  # Leros 1.1d
+        charts["tcs.terrain.spotting"].known[("clear",)] = "open"           # Leros 1.1d: open for spotting
+        for side, lz_box in (("german", scenario.leros.get("sea_boxes", {})),):
+            for lz, box in lz_box.items():
+                charts["leros.sea_box"].known[(side, str(lz))] = box
+        super().__init__(scenario, charts, los_base)
+        self.leros = scenario.leros
+        self.features = self.leros.get("victory", {}).get("features", [])
+        self.feature_hexes = {self.board.parse_hex(h) for f in self.features for h in f["hexes"]}
+
+    # ------------------------------------------------------------ state
+    def initial_state(self, seed, dice=None, memory=None):
+        base = super().initial_state(seed, dice, memory)
+        st = LerosState(**{f.name: getattr(base, f.name) for f in fields(State)}, leros=self._tracks())
+        for f in self.features:
+            for h in f["hexes"]:
+                st.control.setdefault(self.board.parse_hex(h), f["held_by"])
+        return st
+
+    def _tracks(self) -> L.Tracks:
+        lr = self.leros
+        tr = L.Tracks(drift=lr.get("drift", "N"), batteries_lost=list(lr.get("batteries_lost", [])))
+        tr.boxed = {u: b for u, b in lr.get("boxes", {}).items()}
+        for b in lr.get("boats", []):
+            tr.boats[b["id"]] = L.Boat(b["id"], b["type"], b["side"], b["box"], list(b["load"]), b["lz"],
+                                       sheet=b["sheet"])
+            for u in b["load"]:
+                tr.boxed[u] = "boat"
+        for p in lr.get("planes", []):
+            tr.planes[p["id"]] = L.Plane(p["id"], p["box"], list(p["load"]), p["dz"])
+            for u in p["load"]:
+                tr.boxed[u] = "plane"
+        return tr
+
+    def state_to_dict(self, st) -> dict:
+        d = super().state_to_dict(st)
+        d["leros"] = st.leros.to_dict()
+        return d
+
+    # ------------------------------------------------------------ the turn
+    def _begin_step(self, st, events) -> None:
+        super()._begin_step(st, events)
+        if not isinstance(st, LerosState):
+            return
+        phase, step, who = self.current(st)
+        if step == "action":
+            self._run(st, "leros_phase", {"side": who}, [], events, False)
+
+    def _run(self, st, proc, args, inputs, events, then) -> None:
+        if proc == "weather" and self.turns[st.turn].hhmm in self.leros.get("no_weather_roll", ()):
+            events.append(Event("weather", f"no weather roll at {self.turns[st.turn].label} (scenario rule)"))
+            self._next_step(st, events)       # scenario 2: Normal weather 1400-1500
+            return
+        super()._run(st, proc, args, inputs, events, then)
+
+    def _next_step(self, st, events) -> None:
+        if isinstance(st, LerosState) and st.leros.surrendered and st.step + 1 >= len(self.sequence(st.turn)):
+            st.over = True          # 1.3: the surrender takes effect at the end of the turn it is made
+            out = self.outcome(st)
+            events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
+            return
+        super()._next_step(st, events)
+
+    def _take(self, st, h, side) -> None:
+        super()._take(st, h, side)
+        if h in self.feature_hexes:
+            st.control[h] = side      # 5.2a: the last to pass through
+        if side == L.GERMAN and isinstance(st, LerosState):
+            for letter, bh in L.battery_hexes(self.board).items():
+                if bh == h and letter not in st.leros.batteries_lost:
+                    st.leros.batteries_lost.append(letter)       # 1.2g: occupied, destroyed
+
+    def has_orders(self, st, uid: str) -> bool:
+        if uid in self.leros.get("independent", ()):
+            return True                 # 2.1e: LRDG and SBS act without Op Sheets
+        until = st.leros.free_until.get(uid) if isinstance(st, LerosState) else None
+        if until is not None and st.turn < until:
+            return True                 # 3.6i: the no-Op-Sheet period after a parachute landing
+        return super().has_orders(st, uid)
+
+    def ma(self, st, uid: str):
+        from fractions import Fraction
+        if uid in self.leros.get("trucked", ()) and st.units[uid].mode == "move":
+            return Fraction(12)         # 1.6: trucked heavy weapons move 12 MPs in Move mode
+        return super().ma(st, uid)
+
+    # ------------------------------------------------------------ actions
+    def parse_action(self, text: str):
+        return parse_leros(text) or super().parse_action(text)
+
+    def _act(self, st, action, events) -> None:
+        phase, step, side = self.current(st)
+        if isinstance(action, A.End) and step == "action" and side == L.GERMAN and not st.pending and \
+                (any(p.box == "air-execution" and p.load for p in st.leros.planes.values())
+                 or 0 <= st.leros.overstack_check <= st.turn):
+            events.append(Event("end", f"{side} ends {step}"))
+            self._run(st, "leros_drop", {}, [], events, True)
+            return
+        if isinstance(action, (Embark, Plan, PlaneOrder, Drift, Demand)):
+            self.check_leros(st, action, side, step)
+            if isinstance(action, Embark):
+                self._run(st, "leros_embark", {"boat": action.boat, "units": list(action.units), "lz": action.lz,
+                                               "side": side, "sheet": action.sheet}, [], events, False)
+            elif isinstance(action, Plan):
+                L.plan_flight(self, st, action.plane, list(action.units), action.dz, events)
+            elif isinstance(action, PlaneOrder) and action.verb == "takeoff":
+                L.start_flight(self, st, action.plane, events)
+            elif isinstance(action, PlaneOrder):
+                L.abort_flight(st, action.plane, events)
+            elif isinstance(action, Drift):
+                st.leros.drift = action.direction
+                events.append(Event("air", f"Direction of Drift {action.direction} (Leros 3.6a)"))
+            else:
+                self._run(st, "leros_surrender", {"side": side}, [], events, False)
+            return
+        super()._act(st, action, events)
+
+    def check_leros(self, st, action, side: str, step: str) -> None:
+        """Where and when each Leros action may be taken."""
+        if isinstance(action, (Embark, Plan, PlaneOrder)) and step != "action":
+            raise IllegalAction("Leros 1.2e" if isinstance(action, Embark) else "Leros 3.6c",
+                                f"{action.text()!r} is made in the side's own Action Phase")
+        if isinstance(action, (Plan, PlaneOrder, Drift)) and side != L.GERMAN:
+            raise IllegalAction("Leros 3.6", "only the Germans make parachute assaults")
+        if isinstance(action, Embark):
+            if action.sheet and (action.sheet not in st.sheets or st.sheets[action.sheet].side != side
+                                 or st.sheets[action.sheet].type == "prepared_defense"):
+                raise IllegalAction("Leros 1.2f", f"{action.sheet} is not an Op Sheet of {side} other than "
+                                                  "Prepared Defense")
+            L.check_embark(self, st, action.boat, list(action.units), action.lz, side)
+        elif isinstance(action, Plan):
+            L.check_plan(self, st, action.plane, list(action.units), action.dz)
+        elif isinstance(action, PlaneOrder) and action.verb == "takeoff":
+            p = st.leros.planes.get(action.plane)
+            if p is None or p.box != "athens" or not p.load:
+                raise IllegalAction("Leros 3.6b", f"{action.plane} is not a loaded Ju-52 in the Athens box")
+            if not L.weather_effects(st.weather)["air_movement"]:
+                raise IllegalAction("Leros 1.4", f"no air movement in {st.weather} weather")
+        elif isinstance(action, PlaneOrder):
+            L.check_abort_flight(st, action.plane)
+        elif isinstance(action, Drift):
+            if step != "review" or action.direction not in ("N", "NE", "SE", "S", "SW", "NW"):
+                raise IllegalAction("Leros 3.6a", "the Direction of Drift (N, NE, SE, S, SW, NW) is set before the "
+                                                  "turn's drops, in the German Command review step")
+        elif isinstance(action, Demand):
+            why = L.surrender_allowed(self, st, side)
+            if not why and step != "review":
+                why = "a surrender demand is made in the side's Command review step (the program's choice)"
+            if why:
+                raise IllegalAction("Leros 1.3", why)
+
+    def legal_actions(self, st) -> list:
+        out = super().legal_actions(st)
+        if st.over or st.pending:
+            return out
+        phase, step, side = self.current(st)
+        extra: list = []
+        if step == "review":
+            if not L.surrender_allowed(self, st, side):
+                extra.append(Demand())
+            if side == L.GERMAN and any(p.load for p in st.leros.planes.values()):
+                extra += [Drift(d) for d in ("N", "NE", "SE", "S", "SW", "NW") if d != st.leros.drift]
+        elif step == "action":
+            extra += self._embark_offers(st, side)
+            if side == L.GERMAN:
+                extra += self._air_offers(st)
+        return extra + out
+
+    def _embark_offers(self, st, side: str) -> list:
+        tr = st.leros
+        boat = next((b for k, b in sorted(tr.boats.items()) if b.side == side and b.box == L.HOLDING[side]
+                     and not b.load), None)
+        waiting = [u for u in self.order if tr.boxed.get(u) == L.HOLDING[side] and not L.is_heavy(self, u)]
+        if boat is None or not waiting:
+            return []
+        lzs = sorted(set(self.leros.get("landing_zones") or [])) or list(range(1, 17))
+        return [Embark(boat.id, (waiting[0],), lz) for lz in lzs]
+
+    def _air_offers(self, st) -> list:
+        tr = st.leros
+        out: list = []
+        waiting = [u for u in self.order if tr.boxed.get(u) == "athens" and u in self.leros.get("paratroops", ())]
+        empty = next((p for k, p in sorted(tr.planes.items()) if p.box == "athens" and not p.load), None)
+        if empty is not None and waiting:
+            dzs = self.leros.get("drop_zones") or []
+            for dz in dzs[:2]:
+                out.append(Plan(empty.id, (waiting[0],), dz))
+        for k, p in sorted(tr.planes.items()):
+            if p.box == "athens" and p.load and L.weather_effects(st.weather)["air_movement"]:
+                out.append(PlaneOrder("takeoff", k))
+        return out
+
+    # ------------------------------------------------------------ victory (5.2)
+    def outcome(self, st):
+        from ....game import Outcome
+        if not st.over:
+            return None
+        lost = {s: sum(u.steps_lost for k, u in st.units.items() if self.specs[k].side == s) for s in self.side_ids}
+        vic = self.leros.get("victory", {})
+        held = {f["name"]: L.feature_holder(self, st, f["hexes"]) for f in self.features}
+        breakdown = {"features": held, "steps lost": lost, "surrendered": st.leros.surrendered or "none",
+                     "batteries lost": list(st.leros.batteries_lost)}
+        shift = 0
+        if self.leros.get("alternate_start"):
+            shift += 1                 # scenario 1: the alternate start shifts one level to the British
+        if self.leros.get("historical_setup"):
+            shift += 1                 # 2.7: the historical British set-up
+        for v in self.leros.get("variants", []):
+            from .leros_setup import VARIANT_SHIFT
+            shift += VARIANT_SHIFT.get(v, 0)
+        if self.leros.get("campaign"):
+            if st.leros.surrendered:
+                winner = L.BRITISH if st.leros.surrendered == L.GERMAN else L.GERMAN
+            else:
+                winner = L.BRITISH     # 5.2b: the British hold out to the end of Nov 17
+            level = L.campaign_level(lost[winner])
+            breakdown["level"] = level
+            return Outcome(winner, f"{winner} {level} victory ({lost[winner]} steps lost)", breakdown)
+        kind = vic.get("kind", "features_held")
+        if kind == "curtain_rises":
+            level = self._s1_level(st, held, lost)
+        elif kind == "curtain_falls" and st.leros.surrendered == L.BRITISH:
+            hhmm = int(st.leros.surrender_turn.split()[0])
+            level = ("German Massive" if hhmm <= 840 else "German Major" if hhmm <= 1140
+                     else "German Minor" if hhmm <= 1500 else "Draw")
+        else:
+            n = sum(1 for v in held.values() if v == L.BRITISH)
+            levels = vic.get("levels") or []
+            level = levels[n] if levels else "Draw"
+        level = L.shift_level(level, shift)
+        breakdown["level"], breakdown["shift"] = level, shift
+        winner = L.BRITISH if level.startswith("British") else L.GERMAN if level.startswith("German") else None
+        return Outcome(winner, f"{level} ({sum(1 for v in held.values() if v == L.BRITISH)} of {len(held)} "
+                               f"features British)", breakdown)
+
+    def _s1_level(self, st, held: dict, lost: dict) -> str:
+        """Scenario 1: German captures among the batteries and the four places; the British Major also needs
+        40 German steps lost.  One capture alone is a Draw unless it is a battery (then German Minor: the
+        program's reading); a battery and one other feature is a Draw."""
+        batteries = {f["name"] for f in self.features if f["battery"]}
+        taken = [n for n, v in held.items() if v == L.GERMAN]
+        taken_b = [n for n in taken if n in batteries]
+        if not taken:
+            return "British Major" if lost[L.GERMAN] >= self.leros["victory"]["german_losses"] else "British Minor"
+        if len(taken) == 1:
+            return "German Minor" if taken_b else "Draw"
+        if len(taken) == 2 and len(taken_b) == 1:
+            return "Draw"
+        return "German Minor" if len(taken) == 2 else "German Major" if len(taken) == 3 else "German Massive"
