@@ -220,3 +220,38 @@ def test_saving_a_new_map_suggests_its_name_beside_the_scan(qtbot, editor, tmp_p
     assert offered == [str(scans / "my-valley.toml")]       # was: maps/new-map.toml under the program's folder
     assert (scans / "my-valley.toml").is_file() and editor.path == scans / "my-valley.toml"
     assert last_folder() == scans                            # the next Open starts there
+
+
+def test_the_fitted_editor_view_settles_instead_of_resizing_itself_forever(qtbot, tmp_path):
+    """A scroll bar shown "as needed" narrowed the fitted view, the refit on resize shrank the map, the
+    bar vanished, the view widened again: Qt's layout loop froze the editor at some window sizes."""
+    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from gui.mainwindow import MainWindow
+
+    win = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave.toml", recent=tmp_path / "recent.toml")
+    qtbot.addWidget(win)
+    win.show()
+    assert win.open_file("scenarios/demyansk-1-trapped.toml")
+    win.edit_map_act.trigger()
+    ed = win.map_editor
+    viewport = ed.view.viewport()
+
+    class Count(QObject):
+        resizes = 0
+
+        def eventFilter(self, obj, event):
+            if obj is viewport and event.type() == QEvent.Resize:
+                Count.resizes += 1
+            return False
+
+    counter = Count()
+    viewport.installEventFilter(counter)
+    clock = QElapsedTimer()
+    clock.start()
+    while clock.elapsed() < 1500:               # bounded even when the loop is there: 50 ms slices
+        QApplication.processEvents(QEventLoop.AllEvents, 50)
+    viewport.removeEventFilter(counter)
+    assert Count.resizes < 10
+    ed.edit = None

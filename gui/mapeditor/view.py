@@ -27,6 +27,11 @@ class EditorView(MapView):
         self.setFocusPolicy(Qt.StrongFocus)
         self.correction = QTransform()                 # lattice -> lattice as shown (identity: straight)
         self.shown_with: dict[str, Affine] = {}        # sheet id -> the transform its scan is shown with
+        # The scene always has room around the map (_room_around), so both bars always have a range. Shown
+        # only "as needed", a bar appearing narrowed the viewport, the refit on resize shrank the map, the
+        # bar vanished and the view widened again: a layout loop that froze the window at some sizes.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
 
     # ------------------------------------------------------------ coordinates
     def lattice(self, scene_pos: QPointF) -> tuple[float, float]:
