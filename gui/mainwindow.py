@@ -273,8 +273,31 @@ class MainWindow(QMainWindow):
             h = max(400, self.height() - 120)
             self.resizeDocks([self.tray, self.victory], [int(h * 0.6), int(h * 0.4)], Qt.Vertical)
 
-    def open_file(self, path: Path) -> bool:
-        """Open a map or scenario file; a bad file is reported in words, never as a traceback."""
+    def keep_game_in_progress(self) -> bool:
+        """Before the game in progress is replaced or the window closes: actions that no file of the user's holds
+        are saved or given up only when the user says so (the autosave would be overwritten by the next game).
+        False: the user chose Cancel, or a Save that did not happen; nothing is to be replaced."""
+        s = self.session
+        if s is None or not s.unsaved() or self._offscreen():
+            return True
+        n = len(s.game.log)
+        where = f"since it was saved to {s.path.name}" if s.path is not None else "and it has never been saved"
+        computer = " It is a game against the computer." if s.computer is not None else ""
+        answer = QMessageBox.question(
+            self, "The game in progress is not saved",
+            f"{self.scenario.name}: the game has {n} action(s) in its log, with changes {where}.{computer}\n\n"
+            "Save it before going on?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            self.menus.save()
+            return not s.unsaved()
+        return answer == QMessageBox.Discard
+
+    def open_file(self, path: Path, ask: bool = True) -> bool:
+        """Open a map or scenario file; a bad file is reported in words, never as a traceback.  A game in progress
+        with unsaved actions is saved or given up first, as the user says (``ask``)."""
+        if ask and not self.keep_game_in_progress():
+            self.statusBar().showMessage(f"Not opened: {Path(path).name} (the game in progress is kept)", 8000)
+            return False
         from engine.fileio import read_toml
         from engine.maps.mapfile import is_map_doc, load_map
 
@@ -473,6 +496,9 @@ class MainWindow(QMainWindow):
         """A normal close: the autosave is not needed to resume; the window's layout is remembered."""
         from .settings import save_layout
 
+        if not self.keep_game_in_progress():
+            event.ignore()
+            return
         save_layout(self)
         self.menus.close_help()
         try:
@@ -597,8 +623,10 @@ class MainWindow(QMainWindow):
             self.table_window.show()
             self.table_window.view.fit()
             return True
+        if not self.keep_game_in_progress():
+            return False
         current = Path(self.scenario.path).absolute() if self.scenario is not None else None
-        if current != path and not self.open_file(path):
+        if current != path and not self.open_file(path, ask=False):
             return False
         return self.start_new_game(choice.seed, choice.variants, choice.computer)
 
@@ -618,6 +646,7 @@ class MainWindow(QMainWindow):
         """A saved game the computer was playing sides of: it plays them again (sides the scenario lacks are named)."""
         if session.path is not None and session.path.absolute() == Path(self.autosave).absolute():
             session.path = None          # resumed from the autosave: Save asks where, it never writes the autosave
+            session._saved_actions = []  # and no file of the user's holds it
         recorded = session.computer
         if recorded is None or not recorded.sides:
             return

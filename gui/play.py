@@ -51,6 +51,7 @@ class PlaySession(QObject):
         self.computer = game.computer          # who the computer plays (engine.computer.ComputerSides), or None
         self._by_computer: list[bool] = []     # beside each log entry: played by the computer
         self._redo_by_computer: list[bool] = []
+        self._saved_actions: list = []         # the log as last saved or opened from a file (unsaved(): it differs)
 
     @classmethod
     def open_saved(cls, path: Path, parent=None) -> "PlaySession":
@@ -60,6 +61,7 @@ class PlaySession(QObject):
         game = load_game(path)
         session = cls.of_game(game, parent)
         session.path = Path(path)
+        session.mark_saved()
         if game.computer is not None:          # which of the log's actions the computer played, as saved
             session._by_computer = [i in game.computer.played for i in range(1, len(game.log) + 1)]
         return session
@@ -391,3 +393,12 @@ class PlaySession(QObject):
         """Write the saved game and make ``path`` the game's file."""
         self.write(path)
         self.path = Path(path)
+        self.mark_saved()
+
+    def mark_saved(self) -> None:
+        """The game as it stands is in its file."""
+        self._saved_actions = [e.action for e in self.game.log]
+
+    def unsaved(self) -> bool:
+        """Whether the game has actions (or undos) that no file of the user's holds; the autosave does not count."""
+        return [e.action for e in self.game.log] != self._saved_actions

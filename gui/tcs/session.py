@@ -93,6 +93,7 @@ class TcsSession(PlaySession):
         view = load_tcs_view(game.scenario_path)
         session = cls(view, view.board, parent=parent, game=game)
         session.path = Path(path)
+        session.mark_saved()
         return session
 
     def turn_text(self, state=None) -> str:
