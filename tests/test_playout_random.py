@@ -34,16 +34,20 @@ FAMILIES = {
     # (tests/test_bw_playout.py plays scenario 1 whole and every opening); ``make playout`` and
     # ``make bench-bw`` play them.
     "black-wednesday": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("black-wednesday-*.toml"))),
+    # Leros' games, like Black Wednesday's, take minutes: ``make leros-playout`` plays them
+    "leros": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("leros-*.toml"))),
 }
+# the TCS games of the two books run under their own targets (50 seeds a scenario), not PLAYOUT_GAMES
+LONG = {"black-wednesday", "leros"}
 # A random Demyansk game takes about 3 s (scenario I) and 5-8 s (scenario II) on one core, a skirmish
 # game 0.06 s (platoon) and 0.2 s (company), a TCS test game about 1-2 s, medians: 200 skirmish games
 # fit the default suite, 200 Demyansk games (about 12 minutes of one core) run under ``make playout``;
 # tests/test_tcs_playout.py plays more TCS games with its own invariants.
-DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4, "classic": 10, "free": 2, "black-wednesday": 0}
+DEFAULT_GAMES = {"demyansk": 6, "scw": 200, "tcs": 4, "classic": 10, "free": 2, "black-wednesday": 0, "leros": 0}
 
 
 def _games(family: str) -> int:
-    wanted = os.environ.get("PLAYOUT_GAMES")
+    wanted = os.environ.get("PLAYOUT_LONG_GAMES" if family in LONG else "PLAYOUT_GAMES")
     return int(wanted) if wanted else DEFAULT_GAMES[family]
 
 
