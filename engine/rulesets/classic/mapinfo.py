@@ -52,6 +52,10 @@ class MapInfo:
             for c in cfg.classes}
         # the same by hex number (the searches run on small integers: hashing hexes dominated their time)
         self.index = {h: i for i, h in enumerate(self.hexes)}
+        # by hex number: the hexes a unit's zone of control reaches from each hex (not into terrain or across
+        # hexsides that block it), worked out once for the map
+        self.izoc = [tuple(self.index[n] for n in self.neighbors[h]
+                           if n not in self.no_zoc_into and (h, n) not in self.no_zoc_across) for h in self.hexes]
         self.iedges = {c: [tuple((self.index[n], x) for n, x in e[h]) for h in self.hexes]
                        for c, e in self.edges.items()}
 

@@ -52,11 +52,11 @@ class MovementMixin:
         ma = self.allowance(st, uid)
         r = Reach(uid, start, ma)
         cls = self.type_of[uid].cls
-        enemy = self.enemy_hexes(st, side)
-        ezoc = self.enemy_zoc(st, side)
+        index = m.index
+        enemy_i, ezoc_i = self._flags(st, side)
         zrule = cite(cfg.zoc_rules.get(side) or cfg.zoc_rule)
         leave_cost = 0.0
-        in_zoc = start in ezoc
+        in_zoc = bool(ezoc_i[index[start]])
         no_more_zoc = False
         if in_zoc:
             how = cfg.zoc_leave[side]
@@ -70,14 +70,13 @@ class MovementMixin:
             no_more_zoc = not cfg.zoc_after_leaving[side]
         mrule = cite(cfg.movement_rule)
         for n in m.neighbors[start]:           # why a neighbour is blocked (the search below skips it silently)
-            if n in enemy:
+            if enemy_i[index[n]]:
                 r.blocked[n] = f"{mrule}: a unit may never enter a hex with an enemy unit"
             elif m.step(cls, start, n) is None:
                 r.blocked[n] = f"{mrule}: {m.why_not(cls, start, n)}"
-            elif in_zoc and n in ezoc and (no_more_zoc or not cfg.zoc_to_zoc):
+            elif in_zoc and ezoc_i[index[n]] and (no_more_zoc or not cfg.zoc_to_zoc):
                 r.blocked[n] = f"{zrule}: a unit leaving an enemy zone of control may not enter another"
-        index, hexes = m.index, m.hexes
-        enemy_i, ezoc_i = self._flags(st, side)
+        hexes = m.hexes
         s0 = index[start]
         dist = {s0: 0.0}
         heap = [(0.0, s0)]

@@ -112,14 +112,22 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
         c = self._cache(st)
         key = ("zoc", side)
         if key not in c:
-            out = set()
-            nb, into, across = self.map.neighbors, self.map.no_zoc_into, self.map.no_zoc_across
+            hexes = self.map.hexes
+            c[key] = {hexes[i] for i, on in enumerate(self._zoc_flags(st, side)) if on}
+        return c[key]
+
+    def _zoc_flags(self, st: State, side: str) -> bytearray:
+        """The zone of control of ``side``'s units as flags by hex number (the map's projections, worked out once)."""
+        c = self._cache(st)
+        key = ("zocflags", side)
+        if key not in c:
+            index, izoc = self.map.index, self.map.izoc
+            out = bytearray(len(index))
             for h, us in self.occupants(st).items():
                 if self.units[us[0]].side != side or not any(self.type_of[u].zoc for u in us):
                     continue
-                for n in nb[h]:
-                    if n not in into and (h, n) not in across:
-                        out.add(n)
+                for n in izoc[index[h]]:
+                    out[n] = 1
             c[key] = out
         return c[key]
 
@@ -147,8 +155,9 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
             enemy, ezoc = bytearray(len(index)), bytearray(len(index))
             for h in self.enemy_hexes(st, side):
                 enemy[index[h]] = 1
-            for h in self.enemy_zoc(st, side):
-                ezoc[index[h]] = 1
+            for e in self.enemy_of(side):
+                zone = self._zoc_flags(st, e)
+                ezoc = bytearray(a | b for a, b in zip(ezoc, zone)) if any(ezoc) else bytearray(zone)
             c[key] = (enemy, ezoc)
         return c[key]
 
