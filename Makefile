@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test playout bench bench-bw clean check-qt leros-playout
+.PHONY: run test playout bench bench-bw clean check-qt leros-playout bundle bundle-check wheel-check archive
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,34 @@ LEROS ?= leros-2-drop-zone leros-3-night-melee leros-1-curtain-rises leros-1a-ni
 leros-playout: $(STAMP)
 	for s in $(LEROS); do for n in $$(seq 1 $(SEEDS)); do \
 	  $(PY) -m engine play scenarios/$$s.toml --seed $$n --bot random --json || exit 1; done; done
+
+# The desktop bundle (PyInstaller, one folder; packaging/README.md), rebuilt when a source or content file changes
+BUNDLE_STAMP := $(VENV)/.bundle-tools
+BUNDLE       := build/dist/Sandtable/sandtable
+SOURCES      := $(shell git ls-files engine gui maps scenarios assets docs packaging README.md 2>/dev/null | grep -v '^docs/screenshots/')
+
+$(BUNDLE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet 'pyinstaller>=6.10'
+	touch $(BUNDLE_STAMP)
+
+$(BUNDLE): $(BUNDLE_STAMP) $(SOURCES)
+	$(VENV)/bin/pyinstaller --noconfirm --log-level ERROR --distpath build/dist --workpath build/pyinstaller packaging/sandtable.spec
+
+bundle: $(BUNDLE)
+
+archive: $(BUNDLE)
+	$(PY) packaging/archive.py build/dist/Sandtable build/archive
+
+# the bundled executable (not the venv's) run offscreen outside the checkout, then the Linux archive and its size
+bundle-check: $(BUNDLE)
+	$(PY) packaging/check.py bundle build/dist/Sandtable
+	$(PY) packaging/archive.py build/dist/Sandtable build/archive
+
+# the wheel installed in a fresh virtual environment outside the checkout, run offscreen
+wheel-check: $(STAMP)
+	rm -rf build/wheel
+	$(PY) -m pip wheel --quiet --no-deps -w build/wheel .
+	$(PY) packaging/check.py wheel build/wheel
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -6,9 +6,10 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MAP = ROOT / "maps" / "demo.toml"
-DEFAULT_SCENARIOS = (ROOT / "scenarios" / "demyansk-1-trapped.toml",)
+from engine import content
+
+DEFAULT_MAP = content.maps() / "demo.toml"
+DEFAULT_SCENARIOS = (content.scenarios() / "demyansk-1-trapped.toml",)
 
 
 def default_file() -> Path:
@@ -23,6 +24,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="sandtable", description="Play, digitise and build paper wargames")
     p.add_argument("file", nargs="?", help="a map or scenario file to open")
     p.add_argument("--screenshot", metavar="OUT.png", help="open offscreen, save a PNG of the window and exit")
+    p.add_argument("--map-editor", action="store_true", help="open the file (a map) in the map editor")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return p.parse_args(argv)
 
@@ -34,7 +36,12 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["engine"]:      # ``sandtable engine play ...``: the engine's command line from the same program
+        from engine.cli import main as engine_main    # (a desktop bundle has no Python to run ``-m engine`` with)
+
+        return engine_main(argv[1:])
+    args = parse_args(argv)
     from .qtcheck import missing_packages
 
     if not os.environ.get("QT_QPA_PLATFORM") == "offscreen":
@@ -51,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
+    set_icon(app)
     from .table import is_table_file
     from .userfolders import autosave_path, data_root
 
@@ -61,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         from .table.window import run_table_window
 
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())
+    if args.map_editor:
+        return _map_editor(app, args)
     win = MainWindow(recent=data_root() / "recent.toml")
     if args.screenshot:
         path = Path(args.file) if args.file else default_file()
@@ -74,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         ok = win.grab().save(args.screenshot)
         if not opened:
             print(win.last_error, file=sys.stderr)
+        else:                                  # what the picture shows, for the packaging checks
+            pieces = win.session.pieces() if win.session is not None else []
+            print(f"{path.name}: {len(win.board.hexes())} hexes, {len(pieces)} counters on the map")
         win.close()
         win.deleteLater()
         app.processEvents()
@@ -85,6 +98,43 @@ def main(argv: list[str] | None = None) -> int:
     remember_layout(win, "play", QSize(1280, 860))
     open_at_start(win, args.file)
     return app.exec()
+
+
+def set_icon(app) -> None:
+    """The application's icon (assets/icon) on every window, and the desktop entry it belongs to."""
+    from PySide6.QtGui import QIcon
+
+    icon = QIcon()
+    for n in (16, 24, 32, 48, 64, 128, 256, 512):
+        p = content.assets() / "icon" / f"sandtable-{n}.png"
+        if p.is_file():
+            icon.addFile(str(p))
+    if not icon.isNull():
+        app.setWindowIcon(icon)
+    app.setDesktopFileName("sandtable")
+
+
+def _map_editor(app, args) -> int:
+    """``sandtable --map-editor [MAP]``: the map editor in a window of its own (with --screenshot: a picture of it)."""
+    from .mapeditor.editor import MapEditor
+
+    win = MapEditor()
+    win.leave.connect(win.close)
+    win.resize(1500, 950)
+    opened = win.open_file(Path(args.file)) if args.file else True
+    win.show()
+    if not args.screenshot:
+        return app.exec()
+    app.processEvents()
+    win.fit_view()
+    win.view.wait_until_drawn()
+    ok = win.grab().save(args.screenshot)
+    if win.board is not None:
+        print(f"{Path(args.file).name if args.file else 'new map'}: {len(win.board.hexes())} hexes in the map editor")
+    win.edit = None                        # nothing to ask about on closing
+    win.close()
+    app.processEvents()
+    return 0 if ok and opened else 1
 
 
 def open_at_start(win, file: str | None) -> bool:

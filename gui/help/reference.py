@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs"
+from engine import content
+
+DOCS = content.docs()
 COVERAGE = DOCS / "rules-coverage.md"
 # how the engine's refusals cite each game of the coverage document (its "## " sections)
 CITED_AS = {"Demyansk Pocket": "Demyansk", "Spanish Civil War skirmish": "SCW",

@@ -2,6 +2,7 @@
 with the rule a refusal cites brought into view; the About box."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
@@ -10,8 +11,9 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QTextBrowser
 
 from .reference import DOCS, GameRules, find_rule, read_reference, reference_html
 
-ROOT = DOCS.parent
-DOCUMENTS = (("Getting started (README)", ROOT / "README.md"),
+from engine import content
+
+DOCUMENTS = (("Getting started (README)", content.readme()),
              ("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
              ("Line of sight", DOCS / "los.md"), ("Map files", DOCS / "map-format.md"),
              ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"))
@@ -22,6 +24,32 @@ def help_documents() -> list[tuple[str, Path]]:
     return [(title, path) for title, path in DOCUMENTS if path.is_file()]
 
 
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def without_missing_images(text: str, folder: Path) -> str:
+    """A Markdown text whose pictures that are not there (an installed program ships no screenshots) are left out."""
+    def keep(m):
+        target = m.group(2)
+        if "://" in target or (folder / target).is_file():
+            return m.group(0)
+        return ""
+    return IMAGE.sub(keep, text)
+
+
+class HelpBrowser(QTextBrowser):
+    """A text browser that reads Markdown documents without the pictures they name but the program lacks."""
+
+    def loadResource(self, kind, url):
+        if kind == QTextDocument.MarkdownResource and url.isLocalFile():
+            path = Path(url.toLocalFile())
+            try:
+                return without_missing_images(path.read_text(encoding="utf-8"), path.parent)
+            except OSError:
+                pass
+        return super().loadResource(kind, url)
+
+
 class HelpWindow(QMainWindow):
     """One window for every help page: a Markdown document or a game's rules reference."""
 
@@ -29,7 +57,7 @@ class HelpWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("helpwindow")
         self.setWindowTitle("Sandtable help")
-        self.browser = QTextBrowser()
+        self.browser = HelpBrowser()
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(self._follow)
         self.setCentralWidget(self.browser)

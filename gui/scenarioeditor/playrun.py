@@ -7,7 +7,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, Signal
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from engine import content
+
+ROOT = content.root()
 
 
 class PlayRun(QObject):
@@ -27,7 +29,9 @@ class PlayRun(QObject):
         p = QProcess(self)
         p.setWorkingDirectory(str(ROOT))
         p.setProgram(sys.executable)
-        p.setArguments(["-m", "engine", "play", str(scenario_path), "--seed", str(seed), "--bot", ",".join(sides),
+        # a desktop bundle's executable is the program itself, which runs the engine's command line as ``engine``
+        engine = ["engine"] if getattr(sys, "frozen", False) else ["-m", "engine"]
+        p.setArguments([*engine, "play", str(scenario_path), "--seed", str(seed), "--bot", ",".join(sides),
                         "--json"])
         p.finished.connect(self._done)
         self.process = p

@@ -411,6 +411,8 @@ def run_table_window(app, path: Path, screenshot: str | None = None, autosave: P
     if screenshot:
         app.processEvents()
         ok = win.grab().save(screenshot)
+        v = win.session.view()                 # what the picture shows, for the packaging checks
+        print(f"{Path(path).name}: {len(v['teams'])} teams, {len(v['cards'])} cards on the table")
         win.close()
         return 0 if ok else 1
     return app.exec()
