@@ -11,7 +11,8 @@ import pytest
 from engine.maps.board import Board
 from engine.errors import BadHexId
 from engine.maps.hexes import Hex, hex_distance, hexside
-from engine.maps.mapedit import (Calibration, Contour, MapEdit, SheetSpec, brush, check_map, derive_elevations,
+from engine.maps.mapedit import (DEFAULT_MAX_JUMP, Calibration, Contour, MapEdit, SheetSpec, brush, check_map,
+                            derive_elevations, jump_limit,
                             flood_fill, guess_transform, hexside_at, new_board, paint_terrain, path_links,
                             place_sheet, suggest_id, trace_hexsides, trace_path)
 from engine.maps.mapfile import load_map, map_differences, save_map
@@ -180,6 +181,20 @@ def test_check_map_lists_each_kind_of_finding():
     assert len(jumps) == len(b.neighbors(h(b, "A03.02")))
     assert any(f.kind == "empty area" and "Nowhere" in f.message for f in found)
     assert not [f for f in found if f.kind == "id clash"]
+
+
+def test_an_elevation_jump_is_measured_in_the_maps_own_contours():
+    b = small(4, 3)
+    paint_terrain(b, b.hexes(), "clear")
+    b.elevation[h(b, "A03.02")] = 50.0                   # two 25 m contours above its neighbours at 0
+    assert jump_limit(b) == DEFAULT_MAX_JUMP == 40.0
+    assert len([f for f in check_map(b) if f.kind == "elevation jump"]) == len(b.neighbors(h(b, "A03.02")))
+    b.contour_interval = 25.0
+    assert jump_limit(b) == 50.0
+    assert not [f for f in check_map(b) if f.kind == "elevation jump"]
+    b.elevation[h(b, "A03.02")] = 75.0                   # three contours between two hex centres
+    jumps = [f for f in check_map(b) if f.kind == "elevation jump"]
+    assert len(jumps) == len(b.neighbors(h(b, "A03.02"))) and "75 m (more than 50)" in jumps[0].message
 
 
 def test_check_map_finds_clashing_ids():

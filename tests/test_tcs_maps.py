@@ -13,6 +13,7 @@ from engine.los.query import line_of_sight, sight_map
 from engine.los.rules import los_rules_from_dict
 from engine.maps.art import sheet_frame
 from engine.maps.hexes import hex_distance, hex_neighbors
+from engine.maps.mapedit import check_map
 from engine.maps.mapfile import dumps_map, load_map
 from engine.scenario.areas import AreaContext
 
@@ -331,6 +332,15 @@ def test_piers_stand_at_5_metres_and_contours_are_25_metres_apart(leros):
     spot = leros.parse_hex("A45.05")
     assert all(v % 25.0 == 0.0 for h, v in leros.elevation.items() if h != spot)
     assert len({v for v in leros.elevation.values()}) >= 8
+
+
+@pytest.mark.parametrize("which", ["leros", "leros_twin"])
+def test_leros_passes_check_map_measured_in_its_25_metre_contours(which, request):
+    board = request.getfixturevalue(which)
+    assert board.contour_interval == 25.0                                   # Leros 1.1f
+    assert check_map(board) == []
+    steps = {abs(board.elevation_of(a) - board.elevation_of(b)) for a in board.hexes() for b in board.neighbors(a)}
+    assert 50.0 in steps and max(steps) == 50.0                             # cliffs of two contours, no more
 
 
 def test_sixteen_landing_zones_divide_the_coast(leros):

@@ -191,6 +191,7 @@ class Board:
     obstacles: list[Obstacle] = field(default_factory=list)
     contours: list[Contour] = field(default_factory=list)
     elevation_unit: str = "m"
+    contour_interval: float | None = None                      # the printed contour interval, if the map says
     notes: str = ""                                            # what the map's maker says about it
     source: str | None = field(default=None, compare=False)  # the map file it was loaded from
 

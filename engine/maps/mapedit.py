@@ -20,7 +20,8 @@ from engine.errors import BadHexId, Problem
 from engine.maps.hexes import Hex, Hexside, hex_distance, hex_linedraw, hex_neighbor, hex_range, hexside
 from engine.maps.numbering import NumberingScheme
 
-DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump
+DEFAULT_MAX_JUMP = 40.0   # metres between neighbours before "check map" calls it a jump (two 20 m contours)
+JUMP_CONTOURS = 2         # a map that gives its contour interval: a jump is more than two contours
 NO_CODE = ". "            # characters that cannot code a terrain (the map file's "no terrain" and space)
 
 
@@ -618,8 +619,22 @@ def _ids(board: Board, hexes: Iterable[Hex]) -> str:
     return "/".join(out)
 
 
-def check_map(board: Board, max_jump: float = DEFAULT_MAX_JUMP) -> list[Finding]:
-    """Everything that looks unfinished or wrong on a map, in a fixed order."""
+def jump_limit(board: Board) -> float:
+    """The largest elevation step between neighbours that "check map" takes as drawn terrain.
+
+    Two contour lines between two hex centres is a steep slope a map may print; more is more
+    likely a typing slip.  A map that gives its contour interval is measured in its own contours
+    (Leros's is 25 m, so 50 m steps are its cliffs); others against DEFAULT_MAX_JUMP.
+    """
+    if board.contour_interval:
+        return JUMP_CONTOURS * board.contour_interval
+    return DEFAULT_MAX_JUMP
+
+
+def check_map(board: Board, max_jump: float | None = None) -> list[Finding]:
+    """Everything that looks unfinished or wrong on a map, in a fixed order (``max_jump``: jump_limit's)."""
+    if max_jump is None:
+        max_jump = jump_limit(board)
     out: list[Finding] = []
     hexes = board.hexes()
     for h in hexes:
@@ -942,4 +957,5 @@ __all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_she
            "remove_links", "name_area", "name_line", "add_box", "add_obstacle", "Contour", "contour_region",
            "check_contour", "add_contour", "remove_area", "rename_area", "remove_line", "rename_line", "remove_box",
            "rename_box", "remove_obstacle", "remove_contour", "recode_terrain", "UPHILL_SIDES",
-           "derive_elevations", "Finding", "PROBLEM_KINDS", "DEFAULT_TERRAIN", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP"]
+           "derive_elevations", "Finding", "PROBLEM_KINDS", "DEFAULT_TERRAIN", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP",
+           "jump_limit"]

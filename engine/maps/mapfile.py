@@ -30,7 +30,7 @@ PATH_PIECE = 12         # a long road is written as pieces of 12 hexes, each sta
 
 TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
             "links", "areas", "lines", "boxes", "obstacles", "contours")
-MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "notes")
+MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "contour_interval", "notes")
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
               "row_direction", "origin", "transform", "col_digits", "row_digits")
 ROWS_KEYS = ("rows",)
@@ -87,7 +87,7 @@ def map_differences(a: Board, b: Board, tolerance: float = 1e-3) -> list[str]:
     comes back from its file moved by float rounding.
     """
     out = []
-    for name in ("name", "orientation", "elevation_unit", "notes", "sheets", "legend", "terrain",
+    for name in ("name", "orientation", "elevation_unit", "contour_interval", "notes", "sheets", "legend", "terrain",
                  "elevation", "boxes"):
         if getattr(a, name) != getattr(b, name):
             out.append(name)
@@ -299,6 +299,12 @@ class _Loader:
             u = self.string(t["elevation_unit"], ("map", "elevation_unit"))
             if u is not None:
                 board.elevation_unit = u
+        if "contour_interval" in t:
+            ci = self.number(t["contour_interval"], ("map", "contour_interval"))
+            if ci is not None and ci <= 0:
+                self.problem(("map", "contour_interval"), f"expected a number above 0, found {ci:g}")
+            elif ci is not None:
+                board.contour_interval = ci
         if "notes" in t:
             notes = self.string(t["notes"], ("map", "notes"))
             if notes is not None:
@@ -803,6 +809,8 @@ def dumps_map(board: Board) -> str:
     w.kv("name", board.name)
     w.kv("orientation", board.orientation)
     w.kv("elevation_unit", board.elevation_unit)
+    if board.contour_interval is not None:
+        w.kv("contour_interval", board.contour_interval)
     if board.notes:
         w.text_block("notes", board.notes)
 

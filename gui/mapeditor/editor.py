@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QListWidgetItem,
 
 from engine.maps.board import Board
 from engine.errors import BadFile
-from engine.maps.mapedit import DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, new_board
+from engine.maps.mapedit import DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, jump_limit, new_board
 
 from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
@@ -196,6 +196,7 @@ class MapEditor(QMainWindow):
         p.add_terrains(sorted(set(board.legend.values()) | set(board.terrain.values())))
         p.show_findings([])
         p.findings.clear()
+        p.jump_spin.setValue(jump_limit(board))
         self._enable(True)
         self._sheet_chosen()
         self._refresh_names()

@@ -70,7 +70,7 @@ HILLS = (
     ("Rachi Ridge", "B36.21", 100.0, 3.0),
     ("Quaranta", "B39.30", 125.0, 3.2),
     ("Germano", "B31.27", 150.0, 3.8),
-    ("Mt. Vedetta", "A54.06", 250.0, 4.5),
+    ("Mt. Vedetta", "A54.06", 250.0, 5.2),
     ("Point 320 Clidi Ridge", "A45.05", 320.0, 7.0),
     ("S. Quirico", "A34.03", 175.0, 4.0),
     ("Mt. Palella", (40.0, 33.0), 150.0, 4.0),
@@ -172,7 +172,8 @@ def island(board: Board) -> shapely.Polygon:
 
 def build_board() -> Board:
     """The Leros board in memory: sea and coast, heights, towns, woods, features, zones and boxes."""
-    board = Board(name="Leros", orientation=FLAT, sheets=sheets(), legend=dict(LEGEND), notes=NOTES)
+    board = Board(name="Leros", orientation=FLAT, sheets=sheets(), legend=dict(LEGEND), notes=NOTES,
+                  contour_interval=CONTOUR_M)
     board.invalidate()
     h = board.parse_hex
     land = island(board)
@@ -255,6 +256,18 @@ def _heights(board: Board, hexes: list[Hex], xy: np.ndarray, sea_centred: set[He
             board.elevation[top] = math.floor(peak / CONTOUR_M) * CONTOUR_M
             if summit == "A45.05":
                 board.elevation[top] = peak          # Point 320 is named for its height
+    # No slope steeper than two contours between neighbouring hex centres (the text's cliffs, 1.1f's design
+    # note), so a cone running into the sea-centred coast hexes at 0 m is lowered to that there.
+    steepest = 2 * CONTOUR_M
+    changed = True
+    while changed:
+        changed = False
+        for x in hexes:
+            low = min((board.elevation[n] for n in board.neighbors(x) if n in board.elevation),
+                      default=board.elevation[x])
+            if board.elevation[x] > low + steepest:
+                board.elevation[x] = low + steepest
+                changed = True
 
 
 def _nearest(board: Board, among, p) -> Hex:

@@ -32,7 +32,7 @@ def redigitised(board: Board, name: str | None = None) -> Board:
                                 col_digits=ns.col_digits, row_digits=ns.row_digits, row_direction=ns.row_direction)
         sheets.append(Sheet(sh.id, moved))
     out = Board(name=name or board.name, orientation=board.orientation, sheets=sheets, legend=dict(board.legend),
-                elevation_unit=board.elevation_unit, notes=board.notes)
+                elevation_unit=board.elevation_unit, contour_interval=board.contour_interval, notes=board.notes)
     out.invalidate()
 
     def moved(h: Hex) -> Hex:
