@@ -316,6 +316,18 @@ def test_3_6_c_d_flights_are_one_or_two_paratroop_units(s2):
         L.check_plan(s2, st, p.id, ["Kust-Co-1"], "B34.25")
 
 
+def test_3_6_c_each_company_has_one_drop_zone_and_another_company_may_have_its_own(s1):
+    st = fresh(s1)
+    carrier = next(p for p in st.leros.planes.values() if "1-I-FJ-3" in p.load)
+    carrier.load.remove("1-I-FJ-3")                 # 1-I-FJ's third platoon waits in Athens; its company is in
+    st.leros.boxed["1-I-FJ-3"] = "athens"          # the air, bound for B34.25
+    with pytest.raises(IllegalAction, match="company 1-I-FJ already drops at B34.25"):
+        L.check_plan(s1, st, "Ju52-6", ["1-I-FJ-3"], "B36.21")
+    assert L.check_plan(s1, st, "Ju52-6", ["1-I-FJ-3"], "B34.25").id == "Ju52-6"
+    # the weapons company 4-I-FJ is another company: a drop zone of its own
+    assert L.check_plan(s1, st, "Ju52-6", ["4-I-FJ-MG1", "4-I-FJ-MG2"], "B36.21").id == "Ju52-6"
+
+
 # ---------------------------------------------------------------- 1.3 surrender, 1.4 weather, 5.2 victory
 
 def test_1_3_a_surrender_demand_rolls_with_a_plus_one_per_ten_counters():

@@ -9,16 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from shiboken6 import isValid
 
 from ..play import PlaySession, Refusal
 from .counters import TcsCounterArt
 from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
 from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
 from .session import TcsScenarioView, TcsSession, is_tcs_file, load_tcs_view
+from .tracks import TracksDock, ZoneMarks, has_tracks
 
 # actions that a TCS panel offers by its own widgets (the rest go to the clock panel's list)
 PANEL_VERBS = ("end", "chart", "choose", "complete", "cancel", "implement", "reserve", "assign", "opsheet", "mission",
-               "lift", "move")
+               "lift", "move", "plan")
 
 
 def is_tcs_scenario(scenario) -> bool:
@@ -82,15 +84,23 @@ class TcsPlay:
         for d in self.docks:
             d.act.connect(self.play)
             d.hide()
+        self.tracks = TracksDock(window)          # a game with off-map tracks (Leros) only
+        window.addDockWidget(Qt.RightDockWidgetArea, self.tracks)
+        window.tabifyDockWidget(self.sheets, self.tracks)
+        self.tracks.hide()
+        self.tracks.act.connect(self.play)
+        self.tracks.picking.connect(self._picking_dz)
+        self.tracks.go_to.connect(self._go_to)
         self.sheets.drawing.connect(self._drawing)
         self.sheets.selected.connect(lambda _sid: self._show_marks())
         self.artillery.picking.connect(self._picking)
         self.mode = ""            # "units", "objective", "route", "target": where the map's clicks go
-        self.sheet_marks = self.barrage_marks = self.state_marks = None
+        self.sheet_marks = self.barrage_marks = self.state_marks = self.zone_marks = None
         self.legal: list[str] = []
         self.last_refusal: Refusal | None = None
         self._hidden_for_tcs: list = []
         self._was_active = False
+        self._tracks_for = None
 
     # ------------------------------------------------------------ the game in the window
     @property
@@ -107,12 +117,13 @@ class TcsPlay:
         self.window.map_view.viewer.decorate = self._decorate if s is not None else None
         if s is None:
             if self._was_active:
-                for d in self.docks:
+                for d in (*self.docks, self.tracks):
                     d.hide()
                 for d in self._hidden_for_tcs:
                     d.show()
                 self._hidden_for_tcs = []
                 self._was_active = False
+                self._tracks_for = None
                 self.mode = ""
             return
         if not self._was_active:
@@ -128,10 +139,19 @@ class TcsPlay:
             w.resizeDocks([w.log_dock, self.sheets], [160, 640], Qt.Vertical)
             w.resizeDocks([self.clock, self.pending], [560, 200], Qt.Vertical)
             w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
+        if s is not self._tracks_for:           # a game opened: its tracks dock, raised, or none
+            self._tracks_for = s
+            if has_tracks(s):
+                self.tracks.show()
+                self.tracks.raise_()            # the fleet and the drop zones are the first thing to see
+            else:
+                self.tracks.hide()
         self.legal = s.legal_texts() if self.window.viewing_past is None else []
         self.clock.show_game(s, self.legal, self.shown_elsewhere)
         self.sheets.show_game(s, self.legal)
         self.artillery.show_game(s, self.legal)
+        if has_tracks(s):
+            self.tracks.show_game(s, self.legal)
         self.pending.show_pending(s.pending(), self.legal, s.rules.scenario.sides, self.chart_dock_asks())
         self._show_marks()
         self._set_click_targets()
@@ -163,6 +183,8 @@ class TcsPlay:
             self.sheets.select_sheet(text.split()[1])
         elif verb == "mission":
             self.artillery.placed()
+        elif verb == "plan":
+            self.tracks.planned()
         self.window.statusBar().showMessage(s.log_lines()[-1], 12000)
         self.update()
         return True
@@ -172,12 +194,13 @@ class TcsPlay:
         view = self.window.map_view
         if view.board is None or view.counters is None:
             return False
-        if self.sheet_marks is None or self.sheet_marks.scene() is not view.scene() \
+        if self.sheet_marks is None or not isValid(self.sheet_marks) or self.sheet_marks.scene() is not view.scene() \
                 or self.sheet_marks.board is not view.board:
             self.sheet_marks = SheetMarks(view.board, view.scale_)
             self.barrage_marks = BarrageMarks(view.board, view.scale_)
             self.state_marks = UnitStateMarks(view.counters)
-            for item in (self.sheet_marks, self.barrage_marks, self.state_marks):
+            self.zone_marks = ZoneMarks(view.board, view.scale_)
+            for item in (self.sheet_marks, self.barrage_marks, self.state_marks, self.zone_marks):
                 view.scene().addItem(item)
         self.state_marks.counters = view.counters
         return True
@@ -197,6 +220,7 @@ class TcsPlay:
         markers = [(f"{m.id} {m.kind}", m.kind, m.hex, m.zone) for m in st.markers]
         missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
         self.barrage_marks.show_marks(markers, missions, self.artillery.target)
+        self.zone_marks.show_view(self.tracks.view if has_tracks(s) else {}, self.tracks.dz if has_tracks(s) else "")
         states = {h: self.unit_state(units[-1].id) for h, units in self.window.map_view.stacks.items()}
         self.state_marks.show_states({h: v for h, v in states.items() if v is not None})
         if self.window.map_view.viewer.isVisible():
@@ -238,6 +262,22 @@ class TcsPlay:
             self.mode = ""
         self._set_click_targets()
 
+    def _picking_dz(self, on: bool) -> None:
+        if on:
+            self.mode = "dz"
+            self.sheets.stop_drawing()
+            if self.artillery.pick_target.isChecked():
+                self.artillery.pick_target.setChecked(False)
+            self.window.statusBar().showMessage("Click the flight's drop zone hex on the map", 8000)
+        elif self.mode == "dz":
+            self.mode = ""
+        self._set_click_targets()
+
+    def _go_to(self, hex_id: str) -> None:
+        view = self.window.map_view
+        if view.board is not None:
+            view.centre_on_hex(view.board.parse_hex(hex_id))
+
     def _set_click_targets(self) -> None:
         view = self.window.map_view
         if self.mode and view.board is not None:
@@ -253,6 +293,10 @@ class TcsPlay:
             self.sheets.hex_picked(h)
         elif self.mode == "target":
             self.artillery.hex_picked(h)
+            self.mode = ""
+            self._set_click_targets()
+        elif self.mode == "dz":
+            self.tracks.hex_picked(self.session.rules.hid(h))
             self.mode = ""
             self._set_click_targets()
         self._show_marks()

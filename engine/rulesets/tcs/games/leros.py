@@ -446,10 +446,17 @@ def check_plan(rules, st, plane_id: str, units: list[str], dz: str) -> Plane:
             raise IllegalAction("Leros 3.6", f"{u} is not of I-FJ or the Para Co")
     for other in tr.planes.values():       # 3.6c: one drop zone per company
         for u in units:
-            same = [v for v in other.load if rules.specs[v].formation == rules.specs[u].formation]
+            same = [v for v in other.load if company_of(v) == company_of(u)]
             if same and other.dz and other.dz != rules.hid(h) and other.box != "athens":
-                raise IllegalAction("Leros 3.6c", f"{rules.specs[u].formation} already drops at {other.dz}")
+                raise IllegalAction("Leros 3.6c", f"company {company_of(u)} already drops at {other.dz}: no unit "
+                                                  "smaller than a company has a drop zone of its own")
     return p
+
+
+def company_of(uid: str) -> str:
+    """A unit's company: its id without the last part ("4-I-FJ-MG1" is of 4-I-FJ, "Para-Co-2" of Para-Co), as
+    the Leros scenario files name counters (engine/rulesets/tcs/games/leros_scenarios.py)."""
+    return uid.rsplit("-", 1)[0] if "-" in uid else uid
 
 
 def plan_flight(rules, st, plane_id: str, units: list[str], dz: str, events: list) -> None:
@@ -733,6 +740,64 @@ def feature_holder(rules, st, hexes: list[str]) -> str:
     return next(iter(holders)) if len(holders) == 1 else ""
 
 
+# ---------------------------------------------------------------- what the tracks show
+
+def _box_name(board, box_id: str) -> str:
+    box = board.boxes.get(box_id)
+    return box.name if box is not None else box_id
+
+
+def sea_box_id(side: str, box: str) -> str:
+    """The map's box for a boat's place on its side's Sea Movement Track (1.2d): "kos", "german-sea-A"..."""
+    if box in HOLDING.values():
+        return box
+    if box == "approach":
+        return f"{side}-approach"
+    return f"{side}-sea-{box}"
+
+
+def track_view(rules, st) -> dict:
+    """Everything off the map as the tracks print it, for a window to show (nothing here decides a rule).
+
+    ``sea``: per side, its Holding box (with the units waiting there), Sea Movement Boxes A-D and its Approach
+    box, in track order, each with its boats (type, load, Landing Zone of the trip, returning).  ``air``: the
+    Athens box, the outward boxes, the Execution box and the Return Leg boxes with their Ju-52s (load, drop
+    zone).  ``drop_zones``: each plotted drop zone hex (3.6c) with the loaded Ju-52s bound for it and their
+    units.  ``landing_zones``: each Landing Zone a loaded boat is bound for (1.2f), its hexes and boats."""
+    tr, board = st.leros, rules.board
+    sides = [s for s in (GERMAN, BRITISH) if any(b.side == s for b in tr.boats.values())
+             or any(v == HOLDING[s] for v in tr.boxed.values())]
+    sea = []
+    for side in sides:
+        for box in (HOLDING[side], *SEA_BOXES, "approach"):
+            boats = [{"id": k, "type": b.type, "load": list(b.load), "lz": b.lz, "returning": b.returning}
+                     for k, b in sorted(tr.boats.items()) if b.side == side and b.box == box]
+            units = [u for u in rules.order if tr.boxed.get(u) == box] if box == HOLDING[side] else []
+            bid = sea_box_id(side, box)
+            sea.append({"side": side, "box": bid, "name": _box_name(board, bid), "boats": boats, "units": units})
+    air = []
+    if tr.planes or any(v == "athens" for v in tr.boxed.values()):
+        for box in ("athens", *AIR_OUT, *AIR_BACK[:-1]):
+            planes = [{"id": k, "load": list(p.load), "dz": p.dz, "returning": p.returning, "aborted": p.aborted}
+                      for k, p in sorted(tr.planes.items()) if p.box == box]
+            units = [u for u in rules.order if tr.boxed.get(u) == "athens"] if box == "athens" else []
+            air.append({"box": box, "name": _box_name(board, box), "planes": planes, "units": units})
+    dzs: dict[str, dict] = {}
+    for k, p in sorted(tr.planes.items()):
+        if p.dz and p.load and not p.returning:
+            d = dzs.setdefault(p.dz, {"hex": p.dz, "planes": [], "units": []})
+            d["planes"].append(k)
+            d["units"] += p.load
+    lzs: dict[int, dict] = {}
+    for k, b in sorted(tr.boats.items()):
+        if b.lz and b.load and not b.returning:
+            z = lzs.setdefault(b.lz, {"lz": b.lz, "side": b.side, "boats": [],
+                                      "hexes": [rules.hid(h) for h in lz_hexes(board, b.lz)]})
+            z["boats"].append(k)
+    return {"sea": sea, "air": air, "drop_zones": [dzs[k] for k in sorted(dzs)],
+            "landing_zones": [lzs[k] for k in sorted(lzs)], "drift": tr.drift}
+
+
 def campaign_level(steps_lost: int) -> str:
     """5.2b: the winner's level by its own step losses."""
     if steps_lost > 150:
@@ -748,4 +813,4 @@ __all__ = ["AIR_BACK", "AIR_OPPOSITE", "AIR_OUT", "BRITISH", "Boat", "GERMAN", "
            "WEATHER", "abort_flight", "air_movement", "campaign_level", "check_embark", "counters_on_leros", "embark",
            "feature_holder", "free_period_end", "naval_cancelled", "naval_solitaire_pick", "parachute_assault",
            "plan_flight", "reserve_request", "sea_movement", "shift_level", "start_flight", "surrender_allowed",
-           "surrender_check", "surrender_tie", "weather_effects"]
+           "surrender_check", "surrender_tie", "sea_box_id", "track_view", "weather_effects"]

@@ -196,6 +196,10 @@ class LerosRules(TcsRules):
                 tr.boxed[u] = "plane"
         return tr
 
+    def track_view(self, st) -> dict:
+        """The Sea and Air Movement Tracks, drop zones and Landing Zones as the window shows them."""
+        return L.track_view(self, st)
+
     def state_to_dict(self, st) -> dict:
         d = super().state_to_dict(st)
         d["leros"] = st.leros.to_dict()

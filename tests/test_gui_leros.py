@@ -1,0 +1,140 @@
+"""Leros in the play window, offscreen: the Sea and Air Movement Tracks in their dock, the planned drop zones and
+the Landing Zones of the invasion fleet on the map, and a flight planned to a drop zone picked on the map."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.mainwindow import MainWindow
+
+SCEN = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1500, 950)
+    win.show()
+    qtbot.waitExposed(win)
+
+    def opened(name):
+        assert win.open_file(SCEN / name)
+        return win
+    return opened
+
+
+def tree_rows(tree):
+    """Every row of a tree widget as "parent > row: contents" text, depth first."""
+    out = []
+
+    def walk(item, path):
+        text = f"{item.text(0)}: {item.text(1)}" if item.text(0) else item.text(1)
+        out.append(" > ".join(path + [text]))
+        for i in range(item.childCount()):
+            walk(item.child(i), path + [item.text(0) or item.text(1)])
+    for i in range(tree.topLevelItemCount()):
+        walk(tree.topLevelItem(i), [])
+    return out
+
+
+def test_scenario_1_opens_with_the_invasion_fleet_on_the_sea_track_and_the_drop_zone_on_the_map(open_window):
+    win = open_window("leros-1-curtain-rises.toml")
+    dock = win.tcs.tracks
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()        # raised over the Op Sheets tab
+    rows = tree_rows(dock.tree)
+    box_a = [r for r in rows if r.startswith("Sea Movement Track (Germans) > German Sea Movement Box A > ")]
+    assert len(box_a) == 18                                               # 18 boats loaded for four LZs
+    assert ("Sea Movement Track (Germans) > German Sea Movement Box A > "
+            "MFP-5 (MFP) to Landing Zone 5: Kust-Co-1, Kust-Co-2, Kust-Co-3") in rows
+    assert any(r.startswith("Sea Movement Track (Germans) > Kos Box > waiting: 3-Arty-1") for r in rows)
+    assert any(r.startswith("Sea Movement Track (British) > Samos Box > waiting: A-Kents-1") for r in rows)
+    assert "Air Movement Track > Air Movement Box B > Ju52-1 drop zone B34.25: 1-I-FJ-1, 1-I-FJ-2" in rows
+    zones = win.tcs.zone_marks
+    assert zones.scene() is win.map_view.scene()
+    assert zones.labels() == ["LZ 3 · 7 boats", "LZ 4 · 5 boats", "LZ 5 · 1 boat", "LZ 13 · 3 boats",
+                              "DZ B34.25 · 5 Ju-52"]
+    # the drop zone's outline is the hex B34.25 on the map
+    centre = win.map_view.hex_centre(win.session.board.parse_hex("B34.25"))
+    dz_path = zones.zones[-1][0]
+    assert dz_path.contains(centre) and dz_path.boundingRect().width() < 2 * win.map_view.scale_
+
+
+def test_double_clicking_a_drop_zone_centres_the_map_on_it(open_window, qtbot):
+    win = open_window("leros-2-drop-zone.toml")
+    tree = win.tcs.tracks.tree
+    top = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+               if tree.topLevelItem(i).text(0) == "Drop zones and Landing Zones")
+    assert top.child(0).text(0) == "Drop zone B34.25"
+    view = win.map_view
+    view.set_zoom(2.0)
+    view.centre_on_hex(win.session.board.parse_hex("C40.20"))
+    target = view.hex_centre(win.session.board.parse_hex("B34.25"))
+    assert not view.viewport().rect().contains(view.mapFromScene(target))
+    tree.itemActivated.emit(top.child(0), 0)
+    middle = view.mapToScene(view.viewport().rect().center())
+    assert abs(middle.x() - target.x()) < view.scale_ and abs(middle.y() - target.y()) < view.scale_
+
+
+def test_a_flight_is_planned_to_a_drop_zone_picked_on_the_map_and_drawn_there(open_window, qtbot):
+    win = open_window("leros-1-curtain-rises.toml")
+    rules, st = win.session.rules, win.session.state
+    st.pending = []
+    st.order = ["german", "british"]                                           # the Germans won initiative
+    st.step = rules.sequence(st.turn).index(("action", "action", "first"))     # the German Action Phase
+    assert rules.current(st) == ("action", "action", "german")
+    win.session.changed.emit()
+    dock = win.tcs.tracks
+    assert dock.plan.isEnabled() and dock.plane.currentText() == "Ju52-6"
+    assert [dock.units.item(i).text() for i in range(dock.units.count())] == ["4-I-FJ-MG1", "4-I-FJ-MG2",
+                                                                             "4-I-FJ-Mor"]
+    dock.pick_dz.click()
+    assert win.tcs.mode == "dz"
+    view = win.map_view
+    view.centre_on_hex(win.session.board.parse_hex("B36.21"))
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(
+        view.hex_centre(win.session.board.parse_hex("B36.21"))))
+    assert dock.dz == "B36.21" and not dock.pick_dz.isChecked() and win.tcs.mode == ""
+    assert "new DZ B36.21" in win.tcs.zone_marks.labels()
+    # three units are more than a Ju-52 carries: the engine refuses with its rule and nothing changes
+    for u in ("4-I-FJ-MG1", "4-I-FJ-MG2", "4-I-FJ-Mor"):
+        dock.tick(u)
+    dock.plan.click()
+    assert win.tcs.last_refusal is not None and "3.6" in win.tcs.last_refusal.rule
+    assert win.session.state.leros.planes["Ju52-6"].load == []
+    dock.tick("4-I-FJ-Mor", False)
+    dock.plan.click()
+    p = win.session.state.leros.planes["Ju52-6"]
+    assert win.tcs.last_refusal is None, str(win.tcs.last_refusal)
+    assert p.load == ["4-I-FJ-MG1", "4-I-FJ-MG2"] and p.dz == "B36.21"
+    assert win.tcs.last_refusal is None and dock.dz == ""
+    assert win.tcs.zone_marks.labels()[-2:] == ["DZ B34.25 · 5 Ju-52", "DZ B36.21 · 1 Ju-52"]
+    assert any(r.endswith("Ju52-6 drop zone B36.21: 4-I-FJ-MG1, 4-I-FJ-MG2") for r in tree_rows(dock.tree))
+
+
+def test_a_tcs_game_without_tracks_leaves_the_tracks_dock_hidden(open_window):
+    win = open_window("leros-2-drop-zone.toml")
+    assert win.tcs.tracks.isVisible()
+    win = open_window("tcs-test.toml")
+    assert not win.tcs.tracks.isVisible() and win.tcs.zone_marks.labels() == []
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SCEN.glob("leros-*.toml")))
+def test_each_leros_scenario_opens_with_its_set_up_tracks_and_zones(open_window, name):
+    win = open_window(name)
+    st, rules = win.session.state, win.session.rules
+    on_map = {uid for uid, u in st.units.items() if u.hex is not None}
+    shown = {u.id for units in win.map_view.stacks.values() for u in units}
+    assert on_map and shown == on_map                                     # the set-up, every counter at its hex
+    view = rules.track_view(st)
+    assert win.tcs.tracks.isVisible()
+    tree = win.tcs.tracks.tree
+    tops = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
+    sides = [rules.scenario.sides[s].name for s in dict.fromkeys(b["side"] for b in view["sea"])]
+    assert tops == [f"Sea Movement Track ({n})" for n in sides] + ["Air Movement Track"] * bool(view["air"]) \
+        + ["Drop zones and Landing Zones"]
+    assert len(win.tcs.zone_marks.labels()) == len(view["drop_zones"]) + len(view["landing_zones"])
