@@ -470,3 +470,104 @@ def test_random_play_of_drop_zone_leros_lands_the_paratroops_and_replays_to_the_
     assert not any(p.load and p.box != "athens" for p in st.leros.planes.values() if p.box == "air-execution")
     assert st.leros.landed or any(w == "dead" for w in st.leros.boxed.values())
     assert replay(rules, 5, game.actions_text(), path).hash() == game.hash()
+
+
+# ---------------------------------------------------------------- rules enforced in play, each with its position
+
+def test_1_6_trucked_heavy_weapons_move_12_mps_in_move_mode_only(s1):
+    st = fresh(s1)
+    assert "AA-1" in s1.leros["trucked"] and st.units["AA-1"].hex is not None
+    st.units["AA-1"].mode = "move"
+    assert s1.ma(st, "AA-1") == 12
+    st.units["AA-1"].mode = "fire"
+    assert s1.ma(st, "AA-1") == 0                       # the series' own allowance outside Move mode
+
+
+def test_2_1_e_lrdg_and_sbs_act_without_an_op_sheet_and_other_units_do_not(s1):
+    st = fresh(s1)
+    on_sheets = {u for sh in st.sheets.values() for u in sh.units}
+    assert "SBS" not in on_sheets and "LRDG" not in on_sheets
+    assert s1.has_orders(st, "SBS") and s1.has_orders(st, "LRDG")
+    assert "A-Kents-1" not in on_sheets and not s1.has_orders(st, "A-Kents-1")
+
+
+def test_3_6_g_an_overstack_left_by_a_drop_loses_its_excess_units_at_the_end_of_the_next_german_action_phase(s2):
+    from engine.rulesets.tcs.games.leros_rules import _proc_drop
+    st = fresh(s2)
+    limit = s2.options["stacking_units"]
+    h = s2.hex("B34.25")
+    germans = [k for k in s2.order if s2.specs[k].side == "german" and not s2.specs[k].fo][:limit + 2]
+    for k in germans:                               # five German units in one hex
+        st.units[k].hex = h
+        st.leros.boxed.pop(k, None)
+    for k, u in st.units.items():
+        if u.hex == h and k not in germans:
+            u.hex = None
+    st.leros.overstack_check = st.turn + 1          # the drop was this turn: the check is next turn's
+    _proc_drop(s2, st, ctx_for(s2, st))
+    assert [k for k in germans if st.units[k].hex == h] == germans
+    st.turn += 1
+    c = ctx_for(s2, st)
+    _proc_drop(s2, st, c)
+    assert [k for k in germans if st.units[k].hex == h] == germans[:limit]
+    assert all(st.leros.boxed.get(k) == "dead" for k in germans[limit:])
+    assert sum("still overstacked (Leros 3.6g)" in e.text for e in c.events) == 2
+    assert st.leros.overstack_check == -1
+
+
+def test_2_7_and_4_the_historical_set_up_and_the_variants_shift_the_victory_level():
+    rules = rules_for_path(SCEN / "leros-1-curtain-rises.toml")
+    st = fresh(rules)
+    st.over = True
+    assert rules.leros["historical_setup"]
+    assert rules.outcome(st).breakdown["shift"] == 1              # 2.7: one level to the British
+    rules.leros["variants"] = ["4.2", "4.4"]                       # each one level to the Germans
+    assert rules.outcome(st).breakdown["shift"] == -1
+    rules.leros["variants"] = ["4.3", "4.5", "4.7"]                # no shift
+    assert rules.outcome(st).breakdown["shift"] == 1
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_5_1_a_no_british_unit_starts_next_to_a_german_unless_in_a_building_or_village(name):
+    rules = rules_for_path(SCEN / name)
+    st = rules.initial_state(1)
+    german = {u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side == "german"}
+    for k, u in st.units.items():
+        if u.hex is None or rules.specs[k].side != "british":
+            continue
+        if any(hex_distance(u.hex, g) == 1 for g in german):
+            assert rules.board.terrain.get(u.hex) in ("building", "village"), (k, rules.hid(u.hex))
+
+
+def test_2_1_3_1_command_prep_ratings_and_op_sheet_limits_per_scenario():
+    s1 = load_tcs_scenario(SCEN / "leros-1-curtain-rises.toml")
+    s2 = load_tcs_scenario(SCEN / "leros-2-drop-zone.toml")
+    assert (s1.sides["british"].command_prep, s1.sides["german"].command_prep) == (5, 3)     # 2.1c, 3.1c
+    assert (s1.sides["british"].max_implemented, s1.sides["german"].max_implemented) == (6, 8)   # 2.1b, 3.1b
+    assert (s2.sides["british"].max_implemented, s2.sides["german"].max_implemented) == (2, 3)   # one map
+
+
+def test_2_2_and_3_2_one_british_battery_and_german_guns_without_rounds_until_they_land(s1):
+    st = fresh(s1)
+    british = [b for b, bat in s1.batteries.items() if bat.side == "british"]
+    assert british == ["9-FA"]                                                   # 2.2
+    assert all(v == 0 for k, v in st.ammo.items() if k.startswith("german|"))    # 3.2b: none at the start
+    assert all(st.units[g].hex is None for g in ("3-Arty-1", "3-Arty-2", "4-Arty-1", "4-Arty-2"))   # in Kos
+
+
+def test_1_1_b_building_and_village_hexes_are_two_terrains_whose_values_are_asked_in_play(s1):
+    from engine.rulesets.tcs.sight import terrain_key
+    board = s1.board
+    town = {terrain_key(board, h) for h in board.hexes() if board.terrain.get(h) in ("building", "village")}
+    assert town == {"building", "village"}
+    st = fresh(s1)
+    for t in ("building", "village"):
+        with pytest.raises(Need) as need:
+            ctx_for(s1, st).cell("tcs.terrain.combat", (t,), purpose="the target's terrain")
+        assert need.value.pending["kind"] == "chart" and need.value.pending["prompt"].key == (t,)
+    assert ctx_for(s1, st).cell("tcs.terrain.combat", ("clear",)) == "Partly Protective"     # 1.1d, known
+
+
+def test_2_1_d_no_british_staff_modifier():
+    sc = load_tcs_scenario(SCEN / "leros-1-curtain-rises.toml")
+    assert sc.sides["british"].staff == 0
