@@ -571,3 +571,14 @@ def test_1_1_b_building_and_village_hexes_are_two_terrains_whose_values_are_aske
 def test_2_1_d_no_british_staff_modifier():
     sc = load_tcs_scenario(SCEN / "leros-1-curtain-rises.toml")
     assert sc.sides["british"].staff == 0
+
+
+def test_1_2_h_an_empty_boat_set_up_on_the_track_sails_home_and_is_asked_no_landing_zone(s1):
+    st = fresh(s1)
+    empty = [k for k, b in sorted(st.leros.boats.items()) if b.box == "A" and not b.load]
+    assert empty == ["Barge-9", "I-Boat-4"]                      # scenario 1 sets them up empty in box A
+    st.leros.boats = {k: st.leros.boats[k] for k in empty}
+    c = ctx_for(s1, st)
+    L.sea_movement(s1, st, c, "german")                          # box A is the first: home at once
+    assert all(st.leros.boats[k].box == "kos" and not st.leros.boats[k].returning for k in empty)
+    assert sum("is empty and sails home (Leros 1.2h)" in e.text for e in c.events) == 2

@@ -263,6 +263,9 @@ def sea_movement(rules, st, ctx, side: str) -> None:
             if bid in tr.boats and b.load and not b.returning:
                 _land(rules, st, ctx, b)
             continue
+        if not b.load and not b.returning:  # 1.2h: an empty boat on the track (one set up empty) sails home
+            b.returning, b.lz = True, 0
+            ctx.events.append(Event("sea", f"{bid} is empty and sails home (Leros 1.2h)"))
         if storm:                          # 1.4d: a boat advances only on 5 or 6
             r = ctx.roll(f"storm: does {bid} advance (5-6)?")
             if r < 5:
