@@ -33,10 +33,10 @@ def tree_rows(tree):
     out = []
 
     def walk(item, path):
-        text = f"{item.text(0)}: {item.text(1)}" if item.text(0) else item.text(1)
+        text = f"{item.text(0)}: {item.text(1)}" if item.text(1) else item.text(0)
         out.append(" > ".join(path + [text]))
         for i in range(item.childCount()):
-            walk(item.child(i), path + [item.text(0) or item.text(1)])
+            walk(item.child(i), path + [item.text(0)])
     for i in range(tree.topLevelItemCount()):
         walk(tree.topLevelItem(i), [])
     return out

@@ -56,7 +56,7 @@ class TracksDock(QDockWidget):
         lay.setContentsMargins(6, 4, 6, 4)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(("Box", "Contents"))
-        self.tree.setColumnWidth(0, 210)
+        self.tree.setColumnWidth(0, 250)
         self.tree.itemActivated.connect(self._activated)
         self.tree.setToolTip("Double-click a drop zone or Landing Zone to show it on the map")
         lay.addWidget(self.tree, 3)
@@ -126,10 +126,11 @@ class TracksDock(QDockWidget):
     def _box(self, top, name: str, rows: list[str], units: list[str], count: str) -> None:
         it = QTreeWidgetItem([name, count if rows else ("—" if not units else "")])
         top.addChild(it)
-        for r in rows:
-            it.addChild(QTreeWidgetItem(["", r]))
-        if units:
-            it.addChild(QTreeWidgetItem(["", f"waiting: {', '.join(units)}"]))
+        for r in rows + ([f"waiting: {', '.join(units)}"] if units else []):
+            row = QTreeWidgetItem([r])
+            row.setToolTip(0, r)
+            it.addChild(row)
+            row.setFirstColumnSpanned(True)      # a boat and its load read across the whole dock
         it.setExpanded(bool(rows))
 
     def _fill_form(self, session, legal: list[str]) -> None:
