@@ -206,7 +206,20 @@ class DemyanskBot:
         return None
 
     def _mend_front(self, rules, st: State):
-        """7.3: the first move that makes the front continuous again, if one unit can."""
+        """7.3: the first move that makes the front continuous again, if one unit can.
+
+        Only a destination whose new zone of control touches both the part of the front joined to the north
+        edge and the part joined to the south edge can mend it (moving a unit away only shrinks those parts),
+        so the others are not tried: the move found is the same, found sooner.
+        """
+        north, south, soviet = _front_parts(rules, st)
+        nb = rules.map.neighbors
+
+        def may_mend(h) -> bool:
+            blob = {x for x in (h, *nb[h]) if x not in soviet}
+            near = blob.union(*(nb[x] for x in blob))
+            return bool(near & north) and bool(near & south)
+
         for uid in rules.order:
             u = st.units[uid]
             if (rules.specs[uid].side != GERMAN or u.status != ON_MAP or uid in rules.pocket_units
@@ -214,6 +227,8 @@ class DemyanskBot:
                 continue
             r = reach(rules, st, uid)
             for h in sorted(r.destinations, key=lambda h: (r.destinations[h], h)):
+                if not may_mend(h):
+                    continue
                 move = A.Move(uid, rules.map.hex_id(h), rules.map.hex_id(u.hex))
                 after, _ = rules.apply(st, move)
                 if continuous_front(rules, after) and not rules.garrison_shortfall(after):
@@ -252,6 +267,31 @@ class DemyanskBot:
                     self._done.add(uid)
                     return A.Move(uid, rules.map.hex_id(f), rules.map.hex_id(u.hex))
         return None
+
+
+def _front_parts(rules, st: State) -> tuple[set, set, set]:
+    """7.3: the hexes held by German units or their zone of control that join the north edge, those that join
+    the south edge (each with the edge's own hexes, held or not), and the Soviet-held hexes."""
+    from collections import deque
+
+    from .zoc import zoc
+
+    soviet = side_hexes(rules, st, SOVIET)
+    held = (side_hexes(rules, st, GERMAN) | zoc(rules, st, GERMAN)) - soviet
+    nb = rules.map.neighbors
+    parts = []
+    for edge in ("north", "south"):
+        start = {h for h in rules.map.edges[edge] if h in held}
+        seen = set(start)
+        todo = deque(start)
+        while todo:
+            h = todo.popleft()
+            for n in nb[h]:
+                if n in held and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        parts.append(seen | set(rules.map.edges[edge]))
+    return parts[0], parts[1], soviet
 
 
 def _nearest(h: Hex, targets: list[Hex]) -> int:

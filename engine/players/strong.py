@@ -1,0 +1,359 @@
+"""The strong Demyansk player: it plans its battles, retreats and advances with the engine itself.
+
+How it decides (docs/bots.md says the same in words):
+
+* **Evaluation.** A position is worth, to a side, the figure :func:`evaluate`
+  gives: the victory condition as if the game ended now (9.3 victory points,
+  or the 9.2 open line and how many blocked hexes still stand between the
+  pocket and the west), plus the strength still on the map of each side, less
+  a price for units that an enemy retreat result would destroy (no hex to
+  retreat to).  The German side's figure is the Soviet side's negated.
+* **Combat.** Every battle the rules allow now (``rules.declarations``) is a
+  candidate.  For each, the engine plays the battle out once per face of the
+  die (``preset_dice``: the same die the rules would roll), answers the
+  choices the result asks for (blank chart cells with the bot's answer, the
+  loser's retreat by the enemy's best answer for itself, the winner's advance
+  by the best for this side), and averages the evaluation over the six
+  faces.  The battle with the best expected gain is announced, then the next
+  best among those whose units are still free, while the gain is above
+  ``min_gain``.  A battle that gains nothing is never fought.
+* **Retreats and advances** of its own units: the option with the best
+  evaluation.
+* **Movement, set-up and reinforcements**: the baseline player's
+  (``engine.rulesets.demyansk.bot``), but heading for the corridor, the
+  cheapest way through Soviet units and zones of control between the pocket
+  and the west edge, which both sides fight over (the German to open it, the
+  Soviet to hold it shut).
+
+Each decision leaves one line in ``last_reason`` ("attacks 9-SS at 6:1:
+expected gain 12.0 (cuts the open line)") for the log and the window.
+"""
+from __future__ import annotations
+
+import heapq
+import time
+
+from ..charts import ChartAnswer, read_cell
+from ..errors import IllegalAction
+from ..rulesets.demyansk import actions as A
+from ..rulesets.demyansk.bot import DemyanskBot
+from ..rulesets.demyansk.charts import CRT, crt_key
+from ..rulesets.demyansk.combat import battle_odds
+from ..rulesets.demyansk.state import ON_MAP, State
+from ..rulesets.demyansk.supply import linked_to_west, west_region
+from ..rulesets.demyansk.units import GERMAN, SOVIET
+from ..rulesets.demyansk.victory import victory_points
+from ..rulesets.demyansk.zoc import side_hexes, zoc
+
+STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float}
+
+LINK_VALUE = 40.0          # open-line scenarios: the pocket joined to the west (the game's whole object)
+GAP_VALUE = 4.0            # each blocked hex still between the pocket and the west
+STRENGTH_VALUE = 0.08      # each point of attack plus defence on the map
+DOOMED_PRICE = 0.5         # a unit that a retreat result would destroy: this share of its value is at stake
+BLOCKED_COST = 1           # corridor: a hex in a Soviet zone of control
+OCCUPIED_COST = 3          # corridor: a hex holding a Soviet unit
+
+
+# ---------------------------------------------------------------- the evaluation
+class _Graph:
+    """The map as numbered hexes with neighbour lists (worked out once per rules), for fast searches."""
+
+    def __init__(self, rules):
+        m = rules.map
+        self.hexes = sorted((h for h in m.neighbors if h not in m.prohibited and h not in rules.outside_play),
+                            key=lambda h: (h.q, h.r))
+        self.index = {h: i for i, h in enumerate(self.hexes)}
+        self.nb = [[self.index[n] for n in m.neighbors[h] if n in self.index] for h in self.hexes]
+        self.west = sorted(self.index[h] for h in m.edges["west"] if h in self.index)
+
+
+def _graph(rules) -> _Graph:
+    g = rules.__dict__.get("_strong_graph")
+    if g is None:
+        g = rules.__dict__["_strong_graph"] = _Graph(rules)
+    return g
+
+
+def corridor(rules, st: State) -> tuple[int, list]:
+    """The cheapest way from the west edge to a pocket unit through hexes free of Soviet units and zones of
+    control, each such hex it must still cross costing ``BLOCKED_COST`` (zone of control) or ``OCCUPIED_COST``
+    (a Soviet unit): (its cost, its hexes from the west edge). (0, [...]) once the pocket is linked (7.2, 9.2);
+    (999, []) when no pocket unit is left."""
+    g = _graph(rules)
+    idx = g.index
+    pockets = {idx[st.units[u].hex] for u in rules.pocket_units
+               if st.units[u].status == ON_MAP and st.units[u].hex in idx}
+    if not pockets:
+        return 999, []
+    cost = [0] * len(g.hexes)
+    for h in zoc(rules, st, SOVIET):
+        i = idx.get(h)
+        if i is not None:
+            cost[i] = BLOCKED_COST
+    for h in side_hexes(rules, st, SOVIET):
+        i = idx.get(h)
+        if i is not None:
+            cost[i] = OCCUPIED_COST
+    for i in pockets:
+        cost[i] = 0                          # a unit's own hex may be in a zone of control (7.2)
+    inf = 1 << 30
+    dist = [inf] * len(g.hexes)
+    prev = [-1] * len(g.hexes)
+    for i in g.west:
+        dist[i] = cost[i]
+    heap = [(dist[i], i) for i in g.west if dist[i] < inf]
+    heapq.heapify(heap)
+    nb = g.nb
+    while heap:
+        d, i = heapq.heappop(heap)
+        if d != dist[i]:
+            continue
+        if i in pockets:
+            path = [i]
+            while prev[path[-1]] >= 0:
+                path.append(prev[path[-1]])
+            return d, [g.hexes[j] for j in reversed(path)]
+        for n in nb[i]:
+            nd = d + cost[n]
+            if nd < dist[n]:
+                dist[n], prev[n] = nd, i
+                heapq.heappush(heap, (nd, n))
+    return 999, []
+
+
+def _unit_value(rules, uid: str) -> float:
+    s = rules.specs[uid]
+    return STRENGTH_VALUE * (s.attack + s.defense)
+
+
+def evaluate(rules, st: State, side: str) -> float:
+    """What the position is worth to ``side`` (higher is better), in victory points or their equivalent."""
+    german = 0.0
+    if rules.victory == "points":
+        b = victory_points(rules, st).breakdown
+        german += b["german total"] - b["soviet total"]
+    else:
+        pocket = [u for u in rules.pocket_units if st.units[u].status == ON_MAP]
+        region = west_region(rules, st)
+        nb = rules.map.neighbors
+        if any(st.units[u].hex in region or any(n in region for n in nb[st.units[u].hex]) for u in pocket):
+            german += LINK_VALUE
+        else:
+            gap, _ = corridor(rules, st)
+            german -= GAP_VALUE * min(gap, 12)
+    ezoc = {GERMAN: zoc(rules, st, SOVIET), SOVIET: zoc(rules, st, GERMAN)}
+    occupied = side_hexes(rules, st, GERMAN) | side_hexes(rules, st, SOVIET)
+    for uid, u in st.units.items():
+        if u.status != ON_MAP:
+            continue
+        spec = rules.specs[uid]
+        value = _unit_value(rules, uid)
+        # a unit in an enemy zone of control with no free neighbour to retreat to: a retreat result destroys it
+        if u.hex in ezoc[spec.side] and not any(
+                n not in occupied and n not in ezoc[spec.side] and n not in rules.map.prohibited
+                for n in rules.map.neighbors[u.hex]):
+            value -= DOOMED_PRICE * (value + (3 if spec.side == GERMAN and rules.victory == "points" else 0))
+        german += value if spec.side == GERMAN else -value
+    return german if side == GERMAN else -german
+
+
+# ---------------------------------------------------------------- the player
+class StrongDemyansk(DemyanskBot):
+    """Chooses one legal action at a time for one side, planning battles with the engine (see the module)."""
+
+    def __init__(self, side: str, blank_answer: str = "NE", budget: float = 2.0, min_gain: float = 0.05,
+                 cancel=None):
+        super().__init__(side, min_column=1, blank_answer=blank_answer)
+        self.budget = float(budget)              # seconds for the battles of one combat phase
+        self.min_gain = float(min_gain)
+        self.cancel = cancel or (lambda: False)  # asked between two simulated battles: True stops the planning
+        self.last_reason = ""
+        self._plan: list = []                    # the battles chosen for this combat phase, best first
+        self._planned = None
+        self._targets_for = None
+
+    # ------------------------------------------------------------ entry point
+    def choose(self, rules, st: State):
+        self.last_reason = ""
+        return super().choose(rules, st)
+
+    # ------------------------------------------------------------ pending choices
+    def _answer(self, rules, st: State):
+        p = st.pending[0]
+        if p["kind"] == "result":
+            return super()._answer(rules, st)
+        options = rules.legal_actions(st)
+        if len(options) == 1:
+            return options[0]
+        best = max(options, key=lambda a: (self._after(rules, st, a), a.text()))
+        self.last_reason = f"{best.text()}: the best position of {len(options)} choices"
+        return best
+
+    def _after(self, rules, st: State, action) -> float:
+        try:
+            after, _ = rules.apply(st, action)
+        except IllegalAction:
+            return float("-inf")
+        return evaluate(rules, after, self.side)
+
+    # ------------------------------------------------------------ targets for movement
+    def _targets(self, rules, st: State):
+        """The corridor's blocked hexes (German: to open them; Soviet: to hold them), else the baseline's;
+        worked out once a phase."""
+        key = (st.turn, st.phase)
+        if self._targets_for is None or self._targets_for[0] != key:
+            self._targets_for = (key, self._corridor_targets(rules, st))
+        return self._targets_for[1]
+
+    def _corridor_targets(self, rules, st: State):
+        gap, path = corridor(rules, st)
+        if 0 < gap < 999:
+            szoc = zoc(rules, st, SOVIET)
+            soviet = side_hexes(rules, st, SOVIET)
+            blocked = [h for h in path if h in szoc or h in soviet]
+            if blocked:
+                if self.side == GERMAN:
+                    return blocked
+                return blocked + sorted(side_hexes(rules, st, GERMAN))
+        return super()._targets(rules, st)
+
+    # ------------------------------------------------------------ combat
+    def _declare(self, rules, st: State):
+        key = (st.turn, st.phase)
+        if self._planned != key:
+            self._planned = key
+            self._plan = self.plan_battles(rules, st)
+        while self._plan:
+            gain, decl, why = self._plan.pop(0)
+            try:
+                odds = rules.odds(st, decl.defender, decl.attackers)
+                rules.apply(st, decl)
+            except IllegalAction:
+                continue
+            self.last_reason = f"attacks {decl.defender} at {odds.label}: expected gain {gain:.1f}{why}"
+            return decl
+        return None
+
+    def plan_battles(self, rules, st: State) -> list:
+        """The battles worth announcing now, best first: (expected gain, declaration, why), each gain above
+        ``min_gain``, no unit in two of them and no defender twice."""
+        start = time.perf_counter()
+        now = evaluate(rules, st, self.side)
+        scored = []
+        for decl in self._candidates(rules, st):
+            if self.cancel() or time.perf_counter() - start > self.budget:
+                break
+            gain, why = self.battle_gain(rules, st, decl, now)
+            if gain > self.min_gain:
+                scored.append((gain, decl, why))
+        scored.sort(key=lambda x: (-x[0], x[1].text()))
+        plan, used, hit = [], set(), set()
+        for gain, decl, why in scored:
+            if decl.defender in hit or used & set(decl.attackers):
+                continue
+            plan.append((gain, decl, why))
+            used.update(decl.attackers)
+            hit.add(decl.defender)
+        return plan
+
+    def _candidates(self, rules, st: State) -> list:
+        """The legal battles, at most two groups per defender and odds column (fewest, then weakest, attackers),
+        the most promising (highest odds) first so a short budget still sees them."""
+        best: dict = {}
+        for decl in rules.declarations(st):
+            odds = battle_odds(rules, st, decl.defender, decl.attackers)
+            k = (decl.defender, odds.column)
+            weight = (len(decl.attackers), odds.attack)
+            best.setdefault(k, []).append((weight, decl, odds.column))
+        out = []
+        for items in best.values():
+            items.sort(key=lambda x: (x[0], x[1].text()))
+            out.extend(items[:2])
+        out.sort(key=lambda x: (-x[2], x[0], x[1].text()))
+        return [d for _, d, _ in out]
+
+    def battle_gain(self, rules, st: State, decl, now: float | None = None) -> tuple[float, str]:
+        """The expected change of the evaluation if ``decl`` is fought now, over the six faces of the die, and a
+        few words on its best outcome."""
+        if now is None:
+            now = evaluate(rules, st, self.side)
+        declared, _ = rules.apply(st, decl)
+        odds = battle_odds(rules, st, decl.defender, decl.attackers)
+        faces: dict = {}                          # a result -> the faces that give it (each simulated once)
+        for face in range(1, 7):
+            cell = read_cell(rules.charts, st.charts, CRT, crt_key(rules.tables, odds.column, face))
+            faces.setdefault(cell or self.blank_answer, []).append(face)
+        total, best = 0.0, (float("-inf"), "")
+        for result, same in sorted(faces.items()):
+            trial = declared.copy()
+            trial.preset_dice = [same[0]]
+            try:
+                after, _ = rules.apply(trial, A.Resolve(decl.defender))
+                after = self._settle(rules, after)
+            except IllegalAction:
+                return float("-inf"), ""
+            value = evaluate(rules, after, self.side)
+            total += value * len(same)
+            if value > best[0]:
+                best = (value, self._outcome_words(rules, st, after))
+        gain = total / 6 - now
+        return gain, best[1]
+
+    def _settle(self, rules, st: State) -> State:
+        """Answer the choices a simulated result asks for: blank cells with the bot's answer, each side's
+        retreats and advances by its best evaluation."""
+        for _ in range(20):
+            if not st.pending:
+                return st
+            p = st.pending[0]
+            if p["kind"] == "result":
+                prompt = rules.chart_prompt(st)
+                action = ChartAnswer(prompt.slot, prompt.key, self.blank_answer)
+            else:
+                options = rules.legal_actions(st)
+                who = p["side"]
+                action = max(options, key=lambda a: (self._value_for(rules, st, a, who), a.text()))
+            st, _ = rules.apply(st, action)
+        return st
+
+    def _value_for(self, rules, st: State, action, side: str) -> float:
+        try:
+            after, _ = rules.apply(st, action)
+        except IllegalAction:
+            return float("-inf")
+        return evaluate(rules, after, side)
+
+    def _outcome_words(self, rules, before: State, after: State) -> str:
+        lost = [u for u in after.units if before.units[u].status == ON_MAP and after.units[u].status != ON_MAP
+                and rules.specs[u].side != self.side]
+        if rules.victory != "points":
+            was = any(linked_to_west(rules, before, before.units[u].hex) for u in rules.pocket_units
+                      if before.units[u].status == ON_MAP)
+            now = any(linked_to_west(rules, after, after.units[u].hex) for u in rules.pocket_units
+                      if after.units[u].status == ON_MAP)
+            if was != now:
+                return " (opens the line to the pocket)" if now else " (cuts the open line)"
+        if lost:
+            return f" (may destroy {', '.join(sorted(lost))})"
+        return " (pushes it back)"
+
+
+def strong_for(rules, side: str, cancel=None, **options):
+    """A function from a state to the strong player's next action for ``side`` (one player, keeping its
+    memory); ``options`` are ``STRONG_OPTIONS``; ``cancel`` a function that says to stop thinking."""
+    if getattr(rules, "name", "") != "demyansk":
+        raise ValueError(f"the strong player knows Demyansk Pocket only, not the {getattr(rules, 'name', '?')} rules")
+    if side not in (GERMAN, SOVIET):
+        raise ValueError(f"Demyansk has no side {side!r}")
+    unknown = set(options) - set(STRONG_OPTIONS)
+    if unknown:
+        raise ValueError(f"the strong player has no option {', '.join(sorted(unknown))}")
+    player = StrongDemyansk(side, cancel=cancel, **options)
+
+    def choose(st):
+        return player.choose(rules, st)
+
+    choose.player = player
+    return choose
+
