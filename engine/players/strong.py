@@ -11,9 +11,9 @@ How it decides (docs/bots.md says the same in words):
 * **Combat.** Every battle the rules allow now (``rules.declarations``) is a
   candidate.  For each, the engine plays the battle out once per face of the
   die (``preset_dice``: the same die the rules would roll), answers the
-  choices the result asks for (blank chart cells with the bot's answer, the
-  loser's retreat by the enemy's best answer for itself, the winner's advance
-  by the best for this side), and averages the evaluation over the six
+  choices the result asks for (blank chart cells with the bot's answer, an
+  enemy retreat as far from the attackers as it can go, its own retreats and
+  advances by the best evaluation), and averages the evaluation over the six
   faces.  The battle with the best expected gain is announced, then the next
   best among those whose units are still free, while the gain is above
   ``min_gain``.  A battle that gains nothing is never fought.
@@ -40,10 +40,9 @@ from ..rulesets.demyansk.bot import DemyanskBot
 from ..rulesets.demyansk.charts import CRT, crt_key
 from ..rulesets.demyansk.combat import battle_odds
 from ..rulesets.demyansk.state import ON_MAP, State
-from ..rulesets.demyansk.supply import linked_to_west, west_region
 from ..rulesets.demyansk.units import GERMAN, SOVIET
 from ..rulesets.demyansk.victory import victory_points
-from ..rulesets.demyansk.zoc import side_hexes, zoc
+from ..rulesets.demyansk.zoc import _cache, side_hexes, zoc
 
 STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float}
 
@@ -61,8 +60,7 @@ class _Graph:
 
     def __init__(self, rules):
         m = rules.map
-        self.hexes = sorted((h for h in m.neighbors if h not in m.prohibited and h not in rules.outside_play),
-                            key=lambda h: (h.q, h.r))
+        self.hexes = sorted((h for h in m.neighbors if h not in m.prohibited), key=lambda h: (h.q, h.r))
         self.index = {h: i for i, h in enumerate(self.hexes)}
         self.nb = [[self.index[n] for n in m.neighbors[h] if n in self.index] for h in self.hexes]
         self.west = sorted(self.index[h] for h in m.edges["west"] if h in self.index)
@@ -73,6 +71,34 @@ def _graph(rules) -> _Graph:
     if g is None:
         g = rules.__dict__["_strong_graph"] = _Graph(rules)
     return g
+
+
+def fast_west_region(rules, st: State) -> set:
+    """``supply.west_region`` (7.2) worked out on the numbered map and left in the state's cache, where the
+    engine's own ``linked_to_west`` then finds it: the same hexes, sooner."""
+    c = _cache(st)
+    if "west" in c:
+        return c["west"]
+    g = _graph(rules)
+    idx = g.index
+    blocked = [False] * len(g.hexes)
+    for h in zoc(rules, st, SOVIET) | side_hexes(rules, st, SOVIET):
+        i = idx.get(h)
+        if i is not None:
+            blocked[i] = True
+    seen = [False] * len(g.hexes)
+    todo = [i for i in g.west if not blocked[i]]
+    for i in todo:
+        seen[i] = True
+    nb = g.nb
+    while todo:
+        i = todo.pop()
+        for n in nb[i]:
+            if not seen[n] and not blocked[n]:
+                seen[n] = True
+                todo.append(n)
+    c["west"] = region = {g.hexes[i] for i, s in enumerate(seen) if s}
+    return region
 
 
 def corridor(rules, st: State) -> tuple[int, list]:
@@ -131,17 +157,12 @@ def evaluate(rules, st: State, side: str) -> float:
     """What the position is worth to ``side`` (higher is better), in victory points or their equivalent."""
     german = 0.0
     if rules.victory == "points":
+        fast_west_region(rules, st)
         b = victory_points(rules, st).breakdown
         german += b["german total"] - b["soviet total"]
     else:
-        pocket = [u for u in rules.pocket_units if st.units[u].status == ON_MAP]
-        region = west_region(rules, st)
-        nb = rules.map.neighbors
-        if any(st.units[u].hex in region or any(n in region for n in nb[st.units[u].hex]) for u in pocket):
-            german += LINK_VALUE
-        else:
-            gap, _ = corridor(rules, st)
-            german -= GAP_VALUE * min(gap, 12)
+        gap, _ = corridor(rules, st)          # 0: a pocket unit is linked to the west (7.2, 9.2)
+        german += LINK_VALUE if gap == 0 else -GAP_VALUE * min(gap, 12)
     ezoc = {GERMAN: zoc(rules, st, SOVIET), SOVIET: zoc(rules, st, GERMAN)}
     occupied = side_hexes(rules, st, GERMAN) | side_hexes(rules, st, SOVIET)
     for uid, u in st.units.items():
@@ -162,7 +183,7 @@ def evaluate(rules, st: State, side: str) -> float:
 class StrongDemyansk(DemyanskBot):
     """Chooses one legal action at a time for one side, planning battles with the engine (see the module)."""
 
-    def __init__(self, side: str, blank_answer: str = "NE", budget: float = 2.0, min_gain: float = 0.05,
+    def __init__(self, side: str, blank_answer: str = "NE", budget: float = 1.0, min_gain: float = 0.05,
                  cancel=None):
         super().__init__(side, min_column=1, blank_answer=blank_answer)
         self.budget = float(budget)              # seconds for the battles of one combat phase
@@ -310,6 +331,8 @@ class StrongDemyansk(DemyanskBot):
             if p["kind"] == "result":
                 prompt = rules.chart_prompt(st)
                 action = ChartAnswer(prompt.slot, prompt.key, self.blank_answer)
+            elif p["kind"] == "retreat" and p["side"] != self.side:
+                action = DemyanskBot(p["side"])._answer(rules, st)      # the enemy's retreat: away from us
             else:
                 options = rules.legal_actions(st)
                 who = p["side"]
@@ -328,10 +351,8 @@ class StrongDemyansk(DemyanskBot):
         lost = [u for u in after.units if before.units[u].status == ON_MAP and after.units[u].status != ON_MAP
                 and rules.specs[u].side != self.side]
         if rules.victory != "points":
-            was = any(linked_to_west(rules, before, before.units[u].hex) for u in rules.pocket_units
-                      if before.units[u].status == ON_MAP)
-            now = any(linked_to_west(rules, after, after.units[u].hex) for u in rules.pocket_units
-                      if after.units[u].status == ON_MAP)
+            was = corridor(rules, before)[0] == 0
+            now = corridor(rules, after)[0] == 0
             if was != now:
                 return " (opens the line to the pocket)" if now else " (cuts the open line)"
         if lost:

@@ -1,0 +1,148 @@
+"""The strong Demyansk player's decisions in small positions, and its games against the baseline."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.maps.hexes import hex_neighbors
+from engine.players.match import play_game, summarise, wilson
+from engine.players.strong import StrongDemyansk, corridor, evaluate, strong_for
+from engine.rulesets.demyansk import actions as A
+from engine.rulesets.demyansk.charts import CRT
+from engine.rulesets.demyansk.state import ELIMINATED, OFF_MAP, ON_MAP
+from engine.rulesets.demyansk.supply import linked_to_west
+from engine.rulesets.demyansk.zoc import forget
+from engine.scenario.newgame import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+
+
+def position(phase: str, turn: int, where: dict[str, str]):
+    """Scenario I's rules with only the units of ``where`` on the map (the rest gone off it), at ``phase``."""
+    game = new_game(TRAPPED, 1)
+    rules = game.rules
+    st = game.state.copy()
+    for uid, u in st.units.items():
+        if uid in where:
+            u.hex, u.status = rules.board.parse_hex(where[uid]), ON_MAP
+        else:
+            u.hex, u.status = None, OFF_MAP
+        u.moved = u.out_of_command = False
+    st.turn, st.phase, st.battles, st.pending, st.resolving = turn, phase, [], [], False
+    st.pocket_supplied, st.pocket_attack_limit = True, None
+    forget(st)
+    return rules, st
+
+
+def open_clear_hex(rules, col_from: int = 3, col_to: int = 9):
+    """A clear hex whose neighbours are all clear and on the map, with no river between (west of the pocket)."""
+    m = rules.map
+    for h in sorted(m.neighbors, key=lambda h: (h.q, h.r)):
+        hid = m.hex_id(h)
+        if not col_from <= int(hid[:2]) <= col_to or m.kinds[h] != {"clear"}:
+            continue
+        ns = hex_neighbors(h)
+        if all(n in m.on_map and m.kinds.get(n) == {"clear"} and not m.crosses_river(n, h) for n in ns):
+            return h
+    raise AssertionError("no open clear hex on the map")
+
+
+def play_phase_to_end(rules, st, choose):
+    """Let ``choose`` act until the game is over; the final state."""
+    for _ in range(500):
+        if st.over:
+            return st
+        st, _ = rules.apply(st, choose(st))
+    raise AssertionError("the game did not end")
+
+
+def test_takes_a_free_six_to_one_that_wins_the_game():
+    # Scenario I, last turn, Soviet combat: the one pocket unit left, the MP (1-2), stands linked to the west
+    # edge (9.2: the German wins as things stand).  Three Soviet units beside it make 22 against 2: 6:1, where
+    # no result can hurt the attacker, and the owner's chart (entered earlier in this game) gives DE on 4-6.
+    rules, _ = position("soviet-combat", 10, {})
+    p = open_clear_hex(rules)
+    ring = hex_neighbors(p)
+    attackers = ("sov-7gd", "sov-rb-14", "sov-rb-127")
+    for k in range(6):
+        where = {"ger-mp": rules.map.hex_id(p)}
+        where.update({a: rules.map.hex_id(ring[(k + i) % 6]) for i, a in enumerate(attackers)})
+        rules, st = position("soviet-combat", 10, where)
+        if linked_to_west(rules, st, p):
+            break
+    else:
+        raise AssertionError("no placement leaves the MP linked")
+    for die in (4, 5, 6):
+        st.charts.put(CRT, ("6-1", str(die)), "DE")
+    assert corridor(rules, st)[0] == 0                    # linked now: the German would win as things stand
+    bot = StrongDemyansk("soviet")
+    first = bot.choose(rules, st)
+    assert isinstance(first, A.Declare) and first.defender == "ger-mp"
+    assert set(first.attackers) <= set(attackers)           # the fewest units that make 6:1 (15 against 2)
+    assert rules.odds(st, "ger-mp", first.attackers).column == 6
+    assert "6:1" in bot.last_reason and "ger-mp" in bot.last_reason
+    # then it resolves it; on a 4 the MP is destroyed and the Soviet wins at the end of the turn
+    st, _ = rules.apply(st, first)
+    assert bot.choose(rules, st) == A.Resolve("ger-mp")
+    st.preset_dice = [4]
+    st, _ = rules.apply(st, A.Resolve("ger-mp"))
+    assert st.units["ger-mp"].status == ELIMINATED
+    end = play_phase_to_end(rules, st, strong_for(rules, "soviet"))
+    assert rules.outcome(end).winner == "soviet"
+
+
+def test_does_not_attack_at_one_to_one_into_a_city_with_nothing_to_gain():
+    # German combat: a Soviet naval brigade (5-2) holds Staraya Russa (0706: a city, doubled, ignores DR, 6.3);
+    # the only German unit beside it is a 5-5 regiment: 5 against 4, 1:1.  An EX costs the regiment too
+    # (its 5 is at least the defence of 4), an AR only pushes it back, no DR counts in the city: nothing to gain.
+    rules, st = position("german-combat", 4, {"sov-nb-42": "0706", "ger-329-551": "0707"})
+    assert rules.map.board.parse_hex("0706") in rules.map.cities
+    legal = [a for a in rules.legal_actions(st) if isinstance(a, A.Declare)]
+    assert [a.text() for a in legal] == ["attack sov-nb-42 by ger-329-551"]
+    assert rules.odds(st, "sov-nb-42", ("ger-329-551",)).column == 1
+    bot = StrongDemyansk("german")
+    gain, _ = bot.battle_gain(rules, st, legal[0])
+    assert gain < 0
+    assert bot.choose(rules, st) == A.EndPhase()
+
+
+def test_does_not_attack_at_one_to_one_into_a_fortification_with_nothing_to_gain():
+    # Soviet combat: a German 4-4 regiment in a fortification of the pocket's perimeter (doubled, 6.2) and the
+    # Guards 8-10 beside it: 8 against 8, 1:1; an EX destroys both, the Guards worth more.  Another pocket
+    # regiment stands linked to the west far away, so the regiment in the fortification decides nothing.
+    rules, _ = position("soviet-combat", 3, {})
+    fort = sorted(rules.map.forts, key=lambda h: (h.q, h.r))[0]
+    beside = next(n for n in rules.map.neighbors[fort] if rules.map.kinds[n] == {"clear"})
+    rules, st = position("soviet-combat", 3, {"ger-12-27": rules.map.hex_id(fort), "sov-7gd": rules.map.hex_id(beside),
+                                              "ger-12-48": "0305"})
+    assert corridor(rules, st)[0] == 0
+    odds = rules.odds(st, "ger-12-27", ("sov-7gd",))
+    assert odds.column == 1 and odds.defense == 8
+    bot = StrongDemyansk("soviet")
+    assert bot.choose(rules, st) == A.EndPhase()
+
+
+def test_the_evaluation_prefers_the_pocket_linked_and_its_side_stronger():
+    rules, st = position("german-movement", 5, {"ger-12-27": "0305"})
+    linked = evaluate(rules, st, "german")
+    assert evaluate(rules, st, "soviet") == -linked
+    ring = [rules.map.hex_id(n) for n in hex_neighbors(rules.board.parse_hex("0305"))]
+    soviets = ["sov-7gd", "sov-23", "sov-33", "sov-26", "sov-130", "sov-170"]
+    rules, cut = position("german-movement", 5, {"ger-12-27": "0305", **dict(zip(soviets, ring))})
+    assert corridor(rules, cut)[0] > 0 and evaluate(rules, cut, "german") < linked
+
+
+def test_wilson_interval():
+    lo, hi = wilson(75, 100)
+    assert round(lo, 3) == 0.657 and round(hi, 3) == 0.825
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_a_strong_game_is_legal_to_the_end_and_replays_by_hash():
+    r = play_game(str(TRAPPED), 3, {"german": "strong", "soviet": "baseline"})
+    assert r.winner in ("german", "soviet") and r.turns == 10 and r.phase_seconds["strong"]
+    summary = summarise(str(TRAPPED), ("strong", "baseline"), [r], ["german", "soviet"])
+    assert summary["players"]["strong"]["as german"]["games"] == 1
+    assert summary["sides"][r.winner]["wins"] == 1
