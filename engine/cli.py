@@ -12,7 +12,7 @@ import sys
 
 from .errors import BadFile, SandtableError
 
-COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench")
+COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench", "balance")
 
 
 def build_parser() -> argparse.ArgumentParser:

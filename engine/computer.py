@@ -9,6 +9,8 @@ from typing import Any, Callable
 from .errors import BadFile, Problem
 
 BASELINE = "baseline"          # the one bot every ruleset has (its ``bot.py``)
+STRONG = "strong"              # the player that plans with the engine (engine/players/strong.py), where it knows the game
+BOTS = (BASELINE, STRONG)
 
 
 def side_to_act(rules, state) -> str | None:
@@ -18,14 +20,30 @@ def side_to_act(rules, state) -> str | None:
     return _bot_module(rules).side_to_act(state)
 
 
-def bot_for(rules, side: str, options: dict | None = None) -> Callable[[Any], Any]:
-    """The ruleset's baseline bot for ``side`` with its ``options``: a function from a state to its next legal action."""
+def has_strong(ruleset: str) -> bool:
+    """Whether the strong player knows this ruleset."""
+    return ruleset == "demyansk"
+
+
+def bot_for(rules, side: str, options: dict | None = None, bot: str = BASELINE, cancel=None) -> Callable[[Any], Any]:
+    """The ruleset's ``bot`` ("baseline" or "strong") for ``side`` with its ``options``: a function from a state to
+    its next legal action; ``cancel`` (strong only) is asked while it thinks and cuts its thinking short."""
+    if bot == STRONG:
+        from .players.strong import strong_for
+
+        return strong_for(rules, side, cancel=cancel, **dict(options or {}))
+    if bot != BASELINE:
+        raise ValueError(f"there is no computer player {bot!r} (players: {', '.join(BOTS)})")
     mod = _bot_module(rules)
     return mod.bot_for(rules, side, **dict(options or {})) if options else mod.bot_for(rules, side)
 
 
-def bot_options(ruleset: str) -> dict[str, type]:
-    """The options a ruleset's baseline bot takes, by name and type (``BOT_OPTIONS`` in its ``bot.py``)."""
+def bot_options(ruleset: str, bot: str = BASELINE) -> dict[str, type]:
+    """The options a ruleset's bot takes, by name and type (``BOT_OPTIONS`` in its ``bot.py``, ``STRONG_OPTIONS``)."""
+    if bot == STRONG:
+        from .players.strong import STRONG_OPTIONS
+
+        return dict(STRONG_OPTIONS) if has_strong(ruleset) else {}
     try:
         mod = importlib.import_module(f"engine.rulesets.{ruleset}.bot")
     except ModuleNotFoundError:
@@ -68,16 +86,20 @@ class ComputerSides:
         if not isinstance(sides, list) or not all(isinstance(s, str) and s for s in sides):
             problems.append(Problem(where, "computer.sides", "expected a list of side names, like [\"soviet\"]"))
         bot = table.get("bot", BASELINE)
-        if bot != BASELINE:
-            problems.append(Problem(where, "computer.bot", f"expected {BASELINE!r} (the only bot there is), "
-                                                           f"not {bot!r}"))
+        if bot not in BOTS or bot == STRONG and not has_strong(ruleset):
+            known_bots = [b for b in BOTS if b == BASELINE or has_strong(ruleset)]
+            problems.append(Problem(where, "computer.bot", f"expected one of {', '.join(map(repr, known_bots))} "
+                                                           f"(the computer players for {ruleset}), not {bot!r}"))
+            bot = BASELINE
         options = table.get("options", {})
-        known = bot_options(ruleset)
+        known = bot_options(ruleset, bot)
         if not isinstance(options, dict):
             problems.append(Problem(where, "computer.options", "expected a table of the bot's options"))
             options = {}
         for key, value in options.items():
             kind = known.get(key)
+            if kind is float and isinstance(value, int) and not isinstance(value, bool):
+                continue
             if kind is None:
                 names = ", ".join(sorted(known)) or "none"
                 problems.append(Problem(where, f"computer.options.{key}",

@@ -19,7 +19,11 @@ def register(subparsers) -> None:
     p.add_argument("scenario", metavar="SCENARIO")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play); "
-                        "'random' plays every side of any ruleset with random legal actions")
+                        "'random' plays every side of any ruleset with random legal actions; 'strong' plays every "
+                        "side with the strong player (Demyansk); SIDE=PLAYER (baseline or strong) chooses per side, "
+                        "like german=strong,soviet=baseline")
+    p.add_argument("--explain", action="store_true", help="print each of the strong player's decisions with its "
+                                                           "reason")
     p.add_argument("--save", metavar="FILE", help="write the saved game (TOML) at the end")
     p.add_argument("--charts", metavar="FILE", help="the owner's chart book (TOML): blank chart cells it holds are "
                                                     "answered from it first, the bots answer the rest")
@@ -38,16 +42,21 @@ def run(args) -> int:
         return own(args)
     rules = load_rules(args.scenario)
     sides = sorted({s.side for s in rules.specs.values()})
-    chosen = [s.strip() for s in args.bot.split(",") if s.strip()]
-    unknown = [s for s in chosen if s not in sides]
-    if unknown or sorted(chosen) != sides:
-        raise BadFile([Problem("--bot", "", f"headless play needs a bot for every side: --bot {','.join(sides)}"
-                               + (f" (unknown: {', '.join(unknown)})" if unknown else ""))])
+    players = _players(args.bot, sides, rules.name)
     bot_mod = importlib.import_module(f"engine.rulesets.{rules.name}.bot")
-    bots = {s: bot_mod.DemyanskBot(s) for s in sides}
+    bots = {}
+    for s, who in players.items():
+        if who == "strong":
+            from ..players.strong import StrongDemyansk
+
+            bots[s] = StrongDemyansk(s)
+        else:
+            bots[s] = bot_mod.DemyanskBot(s)
     keeper = keeper_for(rules, args.charts) if args.charts else None
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
+    if args.explain:
+        bots = {s: _Explaining(b) for s, b in bots.items()}
     bot_mod.play_out(rules, game, bots, charts=keeper)
     seconds = time.perf_counter() - t0
     out = game.outcome()
@@ -57,7 +66,8 @@ def run(args) -> int:
     report = {"scenario": args.scenario, "seed": args.seed, "turns": game.state.turn, "over": game.is_over(),
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
-              "blank_cells_answered": blanks, "state_sha256": game.hash(), "seconds": round(seconds, 3)}
+              "blank_cells_answered": blanks, "state_sha256": game.hash(), "seconds": round(seconds, 3),
+              "players": players}
     if keeper is not None:
         report["chart_prompts"] = {"from_owners_chart": keeper.from_book, "asked": blanks, "charts": args.charts}
     if args.json:
@@ -77,6 +87,48 @@ def run(args) -> int:
     if args.save:
         print(f"saved: {args.save}")
     return 0
+
+
+def _players(spec: str, sides: list[str], ruleset: str) -> dict[str, str]:
+    """``--bot``: each side's player ("baseline" or "strong"); BadFile naming --bot unless every side has one."""
+    from ..computer import BOTS, STRONG, has_strong
+
+    words = [w.strip() for w in spec.split(",") if w.strip()]
+    if words == [STRONG]:
+        words = [f"{s}={STRONG}" for s in sides]
+    players, problems = {}, []
+    for w in words:
+        side, _, who = w.partition("=")
+        who = who or "baseline"
+        if side not in sides:
+            problems.append(f"no side {side!r}")
+        elif who not in BOTS:
+            problems.append(f"no player {who!r} (players: {', '.join(BOTS)})")
+        elif who == STRONG and not has_strong(ruleset):
+            problems.append(f"the strong player does not know the {ruleset} rules")
+        else:
+            players[side] = who
+    if problems or sorted(players) != sides:
+        raise BadFile([Problem("--bot", "", f"headless play needs a player for every side: --bot {','.join(sides)} "
+                               f"or --bot strong or --bot {sides[0]}=strong,{sides[-1]}=baseline"
+                               + (f" ({'; '.join(problems)})" if problems else ""))])
+    return players
+
+
+class _Explaining:
+    """A bot that prints each decision and, for the strong player, its reason."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def choose(self, rules, st):
+        action = self.bot.choose(rules, st)
+        why = getattr(self.bot, "last_reason", "")
+        print(f"turn {st.turn} {st.phase}: {action.text()}" + (f" - {why}" if why else ""))
+        return action
 
 
 def _random_play(args) -> int:

@@ -36,7 +36,9 @@ import time
 from ..charts import ChartAnswer, read_cell
 from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
-from ..rulesets.demyansk.bot import DemyanskBot
+from ..rulesets.demyansk.bot import DemyanskBot, _nearest
+from ..rulesets.demyansk.movement import may_move_now, reach
+from ..rulesets.demyansk.supply import continuous_front
 from ..rulesets.demyansk.charts import CRT, crt_key
 from ..rulesets.demyansk.combat import battle_odds
 from ..rulesets.demyansk.state import ON_MAP, State
@@ -238,6 +240,61 @@ class StrongDemyansk(DemyanskBot):
                     return blocked
                 return blocked + sorted(side_hexes(rules, st, GERMAN))
         return super()._targets(rules, st)
+
+    # ------------------------------------------------------------ movement
+    def _move(self, rules, st: State):
+        """The baseline's movement (withdrawals, garrisons, the front mended first), then each unit toward the
+        corridor: units already in contact move too (German units may leave a zone of control, 7.1) and the
+        pocket pushes out toward the relief, as long as the front (7.3) or the ring (7.2) holds."""
+        if self.side == GERMAN:
+            first = self._german_duties(rules, st)
+            if first is not None:
+                return first
+        targets = self._targets(rules, st)
+        for uid in rules.order:
+            if uid in self._done or rules.specs[uid].side != self.side:
+                continue
+            self._done.add(uid)
+            if may_move_now(rules, st, uid):
+                continue
+            u = st.units[uid]
+            if u.hex in rules.map.forts and uid in rules.pocket_units:
+                continue                                    # 6.2: garrisons stay
+            if self.side == SOVIET and any(n in side_hexes(rules, st, GERMAN) for n in rules.map.neighbors[u.hex]):
+                continue                                    # 5.2: it could not leave anyway
+            r = reach(rules, st, uid)
+            if not r.destinations:
+                continue
+            here = _nearest(u.hex, targets)
+            dest = min(r.destinations, key=lambda h: (_nearest(h, targets), r.destinations[h], h))
+            if _nearest(dest, targets) >= here:
+                continue
+            move = A.Move(uid, rules.map.hex_id(dest), rules.map.hex_id(u.hex))
+            try:
+                if not self._keeps_line(rules, st, move):
+                    continue                                # never open the front or the ring
+            except IllegalAction:
+                continue
+            self.last_reason = f"{uid} heads for the corridor ({_nearest(dest, targets)} hexes from it)"
+            return move
+        return None
+
+    def _german_duties(self, rules, st: State):
+        if rules.withdrawals:
+            for uid in rules.order:
+                wt = rules.specs[uid].withdraw_turn
+                if wt is not None and st.turn >= wt - 1 and st.units[uid].status == ON_MAP:
+                    try:
+                        rules.apply(st, A.Withdraw(uid))
+                    except IllegalAction:
+                        continue
+                    return A.Withdraw(uid)
+        garrison = self._garrison(rules, st)
+        if garrison:
+            return garrison
+        if st.phase == "german-movement" and not continuous_front(rules, st):
+            return self._mend_front(rules, st)
+        return None
 
     # ------------------------------------------------------------ combat
     def _declare(self, rules, st: State):

@@ -1,0 +1,136 @@
+"""``python -m engine balance SCENARIO --games N --pairing strong-baseline``: computer players play seeded games
+against each other, sides swapped every other game; prints each side's and each player's win rate with its 95 %
+(Wilson) interval, the distribution of the victory margin and the mean game length.
+
+Players: ``strong`` (engine/players/strong.py), ``baseline`` (the ruleset's bot.py) and ``random``
+(engine/players/random.py).  Games are deterministic from ``--seed``: game i has seed ``seed + i``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..errors import BadFile, Problem
+
+DEFAULT_PAIRING = "strong-strong"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("balance", help="play computer players against each other and report win rates",
+                              description="Play seeded games between computer players (sides swapped every other "
+                                          "game) and report each side's and player's win rate with its 95 % "
+                                          "interval.")
+    p.add_argument("scenario", metavar="SCENARIO")
+    p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    p.add_argument("--pairing", action="append", metavar="A-B",
+                   help=f"players to pair, like strong-baseline (players: strong, baseline, random); may be given "
+                        f"more than once (default {DEFAULT_PAIRING})")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i has seed SEED+i)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
+    p.add_argument("--json", action="store_true", help="one JSON object per pairing")
+    p.set_defaults(func=run)
+
+
+def _pairings(args) -> list[tuple[str, str]]:
+    from ..players.match import PLAYERS
+
+    out, problems = [], []
+    for text in args.pairing or [DEFAULT_PAIRING]:
+        a, _, b = text.partition("-")
+        if a not in PLAYERS or b not in PLAYERS:
+            problems.append(Problem("--pairing", text, f"expected two players joined by '-', like strong-baseline "
+                                                       f"(players: {', '.join(PLAYERS)})"))
+        else:
+            out.append((a, b))
+    if args.games < 1:
+        problems.append(Problem("--games", str(args.games), "expected at least 1"))
+    if args.jobs < 1:
+        problems.append(Problem("--jobs", str(args.jobs), "expected at least 1"))
+    if problems:
+        raise BadFile(problems)
+    return out
+
+
+def _one(job):
+    from ..players.match import play_game
+
+    scenario, seed, players = job
+    return play_game(scenario, seed, players)
+
+
+def run(args) -> int:
+    from ..game import load_rules
+    from ..players.match import pairing_games, rules_sides, summarise
+    from ..computer import has_strong
+
+    pairings = _pairings(args)
+    rules = load_rules(args.scenario)
+    if any("strong" in p for p in pairings) and not has_strong(rules.name):
+        raise BadFile([Problem("--pairing", "strong", f"the strong player does not know the {rules.name} rules")])
+    sides = rules_sides(rules)
+    for pairing in pairings:
+        jobs = [(args.scenario, seed, players) for seed, players in pairing_games(pairing, sides, args.games,
+                                                                                  args.seed)]
+        results = []
+        t0 = time.perf_counter()
+        if args.jobs > 1:
+            from multiprocessing import Pool
+
+            with Pool(args.jobs) as pool:
+                for r in pool.imap(_one, jobs):
+                    _done(args, pairing, r, results, t0)
+        else:
+            for job in jobs:
+                _done(args, pairing, _one(job), results, t0)
+        summary = summarise(args.scenario, pairing, results, sides)
+        phases = [s for r in results for s in r.phase_seconds.get("strong", [])]
+        if phases:
+            phases.sort()
+            summary["strong_phase_seconds"] = {"median": round(phases[len(phases) // 2], 3),
+                                               "max": round(phases[-1], 3), "phases": len(phases)}
+        if args.json:
+            print(json.dumps(summary), flush=True)
+        else:
+            _print(summary, sides)
+    return 0
+
+
+def _done(args, pairing, r, results, t0) -> None:
+    results.append(r)
+    if args.records:
+        with open(args.records, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"pairing": "-".join(pairing), "seed": r.seed, "players": r.players,
+                                "winner": r.winner, "turns": r.turns, "actions": r.actions,
+                                "seconds": round(r.seconds, 2), "breakdown": r.breakdown,
+                                "strong_phase_seconds": [round(x, 4) for x in r.phase_seconds.get("strong", [])]})
+                    + "\n")
+    n, total = len(results), args.games
+    width = 30
+    bar = "#" * (width * n // total) + "-" * (width - width * n // total)
+    print(f"\r{'-'.join(pairing)} [{bar}] {n}/{total} games, {time.perf_counter() - t0:.0f} s",
+          end="" if n < total else "\n", file=sys.stderr, flush=True)
+
+
+def _pct(row: dict) -> str:
+    lo, hi = row["ci95"]
+    return f"{row['wins']}/{row.get('games', '')} = {100 * row['rate']:.0f} % (95 % interval {100 * lo:.0f}-{100 * hi:.0f} %)"
+
+
+def _print(s: dict, sides: list[str]) -> None:
+    print(f"{s['scenario']}: {s['pairing']}, {s['games']} games, {s['mean_turns']} turns and "
+          f"{s['mean_actions']} actions a game on average, {s['seconds']} s")
+    for side in sides + ["draw"]:
+        row = dict(s["sides"][side], games=s["games"])
+        print(f"  {side} wins: {_pct(row)}")
+    for p, row in s["players"].items():
+        if "wins" not in row:
+            continue
+        print(f"  {p}: {_pct(row)}")
+        for side in sides:
+            print(f"    as {side}: {_pct(row[f'as {side}'])}")
+    print(f"  margin ({s['margin_is']}): " + ", ".join(f"{k}: {v}" for k, v in s["margin"].items()))
+    if "strong_phase_seconds" in s:
+        ph = s["strong_phase_seconds"]
+        print(f"  strong player's phases: median {ph['median']} s, max {ph['max']} s over {ph['phases']} phases")
