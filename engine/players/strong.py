@@ -46,7 +46,7 @@ from ..rulesets.demyansk.units import GERMAN, SOVIET
 from ..rulesets.demyansk.victory import victory_points
 from ..rulesets.demyansk.zoc import _cache, side_hexes, zoc
 
-STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float}
+STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float, "max_battles": int}
 
 LINK_VALUE = 40.0          # open-line scenarios: the pocket joined to the west (the game's whole object)
 GAP_VALUE = 4.0            # each blocked hex still between the pocket and the west
@@ -185,10 +185,11 @@ def evaluate(rules, st: State, side: str) -> float:
 class StrongDemyansk(DemyanskBot):
     """Chooses one legal action at a time for one side, planning battles with the engine (see the module)."""
 
-    def __init__(self, side: str, blank_answer: str = "NE", budget: float = 1.0, min_gain: float = 0.05,
-                 cancel=None):
+    def __init__(self, side: str, blank_answer: str = "NE", budget: float = 0.0, min_gain: float = 0.05,
+                 max_battles: int = 30, cancel=None):
         super().__init__(side, min_column=1, blank_answer=blank_answer)
-        self.budget = float(budget)              # seconds for the battles of one combat phase
+        self.budget = float(budget)              # seconds for the battles of one combat phase (0: no clock)
+        self.max_battles = int(max_battles)      # candidate battles simulated a combat phase, the best odds first
         self.min_gain = float(min_gain)
         self.cancel = cancel or (lambda: False)  # asked between two simulated battles: True stops the planning
         self.last_reason = ""
@@ -319,8 +320,8 @@ class StrongDemyansk(DemyanskBot):
         start = time.perf_counter()
         now = evaluate(rules, st, self.side)
         scored = []
-        for decl in self._candidates(rules, st):
-            if self.cancel() or time.perf_counter() - start > self.budget:
+        for decl in self._candidates(rules, st)[:self.max_battles]:
+            if self.cancel() or self.budget and time.perf_counter() - start > self.budget:
                 break
             gain, why = self.battle_gain(rules, st, decl, now)
             if gain > self.min_gain:
