@@ -1,16 +1,40 @@
 """The computer at the table: when the game waits for a side it plays, it asks the engine's bot and plays its answer.
 
 One action at a time on a timer, through the session's ``play`` like a
-player's own action, so the window stays responsive and the map shows each
-move.  Which side the game waits for, and what the bot does, are the engine's
+player's own action, so the map shows each move.  The bot thinks in a worker
+thread (``_Thinker``) on a copy of the state, so the window stays responsive
+while the strong player plans; Pause tells it to stop thinking and its answer,
+if one still comes, is dropped, as is one that comes after the game changed.
+Which side the game waits for, and what the bot does, are the engine's
 (``engine.computer``); this module only keeps time.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+import threading
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from engine.charts import pending_chart_prompt
-from engine.computer import bot_for, side_to_act
+from engine.computer import BASELINE, bot_for, side_to_act
+
+
+class _Thinker(QThread):
+    """One decision of a bot, off the GUI thread: ``done`` carries the action (or the error) and the log's
+    length it was asked at."""
+
+    done = Signal(object, object, int)        # action or None, error text or None, log length
+
+    def __init__(self, bot, state, log_length: int, parent=None):
+        super().__init__(parent)
+        self.bot, self.state, self.log_length = bot, state, log_length
+
+    def run(self) -> None:
+        try:
+            action = self.bot(self.state)
+        except (ValueError, KeyError, IndexError) as e:
+            self.done.emit(None, str(e), self.log_length)
+            return
+        self.done.emit(action, None, self.log_length)
 
 STEP_MS = 250          # between two of the computer's actions, so each can be seen on the map
 
@@ -21,11 +45,17 @@ class ComputerPlayer(QObject):
     acted = Signal(str)          # the text of the action just played
     stopped = Signal(str)        # why it stopped playing (a refusal of the bot's action, a bot that failed)
 
-    def __init__(self, session, sides, step_ms: int = STEP_MS, parent=None, options: dict | None = None):
+    thinking = Signal(bool)      # the bot started (True) or stopped (False) thinking in its worker thread
+
+    def __init__(self, session, sides, step_ms: int = STEP_MS, parent=None, options: dict | None = None,
+                 bot: str = BASELINE):
         super().__init__(parent)
         self.session = session
         self.sides = frozenset(sides)
         self.options = dict(options or {})      # the bot's options (engine.computer.bot_options)
+        self.bot = bot                          # which computer player: "baseline" or "strong" (engine.computer)
+        self._cancel = threading.Event()        # set: the bot in the worker stops thinking
+        self._thinker: _Thinker | None = None
         self.paused = False
         self.last_problem = ""
         self._bots: dict = {}
@@ -33,7 +63,7 @@ class ComputerPlayer(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(step_ms)
-        self._timer.timeout.connect(self.step)
+        self._timer.timeout.connect(self.think)
         session.changed.connect(self._changed)
         self.schedule()
 
@@ -53,40 +83,93 @@ class ComputerPlayer(QObject):
         self.paused = bool(on)
         if self.paused:
             self._timer.stop()
+            self._cancel.set()                  # the bot stops thinking; its answer, if it comes, is dropped
         else:
             self.schedule()
 
     def schedule(self) -> None:
         """Start the timer for the next action if the computer is to play and not paused."""
-        if not self.paused and self.to_play() and not self._timer.isActive():
+        if not self.paused and self.to_play() and not self._timer.isActive() and not self.is_thinking():
             self._timer.start()
 
     def stop(self) -> None:
         """Stop for good (a new game replaces this one)."""
         self._timer.stop()
         self.sides = frozenset()
+        self._cancel.set()
+        if self._thinker is not None:
+            self._thinker.wait(10000)           # a worker thread never outlives its player
         try:
             self.session.changed.disconnect(self._changed)
         except (RuntimeError, TypeError):
             pass
 
     def busy(self) -> bool:
-        return self._timer.isActive()
+        """Whether an action is due (its timer runs) or the bot is thinking."""
+        return self._timer.isActive() or self.is_thinking()
+
+    def is_thinking(self) -> bool:
+        return self._thinker is not None and self._thinker.isRunning()
+
+    def _bot(self, side: str):
+        if side not in self._bots:
+            self._bots[side] = bot_for(self.session.rules, side, self.options, bot=self.bot,
+                                       cancel=self._cancel.is_set)
+        return self._bots[side]
+
+    def think(self) -> bool:
+        """Ask the bot for the side to act in a worker thread; its answer is played when it comes (``_thought``).
+        Whether it started thinking."""
+        if self.paused or not self.to_play() or self.is_thinking():
+            return False
+        side = self.side_to_act()
+        try:
+            bot = self._bot(side)
+        except (ValueError, TypeError) as e:
+            return self._give_up(f"the computer cannot play {side}: {e}")
+        self._cancel.clear()
+        self._thinker = _Thinker(bot, self.session.state.copy(), len(self.session.game.log), parent=self)
+        self._thinker.done.connect(self._thought)
+        self._thinker.finished.connect(self._finished)
+        self._thinker.start()
+        self.thinking.emit(True)
+        return True
+
+    def _thought(self, action, error, log_length: int) -> None:
+        if self.paused or self._cancel.is_set() or log_length != len(self.session.game.log) or not self.to_play():
+            return                              # paused, or the game changed meanwhile: this answer is stale
+        if action is None:
+            self._give_up(f"the computer cannot choose for {self.side_to_act()}: {error}")
+            return
+        self._play(action)
+
+    def _finished(self) -> None:
+        thinker = self.sender()
+        if thinker is self._thinker:
+            self._thinker = None
+        if thinker is not None:
+            thinker.deleteLater()
+        self.thinking.emit(False)
+        if self.sides:
+            self.schedule()
 
     def step(self) -> bool:
-        """Play the bot's next action for the side to act, if the computer plays it; whether one was played."""
+        """Play the bot's next action for the side to act now, in this thread, if the computer plays it; whether
+        one was played (the timer's way is ``think``, off this thread)."""
         if self.paused or not self.to_play():
             return False
         side = self.side_to_act()
-        if side not in self._bots:
-            try:
-                self._bots[side] = bot_for(self.session.rules, side, self.options)
-            except (ValueError, TypeError) as e:
-                return self._give_up(f"the computer cannot play {side}: {e}")
         try:
-            action = self._bots[side](self.session.state)
+            bot = self._bot(side)
+        except (ValueError, TypeError) as e:
+            return self._give_up(f"the computer cannot play {side}: {e}")
+        try:
+            action = bot(self.session.state)
         except (ValueError, KeyError, IndexError) as e:        # a bot with no answer: hand the game back
             return self._give_up(f"the computer cannot choose for {side}: {e}")
+        return self._play(action)
+
+    def _play(self, action) -> bool:
         text = action.text()
         self._played_to = len(self.session.game.log) + 1
         result = self.session.play(text, by_computer=True)

@@ -548,9 +548,11 @@ class MainWindow(QMainWindow):
             self.charts.update()          # the owner's chart answers what it holds; the prompt dock asks the rest
         self.tcs.update()
 
-    def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=()) -> bool:
+    def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=(),
+                       bot: str = "baseline") -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are
-        the scenario's variants applied, ``computer`` the sides the computer plays."""
+        the scenario's variants applied, ``computer`` the sides the computer plays, ``bot`` which computer player
+        ("baseline" or "strong", engine.computer)."""
         from engine.scenario.newgame import new_game
 
         if self.scenario is None or self.session is None:
@@ -580,7 +582,7 @@ class MainWindow(QMainWindow):
                             "There is no computer player for Tactical Combat Series games yet: you play every side.")
             computer = ()
         if computer:
-            self._start_computer(computer)
+            self._start_computer(computer, bot=bot)
         self._show_play()
         chosen = f", variants: {', '.join(variants)}" if variants else ""
         self.statusBar().showMessage(f"New game of {self.scenario.name} (seed {seed}{chosen})", 5000)
@@ -628,14 +630,15 @@ class MainWindow(QMainWindow):
         current = Path(self.scenario.path).absolute() if self.scenario is not None else None
         if current != path and not self.open_file(path, ask=False):
             return False
-        return self.start_new_game(choice.seed, choice.variants, choice.computer)
+        return self.start_new_game(choice.seed, choice.variants, choice.computer, choice.bot)
 
-    def _start_computer(self, sides, options: dict | None = None) -> None:
+    def _start_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
         from .computerplayer import STEP_MS, ComputerPlayer
 
         step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
-        self.session.set_computer(sides, options)
-        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self, options=options)
+        self.session.set_computer(sides, options, bot)
+        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self, options=options, bot=bot)
+        self.computer.thinking.connect(lambda _on: self._show_play())
         self.computer.acted.connect(self._computer_acted)
         self.computer.stopped.connect(lambda why: self.show_error("The computer stopped", why))
         self.pause_act.setEnabled(True)
@@ -657,7 +660,7 @@ class MainWindow(QMainWindow):
                             f"{session.path or self.autosave}: computer.sides: the scenario has no side "
                             f"{', '.join(unknown)} (sides: {', '.join(session.scenario.sides)})")
         if sides:
-            self._start_computer(sides, recorded.options)
+            self._start_computer(sides, recorded.options, recorded.bot)
 
     def _stop_computer(self) -> None:
         if self.computer is not None:
@@ -693,7 +696,8 @@ class MainWindow(QMainWindow):
         self.phase_bar.next_act.setEnabled(False)
         side = c.side_to_act()
         name = getattr(self.scenario.sides.get(side), "name", side) if self.scenario is not None else side
-        self.phase_bar.label.setText(f"{self.phase_bar.label.text()} — the computer is playing {name}")
+        doing = "thinking for" if c.is_thinking() else "playing"
+        self.phase_bar.label.setText(f"{self.phase_bar.label.text()} — the computer is {doing} {name}")
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""

@@ -15,6 +15,8 @@ from engine.scenario.newgame import ScenarioOffer, scenario_offer
 SEED_MAX = 2**31 - 1
 ME, COMPUTER = "me", "computer"
 PLAYED_BY = ((ME, "me"), (COMPUTER, "the computer"))
+LEVELS = (("baseline", "baseline (quick, rules of thumb)"),
+          ("strong", "strong (plans its battles with the rules)"))
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class NewGameChoice:
     variants: tuple[str, ...]
     seed: int
     computer: frozenset[str]
+    bot: str = "baseline"          # the computer's player (engine.computer.BOTS)
 
 
 def random_seed() -> int:
@@ -36,7 +39,7 @@ class NewGameDialog(QDialog):
     """Choose a scenario, its variants, the seed and the sides' players; ``choice()`` once accepted."""
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), variants=(),
-                 parent=None, current_seed: int | None = None):
+                 parent=None, current_seed: int | None = None, bot: str = "baseline"):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setObjectName("newgamedialog")
@@ -60,6 +63,17 @@ class NewGameDialog(QDialog):
         self.sides_box = QGroupBox("Played by")
         self.sides_layout = QFormLayout(self.sides_box)
         lay.addWidget(self.sides_box)
+        level_row = QWidget()
+        lrl = QHBoxLayout(level_row)
+        lrl.setContentsMargins(0, 0, 0, 0)
+        lrl.addWidget(QLabel("The computer plays as:"))
+        self.level_box = QComboBox()
+        self.level_box.setObjectName("computer-level")
+        self.level_box.setToolTip("The baseline player answers at once; the strong player works out its battles "
+                                  "with the rules' own odds and results, taking a moment a phase")
+        self._bot_default = bot
+        lrl.addWidget(self.level_box, 1)
+        lay.addWidget(level_row)
         seed_row = QWidget()
         srl = QHBoxLayout(seed_row)
         srl.setContentsMargins(0, 0, 0, 0)
@@ -141,8 +155,22 @@ class NewGameDialog(QDialog):
                 combo.setToolTip("the rules play the defenders here" if s.fixed == COMPUTER else "always the player")
             self.sides_layout.addRow(f"{s.name}:", combo)
             self.side_boxes[s.id] = combo
+        self._fill_levels(offer)
         self._show_problem("")
         return True
+
+    def _fill_levels(self, offer) -> None:
+        """The computer players this scenario's rules have: the baseline always, the strong one where it knows them."""
+        from engine.computer import has_strong
+
+        ruleset = getattr(offer, "ruleset", "") or ""
+        self.level_box.clear()
+        for key, text in LEVELS:
+            if key == "baseline" or has_strong(ruleset):
+                self.level_box.addItem(text, key)
+        i = self.level_box.findData(self._bot_default)
+        self.level_box.setCurrentIndex(max(i, 0))
+        self.level_box.setEnabled(self.level_box.count() > 1)
 
     def _clear(self) -> None:
         for layout in (self.variants_layout, self.sides_layout):
@@ -178,4 +206,5 @@ class NewGameDialog(QDialog):
         variants = tuple(v.id for v in self.offer.variants if self.variant_boxes[v.id].isChecked())
         computer = frozenset(s.id for s in self.offer.sides
                              if self.side_boxes[s.id].currentData() == COMPUTER and not s.fixed)
-        return NewGameChoice(str(self.offer.path), variants, self.seed_box.value(), computer)
+        return NewGameChoice(str(self.offer.path), variants, self.seed_box.value(), computer,
+                             self.level_box.currentData() or "baseline")

@@ -374,11 +374,11 @@ class PlaySession(QObject):
             lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
         return lines
 
-    def set_computer(self, sides, options: dict | None = None) -> None:
-        """The sides the computer plays from now on (none: the player plays every side)."""
+    def set_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
+        """The sides the computer plays from now on, and with which player (none: the player plays every side)."""
         from engine.computer import ComputerSides
 
-        self.computer = ComputerSides(tuple(sorted(sides)), options=dict(options or {})) if sides else None
+        self.computer = ComputerSides(tuple(sorted(sides)), bot, options=dict(options or {})) if sides else None
 
     def write(self, path: Path) -> None:
         """Write the game to ``path`` (atomically: the engine writes a whole file or none), with the sides the

@@ -29,6 +29,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i has seed SEED+i)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
+    p.add_argument("--summarise", metavar="FILE", help="play nothing: report on the games recorded in FILE (written "
+                                                       "by --records, one run or several)")
     p.add_argument("--json", action="store_true", help="one JSON object per pairing")
     p.set_defaults(func=run)
 
@@ -65,6 +67,8 @@ def run(args) -> int:
     from ..players.match import pairing_games, rules_sides, summarise
     from ..computer import has_strong
 
+    if args.summarise:
+        return _summarise_records(args)
     pairings = _pairings(args)
     rules = load_rules(args.scenario)
     if any("strong" in p for p in pairings) and not has_strong(rules.name):
@@ -92,6 +96,43 @@ def run(args) -> int:
                                                "max": round(phases[-1], 3), "phases": len(phases)}
         if args.json:
             print(json.dumps(summary), flush=True)
+        else:
+            _print(summary, sides)
+    return 0
+
+
+def _summarise_records(args) -> int:
+    """The report of the games a records file holds, by pairing (the last record of a seed counts)."""
+    from ..game import load_rules
+    from ..players.match import GameResult, rules_sides, summarise
+
+    sides = rules_sides(load_rules(args.scenario))
+    by_pairing: dict = {}
+    try:
+        lines = open(args.summarise, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        raise BadFile([Problem(args.summarise, "", f"cannot read the records: {e.strerror or e}")]) from None
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            r = GameResult(int(d["seed"]), dict(d["players"]), d["winner"], int(d["turns"]), int(d["actions"]),
+                           float(d["seconds"]), d.get("breakdown", {}), {"strong": d.get("strong_phase_seconds", [])})
+        except (ValueError, KeyError, TypeError):
+            raise BadFile([Problem(args.summarise, f"line {n}", "expected a game record written by --records")]) \
+                from None
+        by_pairing.setdefault(d["pairing"], {})[r.seed] = r
+    for pairing, games in by_pairing.items():
+        results = [games[k] for k in sorted(games)]
+        a, _, b = pairing.partition("-")
+        summary = summarise(args.scenario, (a, b), results, sides)
+        phases = sorted(s for r in results if "strong" in r.players.values() for s in r.phase_seconds["strong"])
+        if phases:
+            summary["strong_phase_seconds"] = {"median": round(phases[len(phases) // 2], 3),
+                                               "max": round(phases[-1], 3), "phases": len(phases)}
+        if args.json:
+            print(json.dumps(summary))
         else:
             _print(summary, sides)
     return 0

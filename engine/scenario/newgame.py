@@ -33,6 +33,7 @@ class ScenarioOffer:
     name: str
     variants: tuple[VariantOffer, ...]
     sides: tuple[SideOffer, ...]
+    ruleset: str = ""               # the rules it is played with (which computer players know them)
 
 
 def scenario_offer(path: str | Path) -> ScenarioOffer:
@@ -55,7 +56,7 @@ def scenario_offer(path: str | Path) -> ScenarioOffer:
     sc = load_scenario(path)
     variants = tuple(VariantOffer(v.id, v.name, v.text) for v in sc.variants)
     sides = tuple(SideOffer(s.id, s.name) for s in sc.sides.values())
-    return ScenarioOffer(path, sc.name, variants, sides)
+    return ScenarioOffer(path, sc.name, variants, sides, str(getattr(sc, "ruleset", "") or ""))
 
 
 def new_game(path: str | Path, seed: int, variants: tuple[str, ...] = ()) -> Game:
