@@ -18,11 +18,17 @@ from engine.charts import pending_chart_prompt
 from engine.computer import BASELINE, bot_for, side_to_act
 
 
+def reason_of(bot) -> str:
+    """The one-line reason a bot gave for its last decision (the strong player's ``last_reason``), or ""."""
+    player = getattr(bot, "player", None)
+    return str(getattr(player, "last_reason", "") or "")
+
+
 class _Thinker(QThread):
     """One decision of a bot, off the GUI thread: ``done`` carries the action (or the error) and the log's
     length it was asked at."""
 
-    done = Signal(object, object, int)        # action or None, error text or None, log length
+    done = Signal(object, object, int, str)   # action or None, error text or None, log length, the bot's reason
 
     def __init__(self, bot, state, log_length: int, parent=None):
         super().__init__(parent)
@@ -32,9 +38,9 @@ class _Thinker(QThread):
         try:
             action = self.bot(self.state)
         except (ValueError, KeyError, IndexError) as e:
-            self.done.emit(None, str(e), self.log_length)
+            self.done.emit(None, str(e), self.log_length, "")
             return
-        self.done.emit(action, None, self.log_length)
+        self.done.emit(action, None, self.log_length, reason_of(self.bot))
 
 STEP_MS = 250          # between two of the computer's actions, so each can be seen on the map
 
@@ -135,13 +141,13 @@ class ComputerPlayer(QObject):
         self.thinking.emit(True)
         return True
 
-    def _thought(self, action, error, log_length: int) -> None:
+    def _thought(self, action, error, log_length: int, why: str = "") -> None:
         if self.paused or self._cancel.is_set() or log_length != len(self.session.game.log) or not self.to_play():
             return                              # paused, or the game changed meanwhile: this answer is stale
         if action is None:
             self._give_up(f"the computer cannot choose for {self.side_to_act()}: {error}")
             return
-        self._play(action)
+        self._play(action, why)
 
     def _finished(self) -> None:
         thinker = self.sender()
@@ -167,12 +173,12 @@ class ComputerPlayer(QObject):
             action = bot(self.session.state)
         except (ValueError, KeyError, IndexError) as e:        # a bot with no answer: hand the game back
             return self._give_up(f"the computer cannot choose for {side}: {e}")
-        return self._play(action)
+        return self._play(action, reason_of(bot))
 
-    def _play(self, action) -> bool:
+    def _play(self, action, why: str = "") -> bool:
         text = action.text()
         self._played_to = len(self.session.game.log) + 1
-        result = self.session.play(text, by_computer=True)
+        result = self.session.play(text, by_computer=True, why=why)
         if not isinstance(result, list):
             self._played_to = len(self.session.game.log)
             return self._give_up(f"the rules refused the computer's {text!r}: {result}")

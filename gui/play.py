@@ -50,6 +50,7 @@ class PlaySession(QObject):
         self.path: Path | None = None          # where this game was last saved or opened from
         self.computer = game.computer          # who the computer plays (engine.computer.ComputerSides), or None
         self._by_computer: list[bool] = []     # beside each log entry: played by the computer
+        self._reasons: dict[int, tuple[str, str]] = {}   # log entry (from 1) -> (its action, the computer's reason)
         self._redo_by_computer: list[bool] = []
         self._saved_actions: list = []         # the log as last saved or opened from a file (unsaved(): it differs)
 
@@ -263,13 +264,16 @@ class PlaySession(QObject):
         return None
 
     # ------------------------------------------------------------ telling the game
-    def play(self, text: str, by_computer: bool = False) -> list | Refusal:
-        """Play one action in its text form (``by_computer``: the computer's); the events, or the refusal with its rule."""
+    def play(self, text: str, by_computer: bool = False, why: str = "") -> list | Refusal:
+        """Play one action in its text form (``by_computer``: the computer's, ``why`` its reason in one line, shown
+        in the log); the events, or the refusal with its rule."""
         try:
             marks = self._marks()
             events = self.game.play(text)
         except IllegalAction as e:
             return Refusal(e.rule, e.message)
+        if why:
+            self._reasons[len(self.game.log)] = (text, why)
         self._by_computer = marks + [bool(by_computer)]
         self._redo_by_computer = []
         self.changed.emit()
@@ -371,7 +375,9 @@ class PlaySession(QObject):
             events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
             owners = entry.action.text().endswith("(owner's chart)")      # played for the owner, from their chart
             who = "[computer] " if self.by_computer(i - 1) and not owners else ""
-            lines.append(f"{i}. {who}{entry.action.text()}" + (f" — {events}" if events else ""))
+            reason = getattr(self, "_reasons", {}).get(i)
+            why = f" ({reason[1]})" if reason and reason[0] == entry.action.text() else ""
+            lines.append(f"{i}. {who}{entry.action.text()}{why}" + (f" — {events}" if events else ""))
         return lines
 
     def set_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:

@@ -61,6 +61,7 @@ def test_the_strong_player_thinks_off_the_gui_thread_and_plays_the_soviet_turn(w
         def choose(st):
             threads.add(threading.get_ident())
             return bot(st)
+        choose.player = getattr(bot, "player", None)      # the strong player behind it, with its reasons
         return choose
 
     computerplayer.bot_for = watched
@@ -76,7 +77,8 @@ def test_the_strong_player_thinks_off_the_gui_thread_and_plays_the_soviet_turn(w
     assert threads and threading.get_ident() not in threads        # every decision was made in a worker thread
     lines = window.log_dock.lines()[start:]
     assert lines and all("[computer]" in line for line in lines)
-    assert any(" attack " in f" {line} " or "end" in line for line in lines)
+    # each of its moves and battles says why in one line, after the action
+    assert any("heads for the corridor" in line or "expected gain" in line for line in lines)
     path = tmp_path / "strong.toml"
     assert window.save_game(path)
     assert tomli.loads(path.read_text("utf-8"))["computer"]["bot"] == "strong"
