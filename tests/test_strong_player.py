@@ -82,7 +82,7 @@ def test_takes_a_free_six_to_one_that_wins_the_game():
     assert isinstance(first, A.Declare) and first.defender == "ger-mp"
     assert set(first.attackers) <= set(attackers)           # the fewest units that make 6:1 (15 against 2)
     assert rules.odds(st, "ger-mp", first.attackers).column == 6
-    assert "6:1" in bot.last_reason and "ger-mp" in bot.last_reason
+    assert bot.last_reason.startswith("6:1, expected gain") and bot.last_reason.endswith("may cut the open line")
     # then it resolves it; on a 4 the MP is destroyed and the Soviet wins at the end of the turn
     st, _ = rules.apply(st, first)
     assert bot.choose(rules, st) == A.Resolve("ger-mp")

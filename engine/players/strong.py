@@ -25,8 +25,9 @@ How it decides (docs/bots.md says the same in words):
   and the west edge, which both sides fight over (the German to open it, the
   Soviet to hold it shut).
 
-Each decision leaves one line in ``last_reason`` ("attacks 9-SS at 6:1:
-expected gain 12.0 (cuts the open line)") for the log and the window.
+Each decision leaves one line in ``last_reason`` ("6:1, expected gain 12.0:
+may cut the open line"; "heads for the corridor, 2 hexes from it") for the
+log and the window.
 """
 from __future__ import annotations
 
@@ -211,7 +212,7 @@ class StrongDemyansk(DemyanskBot):
         if len(options) == 1:
             return options[0]
         best = max(options, key=lambda a: (self._after(rules, st, a), a.text()))
-        self.last_reason = f"{best.text()}: the best position of {len(options)} choices"
+        self.last_reason = f"the best of {len(options)} choices"
         return best
 
     def _after(self, rules, st: State, action) -> float:
@@ -276,7 +277,8 @@ class StrongDemyansk(DemyanskBot):
                     continue                                # never open the front or the ring
             except IllegalAction:
                 continue
-            self.last_reason = f"{uid} heads for the corridor ({_nearest(dest, targets)} hexes from it)"
+            n = _nearest(dest, targets)
+            self.last_reason = f"heads for the corridor, {n} hex{'' if n == 1 else 'es'} from it"
             return move
         return None
 
@@ -310,7 +312,7 @@ class StrongDemyansk(DemyanskBot):
                 rules.apply(st, decl)
             except IllegalAction:
                 continue
-            self.last_reason = f"attacks {decl.defender} at {odds.label}: expected gain {gain:.1f}{why}"
+            self.last_reason = f"{odds.label}, expected gain {gain:.1f}{why}"
             return decl
         return None
 
@@ -412,10 +414,10 @@ class StrongDemyansk(DemyanskBot):
             was = corridor(rules, before)[0] == 0
             now = corridor(rules, after)[0] == 0
             if was != now:
-                return " (opens the line to the pocket)" if now else " (cuts the open line)"
+                return ": may open the line to the pocket" if now else ": may cut the open line"
         if lost:
-            return f" (may destroy {', '.join(sorted(lost))})"
-        return " (pushes it back)"
+            return f": may destroy {', '.join(sorted(lost))}"
+        return ": pushes it back"
 
 
 def strong_for(rules, side: str, cancel=None, **options):
