@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) -m engine bench los --json
 	$(PY) -m engine bench moves --json
 	$(PY) -m engine bench game --json
+	$(PY) -m engine bench bots --json
 	$(PY) -m engine bench scw --json
 	$(PY) -m engine bench tcs --json
 	QT_QPA_PLATFORM=offscreen $(PY) -m gui.bench --json
