@@ -1,0 +1,55 @@
+"""``python -m engine balance`` and ``play --bot strong``: computer players against each other, from the command line."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.cli import main
+from engine.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAPPED = str(ROOT / "scenarios" / "demyansk-1-trapped.toml")
+
+
+def test_play_with_the_strong_player_on_one_side_explains_its_moves_and_replays(tmp_path, capsys):
+    save = tmp_path / "strong.toml"
+    assert main(["play", TRAPPED, "--seed", "3", "--bot", "german=strong,soviet=baseline", "--explain",
+                 "--save", str(save), "--json"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    report = json.loads(out[-1])
+    assert report["over"] and report["players"] == {"german": "strong", "soviet": "baseline"}
+    assert report["winner"] in ("german", "soviet")
+    explained = [line for line in out[:-1] if "german-" in line and " - " in line]
+    assert any("heads for the corridor" in line for line in explained)
+    assert load_game(save).hash() == report["state_sha256"]        # the game is its log: it replays
+
+
+def test_play_names_a_player_it_does_not_know(capsys):
+    assert main(["play", TRAPPED, "--bot", "german=clever,soviet"]) == 1
+    err = capsys.readouterr().err
+    assert "--bot" in err and "no player 'clever'" in err
+
+
+def test_balance_swaps_sides_reports_wilson_intervals_and_records_each_game(tmp_path, capsys):
+    records = tmp_path / "games.jsonl"
+    assert main(["balance", TRAPPED, "--games", "2", "--pairing", "baseline-random", "--seed", "5",
+                 "--records", str(records), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["games"] == 2 and summary["pairing"] == "baseline-random"
+    rows = [json.loads(line) for line in records.read_text().splitlines()]
+    assert [r["seed"] for r in rows] == [5, 6]
+    assert rows[0]["players"] == {"german": "baseline", "soviet": "random"}
+    assert rows[1]["players"] == {"german": "random", "soviet": "baseline"}     # sides swapped
+    wins = sum(1 for r in rows if r["players"][r["winner"]] == "baseline")
+    assert summary["players"]["baseline"]["wins"] == wins
+    lo, hi = summary["players"]["baseline"]["ci95"]
+    assert 0 <= lo <= wins / 2 <= hi <= 1
+    # the records alone give the same report
+    assert main(["balance", TRAPPED, "--summarise", str(records), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert again["players"] == summary["players"] and again["sides"] == summary["sides"]
+
+
+def test_balance_refuses_an_unknown_pairing(capsys):
+    assert main(["balance", TRAPPED, "--pairing", "strong-clever"]) == 1
+    assert "--pairing" in capsys.readouterr().err
