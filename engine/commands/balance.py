@@ -164,7 +164,7 @@ def _print(s: dict, sides: list[str]) -> None:
           f"{s['mean_actions']} actions a game on average, {s['seconds']} s")
     for side in sides + ["draw"]:
         row = dict(s["sides"][side], games=s["games"])
-        print(f"  {side} wins: {_pct(row)}")
+        print(f"  {'draws' if side == 'draw' else side + ' wins'}: {_pct(row)}")
     for p, row in s["players"].items():
         if "wins" not in row:
             continue
