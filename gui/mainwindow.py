@@ -549,10 +549,10 @@ class MainWindow(QMainWindow):
         self.tcs.update()
 
     def start_new_game(self, seed: int | None = None, variants: tuple[str, ...] = (), computer=(),
-                       bot: str = "baseline") -> bool:
+                       bot: str = "baseline", options: dict | None = None) -> bool:
         """The open scenario from its set-up again; ``seed`` fixes the dice (default: a new seed), ``variants`` are
         the scenario's variants applied, ``computer`` the sides the computer plays, ``bot`` which computer player
-        ("baseline" or "strong", engine.computer)."""
+        ("baseline" or "strong", engine.computer) with its ``options``."""
         from engine.scenario.newgame import new_game
 
         if self.scenario is None or self.session is None:
@@ -582,7 +582,7 @@ class MainWindow(QMainWindow):
                             "There is no computer player for Tactical Combat Series games yet: you play every side.")
             computer = ()
         if computer:
-            self._start_computer(computer, bot=bot)
+            self._start_computer(computer, options, bot=bot)
         self._show_play()
         chosen = f", variants: {', '.join(variants)}" if variants else ""
         self.statusBar().showMessage(f"New game of {self.scenario.name} (seed {seed}{chosen})", 5000)
@@ -630,7 +630,7 @@ class MainWindow(QMainWindow):
         current = Path(self.scenario.path).absolute() if self.scenario is not None else None
         if current != path and not self.open_file(path, ask=False):
             return False
-        return self.start_new_game(choice.seed, choice.variants, choice.computer, choice.bot)
+        return self.start_new_game(choice.seed, choice.variants, choice.computer, choice.bot, dict(choice.options))
 
     def _start_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
         from .computerplayer import STEP_MS, ComputerPlayer

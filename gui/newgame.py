@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog,
+                               QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout,
+                               QWidget)
 
 from engine.errors import BadFile
 from engine.scenario.newgame import ScenarioOffer, scenario_offer
@@ -15,6 +16,7 @@ from engine.scenario.newgame import ScenarioOffer, scenario_offer
 SEED_MAX = 2**31 - 1
 ME, COMPUTER = "me", "computer"
 PLAYED_BY = ((ME, "me"), (COMPUTER, "the computer"))
+DEFAULT_BUDGET = 2.0            # seconds the strong player may plan one combat phase's battles
 LEVELS = (("baseline", "baseline (quick, rules of thumb)"),
           ("strong", "strong (plans its battles with the rules)"))
 
@@ -28,6 +30,7 @@ class NewGameChoice:
     seed: int
     computer: frozenset[str]
     bot: str = "baseline"          # the computer's player (engine.computer.BOTS)
+    options: tuple = ()            # its options as (name, value) pairs (the strong player's thinking budget)
 
 
 def random_seed() -> int:
@@ -73,6 +76,17 @@ class NewGameDialog(QDialog):
                                   "with the rules' own odds and results, taking a moment a phase")
         self._bot_default = bot
         lrl.addWidget(self.level_box, 1)
+        lrl.addWidget(QLabel("thinking at most"))
+        self.budget_box = QDoubleSpinBox()
+        self.budget_box.setObjectName("computer-budget")
+        self.budget_box.setRange(0.5, 30.0)
+        self.budget_box.setSingleStep(0.5)
+        self.budget_box.setValue(DEFAULT_BUDGET)
+        self.budget_box.setSuffix(" s a phase")
+        self.budget_box.setToolTip("The strong player's time for planning the battles of one combat phase")
+        lrl.addWidget(self.budget_box)
+        self.level_box.currentIndexChanged.connect(
+            lambda _i: self.budget_box.setEnabled(self.level_box.currentData() == "strong"))
         lay.addWidget(level_row)
         seed_row = QWidget()
         srl = QHBoxLayout(seed_row)
@@ -171,6 +185,7 @@ class NewGameDialog(QDialog):
         i = self.level_box.findData(self._bot_default)
         self.level_box.setCurrentIndex(max(i, 0))
         self.level_box.setEnabled(self.level_box.count() > 1)
+        self.budget_box.setEnabled(self.level_box.currentData() == "strong")
 
     def _clear(self) -> None:
         for layout in (self.variants_layout, self.sides_layout):
@@ -206,5 +221,6 @@ class NewGameDialog(QDialog):
         variants = tuple(v.id for v in self.offer.variants if self.variant_boxes[v.id].isChecked())
         computer = frozenset(s.id for s in self.offer.sides
                              if self.side_boxes[s.id].currentData() == COMPUTER and not s.fixed)
-        return NewGameChoice(str(self.offer.path), variants, self.seed_box.value(), computer,
-                             self.level_box.currentData() or "baseline")
+        bot = self.level_box.currentData() or "baseline"
+        options = (("budget", float(self.budget_box.value())),) if bot == "strong" else ()
+        return NewGameChoice(str(self.offer.path), variants, self.seed_box.value(), computer, bot, options)

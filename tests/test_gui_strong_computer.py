@@ -43,12 +43,16 @@ def test_new_game_offers_the_strong_player_where_it_knows_the_rules(qtbot):
     assert levels == ["baseline", "strong"] and dlg.level_box.isEnabled()
     dlg.level_box.setCurrentIndex(dlg.level_box.findData("strong"))
     dlg.set_played_by("soviet", COMPUTER)
+    assert dlg.budget_box.isEnabled()
+    dlg.budget_box.setValue(1.5)
     choice = dlg.choice()
     assert choice.bot == "strong" and choice.computer == frozenset({"soviet"})
+    assert dict(choice.options) == {"budget": 1.5}            # the thinking budget a phase, an option of the player
     other = NewGameDialog(RIVER)
     qtbot.addWidget(other)
     assert [other.level_box.itemData(i) for i in range(other.level_box.count())] == ["baseline"]
-    assert not other.level_box.isEnabled() and other.choice().bot == "baseline"
+    assert not other.level_box.isEnabled() and other.choice().bot == "baseline" and other.choice().options == ()
+    assert not other.budget_box.isEnabled()
 
 
 def test_the_strong_player_thinks_off_the_gui_thread_and_plays_the_soviet_turn(window, qtbot, tmp_path):
@@ -66,8 +70,9 @@ def test_the_strong_player_thinks_off_the_gui_thread_and_plays_the_soviet_turn(w
 
     computerplayer.bot_for = watched
     try:
-        assert window.start_new_game(3, computer={"soviet"}, bot="strong")
+        assert window.start_new_game(3, computer={"soviet"}, bot="strong", options={"budget": 1.5})
         assert window.computer.bot == "strong" and window.session.computer.bot == "strong"
+        assert window.session.computer.options == {"budget": 1.5}
         while acting(window) != "soviet":
             window.phase_bar.next_act.trigger()
         start = len(window.session.game.log)
@@ -81,7 +86,8 @@ def test_the_strong_player_thinks_off_the_gui_thread_and_plays_the_soviet_turn(w
     assert any("heads for the corridor" in line or "expected gain" in line for line in lines)
     path = tmp_path / "strong.toml"
     assert window.save_game(path)
-    assert tomli.loads(path.read_text("utf-8"))["computer"]["bot"] == "strong"
+    saved = tomli.loads(path.read_text("utf-8"))["computer"]
+    assert saved["bot"] == "strong" and saved["options"] == {"budget": 1.5}
 
 
 def test_pause_stops_the_player_thinking_and_drops_its_answer(window, qtbot):
