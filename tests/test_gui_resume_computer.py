@@ -96,6 +96,8 @@ def test_a_game_without_the_computer_saves_no_computer_table(window, tmp_path):
     ('sides = ["soviet"]\nbot = "clever"', "computer.bot"),
     ('sides = ["soviet"]\noptions = { cunning = 3 }', "computer.options.cunning"),
     ('sides = ["soviet"]\noptions = { min_column = "three" }', "computer.options.min_column"),
+    ('sides = ["soviet"]\nbot = "strong"\noptions = { min_column = 3 }', "computer.options.min_column"),
+    ('sides = ["soviet"]\nbot = "strong"\noptions = { budget = "long" }', "computer.options.budget"),
     ('sides = ["soviet"]\nplayed = [0]', "computer.played"),
 ])
 def test_a_bad_computer_table_is_named_by_its_key(window, tmp_path, table, key):

@@ -146,3 +146,15 @@ def test_a_strong_game_is_legal_to_the_end_and_replays_by_hash():
     summary = summarise(str(TRAPPED), ("strong", "baseline"), [r], ["german", "soviet"])
     assert summary["players"]["strong"]["as german"]["games"] == 1
     assert summary["sides"][r.winner]["wins"] == 1
+
+
+def test_a_saved_game_names_the_strong_player_and_its_options(tmp_path):
+    from engine.computer import ComputerSides
+    from engine.errors import BadFile
+
+    ok = ComputerSides.from_save("g.toml", {"computer": {"sides": ["soviet"], "bot": "strong",
+                                                        "options": {"budget": 2}}}, "demyansk", 0)
+    assert ok.bot == "strong" and ok.options == {"budget": 2}
+    with pytest.raises(BadFile) as e:
+        ComputerSides.from_save("g.toml", {"computer": {"sides": ["blue"], "bot": "strong"}}, "classic", 0)
+    assert [p.key for p in e.value.problems] == ["computer.bot"] and "'baseline'" in str(e.value)
