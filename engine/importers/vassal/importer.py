@@ -17,13 +17,14 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import BadFile, Problem
-from engine.fileio import atomic_write_bytes, atomic_write_text, write_toml
+from engine.fileio import atomic_write_text, write_toml
 from engine.maps.board import Board, Box
 from engine.maps.mapfile import save_map
 
@@ -94,6 +95,7 @@ class Importer:
         self.report: list[str] = []
         self.not_imported: list[str] = []
         self.result = ImportResult()
+        self.png_cache: dict = {}
 
     # ------------------------------------------------------------ the whole import
     def run(self) -> ImportResult:
@@ -111,7 +113,7 @@ class Importer:
             self.not_imported.extend(module.unsupported)
             maps = [self.plan_map(m) for m in module.maps]     # board sizes, missing images: before writing
             self.progress(0.1, "Writing the maps")
-            for d in ("maps", "counters", "scenarios"):
+            for d in ("maps", "scenarios"):
                 (self.out / d).mkdir(parents=True, exist_ok=True)
             self.maps = [self.write_map(m) for m in maps]
             self.main = next((m for m in self.maps if m.board is not None), None)
@@ -286,17 +288,47 @@ class Importer:
 
     # ------------------------------------------------------------ counters
     def write_faces(self, piece: Piece, folder: Path, stem: str) -> dict[str, str]:
+        """The piece's faces as PNG files in a staging folder (each look is drawn and encoded once)."""
+        key = (piece.image, tuple((tuple(layer.images), layer.level, layer.x_off, layer.y_off, layer.scale)
+                                  for layer in piece.layers))
+        encoded = self.png_cache.get(key)
+        if encoded is None:
+            encoded = {}
+            for face, img in faces_of(self.faces, piece).items():
+                buf = io.BytesIO()
+                img.save(buf, "PNG")
+                encoded[face] = buf.getvalue()
+            self.png_cache[key] = encoded
         names = {}
-        for face, img in faces_of(self.faces, piece).items():
-            buf = io.BytesIO()
-            img.save(buf, "PNG", optimize=False)
+        for face, data in encoded.items():
             name = f"{stem}-{face}.png"
-            atomic_write_bytes(folder / name, buf.getvalue())
+            with open(folder / name, "wb") as f:
+                f.write(data)
             names[face] = name
         return names
 
+    def staging(self, folder: Path) -> Path:
+        """A fresh folder beside ``folder`` to write into; :meth:`publish` puts it in place."""
+        tmp = folder.with_name(folder.name + ".part")
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        return tmp
+
+    def publish(self, tmp: Path, folder: Path) -> None:
+        """Replace ``folder`` by the staged one (renames: a reader sees the old images or the new ones)."""
+        old = folder.with_name(folder.name + ".old")
+        if old.exists():
+            shutil.rmtree(old)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(tmp, folder)
+        if old.exists():
+            shutil.rmtree(old)
+
     def write_manifest(self) -> None:
-        folder = self.out / "counters"
+        final = self.out / "counters"
+        folder = self.staging(final)
         taken: set[str] = set()
         entries = []
         for slot in self.module.palette:
@@ -323,10 +355,10 @@ class Importer:
             if states:
                 e["states"] = states
             entries.append(e)
-        path = folder / "manifest.toml"
-        write_toml(path, {"manifest": {"format": 1, "module": self.module.name, "version": self.module.version},
-                          "pieces": entries})
-        self.result.manifest = path
+        write_toml(folder / "manifest.toml", {"manifest": {"format": 1, "module": self.module.name,
+                                                           "version": self.module.version}, "pieces": entries})
+        self.publish(folder, final)
+        self.result.manifest = final / "manifest.toml"
         self.result.counters = len(entries)
         self.report.append(f"Counters: {len(entries)} palette pieces (counters/manifest.toml), "
                            f"{len(self.module.prototypes)} prototypes")
@@ -422,8 +454,9 @@ class Importer:
         taken_sc = {p.stem for p in self.result.scenarios}
         sid = unique(slug(self.module.name, "vassal") + "-" + base, taken_sc)
         path = self.out / "scenarios" / f"{sid}.toml"
-        folder = self.out / "scenarios" / "assets" / sid / "counters"
-        folder.mkdir(parents=True, exist_ok=True)
+        final = self.out / "scenarios" / "assets" / sid / "counters"
+        final.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.staging(final)
         taken: set[str] = set()
         units, on_map = [], []
         for piece, where in placed:
@@ -452,6 +485,7 @@ class Importer:
             "units": units,
             "deployments": [{"id": "set-up", "side": "pieces", "order": 1, "area": "all", "units": on_map}],
         }
+        self.publish(folder, final)
         write_toml(path, doc)
         self.check_scenario(path)
         self.result.scenarios.append(path)
