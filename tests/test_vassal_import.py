@@ -374,3 +374,82 @@ def test_command_line(tmp_path, capsys):
     bad.write_bytes(b"not a zip")
     assert cli_main(["import", "vassal", str(bad), str(tmp_path / "out2")]) == 1
     assert f"{bad}: not a readable ZIP archive" in capsys.readouterr().err
+
+
+def test_a_huge_board_is_copied_not_decoded(tmp_path):
+    # a 30,000 x 20,000 board: only its header is read (the pixels are never decoded, the file is copied)
+    png = S.png_bytes(8, 8)
+    huge = png[:16] + __import__("struct").pack(">II", 30_000, 20_000) + png[24:]
+    m = S.Module(boards=[("Huge", "huge.png", 0, 0, S.Grid(dx=300.0, dy=346.0, x0=150, y0=173,
+                                                               numbering={"sep": "."}))])
+    m.images["huge.png"] = huge
+    path = tmp_path / "h.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    board = load_map(result.maps[0])
+    assert (tmp_path / "out" / "maps" / board.sheets[0].image).read_bytes() == huge
+    ns = board.sheets[0].numbering
+    assert (ns.cols, ns.rows) == (100, 59)        # rows -1 to 57: odd columns start half a hex higher
+    assert board.hex_id(board.hexes()[-1]) == vassal_label({"sep": "."}, 30_000, 20_000, 300.0, 346.0, False, 99, 57)
+    assert board.hex_id(board.hexes()[-1]) == "100.59"
+
+
+def test_two_boards_side_by_side_and_zones(tmp_path):
+    grid = S.Grid(**GRID)
+    zone = ('<VASSAL.build.module.map.boardPicker.board.ZonedGrid>'
+            '<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone name="Dead pile" path="0,0;120,0;120,100;0,100" '
+            'locationFormat="$name$" useParentGrid="false"/>'
+            f'{grid.xml()}</VASSAL.build.module.map.boardPicker.board.ZonedGrid>')
+
+    class Zoned(S.Grid):
+        def xml(self):
+            return zone
+
+    m = S.Module(boards=[("West", "board.png", 900, 700, grid), ("East", "board.png", 900, 700, Zoned(**GRID))],
+                 layout="Main MapBoardPicker\tWest\t0\t0\tEast\t1\t0")
+    images(m, 900, 700)
+    x, y = centre(3, 4)
+    m.stacks = [S.setup_stack("w", "West", [("A", layered("A"))], x, y),
+                S.setup_stack("e", "East", [("B", layered("B"))], x, y),
+                S.setup_stack("z", "East", [("C", layered("C"))], 50, 50),
+                S.setup_stack("map", "", [("D", layered("D"))], 900 + x, y)]       # map coordinates: on East
+    path = tmp_path / "two.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    board = load_map(result.maps[0])
+    assert [s.id for s in board.sheets] == ["west", "east"]
+    assert board.boxes["dead-pile"].name == "Dead pile"
+    units, _ = units_of(result.scenarios[0])
+    assert units == {"A": f"west-{label(3, 4)}", "B": f"east-{label(3, 4)}", "C": "box:dead-pile",
+                     "D": f"east-{label(3, 4)}"}
+    for sid in ("west", "east"):
+        sheet = board.sheet(sid)
+        u, v = board.to_image(sheet, *board.center(board.parse_hex(f"{sid}-{label(3, 4)}")))
+        assert abs(u - x) <= 1 and abs(v - y) <= 1
+
+
+def test_vassal_numbering_options_are_checked_in_map_files(tmp_path):
+    text = ('[map]\nformat = 1\n\n[[sheets]]\nid = "a"\nnumbering = "vassal"\ncols = 3\nrows = 3\n'
+            'vassal = { h_type = "Q", stagger = "yes" }\n\n[[sheets]]\nid = "b"\nnumbering = "classic"\ncols = 3\n'
+            'rows = 3\nfirst_col = 10\nvassal = { sep = "." }\n')
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    with pytest.raises(BadFile) as e:
+        load_map(path)
+    found = {(p.key, p.message) for p in e.value.problems}
+    assert ("sheets[0].vassal.stagger", "expected true or false, found a string") in found
+    assert ("sheets[1].vassal", 'only numbering = "vassal" has VASSAL options') in found
+
+
+def test_only_free_play_starts_units_in_boxes(tmp_path):
+    from engine.scenario.load import parse_scenario
+
+    doc = {"scenario": {"id": "x", "name": "x", "ruleset": "classic", "map": "m.toml", "first_turn": 1,
+                        "last_turn": 2, "first_side": "a"},
+           "sides": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+           "units": [{"id": "u", "side": "a", "type": "infantry", "size": "battalion", "attack": 1, "defense": 1,
+                      "movement": 1, "hex": "box:dead"}],
+           "deployments": [{"id": "d", "side": "a", "order": 1, "area": "all", "units": ["u"]}]}
+    with pytest.raises(BadFile) as e:
+        parse_scenario(doc, str(tmp_path / "x.toml"))
+    assert any(p.key == "units[0] (u).hex" and "only free-play scenarios" in p.message for p in e.value.problems)

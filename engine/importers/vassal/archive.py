@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import unicodedata
 import zipfile
 import zlib
@@ -114,6 +115,14 @@ class Archive:
 
         if entry.lower().endswith(".svg"):
             return _svg_size(self, entry)
+        with self.open(entry) as f:
+            head = f.read(32)
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+            # the size straight from the header: Pillow refuses to even open images past its pixel limit
+            w, h = struct.unpack(">II", head[16:24])
+            if w < 1 or h < 1:
+                raise self.bad(entry, f"is a PNG image of {w} x {h} pixels")
+            return w, h
         try:
             with self.open(entry) as f:
                 with Image.open(f) as im:
