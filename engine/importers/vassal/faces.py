@@ -11,7 +11,7 @@ import io
 from PIL import Image
 
 from .archive import Archive
-from .pieces import Layer, Piece
+from .pieces import Piece
 
 MAX_COUNTER_SIDE = 2048       # counter art bigger than this is not counter art; refused
 
@@ -114,4 +114,4 @@ def faces_of(faces: Faces, piece: Piece) -> dict[str, Image.Image]:
     return out
 
 
-__all__ = ["Faces", "faces_of", "flip_layer", "Layer"]
+__all__ = ["Faces", "faces_of", "flip_layer"]

@@ -30,7 +30,7 @@ from engine.maps.mapfile import save_map
 
 from . import grid as G
 from .archive import Archive
-from .buildfile import BoardSpec, MapSpec, Module, read_metadata, read_module
+from .buildfile import BoardSpec, MapSpec, read_metadata, read_module
 from .faces import Faces, faces_of
 from .pieces import Piece, PieceError, read_piece
 from .saves import Layout, SavedGame, deobfuscate, parse_board_picker, read_commands
@@ -56,6 +56,7 @@ class MapOut:
     board: Board | None = None
     path: Path | None = None
     box_of_zone: dict[tuple[str, str], str] = field(default_factory=dict)
+    box_of_map: dict[str, str] = field(default_factory=dict)      # another VASSAL map's name -> its box
 
 
 @dataclass
@@ -208,6 +209,9 @@ class Importer:
             except G.GridRefused as e:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: the grid is not imported: {e}")
                 continue
+            if g.edges or g.corners:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: pieces may also sit on hexsides or "
+                                         f"corners in VASSAL; in Sandtable they sit in hexes")
             if image:
                 self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
             sheets.append(fit.sheet)
@@ -237,6 +241,7 @@ class Importer:
             if other is not m:
                 bid = unique("map-" + slug(other.name, "map"), btaken)
                 boxes[bid] = Box(bid, other.name, "holding")
+                mo.box_of_map[other.name] = bid
         board = Board(name=m.name, orientation=orientation, sheets=sheets, boxes=boxes,
                       notes=f"Imported from the VASSAL module {self.module.name!r} ({self.module_path.name}).")
         path = self.out / "maps" / f"{slug(m.name, 'map')}.toml"
@@ -255,7 +260,7 @@ class Importer:
             other = next((m for m in self.module.maps if m.name == mapname), None)
             if other is None:
                 return f"box:{OFF_GRID}"
-            return "box:" + next(b for b, box in main.board.boxes.items() if box.name == other.name and b != OFF_GRID)
+            return "box:" + main.box_of_map[other.name]
         boards = main.boards
         if layout and mapname in layout:
             boards = self.plan_map(main.spec, layout[mapname]).boards
@@ -383,9 +388,7 @@ class Importer:
                 continue
             self.write_scenario(slug(name, "setup"), f"{self.module.name}: {name}", self.from_save(game))
         for path in self.saves:
-            from .archive import Archive as _A
-
-            with _A(path) as sarc:
+            with Archive(path) as sarc:
                 if not sarc.has("savedGame"):
                     raise sarc.bad("savedGame", "missing: a VASSAL save or log holds a savedGame entry")
                 game = read_commands(deobfuscate(sarc.read("savedGame"), str(path)), str(path),

@@ -49,25 +49,6 @@ def join(items: list[str], delim: str) -> str:
     return delim.join(parts)
 
 
-def head_tail(text: str, delim: str) -> tuple[str, str | None]:
-    """The first item (decoded) and the still-encoded rest (None when there is no rest)."""
-    pos = 0
-    while True:
-        i = text.find(delim, pos)
-        if i < 0:
-            return _unquote(text.replace("\\" + delim, delim)), None
-        if i > 0 and text[i - 1] == "\\":
-            pos = i + 1
-            continue
-        return _unquote(text[:i].replace("\\" + delim, delim)), text[i + 1:]
-
-
-def _unquote(item: str) -> str:
-    if len(item) > 1 and item.startswith("'") and item.endswith("'"):
-        return item[1:-1]
-    return item
-
-
 def join_chain(items: list[str]) -> str:
     """A trait chain (outermost first): each trait wraps the encoded rest, one escaping level deeper."""
     if len(items) == 1:
