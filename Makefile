@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) -m engine bench bots --json
 	$(PY) -m engine bench scw --json
 	$(PY) -m engine bench tcs --json
+	$(PY) -m engine bench import --json
 	QT_QPA_PLATFORM=offscreen $(PY) -m gui.bench --json
 
 # Random-bot games of every Leros scenario (SEEDS seeds each; replay checked by the play command's hash).

@@ -12,17 +12,19 @@ import sys
 
 from .errors import BadFile, SandtableError
 
-COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench", "balance")
+COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench", "balance", "import")
+MODULES = {"import": "importfile"}     # a sub-command whose module name differs (``import`` is a Python keyword)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Sandtable's headless command line")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
+        modname = f"engine.commands.{MODULES.get(name, name)}"
         try:
-            mod = importlib.import_module(f"engine.commands.{name}")
+            mod = importlib.import_module(modname)
         except ModuleNotFoundError as e:
-            if e.name == f"engine.commands.{name}":
+            if e.name == modname:
                 continue  # not built yet
             raise
         mod.register(sub)

@@ -133,8 +133,12 @@ class MainWindow(QMainWindow):
         self.recent_menu = self.menus.recent_menu
         self.new_act = QAction("&New game…", self, shortcut=QKeySequence.New, triggered=lambda: self.new_game_dialog())
         self.new_act.setToolTip("Start a game: the scenario, its variants, the seed, and who plays each side")
+        self.import_vassal_act = QAction("&Import VASSAL module…", self, triggered=lambda: self.import_vassal())
+        self.import_vassal_act.setToolTip("Import a VASSAL module (.vmod): its maps with their grids, its counters "
+                                          "and its set-ups, then open its first scenario")
         self.menus.add_file_items([QAction("Scenario &editor…", self, shortcut="Ctrl+E",
-                                           triggered=self.open_scenario_editor), self.new_act])
+                                           triggered=self.open_scenario_editor), self.new_act,
+                                   self.import_vassal_act])
         self.save_act, self.save_as_act = self.menus.save_act, self.menus.save_as_act
         view_menu = self.menus.view_menu
         self.grid_act = QAction("Hex &grid", self, checkable=True, checked=True, shortcut="G",
@@ -162,6 +166,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.log_dock, self.combat)
         self.tray.raise_()
         self.log_dock.raise_()
+
+    def import_vassal(self, module: Path | None = None) -> bool:
+        """File > Import VASSAL module…: import with progress, then open the imported scenario."""
+        from .vassalimport import import_vassal
+
+        return import_vassal(self, module)
 
     def open_scenario_editor(self):
         """The scenario editor as a window of its own, on this scenario; "open in the play window" comes back here."""
@@ -436,7 +446,8 @@ class MainWindow(QMainWindow):
             return tcs
         scenario = load_scenario(path)
         board = scenario_board(scenario)        # the map, every unit's hex checked to be on it (BadFile if not)
-        placed = [(unit, board.parse_hex(unit.hex)) for unit in scenario.units.values() if unit.hex]
+        placed = [(unit, board.parse_hex(unit.hex)) for unit in scenario.units.values()
+                  if unit.hex and not unit.hex.startswith("box:")]      # box:ID: a free-play unit in an off-map box
         return board, placed, scenario
 
     # ------------------------------------------------------------ play

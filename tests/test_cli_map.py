@@ -90,7 +90,7 @@ def test_validate_reports_each_problem_with_file_line_and_key(capsys, example_ma
         f"{example_map}: warning: terrain: B03.03 has no terrain",
         f"{example_map}: ok (map), 1 warning(s)",
         f"{misspelt}:18: sheets[0].colls: unknown key (did you mean 'cols'? expected one of id, image, "
-        "numbering, first_col, first_row, cols, rows, shifted, row_direction, origin, transform, col_digits, row_digits)",
+        "numbering, first_col, first_row, cols, rows, shifted, row_direction, origin, transform, col_digits, row_digits, vassal)",
         f"{misspelt}:12: sheets[0]: missing key 'cols'",
         f"{bad_code}:39: terrain.A.rows[1]: unknown terrain code 'Q' at column 4 (A04.02; legend has c, r, w)",
     ]

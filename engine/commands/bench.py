@@ -11,11 +11,15 @@ import pkgutil
 import sys
 
 
+ALIASES = {"import": "vassalimport"}     # benchmark names that are Python keywords -> their module
+
+
 def available() -> list[str]:
     """Names of the benchmarks in ``engine/bench``."""
     from .. import bench
 
-    return sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if not m.name.startswith("_"))
+    names = {m.name for m in pkgutil.iter_modules(bench.__path__) if not m.name.startswith("_")}
+    return sorted(names | {a for a, m in ALIASES.items() if m in names})
 
 
 def register(subparsers) -> None:
@@ -35,7 +39,7 @@ def run(args) -> int:
     if args.repeat is not None and args.repeat < 1:
         print("--repeat must be at least 1", file=sys.stderr)
         return 1
-    mod = importlib.import_module(f"engine.bench.{args.what}")
+    mod = importlib.import_module(f"engine.bench.{ALIASES.get(args.what, args.what)}")
     for row in mod.run(args):
         if args.json:
             print(json.dumps(row), flush=True)

@@ -19,7 +19,7 @@ from engine.errors import BadFile, BadHexId, Problem
 from engine.fileio import atomic_write_text, read_toml
 from engine.maps.hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
 from engine.keypath import format_path, key_lines, line_of
-from engine.maps.numbering import ROW_DIRECTIONS, STYLES, NumberingScheme
+from engine.maps.numbering import ROW_DIRECTIONS, STYLES, VASSAL_KEYS, NumberingScheme, VassalLabels
 
 FORMAT = 1
 NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows
@@ -32,7 +32,7 @@ TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexs
             "links", "areas", "lines", "boxes", "obstacles", "contours")
 MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "contour_interval", "notes")
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
-              "row_direction", "origin", "transform", "col_digits", "row_digits")
+              "row_direction", "origin", "transform", "col_digits", "row_digits", "vassal")
 ROWS_KEYS = ("rows",)
 AREA_KEYS = ("name", "kind", "hexes")
 LINE_KEYS = ("name", "kind", "hexsides")
@@ -362,7 +362,9 @@ class _Loader:
                 what = "letters" if style == "tcs" else "letters, digits, '-' and '_'"
                 self.problem(path + ("id",), f"a sheet id is made of {what}, not {sid!r}")
         nums = {}
-        for k, default, lo in (("first_col", 1, 0), ("first_row", 1, 0), ("cols", None, 1), ("rows", None, 1)):
+        first_lo = -MAX_SHEET_SIDE if style == "vassal" else 0     # VASSAL's raw indices may be negative
+        for k, default, lo in (("first_col", 1, first_lo), ("first_row", 1, first_lo), ("cols", None, 1),
+                               ("rows", None, 1)):
             if k in t:
                 nums[k] = self.integer(t[k], path + (k,), lo, MAX_SHEET_SIDE)
             else:
@@ -398,6 +400,11 @@ class _Loader:
                     self.problem(path + ("transform",), "the transform is singular (it squashes the lattice into a line)")
             else:
                 self.problem(path + ("transform",), "expected six numbers [a, b, c, d, e, f] (u = a*x + b*y + c, v = d*x + e*y + f)")
+        vassal = None
+        if style == "vassal":
+            vassal = self.vassal_labels(t.get("vassal"), path + ("vassal",))
+        elif "vassal" in t:
+            self.problem(path + ("vassal",), "only numbering = \"vassal\" has VASSAL options")
         image = None
         if "image" in t:
             image = self.string(t["image"], path + ("image",))
@@ -416,11 +423,38 @@ class _Loader:
                                      first_col=nums["first_col"], first_row=nums["first_row"],
                                      cols=nums["cols"], rows=nums["rows"], shifted=shifted,
                                      origin=origin, col_digits=digits.get("col_digits", 2),
-                                     row_digits=digits.get("row_digits", 2), row_direction=row_direction)
+                                     row_digits=digits.get("row_digits", 2), row_direction=row_direction,
+                                     vassal=vassal)
         except ValueError as e:
             self.problem(path, str(e))
             return None
         return Sheet(sid, scheme, image, transform)
+
+    def vassal_labels(self, value: Any, path: tuple) -> VassalLabels | None:
+        """The ``vassal = {...}`` options of a sheet numbered as a VASSAL module numbers its grid."""
+        if value is None:
+            self.problem(path, "missing: VASSAL numbering needs its options (vassal = { sideways = false, ... })")
+            return None
+        t = self.table(value, path)
+        if t is None or not self.keys(t, path, VASSAL_KEYS):
+            return None
+        kinds = {"sideways": bool, "h_descend": bool, "v_descend": bool, "stagger": bool, "first": str, "sep": str,
+                 "h_type": str, "v_type": str, "location_format": str}
+        got = {}
+        for k in VASSAL_KEYS:
+            if k not in t:
+                continue
+            want = kinds.get(k, int)
+            v = t[k]
+            if want is int and not _is_int(v) or want is not int and not isinstance(v, want):
+                self.problem(path + (k,), f"expected {'true or false' if want is bool else 'a string' if want is str else 'an integer'}, found {_kind_of(v)}")
+                continue
+            got[k] = v
+        try:
+            return VassalLabels(**got)
+        except ValueError as e:
+            self.problem(path, str(e))
+            return None
 
     def check_image(self, image: str, path: tuple) -> None:
         folder = self.path.parent
@@ -784,6 +818,8 @@ def sheet_grid(ns: NumberingScheme) -> list[list[Hex]]:
 def sheet_labels(ns: NumberingScheme) -> list[list[str]]:
     """A sheet's printed ids in the same order as :func:`sheet_grid`."""
     c0, r0 = ns.first_col, ns.first_row
+    if ns.style == "vassal":
+        return [[ns.format_colrow(c, r) for c in range(c0, c0 + ns.cols)] for r in ns.printed_rows()]
     if ns.style == "tcs":
         heads = [f"{ns.sheet}{c:02d}." for c in range(c0, c0 + ns.cols)]
         tails = [f"{r:02d}" for r in ns.printed_rows()]
@@ -836,6 +872,8 @@ def dumps_map(board: Board) -> str:
         if ns.style == "classic":
             w.kv("col_digits", ns.col_digits)
             w.kv("row_digits", ns.row_digits)
+        if ns.vassal is not None:
+            w.kv("vassal", ns.vassal.as_dict())
         w.kv("origin", list(ns.origin))
         w.kv("transform", sh.transform.as_list())
 
@@ -1026,6 +1064,8 @@ def _toml_value(v: Any) -> str:
         return _toml_str(v)
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {type(v).__name__} to a map file")
 
 

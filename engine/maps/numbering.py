@@ -8,6 +8,12 @@ map every other *row* is shifted half a hex right.  ``shifted`` says which
 printed numbers are the shifted ones (``"even"`` or ``"odd"``).  ``origin``
 is the axial position of the sheet's first hex (first column, first row) on
 the board's lattice, so several sheets can share one lattice.
+
+``style="vassal"`` prints the labels of an imported VASSAL hex grid
+(:class:`VassalLabels`): the sheet's columns and rows are then VASSAL's raw
+hex indices (which may be negative), and each hex's id is the label VASSAL's
+``HexGridNumbering`` gives it (offsets, leading zeros, letters, stagger,
+descending axes, separator, which part comes first).
 """
 from __future__ import annotations
 
@@ -17,8 +23,93 @@ from dataclasses import dataclass
 from engine.errors import BadHexId
 from engine.maps.hexes import FLAT, ORIENTATIONS, POINTY, Hex
 
-STYLES = ("tcs", "classic")
+STYLES = ("tcs", "classic", "vassal")
 ROW_DIRECTIONS = ("down", "up")
+
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def vassal_part(value: int, kind: str, leading: int) -> str:
+    """One part of a VASSAL label: ``N`` numbers get zeros in front while they are below
+    10**leading, 10**(leading-1), ...; ``A`` letters repeat (0 A, 25 Z, 26 AA, 27 BB); a
+    negative value gets a ``-`` in front."""
+    out = "-" if value < 0 else ""
+    value = abs(value)
+    if kind == "A":
+        out += ALPHABET[value % 26] * (value // 26 + 1)
+        return out
+    while leading > 0 and value < 10 ** leading:
+        out += "0"
+        leading -= 1
+    return out + str(value)
+
+
+@dataclass(frozen=True)
+class VassalLabels:
+    """A VASSAL ``HexGridNumbering``: how its hexes are labelled from their raw indices.
+
+    ``h_max`` and ``v_max`` are VASSAL's counts for descending axes, worked out from the
+    board's size: ``floor(width / dy + 1/2)`` and ``floor(height / dx + 1/2)``.
+    """
+
+    sideways: bool = False
+    first: str = "H"
+    sep: str = ""
+    h_type: str = "N"
+    v_type: str = "N"
+    h_leading: int = 1
+    v_leading: int = 1
+    h_off: int = 1
+    v_off: int = 1
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+    h_max: int = 0
+    v_max: int = 0
+    location_format: str = "$gridLocation$"
+
+    def __post_init__(self):
+        for k in ("h_type", "v_type"):
+            if getattr(self, k) not in ("N", "A"):
+                raise ValueError(f"VASSAL {k} must be 'N' or 'A', not {getattr(self, k)!r}")
+        if self.first not in ("H", "V"):
+            raise ValueError(f"VASSAL first must be 'H' or 'V', not {self.first!r}")
+
+    def column_row(self, nx: int, ny: int) -> tuple[int, int]:
+        """VASSAL's column and row numbers (before the offsets) of raw hex (nx, ny)."""
+        col, row = nx, ny
+        if self.sideways:
+            if self.v_descend:
+                col = self.v_max - nx
+            if self.h_descend:
+                row = self.h_max - ny
+            down = self.h_descend
+        else:
+            if self.h_descend:
+                col = self.h_max - nx
+            if self.v_descend:
+                row = self.v_max - ny
+            down = self.v_descend
+        if self.stagger and nx % 2 != 0:
+            row += -1 if down else 1
+        return col, row
+
+    def label(self, nx: int, ny: int) -> str:
+        """The label VASSAL shows for raw hex (nx, ny)."""
+        col, row = self.column_row(nx, ny)
+        cpart = vassal_part(col + self.h_off, self.h_type, self.h_leading)
+        rpart = vassal_part(row + self.v_off, self.v_type, self.v_leading)
+        loc = cpart + self.sep + rpart if self.first == "H" else rpart + self.sep + cpart
+        return (self.location_format.replace("$gridLocation$", loc)
+                .replace("$column$", cpart).replace("$row$", rpart))
+
+    def as_dict(self) -> dict:
+        return {k: getattr(self, k) for k in VASSAL_KEYS}
+
+
+VASSAL_KEYS = ("sideways", "first", "sep", "h_type", "v_type", "h_leading", "v_leading", "h_off", "v_off",
+               "h_descend", "v_descend", "stagger", "h_max", "v_max", "location_format")
 
 
 @dataclass(frozen=True)
@@ -41,6 +132,7 @@ class NumberingScheme:
     col_digits: int = 2
     row_digits: int = 2
     row_direction: str = "down"
+    vassal: VassalLabels | None = None
 
     def __post_init__(self):
         if self.style not in STYLES:
@@ -55,10 +147,15 @@ class NumberingScheme:
             raise ValueError("a sheet needs at least one column and one row")
         if self.style == "tcs" and not self.sheet:
             raise ValueError("TCS numbering needs a sheet letter")
+        if (self.style == "vassal") != (self.vassal is not None):
+            raise ValueError("VASSAL numbering, and only it, needs its VASSAL options")
         object.__setattr__(self, "_regex", self._make_regex())
+        object.__setattr__(self, "_labels", None)
 
     # ------------------------------------------------------------ parsing
     def _make_regex(self):
+        if self.style == "vassal":
+            return None
         if self.style == "tcs":
             return re.compile(rf"^{re.escape(self.sheet)}(\d{{1,3}})\.(\d{{1,3}})$")
         return re.compile(rf"^(\d{{{self.col_digits}}})(\d{{{self.row_digits}}})$")
@@ -128,7 +225,25 @@ class NumberingScheme:
     def contains(self, h: Hex) -> bool:
         return self.contains_colrow(*self.hex_to_colrow(h))
 
+    def raw_index(self, col: int, row: int) -> tuple[int, int]:
+        """VASSAL's raw (nx, ny) of a sheet column/row: the same on a flat grid, swapped on a
+        pointy one (VASSAL's sideways grids count their rows as columns)."""
+        return (col, row) if self.orientation == FLAT else (row, col)
+
+    def label_table(self) -> dict[str, tuple[int, int]]:
+        """VASSAL numbering: every label of the sheet -> its column and row (made once)."""
+        table = self._labels
+        if table is None:
+            table = {}
+            for r in range(self.first_row, self.first_row + self.rows):
+                for c in range(self.first_col, self.first_col + self.cols):
+                    table.setdefault(self.format_colrow(c, r), (c, r))
+            object.__setattr__(self, "_labels", table)
+        return table
+
     def format_colrow(self, col: int, row: int) -> str:
+        if self.style == "vassal":
+            return self.vassal.label(*self.raw_index(col, row))
         if self.style == "tcs":
             return f"{self.sheet}{col:02d}.{row:02d}"
         return f"{col:0{self.col_digits}d}{row:0{self.row_digits}d}"
@@ -141,10 +256,19 @@ class NumberingScheme:
         return self.format_colrow(col, row)
 
     def matches(self, text: str) -> bool:
+        if self.style == "vassal":
+            return text in self.label_table()
         return bool(self._regex.match(text))
 
     def parse(self, text: str) -> Hex:
         """The lattice hex of a printed id on this sheet; raises BadHexId."""
+        if self.style == "vassal":
+            found = self.label_table().get(text.strip())
+            if found is None:
+                raise BadHexId(f"{text!r} is not a hex id of this sheet (its ids run from "
+                               f"{self.format_colrow(self.first_col, self.first_row)} to "
+                               f"{self.format_colrow(self.first_col + self.cols - 1, self.first_row + self.rows - 1)})")
+            return self.colrow_to_hex(*found)
         m = self._regex.match(text.strip())
         if not m:
             expected = (f"{self.sheet}CC.RR" if self.style == "tcs"
@@ -172,4 +296,5 @@ class NumberingScheme:
                 for c in range(self.first_col, self.first_col + self.cols)]
 
 
-__all__ = ["NumberingScheme", "STYLES", "ROW_DIRECTIONS", "FLAT", "POINTY"]
+__all__ = ["NumberingScheme", "VassalLabels", "VASSAL_KEYS", "vassal_part", "STYLES", "ROW_DIRECTIONS", "FLAT",
+           "POINTY"]

@@ -182,6 +182,11 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     reinforcements = _reinforcements(rd, doc, sides, units, turns)
     withdrawals = _withdrawals(rd, doc, sides, units, turns)
     _check_placed_once(rd, units, deployments, reinforcements, {s for s in sides if sides[s].player_setup})
+    if ruleset != "free":
+        for i, (uid, u) in enumerate(units.items()):
+            if u.hex.startswith("box:"):
+                rd.bad(f"units[{i}] ({uid}).hex", "only free-play scenarios (ruleset \"free\") start units in an "
+                                                  "off-map box")
 
     options = _plain_table(rd, doc, "options")
     special = _plain_table(rd, doc, "special_rules")

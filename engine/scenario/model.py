@@ -6,6 +6,8 @@ from typing import Any
 
 from .variable import Release, RollTable
 
+BOX_PREFIX = "box:"     # a free-play unit that starts in an off-map box: hex = "box:dead"
+
 # Demyansk 2.1's symbol summary, named as the rulesets' unit-type tables name them.
 UNIT_TYPES = (
     "infantry", "armored", "mechanized", "motorized", "light_infantry", "engineer", "military_police",
@@ -300,7 +302,11 @@ class Scenario:
 
     def default_placement(self) -> dict[str, str]:
         """Unit id -> its default printed hex, for every unit on the map at the start."""
-        return {u.id: u.hex for u in self.initial_units() if u.hex}
+        return {u.id: u.hex for u in self.initial_units() if u.hex and not u.hex.startswith(BOX_PREFIX)}
+
+    def default_boxes(self) -> dict[str, str]:
+        """Unit id -> the off-map box it starts in (``hex = "box:ID"``, free-play scenarios only)."""
+        return {u.id: u.hex[len(BOX_PREFIX):] for u in self.initial_units() if u.hex.startswith(BOX_PREFIX)}
 
     def player_sides(self) -> list[str]:
         """The sides whose units the player sets up in their areas at the start of play."""

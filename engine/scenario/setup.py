@@ -49,7 +49,14 @@ def validate_setup(scenario: Scenario, board: Board, placement: dict[str, str | 
     waiting = set(scenario.player_sides()) if placement is None else set()
     missing = [u.id for u in scenario.initial_units() if u.id not in where and u.id not in _bad(problems)
                and u.side not in waiting]
+    boxed = scenario.default_boxes() if placement is None else {}
+    for uid, box in boxed.items():
+        if box not in board.boxes:
+            problems.append(Problem(file, f"units.{uid}.hex", f"there is no off-map box {box!r} on the map "
+                                                              f"(boxes: {', '.join(board.boxes) or 'none'})"))
     for uid in missing:
+        if uid in boxed:
+            continue
         problems.append(Problem(file, f"units.{uid}.hex", "not placed (every unit of the set-up needs a hex)"))
     for uid in where:
         if uid in scenario.units and uid not in scenario.deployment_of():
@@ -199,6 +206,12 @@ def check_units_on_map(scenario: Scenario, board: Board) -> None:
     problems = []
     for i, (uid, unit) in enumerate(scenario.units.items()):
         if not unit.hex:
+            continue
+        if unit.hex.startswith("box:"):
+            if unit.hex[4:] not in board.boxes:
+                problems.append(Problem(scenario.path, f"units[{i}].hex",
+                                        f"unit {uid}: there is no off-map box {unit.hex[4:]!r} on the map "
+                                        f"(boxes: {', '.join(board.boxes) or 'none'})"))
             continue
         try:
             board.parse_hex(unit.hex)

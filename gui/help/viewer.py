@@ -16,7 +16,8 @@ from engine import content
 DOCUMENTS = (("Getting started (README)", content.readme()),
              ("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
              ("Line of sight", DOCS / "los.md"), ("Map files", DOCS / "map-format.md"),
-             ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"))
+             ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"),
+             ("Importing VASSAL modules", DOCS / "vassal-import.md"))
 
 
 def help_documents() -> list[tuple[str, Path]]:

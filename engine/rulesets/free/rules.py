@@ -100,6 +100,7 @@ class FreeRules:
     def initial_state(self, seed: int) -> TableState:
         units: dict[str, Piece] = {}
         placed = self.scenario.default_placement()
+        boxed = self.scenario.default_boxes()
         z = 1
         for uid in self.order:
             side = self.scenario.units[uid].side
@@ -107,6 +108,8 @@ class FreeRules:
             if uid in placed:
                 p.hex, p.status, p.z = self.board.parse_hex(placed[uid]), ON_MAP, z
                 z += 1
+            elif uid in boxed:
+                p.status, p.box = IN_BOX, boxed[uid]
             elif uid in self.arrives and self.arrives[uid].turn > self.scenario.first_turn:
                 p.status = DUE
             p.flipped = self.scenario.units[uid].losses > 0

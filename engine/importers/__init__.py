@@ -1,0 +1,1 @@
+"""Importers: other programs' files turned into Sandtable maps, counters and scenarios."""

@@ -1,0 +1,153 @@
+"""A VASSAL module (``.vmod``) or save (``.vsav``, ``.vlog``) as a ZIP archive.
+
+Entries are read by name; images are found the way VASSAL finds them (``images/NAME``,
+then its Unicode NFD form, then ``NAME.gif``).  Big entries are copied to disk in chunks,
+never read whole into memory.  Every failure is a :class:`BadFile` naming the archive and
+the entry.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+import unicodedata
+import zipfile
+import zlib
+from pathlib import Path
+
+from engine.errors import BadFile, Problem
+
+BUILD_FILES = ("buildFile.xml", "buildFile")
+CHUNK = 1 << 20
+
+
+class Archive:
+    """An open ZIP archive; use as a context manager."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.name = str(path)
+        try:
+            self.zip = zipfile.ZipFile(self.path)
+        except FileNotFoundError:
+            raise BadFile([Problem(self.name, "", "file not found")]) from None
+        except (zipfile.BadZipFile, OSError, EOFError) as e:
+            raise BadFile([Problem(self.name, "", f"not a readable ZIP archive ({e}); a VASSAL module, "
+                                                  f"save or log is a ZIP file")]) from None
+        self.names = set(self.zip.namelist())
+
+    def __enter__(self) -> "Archive":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.zip.close()
+
+    def bad(self, entry: str, message: str) -> BadFile:
+        return BadFile([Problem(self.name, entry, message)])
+
+    def has(self, entry: str) -> bool:
+        return entry in self.names
+
+    def read(self, entry: str, limit: int = 512 << 20) -> bytes:
+        """An entry's bytes (entries are small text files: build files, saves)."""
+        if entry not in self.names:
+            raise self.bad(entry, "missing from the archive")
+        info = self.zip.getinfo(entry)
+        if info.file_size > limit:
+            raise self.bad(entry, f"is {info.file_size} bytes (at most {limit} expected for this entry)")
+        try:
+            return self.zip.read(entry)
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError) as e:
+            raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
+
+    def build_file(self) -> tuple[str, bytes]:
+        """The module's build file (``buildFile.xml``, else the old ``buildFile``)."""
+        for name in BUILD_FILES:
+            if name in self.names:
+                return name, self.read(name)
+        raise self.bad("buildFile.xml", "missing: a VASSAL module holds buildFile.xml (or buildFile before "
+                                        "VASSAL 3.5)")
+
+    def image_entry(self, name: str) -> str | None:
+        """The archive entry of an image the build file names, or None."""
+        if not name or name.startswith("/"):
+            return None
+        for cand in (name, unicodedata.normalize("NFD", name), name + ".gif"):
+            entry = "images/" + cand
+            if entry in self.names:
+                return entry
+        return None
+
+    def open(self, entry: str):
+        try:
+            return self.zip.open(entry)
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError) as e:
+            raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
+
+    def copy_to(self, entry: str, dest: Path, progress=None) -> None:
+        """Copy an entry to a file in chunks (atomically: a temporary file renamed into place)."""
+        tmp = dest.with_name(dest.name + ".part")
+        try:
+            with self.open(entry) as src, open(tmp, "wb") as out:
+                done = 0
+                while True:
+                    block = src.read(CHUNK)
+                    if not block:
+                        break
+                    out.write(block)
+                    done += len(block)
+                    if progress is not None:
+                        progress(done)
+            os.replace(tmp, dest)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+            tmp.unlink(missing_ok=True)
+            raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    def image_size(self, entry: str) -> tuple[int, int]:
+        """An image's pixel size, read from its header only (the pixels are never decoded)."""
+        from PIL import Image
+
+        if entry.lower().endswith(".svg"):
+            return _svg_size(self, entry)
+        with self.open(entry) as f:
+            head = f.read(32)
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+            # the size straight from the header: Pillow refuses to even open images past its pixel limit
+            w, h = struct.unpack(">II", head[16:24])
+            if w < 1 or h < 1:
+                raise self.bad(entry, f"is a PNG image of {w} x {h} pixels")
+            return w, h
+        try:
+            with self.open(entry) as f:
+                with Image.open(f) as im:
+                    return im.size
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+            raise self.bad(entry, f"is not an image Sandtable can read ({e})") from None
+
+
+def _svg_size(arc: Archive, entry: str) -> tuple[int, int]:
+    import re
+
+    head = arc.read(entry, limit=64 << 20)[:4096].decode("utf-8", "replace")
+    m = re.search(r"<svg\b[^>]*>", head, re.S)
+    if m:
+        w = re.search(r'\bwidth="([\d.]+)(px)?"', m.group(0))
+        h = re.search(r'\bheight="([\d.]+)(px)?"', m.group(0))
+        if w and h:
+            return round(float(w.group(1))), round(float(h.group(1)))
+        vb = re.search(r'\bviewBox="[\d.\-]+[ ,]+[\d.\-]+[ ,]+([\d.]+)[ ,]+([\d.]+)"', m.group(0))
+        if vb:
+            return round(float(vb.group(1))), round(float(vb.group(2)))
+    raise arc.bad(entry, "is an SVG image without a width and height")
+
+
+def copy_file(src: Path, dest: Path) -> None:
+    tmp = dest.with_name(dest.name + ".part")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dest)

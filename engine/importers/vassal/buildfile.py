@@ -1,0 +1,380 @@
+"""The parts of a VASSAL build file an importer needs, as plain data.
+
+Every XML element is named after the Java class of its component; components are
+recognised by the class name's last part (``...boardPicker.Board`` is a board).  Elements
+of classes that are not VASSAL's own (a module's custom Java) are listed in
+``Module.unsupported`` with where they are, never silently dropped.
+"""
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+from engine.errors import BadFile, Problem
+
+MAP_CLASSES = ("Map", "PrivateMap", "PlayerHand", "WidgetMap")
+SLOT_CLASSES = ("PieceSlot", "CardSlot")
+STACK_CLASSES = ("SetupStack", "DrawPile")
+# components that hold nothing an importer takes (dice, turn tracks, toolbars, ...): not reported
+_ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+@dataclass
+class Numbering:
+    """A HexGridNumbering's options (VASSAL's attribute defaults)."""
+
+    first: str = "H"
+    sep: str = ""
+    h_type: str = "N"
+    v_type: str = "N"
+    h_leading: int = 1
+    v_leading: int = 1
+    h_off: int = 1
+    v_off: int = 1
+    h_descend: bool = False
+    v_descend: bool = False
+    stagger: bool = True
+    location_format: str = "$gridLocation$"
+    oblique: bool = False
+
+
+@dataclass
+class HexGridSpec:
+    sideways: bool = False
+    x0: int = 0
+    y0: int = 32
+    dx: float = math.sqrt(3) / 2 * 64
+    dy: float = 64.0
+    snap: bool = True
+    edges: bool = False
+    corners: bool = False
+    numbering: Numbering | None = None
+    where: str = ""
+
+
+@dataclass
+class Zone:
+    name: str
+    points: list[tuple[int, int]]
+    location_format: str = "$name$"
+    grid: HexGridSpec | None = None
+    use_parent: bool = False
+    other_grid: str = ""
+
+    def contains(self, x: float, y: float) -> bool:
+        """Point in the zone's polygon (even-odd rule, as Java's Polygon)."""
+        inside = False
+        pts = self.points
+        n = len(pts)
+        for i in range(n):
+            x1, y1 = pts[i]
+            x2, y2 = pts[(i + 1) % n]
+            if (y1 > y) != (y2 > y):
+                xc = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+                if x < xc:
+                    inside = not inside
+        return inside
+
+
+@dataclass
+class BoardSpec:
+    name: str
+    image: str = ""
+    width: int = 0
+    height: int = 0
+    reversible: bool = False
+    grid: HexGridSpec | None = None
+    zones: list[Zone] = field(default_factory=list)
+    other_grid: str = ""        # a grid kind that is not a hex grid (SquareGrid, RegionGrid, custom)
+    where: str = ""
+
+
+@dataclass
+class Slot:
+    """A piece definition: a palette entry, an at-start stack's piece or a prototype."""
+
+    name: str
+    text: str
+    gpid: str = ""
+    category: tuple[str, ...] = ()
+
+
+@dataclass
+class SetupStack:
+    name: str
+    owning_board: str = ""
+    x: int = 0
+    y: int = 0
+    location: str = ""
+    use_grid_location: bool = False
+    slots: list[Slot] = field(default_factory=list)
+    deck: bool = False
+
+
+@dataclass
+class MapSpec:
+    name: str
+    kind: str = "Map"
+    edge: tuple[int, int] = (0, 0)
+    boards: list[BoardSpec] = field(default_factory=list)
+    picker_setup: str = ""
+    stacks: list[SetupStack] = field(default_factory=list)
+
+    def board(self, name: str) -> BoardSpec | None:
+        return next((b for b in self.boards if b.name == name), None)
+
+
+@dataclass
+class Module:
+    name: str = ""
+    version: str = ""
+    vassal_version: str = ""
+    sides: list[str] = field(default_factory=list)
+    maps: list[MapSpec] = field(default_factory=list)
+    prototypes: dict[str, str] = field(default_factory=dict)
+    palette: list[Slot] = field(default_factory=list)
+    predefined: list[tuple[str, str]] = field(default_factory=list)     # (name, file in the archive)
+    unsupported: list[str] = field(default_factory=list)
+
+
+def short(tag: str) -> str:
+    return tag.rsplit(".", 1)[-1]
+
+
+def parse_xml(data: bytes, file: str, entry: str) -> ET.Element:
+    """The root element; on an XML error, strip characters XML forbids and try once more."""
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError:
+        pass
+    text = data.decode("utf-8", "replace")
+    try:
+        return ET.fromstring(_ILLEGAL_XML.sub("", text))
+    except ET.ParseError as e:
+        line, col = e.position
+        raise BadFile([Problem(file, entry, f"is not well-formed XML (line {line}, column {col}: "
+                                            f"{str(e).split(':')[0]})", line)]) from None
+
+
+class _Reader:
+    def __init__(self, file: str, entry: str):
+        self.file, self.entry = file, entry
+        self.module = Module()
+
+    def bad(self, key: str, message: str) -> BadFile:
+        return BadFile([Problem(self.file, f"{self.entry}: {key}" if key else self.entry, message)])
+
+    def boolean(self, el: ET.Element, name: str, default: bool) -> bool:
+        v = el.get(name)
+        return default if v is None or v == "" else v.strip().lower() == "true"
+
+    def integer(self, el: ET.Element, name: str, default: int, where: str) -> int:
+        v = el.get(name)
+        if v is None or v.strip() == "":
+            return default
+        try:
+            return int(float(v))
+        except ValueError:
+            raise self.bad(f"{where}.{name}", f"expected a whole number, found {v!r}") from None
+
+    def number(self, el: ET.Element, name: str, default: float, where: str) -> float:
+        v = el.get(name)
+        if v is None or v.strip() == "":
+            return default
+        try:
+            x = float(v)
+        except ValueError:
+            raise self.bad(f"{where}.{name}", f"expected a number, found {v!r}") from None
+        if not math.isfinite(x):
+            raise self.bad(f"{where}.{name}", f"expected a finite number, found {v!r}")
+        return x
+
+    # ------------------------------------------------------------ the tree
+    def read(self, root: ET.Element) -> Module:
+        m = self.module
+        if short(root.tag) not in ("GameModule", "BasicModule", "ModuleExtension"):
+            raise self.bad("", f"the root element is <{root.tag}>, not a VASSAL module "
+                               f"(VASSAL.build.GameModule expected)")
+        m.name = root.get("name", "")
+        m.version = root.get("version", "")
+        m.vassal_version = root.get("VassalVersion", root.get("vassalVersion", ""))
+        self.walk(root, [], None, None)
+        return m
+
+    def walk(self, el: ET.Element, category: list[str], mp: MapSpec | None, stack: SetupStack | None) -> None:
+        for child in el:
+            tag = child.tag
+            name = short(tag)
+            if not tag.startswith("VASSAL.") and "." in tag:
+                label = child.get("name") or child.get("entryName") or child.get("mapName") or ""
+                self.module.unsupported.append(
+                    f"custom component {tag}{' ' + repr(label) if label else ''}: a module's own Java class "
+                    f"(skipped with everything inside it)")
+                continue
+            if name in MAP_CLASSES:
+                self.read_map(child)
+            elif name == "PrototypeDefinition":
+                self.module.prototypes[child.get("name", "")] = child.text or ""
+            elif name == "PlayerRoster":
+                self.module.sides = [e.text.strip() for e in child if short(e.tag) == "entry" and e.text
+                                     and e.text.strip()]
+            elif name == "PredefinedSetup":
+                if child.get("isMenu", "false") == "true":
+                    self.walk(child, category, mp, stack)
+                elif child.get("useFile", "true") != "false" and child.get("file"):
+                    self.module.predefined.append((child.get("name", child.get("file")), child.get("file")))
+            elif name in SLOT_CLASSES:
+                slot = Slot(child.get("entryName", "") or child.get("name", ""), child.text or "",
+                            child.get("gpid", ""), tuple(category))
+                if stack is not None:
+                    stack.slots.append(slot)
+                else:
+                    self.module.palette.append(slot)
+            else:
+                entry = child.get("entryName") or child.get("name")
+                self.walk(child, category + [entry] if entry and name.endswith("Widget") else category, mp, stack)
+
+    def read_map(self, el: ET.Element) -> None:
+        m = self.module
+        name = el.get("mapName") or f"Map{len(m.maps)}"
+        mp = MapSpec(name, short(el.tag))
+        where = f"Map {name!r}"
+        if el.get("edge") and not el.get("edgeWidth"):
+            try:
+                w, h = (int(v) for v in el.get("edge").split(","))
+                mp.edge = (w, h)
+            except ValueError:
+                raise self.bad(f"{where}.edge", f"expected 'width,height', found {el.get('edge')!r}") from None
+        else:
+            mp.edge = (self.integer(el, "edgeWidth", 0, where), self.integer(el, "edgeHeight", 0, where))
+        m.maps.append(mp)
+        self.map_children(el, mp, where)
+
+    def map_children(self, el: ET.Element, mp: MapSpec, where: str) -> None:
+        for child in el:
+            tag, name = child.tag, short(child.tag)
+            if not tag.startswith("VASSAL.") and "." in tag:
+                self.module.unsupported.append(f"{where}: custom component {tag} (a module's own Java class, skipped)")
+                continue
+            if name == "BoardPicker":
+                for b in child:
+                    if short(b.tag) == "setup":
+                        mp.picker_setup = b.text or ""
+                    elif short(b.tag) == "Board":
+                        if not b.tag.startswith("VASSAL."):
+                            self.module.unsupported.append(f"{where}: custom board class {b.tag} "
+                                                           f"{b.get('name', '')!r} (skipped)")
+                            continue
+                        mp.boards.append(self.read_board(b, where))
+                    elif "." in b.tag and not b.tag.startswith("VASSAL."):
+                        self.module.unsupported.append(f"{where}: custom component {b.tag} (skipped)")
+            elif name in STACK_CLASSES:
+                st = SetupStack(child.get("name", ""), child.get("owningBoard", ""),
+                                self.integer(child, "x", 0, f"{where} > SetupStack"),
+                                self.integer(child, "y", 0, f"{where} > SetupStack"),
+                                child.get("location", ""), self.boolean(child, "useGridLocation", False),
+                                deck=name == "DrawPile")
+                self.walk(child, [], mp, st)
+                mp.stacks.append(st)
+            else:
+                self.map_children(child, mp, where)
+
+    def read_board(self, el: ET.Element, where: str) -> BoardSpec:
+        name = el.get("name", "")
+        bwhere = f"{where} > Board {name!r}"
+        b = BoardSpec(name, el.get("image", "") or "", self.integer(el, "width", 0, bwhere),
+                      self.integer(el, "height", 0, bwhere), self.boolean(el, "reversible", False), where=bwhere)
+        for g in el:
+            gname = short(g.tag)
+            if gname == "HexGrid":
+                b.grid = self.read_hexgrid(g, bwhere)
+            elif gname == "ZonedGrid":
+                for z in g:
+                    zn = short(z.tag)
+                    if zn == "HexGrid":
+                        b.grid = self.read_hexgrid(z, bwhere + " > ZonedGrid")
+                    elif zn == "Zone":
+                        b.zones.append(self.read_zone(z, bwhere))
+                    elif zn in ("SquareGrid", "RegionGrid") or "." in z.tag:
+                        b.other_grid = b.other_grid or zn
+            elif "Grid" in gname or "." in g.tag:
+                b.other_grid = gname if g.tag.startswith("VASSAL.") else g.tag
+        return b
+
+    def read_zone(self, el: ET.Element, where: str) -> Zone:
+        name = el.get("name", "")
+        zwhere = f"{where} > Zone {name!r}"
+        pts = []
+        for pair in (el.get("path") or "").split(";"):
+            if not pair.strip():
+                continue
+            try:
+                x, y = (int(float(v)) for v in pair.split(","))
+            except ValueError:
+                raise self.bad(f"{zwhere}.path", f"expected points 'x,y;x,y;...', found {pair!r}") from None
+            pts.append((x, y))
+        z = Zone(name, pts, el.get("locationFormat", "$name$") or "$name$",
+                 use_parent=self.boolean(el, "useParentGrid", False))
+        for g in el:
+            if short(g.tag) == "HexGrid":
+                z.grid = self.read_hexgrid(g, zwhere)
+            elif "Grid" in short(g.tag):
+                z.other_grid = short(g.tag)
+        return z
+
+    def read_hexgrid(self, el: ET.Element, where: str) -> HexGridSpec:
+        gwhere = f"{where} > HexGrid"
+        dy = self.number(el, "dy", 64.0, gwhere)
+        dx = self.number(el, "dx", math.sqrt(3) / 2 * dy, gwhere)
+        for k, v in (("dx", dx), ("dy", dy)):
+            if v <= 0:
+                raise self.bad(f"{gwhere}.{k}", f"the hex spacing must be more than 0, found {el.get(k)!r}")
+        g = HexGridSpec(self.boolean(el, "sideways", False), self.integer(el, "x0", 0, gwhere),
+                        self.integer(el, "y0", 32, gwhere), dx, dy, self.boolean(el, "snapTo", True),
+                        self.boolean(el, "edgesLegal", False), self.boolean(el, "cornersLegal", False), where=gwhere)
+        for n in el:
+            nn = short(n.tag)
+            if nn in ("HexGridNumbering", "ObliqueHexGridNumbering"):
+                nwhere = f"{gwhere} > {nn}"
+                first = (n.get("first") or "H")[:1].upper()
+                types = {}
+                for k in ("hType", "vType"):
+                    t = (n.get(k) or "N")[:1].upper()
+                    if t not in ("N", "A"):
+                        raise self.bad(f"{nwhere}.{k}", f"expected N (numbers) or A (letters), found {n.get(k)!r}")
+                    types[k] = t
+                if first not in ("H", "V"):
+                    raise self.bad(f"{nwhere}.first", f"expected H or V, found {n.get('first')!r}")
+                g.numbering = Numbering(
+                    first, n.get("sep", "") or "", types["hType"], types["vType"],
+                    self.integer(n, "hLeading", 1, nwhere), self.integer(n, "vLeading", 1, nwhere),
+                    self.integer(n, "hOff", 1, nwhere), self.integer(n, "vOff", 1, nwhere),
+                    self.boolean(n, "hDescend", False), self.boolean(n, "vDescend", False),
+                    self.boolean(n, "stagger", True), n.get("locationFormat", "$gridLocation$") or "$gridLocation$",
+                    oblique=nn.startswith("Oblique"))
+            elif "." in n.tag and not n.tag.startswith("VASSAL."):
+                self.module.unsupported.append(f"{gwhere}: custom numbering class {n.tag} (its labels cannot be "
+                                               f"reproduced)")
+        return g
+
+
+def read_module(data: bytes, file: str, entry: str) -> Module:
+    """The module described by a build file's bytes; BadFile naming the file and entry when malformed."""
+    root = parse_xml(data, file, entry)
+    return _Reader(file, entry).read(root)
+
+
+def read_metadata(data: bytes) -> dict[str, str]:
+    """``moduledata``/``savedata``: name, version, VassalVersion, description (missing ones left out)."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError:
+        return {}
+    out = {}
+    for k in ("name", "version", "VassalVersion", "description"):
+        e = root.find(k)
+        if e is not None and e.text:
+            out[k] = e.text.strip()
+    return out

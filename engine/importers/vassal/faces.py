@@ -1,0 +1,117 @@
+"""Counter faces: a piece's basic image with its active layers drawn on top, as VASSAL draws them.
+
+Each image is centred on the piece (top-left at ``-w/2 + xOff, -h/2 + yOff``, integer
+halves), the basic image first, then each layer from the innermost outward.  A face is
+padded to a square with transparency, so Sandtable can draw it at any counter size.
+"""
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from .archive import Archive
+from .pieces import Piece
+
+MAX_COUNTER_SIDE = 2048       # counter art bigger than this is not counter art; refused
+
+
+class Faces:
+    """Decodes each counter image once and composes faces from them."""
+
+    def __init__(self, arc: Archive):
+        self.arc = arc
+        self.cache: dict[str, Image.Image | None] = {}
+        self.problems: dict[str, str] = {}      # image name -> why it could not be used
+
+    def image(self, name: str) -> Image.Image | None:
+        if name in self.cache:
+            return self.cache[name]
+        img = None
+        entry = self.arc.image_entry(name)
+        if entry is None:
+            self.problems[name] = "missing from the module's images/"
+        elif entry.lower().endswith(".svg"):
+            self.problems[name] = "an SVG image (not drawn by the importer)"
+        else:
+            try:
+                info = self.arc.zip.getinfo(entry)
+                if info.file_size > 64 << 20:
+                    raise OSError(f"{info.file_size} bytes")
+                with Image.open(io.BytesIO(self.arc.read(entry))) as im:
+                    if max(im.size) > MAX_COUNTER_SIDE:
+                        raise OSError(f"{im.size[0]} x {im.size[1]} pixels (at most {MAX_COUNTER_SIDE} for a counter)")
+                    img = im.convert("RGBA")
+            except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+                self.problems[name] = f"cannot be read ({e})"
+        self.cache[name] = img
+        return img
+
+    def compose(self, piece: Piece, levels: dict[int, int | None] | None = None) -> Image.Image | None:
+        """The face with each layer at its current level, or at ``levels[layer index]`` when given."""
+        parts = []
+        base = self.image(piece.image) if piece.image else None
+        if base is not None:
+            parts.append((base, 0, 0))
+        for k, layer in enumerate(piece.layers):
+            lv = layer.level if levels is None or k not in levels else levels[k]
+            if lv is None or lv >= len(layer.images) or not layer.images[lv]:
+                continue
+            img = self.image(layer.images[lv])
+            if img is None:
+                continue
+            if layer.scale != 1.0 and layer.scale > 0:
+                img = img.resize((max(1, round(img.width * layer.scale)), max(1, round(img.height * layer.scale))),
+                                 Image.Resampling.LANCZOS)
+            parts.append((img, layer.x_off, layer.y_off))
+        if not parts:
+            return None
+        boxes = [(-(im.width // 2) + dx, -(im.height // 2) + dy, im) for im, dx, dy in parts]
+        left = min(x for x, _, _ in boxes)
+        top = min(y for _, y, _ in boxes)
+        right = max(x + im.width for x, _, im in boxes)
+        bottom = max(y + im.height for _, y, im in boxes)
+        side = max(right - left, bottom - top)
+        canvas = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+        ox = (side - (right - left)) // 2 - left
+        oy = (side - (bottom - top)) // 2 - top
+        for x, y, im in boxes:
+            canvas.alpha_composite(im, (x + ox, y + oy))
+        return canvas
+
+
+def flip_layer(piece: Piece) -> int | None:
+    """The layer that turns the counter over: the outermost one with exactly two levels."""
+    for k in range(len(piece.layers) - 1, -1, -1):
+        if len([i for i in piece.layers[k].images if i]) >= 1 and len(piece.layers[k].images) == 2:
+            return k
+    return None
+
+
+def faces_of(faces: Faces, piece: Piece) -> dict[str, Image.Image]:
+    """``front`` (as it stands), ``back`` (the flip layer's other level) and ``state-N`` for every level
+    of a layer of three or more levels."""
+    out = {}
+    front = faces.compose(piece)
+    if front is None:
+        return out
+    out["front"] = front
+    k = flip_layer(piece)
+    if k is not None:
+        cur = piece.layers[k].level
+        other = 1 if cur in (None, 0) else 0
+        if cur is None:      # an inactive flip layer: the front shows no level, the back shows the first
+            other = 0
+        back = faces.compose(piece, {k: other})
+        if back is not None and back.tobytes() != front.tobytes():
+            out["back"] = back
+    for k, layer in enumerate(piece.layers):
+        if len(layer.images) >= 3:
+            for lv in range(len(layer.images)):
+                img = faces.compose(piece, {k: lv})
+                if img is not None:
+                    out[f"state-{k + 1}-{lv + 1}"] = img
+    return out
+
+
+__all__ = ["Faces", "faces_of", "flip_layer"]

@@ -1,0 +1,525 @@
+"""Import a VASSAL module: maps with their grids, counters, and set-ups as free-play scenarios.
+
+``import_module(MODULE, OUTDIR)`` writes, under OUTDIR:
+
+- ``maps/<map>.toml`` and the board images (copied in chunks, never decoded): one map per
+  VASSAL map with hex-gridded boards, one sheet per such board;
+- ``counters/`` the faces of every palette piece and ``counters/manifest.toml``;
+- ``scenarios/<id>.toml`` (ruleset ``free``) for the at-start stacks, each pre-defined set-up
+  and each save or log given, with ``scenarios/assets/<id>/counters/<unit>-front.png``;
+- ``import-report.txt``: what was imported, and everything that could not come across.
+
+A broken module raises :class:`BadFile` naming the module and the entry; nothing is
+written until the module has been read.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import tempfile
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import BadFile, Problem
+from engine.fileio import atomic_write_text, write_toml
+from engine.maps.board import Board, Box
+from engine.maps.mapfile import save_map
+
+from . import grid as G
+from .archive import Archive
+from .buildfile import BoardSpec, MapSpec, read_metadata, read_module
+from .faces import Faces, faces_of
+from .pieces import Piece, PieceError, read_piece
+from .saves import Layout, SavedGame, deobfuscate, parse_board_picker, read_commands
+
+OFF_GRID = "off-grid"
+
+
+@dataclass
+class PlacedBoard:
+    spec: BoardSpec
+    x: int                      # top-left corner in map coordinates
+    y: int
+    width: int
+    height: int
+    reversed: bool = False
+    sheet_id: str = ""          # "" when the board is not a sheet
+
+
+@dataclass
+class MapOut:
+    spec: MapSpec
+    boards: list[PlacedBoard]
+    board: Board | None = None
+    path: Path | None = None
+    box_of_zone: dict[tuple[str, str], str] = field(default_factory=dict)
+    box_of_map: dict[str, str] = field(default_factory=dict)      # another VASSAL map's name -> its box
+
+
+@dataclass
+class ImportResult:
+    maps: list[Path] = field(default_factory=list)
+    scenarios: list[Path] = field(default_factory=list)
+    manifest: Path | None = None
+    report: Path | None = None
+    lines: list[str] = field(default_factory=list)       # the report
+    counters: int = 0
+    units: int = 0
+    max_error_px: float = 0.0
+
+
+def slug(text: str, default: str = "x") -> str:
+    t = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    t = re.sub(r"[^A-Za-z0-9]+", "-", t).strip("-").lower()
+    return t or default
+
+
+def unique(base: str, taken: set[str]) -> str:
+    name, n = base, 2
+    while name in taken:
+        name = f"{base}-{n}"
+        n += 1
+    taken.add(name)
+    return name
+
+
+class Importer:
+    def __init__(self, module_path, outdir, saves=(), progress=None):
+        self.module_path = Path(module_path)
+        self.file = str(module_path)
+        self.out = Path(outdir)
+        self.saves = [Path(s) for s in saves]
+        self.progress = progress or (lambda fraction, text: None)
+        self.report: list[str] = []
+        self.not_imported: list[str] = []
+        self.result = ImportResult()
+        self.png_cache: dict = {}
+
+    # ------------------------------------------------------------ the whole import
+    def run(self) -> ImportResult:
+        self.progress(0.0, "Reading the module")
+        with Archive(self.module_path) as arc:
+            self.arc = arc
+            entry, data = arc.build_file()
+            module = read_module(data, self.file, entry)
+            meta = read_metadata(arc.read("moduledata")) if arc.has("moduledata") else {}
+            module.name = meta.get("name", module.name) or self.module_path.stem
+            module.version = meta.get("version", module.version)
+            self.module = module
+            self.report.append(f"Module: {module.name} {module.version}".rstrip()
+                               + f" ({self.module_path.name}, build file {entry})")
+            self.not_imported.extend(module.unsupported)
+            maps = [self.plan_map(m) for m in module.maps]     # board sizes, missing images: before writing
+            self.progress(0.1, "Writing the maps")
+            for d in ("maps", "scenarios"):
+                (self.out / d).mkdir(parents=True, exist_ok=True)
+            self.maps = [self.write_map(m) for m in maps]
+            self.main = next((m for m in self.maps if m.board is not None), None)
+            self.faces = Faces(arc)
+            self.progress(0.5, "Drawing the counters")
+            self.write_manifest()
+            self.progress(0.7, "Writing the set-ups")
+            self.write_setups()
+            for name, why in sorted(self.faces.problems.items()):
+                self.not_imported.append(f"image {name!r}: {why}")
+        self.write_report()
+        self.progress(1.0, "Done")
+        return self.result
+
+    # ------------------------------------------------------------ maps
+    def layout_of(self, m: MapSpec, layout: Layout | None = None) -> list[tuple[BoardSpec, bool, int, int]]:
+        if layout is None and m.picker_setup:
+            bp = parse_board_picker(m.picker_setup.strip())
+            layout = bp[1] if bp else None
+        if layout is not None and layout.boards:
+            out = []
+            for name, rev, c, r in layout.boards:
+                b = m.board(name)
+                if b is None:
+                    self.not_imported.append(f"Map {m.name!r}: board {name!r} of its layout is not defined")
+                else:
+                    out.append((b, rev, c, r))
+            return out
+        if not m.boards:
+            return []
+        if len(m.boards) > 1:
+            self.not_imported.append(f"Map {m.name!r}: {len(m.boards)} boards to choose from and no default "
+                                     f"layout; the first, {m.boards[0].name!r}, is imported")
+        return [(m.boards[0], False, 0, 0)]
+
+    def board_size(self, b: BoardSpec) -> tuple[int, int]:
+        if b.image:
+            entry = self.arc.image_entry(b.image)
+            if entry is None:
+                raise BadFile([Problem(self.file, f"images/{b.image}", f"missing: the image of {b.where} "
+                                                                       f"(its 'image' attribute names it)")])
+            return self.arc.image_size(entry)
+        if b.width > 0 and b.height > 0:
+            return b.width, b.height
+        raise BadFile([Problem(self.file, f"{b.where}.image", "a board needs an image, or a width and height")])
+
+    def plan_map(self, m: MapSpec, layout: Layout | None = None) -> MapOut:
+        placed = [(b, rev, c, r, *self.board_size(b)) for b, rev, c, r in self.layout_of(m, layout)]
+        out = []
+        for b, rev, c, r, w, h in placed:
+            x = m.edge[0] + sum(pw for pb, _, pc, pr, pw, _ in placed if pr == r and pc < c)
+            y = m.edge[1] + sum(ph for pb, _, pc, pr, _, ph in placed if pc == c and pr < r)
+            out.append(PlacedBoard(b, x, y, w, h, rev))
+        return MapOut(m, out)
+
+    def write_map(self, mo: MapOut) -> MapOut:
+        m = mo.spec
+        gridded = [pb for pb in mo.boards if pb.spec.grid is not None]
+        for pb in mo.boards:
+            if pb.spec.grid is None:
+                what = pb.spec.other_grid or "no grid"
+                self.not_imported.append(f"Map {m.name!r}, board {pb.spec.name!r}: {what} (only hex grids become "
+                                         f"map sheets; its pieces go to an off-map box)")
+        if not gridded:
+            return mo
+        orientation = "pointy" if gridded[0].spec.grid.sideways else "flat"
+        taken: set[str] = set()
+        sheets = []
+        col_at = 0
+        prefix_needed = len(gridded) > 1
+        for pb in gridded:
+            b, g = pb.spec, pb.spec.grid
+            if ("pointy" if g.sideways else "flat") != orientation:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its hexes are turned the other way "
+                                         f"from the map's first board (one map has one orientation)")
+                continue
+            if pb.reversed:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: reversed (turned round) boards "
+                                         f"are not imported")
+                continue
+            if b.image and b.image.lower().endswith(".svg"):
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: an SVG board image is not imported")
+                continue
+            sid = unique(slug(b.name, "board"), taken)
+            image = None
+            if b.image:
+                image = f"{slug(m.name, 'map')}-{sid}{Path(b.image).suffix.lower() or '.png'}"
+            origin = (col_at, -(col_at // 2)) if orientation == "flat" else (col_at, 0)
+            try:
+                fit = G.make_sheet(sid, image, g, pb.width, pb.height, origin,
+                                   prefix=f"{sid}-" if prefix_needed else "")
+            except G.GridRefused as e:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: the grid is not imported: {e}")
+                continue
+            if g.edges or g.corners:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: pieces may also sit on hexsides or "
+                                         f"corners in VASSAL; in Sandtable they sit in hexes")
+            if image:
+                self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
+            sheets.append(fit.sheet)
+            pb.sheet_id = sid
+            col_at += fit.sheet.numbering.cols + 1
+            self.result.max_error_px = max(self.result.max_error_px, fit.max_error)
+            ns = fit.sheet.numbering
+            self.report.append(
+                f"Map {m.name!r}, board {b.name!r}: sheet {sid}, {ns.cols} x {ns.rows} hexes "
+                f"({'pointy' if g.sideways else 'flat'} top), ids {ns.format_colrow(ns.first_col, ns.first_row)} to "
+                f"{ns.format_colrow(ns.first_col + ns.cols - 1, ns.first_row + ns.rows - 1)}; every centre within "
+                f"{fit.max_error:.2f} px of VASSAL's, every label checked both ways"
+                + ("; ids carry the sheet's name in front, as the boards repeat each other's labels"
+                   if prefix_needed else ""))
+        if not sheets:
+            return mo
+        boxes = {OFF_GRID: Box(OFF_GRID, "Off the grid", "holding")}
+        btaken = {OFF_GRID}
+        for pb in gridded:
+            for z in pb.spec.zones:
+                if z.use_parent or z.grid is not None:
+                    continue
+                bid = unique(slug(z.name, "zone"), btaken)
+                boxes[bid] = Box(bid, z.name or bid, "holding")
+                mo.box_of_zone[(pb.spec.name, z.name)] = bid
+        for other in self.module.maps:
+            if other is not m:
+                bid = unique("map-" + slug(other.name, "map"), btaken)
+                boxes[bid] = Box(bid, other.name, "holding")
+                mo.box_of_map[other.name] = bid
+        board = Board(name=m.name, orientation=orientation, sheets=sheets, boxes=boxes,
+                      notes=f"Imported from the VASSAL module {self.module.name!r} ({self.module_path.name}).")
+        path = self.out / "maps" / f"{slug(m.name, 'map')}.toml"
+        save_map(board, path)
+        mo.board, mo.path = board, path
+        self.result.maps.append(path)
+        return mo
+
+    # ------------------------------------------------------------ where a piece is
+    def locate(self, mapname: str, x: int, y: int, layout: dict[str, Layout] | None = None) -> str:
+        """``hex id`` or ``box:ID`` on the main map for a piece at map point (x, y)."""
+        main = self.main
+        if main is None:
+            return ""
+        if mapname != main.spec.name:
+            other = next((m for m in self.module.maps if m.name == mapname), None)
+            if other is None:
+                return f"box:{OFF_GRID}"
+            return "box:" + main.box_of_map[other.name]
+        boards = main.boards
+        if layout and mapname in layout:
+            boards = self.plan_map(main.spec, layout[mapname]).boards
+            ids = {pb.spec.name: pb.sheet_id for pb in main.boards}
+            for pb in boards:
+                pb.sheet_id = ids.get(pb.spec.name, "")
+        for pb in boards:
+            if pb.x <= x < pb.x + pb.width and pb.y <= y < pb.y + pb.height:
+                bx, by = x - pb.x, y - pb.y
+                if pb.reversed:
+                    bx, by = pb.width - bx, pb.height - by
+                for z in pb.spec.zones:
+                    if z.contains(bx, by):
+                        if (pb.spec.name, z.name) in main.box_of_zone:
+                            return "box:" + main.box_of_zone[(pb.spec.name, z.name)]
+                        break
+                return self.hex_on(pb, bx, by)
+        return f"box:{OFF_GRID}"
+
+    def hex_on(self, pb: PlacedBoard, bx: int, by: int) -> str:
+        if not pb.sheet_id or pb.spec.grid is None:
+            return f"box:{OFF_GRID}"
+        sheet = self.main.board.sheet(pb.sheet_id)
+        ns = sheet.numbering
+        nx, ny = G.raw(pb.spec.grid, bx, by)
+        c, r = (nx, ny) if ns.orientation == "flat" else (ny, nx)
+        if not ns.contains_colrow(c, r):
+            return f"box:{OFF_GRID}"
+        return ns.format_colrow(c, r)
+
+    # ------------------------------------------------------------ counters
+    def write_faces(self, piece: Piece, folder: Path, stem: str) -> dict[str, str]:
+        """The piece's faces as PNG files in a staging folder (each look is drawn and encoded once)."""
+        key = (piece.image, tuple((tuple(layer.images), layer.level, layer.x_off, layer.y_off, layer.scale)
+                                  for layer in piece.layers))
+        encoded = self.png_cache.get(key)
+        if encoded is None:
+            encoded = {}
+            for face, img in faces_of(self.faces, piece).items():
+                buf = io.BytesIO()
+                img.save(buf, "PNG")
+                encoded[face] = buf.getvalue()
+            self.png_cache[key] = encoded
+        names = {}
+        for face, data in encoded.items():
+            name = f"{stem}-{face}.png"
+            with open(folder / name, "wb") as f:
+                f.write(data)
+            names[face] = name
+        return names
+
+    def staging(self, folder: Path) -> Path:
+        """A fresh folder beside ``folder`` to write into; :meth:`publish` puts it in place."""
+        tmp = folder.with_name(folder.name + ".part")
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        return tmp
+
+    def publish(self, tmp: Path, folder: Path) -> None:
+        """Replace ``folder`` by the staged one (renames: a reader sees the old images or the new ones)."""
+        old = folder.with_name(folder.name + ".old")
+        if old.exists():
+            shutil.rmtree(old)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(tmp, folder)
+        if old.exists():
+            shutil.rmtree(old)
+
+    def write_manifest(self) -> None:
+        final = self.out / "counters"
+        folder = self.staging(final)
+        taken: set[str] = set()
+        entries = []
+        for slot in self.module.palette:
+            try:
+                piece = read_piece(slot.text, self.module.prototypes, slot.name)
+            except PieceError as e:
+                self.not_imported.append(f"palette piece {slot.name!r}: {e}")
+                continue
+            name = piece.display_name() or slot.name
+            pid = unique(slug(slot.name or name, "piece"), taken)
+            files = self.write_faces(piece, folder, pid)
+            for n in piece.notes:
+                if n not in self.not_imported:
+                    self.not_imported.append(n)
+            e = {"id": pid, "name": name}
+            if slot.category:
+                e["category"] = list(slot.category)
+            if slot.gpid:
+                e["gpid"] = slot.gpid
+            for face in ("front", "back"):
+                if face in files:
+                    e[face] = files[face]
+            states = [files[k] for k in sorted(files) if k.startswith("state-")]
+            if states:
+                e["states"] = states
+            entries.append(e)
+        write_toml(folder / "manifest.toml", {"manifest": {"format": 1, "module": self.module.name,
+                                                           "version": self.module.version}, "pieces": entries})
+        self.publish(folder, final)
+        self.result.manifest = final / "manifest.toml"
+        self.result.counters = len(entries)
+        self.report.append(f"Counters: {len(entries)} palette pieces (counters/manifest.toml), "
+                           f"{len(self.module.prototypes)} prototypes")
+
+    # ------------------------------------------------------------ set-ups
+    def write_setups(self) -> None:
+        if self.main is None:
+            self.not_imported.append("no map with a hex grid: no scenario can be made")
+            return
+        stacks = self.at_start()
+        if stacks:
+            self.write_scenario("at-start", f"{self.module.name}: at start", stacks)
+        for name, file in self.module.predefined:
+            if not self.arc.has(file):
+                self.not_imported.append(f"pre-defined set-up {name!r}: its file {file!r} is not in the module")
+                continue
+            data = self.arc.read(file)
+            try:
+                game = self.read_save_bytes(data, f"{self.file}: {file}")
+            except BadFile as e:
+                self.not_imported.extend(f"pre-defined set-up {name!r}: {p}" for p in e.problems)
+                continue
+            self.write_scenario(slug(name, "setup"), f"{self.module.name}: {name}", self.from_save(game))
+        for path in self.saves:
+            with Archive(path) as sarc:
+                if not sarc.has("savedGame"):
+                    raise sarc.bad("savedGame", "missing: a VASSAL save or log holds a savedGame entry")
+                game = read_commands(deobfuscate(sarc.read("savedGame"), str(path)), str(path),
+                                     self.module.prototypes)
+            self.write_scenario(slug(path.stem, "save"), f"{self.module.name}: {path.stem}", self.from_save(game))
+
+    def read_save_bytes(self, data: bytes, label: str) -> SavedGame:
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Path(tmp) / "setup.vsav"
+            p.write_bytes(data)
+            with Archive(p) as sarc:
+                sarc.name = label
+                if not sarc.has("savedGame"):
+                    raise sarc.bad("savedGame", "missing: a VASSAL save holds a savedGame entry")
+                return read_commands(deobfuscate(sarc.read("savedGame"), label), label, self.module.prototypes)
+
+    def at_start(self) -> list[tuple[Piece, str]]:
+        out = []
+        for mo in self.maps:
+            for st in mo.spec.stacks:
+                if st.deck:
+                    self.not_imported.append(f"Map {mo.spec.name!r}: deck {st.name!r} (card piles are not imported)")
+                    continue
+                where = self.stack_place(mo, st)
+                for slot in st.slots:
+                    try:
+                        piece = read_piece(slot.text, self.module.prototypes, slot.name)
+                    except PieceError as e:
+                        self.not_imported.append(f"at-start stack {st.name!r}, piece {slot.name!r}: {e}")
+                        continue
+                    out.append((piece, where))
+        return out
+
+    def stack_place(self, mo: MapOut, st) -> str:
+        pb = next((b for b in mo.boards if b.spec.name == st.owning_board), None)
+        if st.use_grid_location and pb is not None and pb.sheet_id and self.main is mo:
+            ns = self.main.board.sheet(pb.sheet_id).numbering
+            label = st.location.strip()
+            if ns.vassal.location_format.startswith(pb.sheet_id + "-"):      # the map's ids carry the sheet's name
+                label = f"{pb.sheet_id}-{label}"
+            if ns.matches(label):
+                return label
+            self.not_imported.append(f"at-start stack {st.name!r}: location {st.location!r} is not a hex of "
+                                     f"board {st.owning_board!r} (placed off the grid)")
+            return f"box:{OFF_GRID}"
+        if st.use_grid_location:
+            self.not_imported.append(f"at-start stack {st.name!r}: location {st.location!r} names no hex "
+                                     f"(placed off the grid)")
+            return f"box:{OFF_GRID}"
+        if pb is not None:
+            x, y = st.x + pb.x, st.y + pb.y
+        else:
+            x, y = st.x + mo.spec.edge[0], st.y + mo.spec.edge[1]
+        return self.locate(mo.spec.name, x, y)
+
+    def from_save(self, game: SavedGame) -> list[tuple[Piece, str]]:
+        self.not_imported.extend(game.notes)
+        out = []
+        for pid, piece in game.pieces.items():
+            if not piece.map:
+                continue
+            out.append((piece, self.locate(piece.map, piece.x, piece.y, game.layouts)))
+        return out
+
+    def write_scenario(self, base: str, title: str, placed: list[tuple[Piece, str]]) -> None:
+        taken_sc = {p.stem for p in self.result.scenarios}
+        sid = unique(slug(self.module.name, "vassal") + "-" + base, taken_sc)
+        path = self.out / "scenarios" / f"{sid}.toml"
+        final = self.out / "scenarios" / "assets" / sid / "counters"
+        final.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.staging(final)
+        taken: set[str] = set()
+        units, on_map = [], []
+        for piece, where in placed:
+            if not where:
+                continue
+            name = piece.display_name() or "piece"
+            uid = unique(slug(name, "piece"), taken)
+            files = self.write_faces(piece, folder, uid)
+            for n in piece.notes:
+                if n not in self.not_imported:
+                    self.not_imported.append(n)
+            u = {"id": uid, "side": "pieces", "name": name, "type": "piece", "size": "battalion", "attack": 0,
+                 "defense": 0, "movement": 0, "hex": where}
+            if "back" in files:
+                u["steps"] = 2
+            units.append(u)
+            on_map.append(uid)
+        sides = self.module.sides
+        doc = {
+            "scenario": {"id": sid, "name": title, "game": self.module.name,
+                         "text": "Imported from a VASSAL module" + (f"; its sides: {', '.join(sides)}" if sides else ""),
+                         "ruleset": "free", "map": f"../maps/{self.main.path.name}", "first_turn": 1,
+                         "last_turn": 99, "first_side": "pieces"},
+            "rules": {"phases": ["Play"]},
+            "sides": [{"id": "pieces", "name": "Pieces", "colour": "#6b6b6b"}],
+            "units": units,
+            "deployments": [{"id": "set-up", "side": "pieces", "order": 1, "area": "all", "units": on_map}],
+        }
+        self.publish(folder, final)
+        write_toml(path, doc)
+        self.check_scenario(path)
+        self.result.scenarios.append(path)
+        self.result.units += len(units)
+        boxed = sum(1 for u in units if u["hex"].startswith("box:"))
+        self.report.append(f"Scenario {sid}: {len(units)} pieces, {len(units) - boxed} on hexes, {boxed} in "
+                           f"off-map boxes ({path.relative_to(self.out).as_posix()})")
+
+    def check_scenario(self, path: Path) -> None:
+        from engine.scenario import load_scenario
+        from engine.scenario.setup import check_units_on_map, validate_setup
+
+        sc = load_scenario(path)
+        check_units_on_map(sc, self.main.board)
+        problems = validate_setup(sc, self.main.board)
+        if problems:
+            raise BadFile(problems)
+
+    # ------------------------------------------------------------ report
+    def write_report(self) -> None:
+        lines = ["VASSAL import report", ""] + self.report + ["", "Not imported:"]
+        lines += [f"- {n}" for n in self.not_imported] or ["- nothing"]
+        if self.module.sides:
+            lines += ["", f"VASSAL sides {', '.join(self.module.sides)}: VASSAL pieces carry no owner, so every "
+                          f"piece belongs to the side 'pieces' (set owners in the scenario editor)."]
+        path = self.out / "import-report.txt"
+        atomic_write_text(path, "\n".join(lines) + "\n")
+        self.result.report = path
+        self.result.lines = lines
+
+
+def import_module(module_path, outdir, saves=(), progress=None) -> ImportResult:
+    """Import a .vmod into OUTDIR (see the module's docstring); BadFile when the module is broken."""
+    return Importer(module_path, outdir, saves, progress).run()

@@ -1,0 +1,52 @@
+"""File > Import VASSAL module… in the play window, offscreen: a synthetic module imported with progress,
+its at-start scenario opened with the counters at their hexes and drawn from the module's images."""
+from __future__ import annotations
+
+import pytest
+
+from engine.importers.vassal import synthetic as S
+from gui.mainwindow import MainWindow
+from test_vassal_import import label, module_with_setups
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_import_opens_the_scenario_with_counters_at_their_hexes(window, tmp_path, monkeypatch):
+    import gui.vassalimport as vi
+
+    monkeypatch.setattr(vi, "data_root", lambda: tmp_path / "user")
+    assert "&Import VASSAL module…" in [a.text() for a in window.menus.file_menu.actions()]
+    assert window.import_vassal(module_with_setups(tmp_path))
+    s, b = window.session, window.board
+    assert s.scenario.ruleset == "free"
+    at = {u.name: b.hex_id(h) for u, h in s.pieces()}
+    assert at == {"Inf A": label(3, 4), "Inf B": "0708", "Inf C": "0708"}
+    assert (tmp_path / "user" / "imports" / "s" / "import-report.txt").is_file()
+    unit = next(u for u, _ in s.pieces() if u.name == "Inf A")
+    picture = window.map_view.art.render(unit, 64)
+    c = picture.pixelColor(6, 6)
+    assert (c.red(), c.green(), c.blue()) == (40, 60, 200)        # the module's counter image, not generated art
+    assert "Imported s.vmod" in window.statusBar().currentMessage()
+
+
+def test_a_broken_module_is_reported_in_words(window, tmp_path, monkeypatch):
+    import gui.vassalimport as vi
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(vi, "data_root", lambda: tmp_path / "user")
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    bad = tmp_path / "bad.vmod"
+    S.Module(boards=[("North", "missing.png", 900, 700, S.Grid())]).write(bad)
+    assert not window.import_vassal(bad)
+    assert "images/missing.png: missing: the image of Map 'Main Map' > Board 'North'" in shown[0]

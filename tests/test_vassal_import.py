@@ -1,0 +1,455 @@
+"""Importing VASSAL modules: synthetic modules written by the tests from the documented format.
+
+Hex centres are checked against VASSAL's formula (restated here, independently of the
+importer) on every hex whose centre is on the board, and labels against VASSAL's
+numbering rules, exactly.
+"""
+from __future__ import annotations
+
+import math
+import zipfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine.cli import main as cli_main
+from engine.errors import BadFile
+from engine.importers.vassal import seqenc
+from engine.importers.vassal import synthetic as S
+from engine.importers.vassal.importer import import_module
+from engine.importers.vassal.saves import commands, deobfuscate
+from engine.maps.mapfile import load_map
+from engine.scenario import load_scenario
+
+
+# ---------------------------------------------------------------- VASSAL's rules, restated for the checks
+
+def vassal_centre(dx, dy, x0, y0, sideways, nx, ny):
+    x = int(dx * nx + x0)
+    y = int(dy * ny + y0) if nx % 2 == 0 else int(dy * ny + int(dy / 2) + y0)
+    return (y, x) if sideways else (x, y)
+
+
+def part(v, kind, leading):
+    s = "-" if v < 0 else ""
+    v = abs(v)
+    if kind == "A":
+        return s + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[v % 26] * (v // 26 + 1)
+    digits = str(v)
+    width = leading + 1
+    return s + digits.rjust(max(width, len(digits)), "0")
+
+
+def vassal_label(o, W, H, dx, dy, sideways, nx, ny):
+    cmax, rmax = math.floor(W / dy + 0.5), math.floor(H / dx + 0.5)
+    col, row = nx, ny
+    if not sideways:
+        if o.get("hDescend"):
+            col = cmax - nx
+        if o.get("vDescend"):
+            row = rmax - ny
+        down = o.get("vDescend")
+    else:
+        if o.get("vDescend"):
+            col = rmax - nx
+        if o.get("hDescend"):
+            row = cmax - ny
+        down = o.get("hDescend")
+    if o.get("stagger", True) and nx % 2:
+        row += -1 if down else 1
+    c = part(col + o.get("hOff", 1), o.get("hType", "N"), o.get("hLeading", 1))
+    r = part(row + o.get("vOff", 1), o.get("vType", "N"), o.get("vLeading", 1))
+    return c + o.get("sep", "") + r if o.get("first", "H") == "H" else r + o.get("sep", "") + c
+
+
+def options(o: dict) -> dict:
+    """HexGridNumbering attributes as the build file writes them."""
+    return {k: (str(v).lower() if isinstance(v, bool) else v) for k, v in o.items()}
+
+
+# ---------------------------------------------------------------- modules
+
+BLUE, PALE, YELLOW = (40, 60, 200, 255), (150, 170, 235, 255), (250, 230, 0, 255)
+
+
+def images(m: S.Module, w: int, h: int) -> None:
+    m.images["board.png"] = S.png_bytes(w, h)
+    m.images["blue.png"] = S.counter_png(48, BLUE)
+    m.images["blue-back.png"] = S.counter_png(48, PALE)
+    m.images["star.png"] = S.counter_png(20, YELLOW)
+
+
+def grid_module(tmp_path: Path, grid: S.Grid, w: int = 900, h: int = 700, **kw) -> Path:
+    m = S.Module(boards=[("North", "board.png", w, h, grid)], **kw)
+    images(m, w, h)
+    path = tmp_path / "grid.vmod"
+    m.write(path)
+    return path
+
+
+GRIDS = [
+    ("flat default", dict(sideways=False, dx=55.0, dy=64.0, x0=30, y0=32), {}),
+    ("flat, columns from 0, no stagger, negative x0", dict(sideways=False, dx=55.42562584220407, dy=64.0, x0=-19,
+                                                            y0=32), {"hOff": 0, "vOff": 1, "stagger": False}),
+    ("flat, both descending, letters, separator, row first", dict(sideways=False, dx=60.3, dy=69.7, x0=13, y0=7),
+     {"hDescend": True, "vDescend": True, "hType": "A", "sep": "-", "first": "V", "vLeading": 2}),
+    ("flat oblong, stagger and descending rows", dict(sideways=False, dx=48.0, dy=70.0, x0=20, y0=40),
+     {"vDescend": True, "hOff": 3, "vOff": 0, "hLeading": 2}),
+    ("pointy (sideways) oblong", dict(sideways=True, dx=124.0, dy=140.0, x0=101, y0=15), {}),
+    ("pointy, descending across, letters down", dict(sideways=True, dx=52.0, dy=60.0, x0=35, y0=28),
+     {"hDescend": True, "vType": "A", "vOff": 0, "sep": ".", "stagger": True}),
+    ("pointy, descending down, no stagger", dict(sideways=True, dx=50.5, dy=58.3, x0=-10, y0=30),
+     {"vDescend": True, "stagger": False, "hLeading": 0, "vLeading": 0, "sep": "/"[:0] + "_"}),
+]
+
+
+@pytest.mark.parametrize("name,g,num", GRIDS, ids=[x[0] for x in GRIDS])
+def test_every_hex_centre_and_label(tmp_path, name, g, num):
+    W, H = 900, 700
+    mod = grid_module(tmp_path, S.Grid(numbering=options(num), **g), W, H)
+    result = import_module(mod, tmp_path / "out")
+    board = load_map(result.maps[0])
+    (sheet,) = board.sheets
+    assert board.orientation == ("pointy" if g["sideways"] else "flat")
+    checked = 0
+    for nx in range(-3, 40):
+        for ny in range(-3, 40):
+            exact = x, y = vassal_centre(g["dx"], g["dy"], g["x0"], g["y0"], g["sideways"], nx, ny)
+            if not (0 <= x < W and 0 <= y < H) or min(g["dx"] * nx + g["x0"], g["dy"] * ny + g["y0"]) < 0:
+                continue
+            label = vassal_label(num, W, H, g["dx"], g["dy"], g["sideways"], nx, ny)
+            h = board.parse_hex(label)
+            assert board.hex_id(h) == label
+            u, v = board.to_image(sheet, *board.center(h))
+            assert abs(u - exact[0]) <= 1.0 and abs(v - exact[1]) <= 1.0, (label, (u, v), exact)
+            checked += 1
+    assert checked >= 20
+    # every hex of the sheet carries a VASSAL label of a raw hex
+    assert len(set(board.hex_id(h) for h in board.hexes())) == len(board.hexes())
+
+
+def test_labels_spelled_as_vassal_does(tmp_path):
+    # numbers get leading zeros below 10**leading; letters repeat (0 A, 26 AA, 27 BB); odd columns stagger
+    g = dict(sideways=False, dx=20.0, dy=24.0, x0=10, y0=12)
+    mod = grid_module(tmp_path, S.Grid(numbering={"hType": "A", "hOff": "0", "vLeading": "1"}, **g), 1100, 300)
+    board = load_map(import_module(mod, tmp_path / "out").maps[0])
+    (sheet,) = board.sheets
+    at = {board.hex_id(h): board.to_image(sheet, *board.center(h)) for h in board.hexes()}
+    assert at["A01"] == pytest.approx((10, 12), abs=1)          # raw (0, 0)
+    assert at["B02"] == pytest.approx((30, 24), abs=1)          # raw (1, 0): odd column, half a hex lower, row + 1
+    assert at["AA01"] == pytest.approx((530, 12), abs=1)        # raw (26, 0)
+    assert at["BB02"] == pytest.approx((550, 24), abs=1)        # raw (27, 0)
+    assert "A00" not in at or at["A00"][1] < 0
+
+
+def test_ambiguous_numbering_is_refused_with_its_reason(tmp_path):
+    # 101 columns of hexes with no separator: "10100" is column 10 row 100 and column 101 row 0
+    mod = grid_module(tmp_path, S.Grid(dx=10.0, dy=12.0, x0=5, y0=6), 1100, 1300)
+    result = import_module(mod, tmp_path / "out")
+    assert result.maps == []
+    text = (tmp_path / "out" / "import-report.txt").read_text()
+    assert "the grid is not imported: two hexes get the label" in text
+
+
+# ---------------------------------------------------------------- pieces
+
+def layered(name="Inf A", state="1", proto=None):
+    traits = ([f"prototype;{proto}"] if proto else []) + \
+             [S.layer(["", "blue-back.png"], ["", "+ (reduced)"], "Flip"), S.basic("blue.png", name)]
+    states = ([""] if proto else []) + [state, "null;0;0;1;0"]
+    return S.definition(traits, states)
+
+
+def test_escaping_nested_definitions():
+    inner = ["emb2;a;b", "mark;Type;x\\y", "piece;;;img.png;Name; with /slash"]
+    text = seqenc.join_chain(inner)
+    # each trait's tab gets one more backslash than the one before (only the tab is escaped)
+    assert seqenc.join_chain(["a", "b", "c", "d"]) == "a\tb\\\tc\\\\\td"
+    from engine.importers.vassal.pieces import chain
+    assert chain(text) == inner
+    assert seqenc.split("a\\;b;'\\c';;", ";") == ["a;b", "\\c", "", ""]
+    assert seqenc.split("", ";") == [""]
+    items = ["x;y", "\\lead", "'q'", "", "t"]
+    assert seqenc.split(seqenc.join(items, ";"), ";") == items
+
+
+def test_pieces_prototypes_layers_and_names(tmp_path):
+    g = S.Grid()
+    m = S.Module(boards=[("North", "board.png", 600, 500, g)])
+    images(m, 600, 500)
+    m.prototypes["Marked"] = S.definition(["mark;Side;Blue", "label;;;;Ctrl L;;;;", S.basic("", "")])
+    m.prototypes["Unit"] = S.definition(["prototype;Marked", S.layer(["star.png"], ["Star"], "Star", follow=True),
+                                         S.basic("", "")])
+    m.slots = [("Inf; 1/2", layered("Inf; 1/2", proto="Unit")), ("Reduced", layered("Tank", state="2")),
+               ("Odd", S.definition(["xyz.custom;1", S.basic("blue.png", "Odd")]))]
+    path = tmp_path / "p.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    import tomllib
+    man = tomllib.loads((tmp_path / "out" / "counters" / "manifest.toml").read_text())
+    by = {p["name"]: p for p in man["pieces"]}
+    assert set(by) == {"Inf; 1/2", "Tank (reduced)", "Odd"}
+    inf = by["Inf; 1/2"]
+    assert inf["category"] == ["Units"] and inf["front"] and inf["back"]
+    folder = tmp_path / "out" / "counters"
+    front = Image.open(folder / inf["front"]).convert("RGBA")
+    back = Image.open(folder / inf["back"]).convert("RGBA")
+    c = front.width // 2
+    assert front.getpixel((c, c)) == YELLOW            # the prototype's star layer is drawn over the counter
+    assert front.getpixel((2, 2)) == BLUE              # the basic image at the bottom
+    assert back.getpixel((2, 2)) == PALE               # the flip layer's other level
+    assert result.counters == 3
+    report = (tmp_path / "out" / "import-report.txt").read_text()
+    assert "text drawn while VASSAL runs" in report
+    assert "follows a property while VASSAL runs" in report
+    assert "trait 'xyz.custom' is not one of VASSAL's own" in report
+
+
+# ---------------------------------------------------------------- set-ups
+
+GRID = dict(sideways=False, dx=55.0, dy=64.0, x0=30, y0=32)
+
+
+def centre(nx, ny):
+    return vassal_centre(GRID["dx"], GRID["dy"], GRID["x0"], GRID["y0"], False, nx, ny)
+
+
+def label(nx, ny):
+    return vassal_label({}, 900, 700, GRID["dx"], GRID["dy"], False, nx, ny)
+
+
+def module_with_setups(tmp_path, **kw) -> Path:
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))], **kw)
+    images(m, 900, 700)
+    m.slots = [("Inf A", layered())]
+    x, y = centre(3, 4)
+    m.stacks = [S.setup_stack("by point", "North", [("Inf A", layered("Inf A"))], x, y),
+                S.setup_stack("by label", "North", [("Inf B", layered("Inf B")), ("Inf C", layered("Inf C"))],
+                              location="0708", use_grid=True),
+                S.setup_stack("beside", "North", [("Inf D", layered("Inf D"))], 2000, 40)]
+    path = tmp_path / "s.vmod"
+    m.write(path)
+    return path
+
+
+def units_of(path):
+    sc = load_scenario(path)
+    return {u.name: u.hex for u in sc.units.values()}, sc
+
+
+def test_at_start_stacks_become_a_scenario(tmp_path):
+    result = import_module(module_with_setups(tmp_path), tmp_path / "out")
+    (path,) = result.scenarios
+    units, sc = units_of(path)
+    assert units == {"Inf A": label(3, 4), "Inf B": "0708", "Inf C": "0708", "Inf D": "box:off-grid"}
+    assert sc.ruleset == "free"
+    assert cli_main(["validate", str(path)]) == 0
+    from engine.rulesets.free.rules import FreeRules
+    from engine.rulesets.free.state import IN_BOX, ON_MAP
+
+    rules = FreeRules.from_scenario(sc)
+    st = rules.initial_state(1)
+    ids = {u.name: u.id for u in sc.units.values()}
+    assert st.units[ids["Inf D"]].status == IN_BOX and st.units[ids["Inf D"]].box == "off-grid"
+    assert st.units[ids["Inf A"]].status == ON_MAP and rules.hex_id(st.units[ids["Inf A"]].hex) == label(3, 4)
+    assert (path.parent / "assets" / sc.id / "counters" / f"{ids['Inf A']}-front.png").is_file()
+
+
+def piece(pid, name, mapname, x, y):
+    return (pid, [S.layer(["", "blue-back.png"], ["", "+ (reduced)"]), S.basic("blue.png", name)],
+            ["1", f"{mapname};{x};{y};1;0"])
+
+
+@pytest.mark.parametrize("encoding", ["plain", "VCSK", "VOBS"])
+def test_saves_in_each_encoding(tmp_path, encoding):
+    x1, y1 = centre(2, 3)
+    xs, ys = centre(5, 5)
+    text = S.save_text("Main Map", [piece("p1", "One", "Main Map", x1, y1), piece("p2", "Two", "null", 0, 0),
+                                    piece("p3", "Three", "null", 0, 0), piece("p4", "Four", "Elsewhere", 10, 10)],
+                       layout="Main MapBoardPicker\tNorth\t0\t0", stacks=[("s1", xs, ys, ["p2", "p3"])])
+    save = S.save_file(text, encoding)
+    mod = module_with_setups(tmp_path, setups=[("Opening", "opening.vsav")], files={"opening.vsav": save})
+    result = import_module(mod, tmp_path / "out")
+    opening = next(p for p in result.scenarios if "opening" in p.name)
+    units, _ = units_of(opening)
+    assert units == {"One": label(2, 3), "Two": label(5, 5), "Three": label(5, 5), "Four": "box:off-grid"}
+
+
+def test_log_moves_are_replayed(tmp_path):
+    x1, y1 = centre(2, 3)
+    x2, y2 = centre(6, 2)
+    text = S.save_text("Main Map", [piece("p1", "One", "Main Map", x1, y1), piece("p2", "Two", "Main Map", x1, y1)],
+                       log=[f"M/p1/Main Map/{x2}/{y2}/null/Main Map/{x1}/{y1}/null/me", "-/p2"])
+    vlog = tmp_path / "game.vlog"
+    vlog.write_bytes(S.save_file(text, "VCSK", key=0x11))
+    result = import_module(module_with_setups(tmp_path), tmp_path / "out", saves=[vlog])
+    game = next(p for p in result.scenarios if "game" in p.name)
+    units, _ = units_of(game)
+    assert units == {"One": label(6, 2)}
+
+
+def test_deobfuscation_vectors():
+    # 'a' ^ 0x58 = 0x39, 'b' -> 0x3a, 'c' -> 0x3b; UTF-8 'é' (c3 a9) -> 9b f1
+    assert deobfuscate(b"!VCSK58393a3b") == "abc"
+    assert deobfuscate(b"!VCSK58393A3B") == "abc"
+    assert deobfuscate(b"!VCSK589bf1") == "é"
+    assert deobfuscate(b"VOBS\x58" + bytes([0x39, 0x3A, 0x3B])) == "abc"
+    assert deobfuscate("plain é".encode()) == "plain é"
+    nested = seqenc.join(["begin_save", seqenc.join(["+/a/x/y", "+/b/x/y"], "\x1b"), "end_save"], "\x1b")
+    assert commands(nested) == ["begin_save", "+/a/x/y", "+/b/x/y", "end_save"]
+
+
+# ---------------------------------------------------------------- broken modules
+
+def problems(excinfo):
+    return [(p.file, p.key, p.message) for p in excinfo.value.problems]
+
+
+def test_missing_board_image(tmp_path):
+    m = S.Module(boards=[("North", "missing.png", 900, 700, S.Grid())])
+    path = tmp_path / "m.vmod"
+    m.write(path)
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    ((file, key, msg),) = problems(e)
+    assert file == str(path) and key == "images/missing.png" and "Board 'North'" in msg
+    assert not (tmp_path / "out").exists()          # nothing written
+
+
+def test_bad_xml(tmp_path):
+    path = tmp_path / "x.vmod"
+    S.Module().write(path, build_text="<VASSAL.build.GameModule><oops></VASSAL.build.GameModule>")
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    ((file, key, msg),) = problems(e)
+    assert file == str(path) and key == "buildFile.xml" and "not well-formed XML (line 1" in msg
+
+
+def test_grid_with_zero_spacing(tmp_path):
+    path = grid_module(tmp_path, S.Grid(dx=0.0))
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    ((file, key, msg),) = problems(e)
+    assert key == "buildFile.xml: Map 'Main Map' > Board 'North' > HexGrid.dx" and "more than 0" in msg
+
+
+def test_truncated_and_missing_archives(tmp_path):
+    good = grid_module(tmp_path, S.Grid())
+    cut = tmp_path / "cut.vmod"
+    cut.write_bytes(good.read_bytes()[:300])
+    with pytest.raises(BadFile) as e:
+        import_module(cut, tmp_path / "out")
+    assert "not a readable ZIP archive" in problems(e)[0][2]
+    with pytest.raises(BadFile) as e:
+        import_module(tmp_path / "none.vmod", tmp_path / "out")
+    assert problems(e)[0][2] == "file not found"
+    nobuild = tmp_path / "nobuild.vmod"
+    with zipfile.ZipFile(nobuild, "w") as z:
+        z.writestr("moduledata", "<data/>")
+    with pytest.raises(BadFile) as e:
+        import_module(nobuild, tmp_path / "out")
+    assert problems(e)[0][1] == "buildFile.xml"
+
+
+def test_custom_classes_and_other_grids_are_reported(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 600, 500, S.Grid()), ("Chart", "", 300, 300, None)],
+                 layout="Main MapBoardPicker\tNorth\t0\t0\tChart\t1\t0",
+                 extra_xml='<com.example.CustomWidget name="Odd"/>')
+    images(m, 600, 500)
+    path = tmp_path / "c.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    text = result.report.read_text()
+    assert "custom component com.example.CustomWidget 'Odd'" in text
+    assert "board 'Chart': no grid" in text
+    assert len(load_map(result.maps[0]).sheets) == 1
+
+
+def test_command_line(tmp_path, capsys):
+    mod = module_with_setups(tmp_path)
+    assert cli_main(["import", "vassal", str(mod), str(tmp_path / "out")]) == 0
+    assert "Scenario synthetic-at-start: 4 pieces, 3 on hexes, 1 in off-map boxes" in capsys.readouterr().out
+    bad = tmp_path / "bad.vmod"
+    bad.write_bytes(b"not a zip")
+    assert cli_main(["import", "vassal", str(bad), str(tmp_path / "out2")]) == 1
+    assert f"{bad}: not a readable ZIP archive" in capsys.readouterr().err
+
+
+def test_a_huge_board_is_copied_not_decoded(tmp_path):
+    # a 30,000 x 20,000 board: only its header is read (the pixels are never decoded, the file is copied)
+    png = S.png_bytes(8, 8)
+    huge = png[:16] + __import__("struct").pack(">II", 30_000, 20_000) + png[24:]
+    m = S.Module(boards=[("Huge", "huge.png", 0, 0, S.Grid(dx=300.0, dy=346.0, x0=150, y0=173,
+                                                               numbering={"sep": "."}))])
+    m.images["huge.png"] = huge
+    path = tmp_path / "h.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    board = load_map(result.maps[0])
+    assert (tmp_path / "out" / "maps" / board.sheets[0].image).read_bytes() == huge
+    ns = board.sheets[0].numbering
+    assert (ns.cols, ns.rows) == (100, 59)        # rows -1 to 57: odd columns start half a hex higher
+    assert board.hex_id(board.hexes()[-1]) == vassal_label({"sep": "."}, 30_000, 20_000, 300.0, 346.0, False, 99, 57)
+    assert board.hex_id(board.hexes()[-1]) == "100.59"
+
+
+def test_two_boards_side_by_side_and_zones(tmp_path):
+    grid = S.Grid(**GRID)
+    zone = ('<VASSAL.build.module.map.boardPicker.board.ZonedGrid>'
+            '<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone name="Dead pile" path="0,0;120,0;120,100;0,100" '
+            'locationFormat="$name$" useParentGrid="false"/>'
+            f'{grid.xml()}</VASSAL.build.module.map.boardPicker.board.ZonedGrid>')
+
+    class Zoned(S.Grid):
+        def xml(self):
+            return zone
+
+    m = S.Module(boards=[("West", "board.png", 900, 700, grid), ("East", "board.png", 900, 700, Zoned(**GRID))],
+                 layout="Main MapBoardPicker\tWest\t0\t0\tEast\t1\t0")
+    images(m, 900, 700)
+    x, y = centre(3, 4)
+    m.stacks = [S.setup_stack("w", "West", [("A", layered("A"))], x, y),
+                S.setup_stack("e", "East", [("B", layered("B"))], x, y),
+                S.setup_stack("z", "East", [("C", layered("C"))], 50, 50),
+                S.setup_stack("map", "", [("D", layered("D"))], 900 + x, y)]       # map coordinates: on East
+    path = tmp_path / "two.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    board = load_map(result.maps[0])
+    assert [s.id for s in board.sheets] == ["west", "east"]
+    assert board.boxes["dead-pile"].name == "Dead pile"
+    units, _ = units_of(result.scenarios[0])
+    assert units == {"A": f"west-{label(3, 4)}", "B": f"east-{label(3, 4)}", "C": "box:dead-pile",
+                     "D": f"east-{label(3, 4)}"}
+    for sid in ("west", "east"):
+        sheet = board.sheet(sid)
+        u, v = board.to_image(sheet, *board.center(board.parse_hex(f"{sid}-{label(3, 4)}")))
+        assert abs(u - x) <= 1 and abs(v - y) <= 1
+
+
+def test_vassal_numbering_options_are_checked_in_map_files(tmp_path):
+    text = ('[map]\nformat = 1\n\n[[sheets]]\nid = "a"\nnumbering = "vassal"\ncols = 3\nrows = 3\n'
+            'vassal = { h_type = "Q", stagger = "yes" }\n\n[[sheets]]\nid = "b"\nnumbering = "classic"\ncols = 3\n'
+            'rows = 3\nfirst_col = 10\nvassal = { sep = "." }\n')
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    with pytest.raises(BadFile) as e:
+        load_map(path)
+    found = {(p.key, p.message) for p in e.value.problems}
+    assert ("sheets[0].vassal.stagger", "expected true or false, found a string") in found
+    assert ("sheets[1].vassal", 'only numbering = "vassal" has VASSAL options') in found
+
+
+def test_only_free_play_starts_units_in_boxes(tmp_path):
+    from engine.scenario.load import parse_scenario
+
+    doc = {"scenario": {"id": "x", "name": "x", "ruleset": "classic", "map": "m.toml", "first_turn": 1,
+                        "last_turn": 2, "first_side": "a"},
+           "sides": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+           "units": [{"id": "u", "side": "a", "type": "infantry", "size": "battalion", "attack": 1, "defense": 1,
+                      "movement": 1, "hex": "box:dead"}],
+           "deployments": [{"id": "d", "side": "a", "order": 1, "area": "all", "units": ["u"]}]}
+    with pytest.raises(BadFile) as e:
+        parse_scenario(doc, str(tmp_path / "x.toml"))
+    assert any(p.key == "units[0] (u).hex" and "only free-play scenarios" in p.message for p in e.value.problems)
