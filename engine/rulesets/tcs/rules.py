@@ -45,6 +45,8 @@ class TcsRules:
         self.los_base = los_base       # a game's own LOS table (BW's bog, Leros' piers); None: the engine's default
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
+        self._hids: dict = {}            # hex -> its id (the board never changes during a game)
+        self._occ = None                # (state, hex -> units) while legal_actions reads one unchanging state
         self._complete: set = set()
         self.game = None                # the game's own rules (engine/rulesets/tcs/games/<name>_rules.py)
         if self.options.get("game_rules"):
@@ -63,7 +65,11 @@ class TcsRules:
         self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
 
     def hid(self, h: Hex) -> str:
-        return self.board.hex_id(h)
+        try:
+            return self._hids[h]
+        except KeyError:
+            text = self._hids[h] = self.board.hex_id(h)
+            return text
 
     def hex(self, text: str) -> Hex:
         try:
@@ -256,10 +262,13 @@ class TcsRules:
             for t in ("vehicle", "non-vehicle"):
                 need.append(("tcs.spotting_range", (c, t), "spotting"))
         mobs = set()
+        types = set()                      # a type's cells are asked for once, for its first unit on the map
         for uid in self.order:
-            if st.units[uid].hex is None:
+            spec = self.specs[uid]
+            if st.units[uid].hex is None or (spec.type, spec.vehicle) in types:
                 continue
-            typ = self.specs[uid].type
+            typ = spec.type
+            types.add((typ, spec.vehicle))
             for s in COUNTER_SLOTS:
                 need.append((f"tcs.counter.{s}", (typ,), f"{uid} ({typ})"))
             if self.specs[uid].vehicle:
@@ -519,6 +528,16 @@ class TcsRules:
         self._run(st, "airstrike", {"side": side, "hex": a.hex}, [], events, False)
 
     def check_mission(self, st, a: A.PlaceMission, side: str) -> None:
+        bat = self._check_battery(st, a.battery, a.ammo, side)
+        h = self.hex(a.hex)
+        self._check_spotter(st, a.spotter, bat, side)
+        vis = visibility(self, st)
+        if h not in self.sight.visible_from(st, st.units[a.spotter].hex, [h], max(vis, 1)):
+            raise IllegalAction("BW 3.2d", f"{a.spotter} has no line of sight to {a.hex} (within visibility {vis})")
+
+    def _check_battery(self, st, battery: str, ammo: str, side: str):
+        """A mission's battery and ammunition (the part of ``check_mission`` that no target or spotter changes)."""
+        a = A.PlaceMission(battery, "", "", ammo)
         bat = self.batteries.get(a.battery)
         if bat is None or bat.side != side:
             raise IllegalAction("TCS 18.0", f"{side} has no battery {a.battery!r}")
@@ -534,17 +553,16 @@ class TcsRules:
                 raise IllegalAction("Leros 1.4c", f"no smoke or illum may be placed in {st.weather}")
         if st.ammo.get(f"{side}|{bat.calibre}|{a.ammo}", 0) <= 0:
             raise IllegalAction("TCS 18.0", f"{side} has no {bat.calibre} {a.ammo} rounds left")
-        h = self.hex(a.hex)
-        sp = a.spotter
+        return bat
+
+    def _check_spotter(self, st, sp: str, bat, side: str) -> None:
+        """A mission's spotter, short of its line of sight to the target."""
         if sp not in self.specs or self.specs[sp].side != side or st.units[sp].hex is None:
             raise IllegalAction("BW 3.2d", f"{sp} is not a unit of {side} on the map")
         if not (self.specs[sp].fo or sp == bat.unit):
-            raise IllegalAction("TCS 17.2", f"{sp} cannot spot for {a.battery}: an FO, or the firing unit itself")
+            raise IllegalAction("TCS 17.2", f"{sp} cannot spot for {bat.id}: an FO, or the firing unit itself")
         if st.units[sp].morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{sp} is paralyzed")
-        vis = visibility(self, st)
-        if h not in self.sight.visible_from(st, st.units[sp].hex, [h], max(vis, 1)):
-            raise IllegalAction("BW 3.2d", f"{sp} has no line of sight to {a.hex} (within visibility {vis})")
 
     def _do_placemission(self, st, a: A.PlaceMission, side, events) -> None:
         self.check_mission(st, a, side)
@@ -589,8 +607,19 @@ class TcsRules:
         u.mode = a.mode
         events.append(Event("mode", f"{a.unit} to {a.mode} mode"))
 
+    def occupancy(self, st) -> dict:
+        """Hex -> the units in it, in the state's order (an index legality checks share; built per query)."""
+        occ = self._occ
+        if occ is not None and occ[0] is st:
+            return occ[1]
+        at: dict = {}
+        for k, u in st.units.items():
+            if u.hex is not None:
+                at.setdefault(u.hex, []).append(k)
+        return at
+
     def stack_problem(self, st, uid: str, h: Hex) -> str:
-        units = [k for k, u in st.units.items() if u.hex == h and k != uid and not self.specs[k].fo]
+        units = [k for k in self.occupancy(st).get(h, ()) if k != uid and not self.specs[k].fo]
         if self.specs[uid].fo:
             return ""
         if len(units) + 1 > self.options["stacking_units"]:
@@ -612,7 +641,7 @@ class TcsRules:
             raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
         if to not in self.board or not are_adjacent(u.hex, to):
             raise IllegalAction("TCS 5.0", f"{uid} moves one hex at a time, to a neighbour of {self.hid(u.hex)}")
-        if any(v.hex == to and self.specs[k].side != side for k, v in st.units.items()):
+        if any(self.specs[k].side != side for k in self.occupancy(st).get(to, ())):
             raise IllegalAction("TCS 5.0", f"{self.hid(to)} holds enemy units (assault or overrun it)")
         cost, why = movement_cost(self, st, uid, u.hex, to)
         if cost is None:
@@ -665,6 +694,7 @@ class TcsRules:
                 key = f"{side}|{calibre}|{kind}"
                 st.ammo[key] = st.ammo.get(key, 0) + n
                 events.append(Event("ammo", f"{side} receives {n} {kind} rounds of {calibre} ({clock})"))
+        at = None                 # hex -> units, built when a unit first looks for room
         for uid in [k for k in self.order if k in st.waiting]:
             due = st.waiting[uid]
             if due.startswith("release "):
@@ -672,12 +702,18 @@ class TcsRules:
                     continue
             elif parse_clock(due, self.scenario.year) > now:
                 continue
-            spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
-                         and not any(u.hex == h and self.specs[k].side != self.specs[uid].side
-                                     for k, u in st.units.items())), None)
+            if at is None:
+                at = self.occupancy(st)
+            self._occ = (st, at)
+            try:
+                spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
+                             and not any(self.specs[k].side != self.specs[uid].side for k in at.get(h, ()))), None)
+            finally:
+                self._occ = None
             if spot is None:
                 continue
             st.units[uid].hex = spot
+            at.setdefault(spot, []).append(uid)
             st.units[uid].mode = "move"
             del st.waiting[uid]
             events.append(Event("arrive", f"{uid} enters at {self.hid(spot)} ({self.specs[uid].entry})",
@@ -796,6 +832,15 @@ class TcsRules:
         if st.over:
             return []
         if st.pending:
+            return self._listing(st)
+        saved, self._occ = self._occ, (st, self.occupancy(st))
+        try:
+            return self._listing(st)
+        finally:
+            self._occ = saved
+
+    def _listing(self, st: State) -> list:
+        if st.pending:
             p = st.pending[0]
             if p["kind"] == "chart":
                 return answers(p["prompt"])
@@ -849,18 +894,27 @@ class TcsRules:
         return out
 
     def _mission_offers(self, st, side, own) -> list:
+        """Every legal mission: what ``check_mission`` accepts, with the battery, the spotter and each spotter's
+        sight lines (one pass over every target) judged once instead of once per target and ammunition."""
         out = []
         targets = self._enemy_hexes(st, side)
+        if not targets:
+            return out
+        limit = max(visibility(self, st), 1)
         for b in self.scenario.batteries:
             if b.side != side:
                 continue
+            ammos = [ammo for ammo in ("he", "smoke", "illum") if _ok(lambda: self._check_battery(st, b.id, ammo, side))]
+            if not ammos:
+                continue
             spots = [u for u in own if self.specs[u].fo or u == b.unit]
             for sp in spots:
+                if not _ok(lambda: self._check_spotter(st, sp, b, side)):
+                    continue
+                seen = self.sight.visible_from(st, st.units[sp].hex, targets, limit)
                 for h in targets:
-                    for ammo in ("he", "smoke", "illum"):
-                        a = A.PlaceMission(b.id, self.hid(h), sp, ammo)
-                        if _ok(lambda: self.check_mission(st, a, side)):
-                            out.append(a)
+                    if h in seen:
+                        out += [A.PlaceMission(b.id, self.hid(h), sp, ammo) for ammo in ammos]
         return out
 
     def _enemy_hexes(self, st, side) -> list[Hex]:

@@ -60,6 +60,28 @@ def spotting_range(rules, st, uid: str, at: Hex | None = None) -> int:
     return max(1, min(int(rng), vis))
 
 
+def spotting_ranges(rules, st, placed) -> dict[str, int]:
+    """``spotting_range`` of each (unit, hex) in ``placed`` at once: the same values, each chart cell read once
+    per terrain, vehicle class and lighting rather than once per unit."""
+    vis = visibility(rules, st)
+    night = rules.turns[st.turn].kind != "day"
+    illums = [m.hex for m in st.markers if m.kind == "illum"] if night else []
+    radius = rules.options["illum_radius"] if illums else 0
+    memo: dict = {}
+    out = {}
+    for uid, h in placed:
+        lit = bool(illums) and any(hex_distance(m, h) <= radius for m in illums)
+        key = (terrain_key(rules.board, h), rules.specs[uid].vehicle, lit)
+        r = memo.get(key)
+        if r is None:
+            cls = chart_value(rules, st, "tcs.terrain.spotting", (key[0],)) or "non-open"
+            rng = chart_value(rules, st, "tcs.spotting_range", (cls, "vehicle" if key[1] else "non-vehicle")) or 1
+            v = int(chart_value(rules, st, "tcs.turn_visibility", ("day",)) or vis) if lit else vis
+            r = memo[key] = max(1, min(int(rng), v))
+        out[uid] = r
+    return out
+
+
 class Sight:
     """Line of sight on the board with the TCS heights the game knows, and the markers that block it."""
 
@@ -67,10 +89,16 @@ class Sight:
         self.rules = rules
         self._maps: dict = {}
         self.spot_cache: dict = {}
+        # (heights, markers, observer hex) -> {target hex: clear?}: a sight line is judged once per map state
+        # (the viewshed judges each line on its own, so a remembered line is the same as a recomputed one)
+        self._lines: dict = {}
 
-    def sight_map(self, st):
-        heights = tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
-                               for t in self.rules.los_kinds))
+    def _heights(self, st) -> tuple:
+        return tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
+                            for t in self.rules.los_kinds))
+
+    def sight_map(self, st, heights: tuple | None = None):
+        heights = heights if heights is not None else self._heights(st)
         sm = self._maps.get(heights)
         if sm is None:
             base = self.rules.los_base or DEFAULT_LOS_RULES
@@ -98,7 +126,8 @@ class Sight:
         return out
 
     def visible_from(self, st, frm: Hex, targets: list[Hex], limit: int) -> set[Hex]:
-        """Which of ``targets`` have a clear line of sight from ``frm`` within ``limit`` hexes (one vectorised pass)."""
+        """Which of ``targets`` have a clear line of sight from ``frm`` within ``limit`` hexes (one vectorised pass
+        over the lines not judged before in the same heights and markers)."""
         if not targets:
             return set()
         near = [h for h in targets if hex_distance(frm, h) <= limit]
@@ -107,9 +136,21 @@ class Sight:
         out = {h for h in near if h == frm}
         others = [h for h in near if h != frm]
         if others:
-            vs = viewshed(self.sight_map(st), frm, markers=self.markers(st) or None, visibility_limit=limit,
-                          targets=others)
-            out |= set(vs.visible) & set(others)
+            heights = self._heights(st)
+            marks = self.markers(st)
+            key = (heights, tuple(sorted((h, tuple(v)) for h, v in marks.items())), frm)
+            known = self._lines.get(key)
+            if known is None:
+                if len(self._lines) > 20000:
+                    self._lines.clear()
+                known = self._lines[key] = {}
+            todo = list(dict.fromkeys(h for h in others if h not in known))
+            if todo:
+                vs = viewshed(self.sight_map(st, heights), frm, markers=marks or None, visibility_limit=limit,
+                              targets=todo)
+                for h in todo:
+                    known[h] = h in vs.visible
+            out |= {h for h in others if known[h]}
         return out
 
 
@@ -139,7 +180,7 @@ def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
     cache = rules.sight.spot_cache
     if key in cache:
         return cache[key]
-    ranges = {k: spotting_range(rules, st, k) for k, _h in enemies}
+    ranges = spotting_ranges(rules, st, enemies)
     far = max(ranges.values(), default=0)
     seen = rules.sight.visible_from(st, o, sorted({h for _k, h in enemies}), far) if far else set()
     out = {h for k, h in enemies if h in seen and hex_distance(o, h) <= ranges[k]}
@@ -150,4 +191,4 @@ def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
 
 
 __all__ = ["MOBILITIES", "Sight", "counter", "enemy_hexes", "movement_cost", "spotted_hexes", "spotters",
-           "spotting_range", "terrain_key", "visibility"]
+           "spotting_range", "spotting_ranges", "terrain_key", "visibility"]
