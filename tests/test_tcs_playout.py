@@ -1,4 +1,5 @@
-"""Random TCS games: every side plays uniformly random legal actions and every prompt gets a random legal answer.
+"""Random TCS games: the random player (a kind of action, then one of that kind, at random) plays every side
+and every prompt gets a random legal answer.
 
 Each game must reach its last turn; replaying its log gives the same state hash; a saved game loads back to it.
 One game of the test scenario takes about one to two seconds.
@@ -12,7 +13,7 @@ import pytest
 from engine.charts import ChartBook, answer_from_book
 from engine.game import Game, load_game, replay
 from engine.rulesets.tcs import rules_for_path
-from engine.rulesets.tcs.headless import play_random
+from engine.players.random import play_random
 from tcs_fixtures import SCENARIO, filled_memory
 
 SEEDS = range(6)
@@ -35,7 +36,7 @@ def check_invariants(rules, st) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_end_replay_to_the_same_hash_and_survive_save_and_load(rules, seed, tmp_path):
     game = Game(rules, seed, str(SCENARIO))
-    play_random(rules, game, seed)
+    play_random(game, seed)
     assert game.is_over() and game.outcome() is not None
     check_invariants(rules, game.state)
     again = replay(rules, seed, game.actions_text(), str(SCENARIO))

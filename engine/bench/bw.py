@@ -1,9 +1,11 @@
-"""Benchmark: random-bot games of every Black Wednesday scenario (``python -m engine bench bw --repeat 50``).
+"""Benchmark: random-player games of every Black Wednesday scenario (``python -m engine bench bw --repeat 50``).
 
-For each scenario file ``scenarios/black-wednesday-*.toml``, ``--repeat`` seeded games (default 3) are
-played to their last turn by the random bot (every side, every chart prompt); each game's log is replayed
-and must give the same state hash.  One row per scenario: ``game_s`` (median seconds a game), ``actions``
-(median), the victory levels reached, and ``replay_ok``.  ``BW_SCENARIOS=1,4`` limits the scenarios.
+For each scenario file ``scenarios/black-wednesday-*.toml``, ``--repeat`` seeded games (default 3, seeds 1..N)
+are played to their last turn by the random player (``engine.players.random``, the one ``python -m engine play
+--bot random`` uses: every side, every chart prompt); each game's log is replayed and must give the same state
+hash.  One row per scenario: ``game_s`` (median seconds a game), ``max_s``, ``actions`` (median), the victory
+levels reached, ``replay_ok`` and ``errors`` (games a ruleset error stopped, with the first message).
+``BW_SCENARIOS=1,4`` limits the scenarios.
 """
 from __future__ import annotations
 
@@ -13,9 +15,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ..game import Game, replay
-from ..rulesets.tcs import rules_for_path
-from ..rulesets.tcs.headless import play_random
+from ..errors import SandtableError
+from ..game import Game, load_rules, replay
+from ..players.random import play_random
 
 ROOT = Path(__file__).resolve().parent.parent.parent / "scenarios"
 
@@ -26,20 +28,32 @@ def files() -> list[Path]:
     return [p for p in out if not only or p.stem.split("-")[2] in only]
 
 
+def random_games(path: Path, n: int) -> dict:
+    """``n`` random-player games of one scenario (seeds 1..n), each replayed to its hash: one benchmark row."""
+    rules = load_rules(str(path))
+    times, actions, levels, ok, errors, first = [], [], Counter(), True, 0, ""
+    for seed in range(1, n + 1):
+        game = Game(rules, seed, str(path))
+        t0 = time.perf_counter()
+        try:
+            play_random(game, seed)
+        except (SandtableError, ValueError, KeyError) as e:     # a ruleset's bug: counted and reported
+            errors += 1
+            first = first or f"seed {seed}: {type(e).__name__}: {e}"
+            continue
+        times.append(time.perf_counter() - t0)
+        actions.append(len(game.log))
+        levels[game.outcome().reason] += 1
+        ok &= replay(rules, seed, game.actions_text(), str(path)).hash() == game.hash()
+    row = {"scenario": path.stem, "games": n, "ended": len(times),
+           "game_s": round(statistics.median(times), 2) if times else None,
+           "max_s": round(max(times), 2) if times else None,
+           "actions": int(statistics.median(actions)) if actions else None, "levels": dict(levels),
+           "replay_ok": ok, "errors": errors}
+    if first:
+        row["first_error"] = first[:300]
+    return row
+
+
 def run(args) -> list[dict]:
-    n = args.repeat or 3
-    rows = []
-    for path in files():
-        rules = rules_for_path(path)
-        times, actions, levels, ok = [], [], Counter(), True
-        for seed in range(n):
-            game = Game(rules, seed, str(path))
-            t0 = time.perf_counter()
-            play_random(rules, game, seed)
-            times.append(time.perf_counter() - t0)
-            actions.append(len(game.log))
-            levels[game.outcome().reason] += 1
-            ok &= replay(rules, seed, game.actions_text(), str(path)).hash() == game.hash()
-        rows.append({"scenario": path.stem, "games": n, "game_s": round(statistics.median(times), 2),
-                     "actions": int(statistics.median(actions)), "levels": dict(levels), "replay_ok": ok})
-    return rows
+    return [random_games(path, args.repeat or 3) for path in files()]

@@ -5,7 +5,7 @@ sheet (4,536 hexes) with 60 enemy units in range; the check finds every enemy
 unit that spots it and may fire overwatch (range, spotting range, visibility and
 line of sight through the engine's vectorised viewshed).  ``command_phase_ms``: a
 whole Command Phase with 12 Op Sheets rolling for implementation.  ``playout_s``:
-a random game of the test scenario (every action and prompt answered at random).
+a random game of the test scenario (the random player: every action and prompt answered at random).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from ..maps.board import Board
 from ..maps.hexes import FLAT, hex_distance
 from ..maps.tcs_sample import sheets
 from ..rulesets.tcs import rules_for_path
-from ..rulesets.tcs.headless import play_random
+from ..players.random import play_random
 from ..rulesets.tcs.rules import TcsRules
 from ..rulesets.tcs.scenario import (DEFAULT_OPTIONS, FormationSpec, SheetSpec, SideSpec, TcsScenario, UnitSpec)
 
@@ -130,7 +130,7 @@ def run(args) -> list[dict]:
     def playout():
         seed = next(seeds)
         g = Game(test_rules, seed, str(SCENARIO))
-        play_random(test_rules, g, seed)
+        play_random(g, seed)
         actions.append(len(g.log))
     row["playout_s"] = round(_median_ms(playout, max(3, repeat // 3)) / 1000.0, 3)
     row["playout_actions"] = statistics.median(actions)

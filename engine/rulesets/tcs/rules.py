@@ -46,7 +46,8 @@ class TcsRules:
         self.sight = Sight(self)
         self._seqs: dict[bool, list] = {}
         self._hids: dict = {}            # hex -> its id (the board never changes during a game)
-        self._occ = None                # (state, hex -> units) while legal_actions reads one unchanging state
+        # (state, memo) while legal_actions reads one unchanging state: what its checks share ("occ": hex -> units)
+        self._scope = None
         self._complete: set = set()
         self.game = None                # the game's own rules (engine/rulesets/tcs/games/<name>_rules.py)
         if self.options.get("game_rules"):
@@ -607,11 +608,16 @@ class TcsRules:
         u.mode = a.mode
         events.append(Event("mode", f"{a.unit} to {a.mode} mode"))
 
+    def scope_memo(self, st) -> dict | None:
+        """The memo of the listing that reads ``st`` now, or None outside a listing (or for another state)."""
+        sc = self._scope
+        return sc[1] if sc is not None and sc[0] is st else None
+
     def occupancy(self, st) -> dict:
         """Hex -> the units in it, in the state's order (an index legality checks share; built per query)."""
-        occ = self._occ
-        if occ is not None and occ[0] is st:
-            return occ[1]
+        memo = self.scope_memo(st)
+        if memo is not None and "occ" in memo:
+            return memo["occ"]
         at: dict = {}
         for k, u in st.units.items():
             if u.hex is not None:
@@ -695,6 +701,9 @@ class TcsRules:
                 st.ammo[key] = st.ammo.get(key, 0) + n
                 events.append(Event("ammo", f"{side} receives {n} {kind} rounds of {calibre} ({clock})"))
         at = None                 # hex -> units, built when a unit first looks for room
+        # (entry, side, fo, vehicle) -> how many of the entry's first hexes have no room for such a unit: units only
+        # arrive here, so a hex with no room stays so and the next unit of the kind looks on from there
+        blocked: dict = {}
         for uid in [k for k in self.order if k in st.waiting]:
             due = st.waiting[uid]
             if due.startswith("release "):
@@ -704,12 +713,21 @@ class TcsRules:
                 continue
             if at is None:
                 at = self.occupancy(st)
-            self._occ = (st, at)
+            spec = self.specs[uid]
+            kind = (spec.entry, spec.side, spec.fo, spec.vehicle)
+            hexes = self.entries[uid]
+            spot = None
+            saved, self._scope = self._scope, (st, {"occ": at})
             try:
-                spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
-                             and not any(self.specs[k].side != self.specs[uid].side for k in at.get(h, ()))), None)
+                for i in range(blocked.get(kind, 0), len(hexes)):
+                    h = hexes[i]
+                    if not self.stack_problem(st, uid, h) and not any(self.specs[k].side != spec.side
+                                                                     for k in at.get(h, ())):
+                        spot = h
+                        break
+                    blocked[kind] = i + 1
             finally:
-                self._occ = None
+                self._scope = saved
             if spot is None:
                 continue
             st.units[uid].hex = spot
@@ -833,11 +851,11 @@ class TcsRules:
             return []
         if st.pending:
             return self._listing(st)
-        saved, self._occ = self._occ, (st, self.occupancy(st))
+        saved, self._scope = self._scope, (st, {"occ": self.occupancy(st)})
         try:
             return self._listing(st)
         finally:
-            self._occ = saved
+            self._scope = saved
 
     def _listing(self, st: State) -> list:
         if st.pending:

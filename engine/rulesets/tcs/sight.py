@@ -173,8 +173,13 @@ def enemy_hexes(rules, st, side: str) -> list[Hex]:
 def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
     """Hexes holding an enemy unit that ``observer`` spots (one vectorised sight pass; remembered per position)."""
     o = st.units[observer].hex
-    enemies = tuple(sorted((k, u.hex) for k, u in st.units.items()
-                           if u.hex is not None and rules.specs[k].side != side))
+    memo = rules.scope_memo(st)          # inside one listing the enemy's positions are read once per side
+    enemies = memo.get(("enemies", side)) if memo is not None else None
+    if enemies is None:
+        enemies = tuple(sorted((k, u.hex) for k, u in st.units.items()
+                               if u.hex is not None and rules.specs[k].side != side))
+        if memo is not None:
+            memo["enemies", side] = enemies
     key = (o, enemies, tuple((m.id, m.level) for m in st.markers), st.turn, st.weather,
            sum(len(c) for c in st.memory.cells.values()))
     cache = rules.sight.spot_cache
