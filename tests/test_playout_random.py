@@ -30,11 +30,10 @@ FAMILIES = {
     "tcs": (("tcs-test.toml", 1.0),),
     "classic": (("classic-river-crossing.toml", 0.9), ("demyansk-1-classic.toml", 0.1)),
     "free": (("free-demo.toml", 1.0),),
-    # Black Wednesday's games take 15 s (scenario 1) to several minutes each: none in the default suite
-    # (tests/test_bw_playout.py plays scenario 1 whole and every opening); ``make playout`` and
-    # ``make bench-bw`` play them.
+    # Black Wednesday's and Leros' games take 1-4 s of CPU each (docs/playouts.md): none in the default suite
+    # (tests/test_bw_playout.py plays scenario 1 whole and every opening); ``make bench-bw``, ``make
+    # bench-leros``, ``make leros-playout`` and ``python -m engine bench playouts`` play them.
     "black-wednesday": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("black-wednesday-*.toml"))),
-    # Leros' games, like Black Wednesday's, take minutes: ``make leros-playout`` plays them
     "leros": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("leros-*.toml"))),
 }
 # the TCS games of the two books run under their own targets (50 seeds a scenario), not PLAYOUT_GAMES
