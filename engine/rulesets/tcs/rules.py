@@ -4,6 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from ...charts import ChartAnswer, ChartSet, accept_answer, answers, load_slots
 from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, seed_rng
@@ -34,6 +36,7 @@ class TcsRules:
         self.turns = scenario.turns()
         self.specs = {u.id: u for u in scenario.units}
         self.order = [u.id for u in scenario.units]
+        self._rank = {u: i for i, u in enumerate(self.order)}
         a = scenario.first_player
         self.side_ids = (a, next(s for s in scenario.sides if s != a))
         self.batteries = {b.id: b for b in scenario.batteries}
@@ -941,6 +944,8 @@ class TcsRules:
     def _action_offers(self, st, side, own) -> list:
         out = []
         enemy_at = self._enemy_hexes(st, side)
+        enemy_q = np.array([h.q for h in enemy_at], dtype=np.int64)
+        enemy_r = np.array([h.r for h in enemy_at], dtype=np.int64)
         for uid in own:
             u = st.units[uid]
             for m in ("move", "fire"):
@@ -960,23 +965,32 @@ class TcsRules:
             elif u.morale_state == OK and not u.fired:
                 # only hexes in range (and, for area fire, spotted) can pass check_fire: test those alone
                 rng = int(counter(self, st, "range", uid) or 0)
-                near = [h for h in enemy_at if hex_distance(u.hex, h) <= rng]
-                seen = spotted_hexes(self, st, side, uid) if near else set()
+                seen = spotted_hexes(self, st, side, uid) if _any_within(u.hex, enemy_q, enemy_r, rng) else set()
                 area = int(counter(self, st, "firepower", uid) or 0) > 0
+                # seen holds enemy hexes only: those in range, in enemy_at's (sorted) order
+                near = sorted(h for h in seen if hex_distance(u.hex, h) <= rng) if area else []
                 for h in near:
-                    if h not in seen or not area:
-                        continue
                     for kind in ("area", "sfa"):
                         a = A.Fire(kind, (uid,), self.hid(h))
                         if _ok(lambda: self.check_fire(st, a, side)):
                             out.append(a)
                 if seen and int(counter(self, st, "point_fire", uid) or 0) > 0:
-                    for k in self.order:
-                        if st.units[k].hex in seen and self.specs[k].side != side:
-                            a = A.Fire("point", (uid,), k)
-                            if _ok(lambda: self.check_fire(st, a, side)):
-                                out.append(a)
+                    occ = self.occupancy(st)           # the enemy units in seen hexes, in the scenario's order
+                    for k in sorted((k for h in seen for k in occ.get(h, ()) if k in self._rank
+                                     and self.specs[k].side != side), key=self._rank.__getitem__):
+                        a = A.Fire("point", (uid,), k)
+                        if _ok(lambda: self.check_fire(st, a, side)):
+                            out.append(a)
         return out
+
+
+def _any_within(h: Hex, qs: np.ndarray, rs: np.ndarray, rng: int) -> bool:
+    """Whether any of the hexes (axial ``qs``, ``rs``) is within ``rng`` hexes of ``h`` (``hex_distance``, vectorised)."""
+    if not len(qs):
+        return False
+    dq = qs - h.q
+    dr = rs - h.r
+    return bool(((np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= rng).any())
 
 
 def _ok(fn) -> bool:

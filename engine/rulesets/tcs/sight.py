@@ -7,6 +7,7 @@ the TCS heights of the terrain slot and the markers on the map.
 """
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from ...los.rules import DEFAULT_LOS_RULES, KindRule
@@ -92,6 +93,8 @@ class Sight:
         # (heights, markers, observer hex) -> {target hex: clear?}: a sight line is judged once per map state
         # (the viewshed judges each line on its own, so a remembered line is the same as a recomputed one)
         self._lines: dict = {}
+        self.views: dict = {}                # enemy_view's views, by what they depend on
+        self.view_ids = itertools.count(1)
 
     def _heights(self, st) -> tuple:
         return tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
@@ -170,24 +173,40 @@ def enemy_hexes(rules, st, side: str) -> list[Hex]:
     return sorted({u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != side})
 
 
+def enemy_view(rules, st, side: str) -> tuple:
+    """What every observer of ``side`` looks at now: ``(id, enemies, ranges, farthest range, enemy hexes)``,
+    ``enemies`` the (unit, hex) pairs of the other side, ``ranges`` each one's spotting range.  The same
+    enemies, markers, turn, weather and chart cells give the same view (and id) again; inside one listing it is
+    built once per side."""
+    memo = rules.scope_memo(st)
+    view = memo.get(("view", side)) if memo is not None else None
+    if view is not None:
+        return view
+    enemies = tuple(sorted((k, u.hex) for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != side))
+    ctx = (enemies, tuple((m.id, m.level) for m in st.markers), st.turn, st.weather,
+           sum(len(c) for c in st.memory.cells.values()))
+    sight = rules.sight
+    view = sight.views.get(ctx)
+    if view is None:
+        if len(sight.views) > 256:
+            sight.views.clear()
+        ranges = spotting_ranges(rules, st, enemies)
+        view = sight.views[ctx] = (next(sight.view_ids), enemies, ranges, max(ranges.values(), default=0),
+                                   sorted({h for _k, h in enemies}))
+    if memo is not None:
+        memo["view", side] = view
+    return view
+
+
 def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
     """Hexes holding an enemy unit that ``observer`` spots (one vectorised sight pass; remembered per position)."""
     o = st.units[observer].hex
-    memo = rules.scope_memo(st)          # inside one listing the enemy's positions are read once per side
-    enemies = memo.get(("enemies", side)) if memo is not None else None
-    if enemies is None:
-        enemies = tuple(sorted((k, u.hex) for k, u in st.units.items()
-                               if u.hex is not None and rules.specs[k].side != side))
-        if memo is not None:
-            memo["enemies", side] = enemies
-    key = (o, enemies, tuple((m.id, m.level) for m in st.markers), st.turn, st.weather,
-           sum(len(c) for c in st.memory.cells.values()))
+    vid, enemies, ranges, far, hexes = enemy_view(rules, st, side)
+    key = (o, vid)
     cache = rules.sight.spot_cache
     if key in cache:
         return cache[key]
-    ranges = spotting_ranges(rules, st, enemies)
-    far = max(ranges.values(), default=0)
-    seen = rules.sight.visible_from(st, o, sorted({h for _k, h in enemies}), far) if far else set()
+    seen = rules.sight.visible_from(st, o, hexes, far) if far else set()
     out = {h for k, h in enemies if h in seen and hex_distance(o, h) <= ranges[k]}
     if len(cache) > 4096:
         cache.clear()
@@ -195,5 +214,5 @@ def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
     return out
 
 
-__all__ = ["MOBILITIES", "Sight", "counter", "enemy_hexes", "movement_cost", "spotted_hexes", "spotters",
+__all__ = ["MOBILITIES", "Sight", "counter", "enemy_hexes", "enemy_view", "movement_cost", "spotted_hexes", "spotters",
            "spotting_range", "spotting_ranges", "terrain_key", "visibility"]
