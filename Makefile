@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test playout bench bench-bw clean check-qt leros-playout bundle bundle-check wheel-check archive
+.PHONY: run test playout bench bench-bw bench-leros clean check-qt leros-playout bundle bundle-check wheel-check archive
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,9 @@ wheel-check: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info
 
-# Black Wednesday: 50 random-bot games of every scenario, replayed (long: minutes a game for the big ones)
+# Black Wednesday and Leros: 50 random-bot games of every scenario, each replayed to its hash (docs/playouts.md)
 bench-bw: $(STAMP)
 	$(PY) -m engine bench bw --repeat 50 --json
+
+bench-leros: $(STAMP)
+	$(PY) -m engine bench leros --repeat 50 --json
