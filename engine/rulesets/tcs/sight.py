@@ -17,6 +17,7 @@ from ...maps.hexes import Hex, hex_distance
 from .proc import chart_value
 
 MOBILITIES = ("foot", "tracked", "wheeled")
+LINES_KEPT = 400_000                # sight lines Sight remembers at most (about 40 MB)
 
 
 def terrain_key(board, h: Hex) -> str:
@@ -93,6 +94,7 @@ class Sight:
         # (heights, markers, observer hex) -> {target hex: clear?}: a sight line is judged once per map state
         # (the viewshed judges each line on its own, so a remembered line is the same as a recomputed one)
         self._lines: dict = {}
+        self._judged = 0                     # lines remembered in _lines
         self.views: dict = {}                # enemy_view's views, by what they depend on
         self.view_ids = itertools.count(1)
 
@@ -144,11 +146,15 @@ class Sight:
             key = (heights, tuple(sorted((h, tuple(v)) for h, v in marks.items())), frm)
             known = self._lines.get(key)
             if known is None:
-                if len(self._lines) > 20000:
-                    self._lines.clear()
                 known = self._lines[key] = {}
             todo = list(dict.fromkeys(h for h in others if h not in known))
             if todo:
+                self._judged += len(todo)
+                if self._judged > LINES_KEPT:       # forget them all (a bound on memory, not on results)
+                    self._lines.clear()
+                    known = self._lines[key] = {}
+                    todo = list(dict.fromkeys(others))
+                    self._judged = len(todo)
                 vs = viewshed(self.sight_map(st, heights), frm, markers=marks or None, visibility_limit=limit,
                               targets=todo)
                 for h in todo:
