@@ -541,22 +541,21 @@ class TcsRules:
 
     def _check_battery(self, st, battery: str, ammo: str, side: str):
         """A mission's battery and ammunition (the part of ``check_mission`` that no target or spotter changes)."""
-        a = A.PlaceMission(battery, "", "", ammo)
-        bat = self.batteries.get(a.battery)
+        bat = self.batteries.get(battery)
         if bat is None or bat.side != side:
-            raise IllegalAction("TCS 18.0", f"{side} has no battery {a.battery!r}")
-        if a.battery in st.batteries_used or any(m.battery == a.battery for m in st.markers if m.continuous):
-            raise IllegalAction("TCS 18.0", f"{a.battery} already fires this phase")
-        if a.ammo not in ("he", "smoke", "illum"):
+            raise IllegalAction("TCS 18.0", f"{side} has no battery {battery!r}")
+        if battery in st.batteries_used or any(m.battery == battery for m in st.markers if m.continuous):
+            raise IllegalAction("TCS 18.0", f"{battery} already fires this phase")
+        if ammo not in ("he", "smoke", "illum"):
             raise IllegalAction("TCS 18.0", "ammunition is he, smoke or illum")
-        if a.ammo != "he":
+        if ammo != "he":
             can = bat.smoke if bat.smoke is not None else _calibre_mm(bat.calibre) >= 80
             if not can:
-                raise IllegalAction("Leros 2.6", f"{a.battery} ({bat.calibre}) cannot fire smoke or illum (80 mm and more)")
+                raise IllegalAction("Leros 2.6", f"{battery} ({bat.calibre}) cannot fire smoke or illum (80 mm and more)")
             if st.weather in self.options["no_smoke_weather"]:
                 raise IllegalAction("Leros 1.4c", f"no smoke or illum may be placed in {st.weather}")
-        if st.ammo.get(f"{side}|{bat.calibre}|{a.ammo}", 0) <= 0:
-            raise IllegalAction("TCS 18.0", f"{side} has no {bat.calibre} {a.ammo} rounds left")
+        if st.ammo.get(f"{side}|{bat.calibre}|{ammo}", 0) <= 0:
+            raise IllegalAction("TCS 18.0", f"{side} has no {bat.calibre} {ammo} rounds left")
         return bat
 
     def _check_spotter(self, st, sp: str, bat, side: str) -> None:
