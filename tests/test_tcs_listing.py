@@ -90,3 +90,18 @@ def test_remembered_sight_lines_agree_with_each_line_judged_alone(positions, mon
                                           targets=[h]).visible)}
         assert got == alone
         assert sight.visible_from(st, o, targets, 20) == got          # asked again: from memory
+
+
+def test_games_played_one_after_another_with_one_ruleset_are_the_games_of_fresh_rulesets():
+    """The sight caches live on the ruleset: a game after others (with other chart answers for the counters,
+    spotting and heights) plays exactly as it does with a ruleset of its own."""
+    from engine.players.random import play_random
+    from tcs_fixtures import SCENARIO
+
+    shared = rules_for_path(SCENARIO)
+    for seed in range(3):
+        one = Game(shared, seed, str(SCENARIO))
+        play_random(one, seed)
+        alone = Game(rules_for_path(SCENARIO), seed, str(SCENARIO))
+        play_random(alone, seed)
+        assert one.actions_text() == alone.actions_text() and one.hash() == alone.hash()

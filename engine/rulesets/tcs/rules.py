@@ -591,6 +591,16 @@ class TcsRules:
     def ma(self, st, uid: str) -> Fraction:
         return Fraction(int(counter(self, st, "movement", uid) or 0))
 
+    def _ma(self, st, uid: str) -> Fraction:
+        """``ma``, read once per unit inside a listing (it depends on the state alone)."""
+        memo = self.scope_memo(st)
+        if memo is None:
+            return self.ma(st, uid)
+        key = ("ma", uid)
+        if key not in memo:
+            memo[key] = self.ma(st, uid)
+        return memo[key]
+
     def check_mode(self, st, a: A.SetMode, side: str) -> None:
         u = self._own(st, a.unit, side)
         if a.mode not in ("move", "fire") or a.mode == u.mode:
@@ -599,7 +609,7 @@ class TcsRules:
             raise IllegalAction("TCS 13.0", f"{a.unit} is paralyzed and cannot change mode")
         if u.fired:
             raise IllegalAction("TCS 5.0", f"{a.unit} has fired this phase")
-        if a.mode == "move" and u.mp_used + self.ma(st, a.unit) / 2 > self.ma(st, a.unit):
+        if a.mode == "move" and u.mp_used + self._ma(st, a.unit) / 2 > self._ma(st, a.unit):
             raise IllegalAction("TCS 5.0", f"{a.unit} has not half its movement allowance left to enter Move mode")
 
     def _do_setmode(self, st, a: A.SetMode, side, events) -> None:
@@ -626,8 +636,15 @@ class TcsRules:
                 at.setdefault(u.hex, []).append(k)
         return at
 
+    def units_at(self, st, h: Hex) -> list[str]:
+        """The units in hex ``h``: from the listing's index, or by one pass over the units."""
+        memo = self.scope_memo(st)
+        if memo is not None and "occ" in memo:
+            return memo["occ"].get(h, [])
+        return [k for k, u in st.units.items() if u.hex == h]
+
     def stack_problem(self, st, uid: str, h: Hex) -> str:
-        units = [k for k in self.occupancy(st).get(h, ()) if k != uid and not self.specs[k].fo]
+        units = [k for k in self.units_at(st, h) if k != uid and not self.specs[k].fo]
         if self.specs[uid].fo:
             return ""
         if len(units) + 1 > self.options["stacking_units"]:
@@ -649,14 +666,14 @@ class TcsRules:
             raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
         if to not in self.board or not are_adjacent(u.hex, to):
             raise IllegalAction("TCS 5.0", f"{uid} moves one hex at a time, to a neighbour of {self.hid(u.hex)}")
-        if any(self.specs[k].side != side for k in self.occupancy(st).get(to, ())):
+        if any(self.specs[k].side != side for k in self.units_at(st, to)):
             raise IllegalAction("TCS 5.0", f"{self.hid(to)} holds enemy units (assault or overrun it)")
         cost, why = movement_cost(self, st, uid, u.hex, to)
         if cost is None:
             raise IllegalAction("TCS 5.0", why)
         if self.game is not None:
             cost = self.game.move_cost(self, st, uid, to, cost)
-        if u.mp_used + cost > self.ma(st, uid):
+        if u.mp_used + cost > self._ma(st, uid):
             raise IllegalAction("TCS 5.0", f"{uid} has {self.ma(st, uid) - u.mp_used} MPs left; {self.hid(to)} costs {cost}")
         why = self.stack_problem(st, uid, to)
         if why:

@@ -17,6 +17,7 @@ from ...maps.hexes import Hex, hex_distance
 from .proc import chart_value
 
 MOBILITIES = ("foot", "tracked", "wheeled")
+SPOTTING_SLOTS = ("tcs.terrain.spotting", "tcs.spotting_range", "tcs.turn_visibility", "tcs.weather_visibility")
 LINES_KEPT = 400_000                # sight lines Sight remembers at most (about 40 MB)
 
 
@@ -98,12 +99,19 @@ class Sight:
         self.views: dict = {}                # enemy_view's views, by what they depend on
         self.view_ids = itertools.count(1)
 
-    def _heights(self, st) -> tuple:
-        return tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
-                            for t in self.rules.los_kinds))
+    def heights(self, st) -> tuple:
+        """(kind, height) of everything that may block sight, as the game knows them now."""
+        memo = self.rules.scope_memo(st)
+        if memo is not None and "heights" in memo:
+            return memo["heights"]
+        out = tuple(sorted((t, chart_value(self.rules, st, "tcs.terrain.height", (t,)) or 0)
+                           for t in self.rules.los_kinds))
+        if memo is not None:
+            memo["heights"] = out
+        return out
 
     def sight_map(self, st, heights: tuple | None = None):
-        heights = heights if heights is not None else self._heights(st)
+        heights = heights if heights is not None else self.heights(st)
         sm = self._maps.get(heights)
         if sm is None:
             base = self.rules.los_base or DEFAULT_LOS_RULES
@@ -141,7 +149,7 @@ class Sight:
         out = {h for h in near if h == frm}
         others = [h for h in near if h != frm]
         if others:
-            heights = self._heights(st)
+            heights = self.heights(st)
             marks = self.markers(st)
             key = (heights, tuple(sorted((h, tuple(v)) for h, v in marks.items())), frm)
             known = self._lines.get(key)
@@ -180,25 +188,30 @@ def enemy_hexes(rules, st, side: str) -> list[Hex]:
 
 
 def enemy_view(rules, st, side: str) -> tuple:
-    """What every observer of ``side`` looks at now: ``(id, enemies, ranges, farthest range, enemy hexes)``,
-    ``enemies`` the (unit, hex) pairs of the other side, ``ranges`` each one's spotting range.  The same
-    enemies, markers, turn, weather and chart cells give the same view (and id) again; inside one listing it is
-    built once per side."""
+    """What every observer of ``side`` looks at now: ``(id, farthest range, enemy hexes, hex -> range)``, the
+    range of a hex the longest spotting range of the enemy units in it.  The same enemies, markers, turn,
+    weather, heights and spotting cells give the same view (and id) again; inside one listing it is built once
+    per side."""
     memo = rules.scope_memo(st)
     view = memo.get(("view", side)) if memo is not None else None
     if view is not None:
         return view
     enemies = tuple(sorted((k, u.hex) for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != side))
-    ctx = (enemies, tuple((m.id, m.level) for m in st.markers), st.turn, st.weather,
-           sum(len(c) for c in st.memory.cells.values()))
     sight = rules.sight
+    # everything a spotted set depends on, by value (games played one after another share these caches, and
+    # their chart answers differ)
+    cells = st.memory.cells
+    ctx = (enemies, tuple((m.kind, m.hex, tuple(m.zone), m.level) for m in st.markers), st.turn, st.weather,
+           sight.heights(st), tuple(tuple(sorted(cells.get(slot, {}).items())) for slot in SPOTTING_SLOTS))
     view = sight.views.get(ctx)
     if view is None:
         if len(sight.views) > 256:
             sight.views.clear()
         ranges = spotting_ranges(rules, st, enemies)
-        view = sight.views[ctx] = (next(sight.view_ids), enemies, ranges, max(ranges.values(), default=0),
-                                   sorted({h for _k, h in enemies}))
+        at_most: dict = {}                # hex -> the longest range any enemy unit in it is spotted at
+        for k, h in enemies:
+            at_most[h] = max(at_most.get(h, 0), ranges[k])
+        view = sight.views[ctx] = (next(sight.view_ids), max(ranges.values(), default=0), sorted(at_most), at_most)
     if memo is not None:
         memo["view", side] = view
     return view
@@ -207,13 +220,13 @@ def enemy_view(rules, st, side: str) -> tuple:
 def spotted_hexes(rules, st, side: str, observer: str) -> set[Hex]:
     """Hexes holding an enemy unit that ``observer`` spots (one vectorised sight pass; remembered per position)."""
     o = st.units[observer].hex
-    vid, enemies, ranges, far, hexes = enemy_view(rules, st, side)
+    vid, far, hexes, at_most = enemy_view(rules, st, side)
     key = (o, vid)
     cache = rules.sight.spot_cache
     if key in cache:
         return cache[key]
     seen = rules.sight.visible_from(st, o, hexes, far) if far else set()
-    out = {h for k, h in enemies if h in seen and hex_distance(o, h) <= ranges[k]}
+    out = {h for h in seen if hex_distance(o, h) <= at_most[h]}
     if len(cache) > 4096:
         cache.clear()
     cache[key] = out
