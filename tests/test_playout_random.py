@@ -30,7 +30,7 @@ FAMILIES = {
     "tcs": (("tcs-test.toml", 1.0),),
     "classic": (("classic-river-crossing.toml", 0.9), ("demyansk-1-classic.toml", 0.1)),
     "free": (("free-demo.toml", 1.0),),
-    # Black Wednesday's and Leros' games take 1-4 s of CPU each (docs/playouts.md): none in the default suite
+    # Black Wednesday's and Leros' games take 0.3-8 s of CPU each (docs/playouts.md): none in the default suite
     # (tests/test_bw_playout.py plays scenario 1 whole and every opening); ``make bench-bw``, ``make
     # bench-leros``, ``make leros-playout`` and ``python -m engine bench playouts`` play them.
     "black-wednesday": tuple((p.name, 1 / 9) for p in sorted(SCENARIOS.glob("black-wednesday-*.toml"))),
