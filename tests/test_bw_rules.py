@@ -185,3 +185,141 @@ def test_2_4_the_historical_prep_log_is_data_on_the_map_with_its_katyusha_turns(
     with pytest.raises(BadFile) as e:
         load_prep_log(bad)
     assert "expected 1 entries" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 2.4: the Prep Log fired in play
+
+@functools.lru_cache(maxsize=None)
+def rules_n(stem):
+    return rules_for_path(ROOT / "scenarios" / f"black-wednesday-{stem}.toml")
+
+
+def empty_map(r, seed=1):
+    """Scenario ``r`` at its first turn with every unit off the map and no question pending."""
+    st = r.initial_state(seed)
+    st.pending = []
+    for u in st.units.values():
+        u.hex = None
+    return st
+
+
+def run_proc(r, st, proc, inputs, *args, **kw):
+    """Run one procedure on ``st`` with its dice fixed; returns (events, the Need that stopped it or None)."""
+    from engine.rulesets.tcs.proc import Ctx, Need
+    events = []
+    try:
+        proc(r, st, Ctx(r, st, inputs, events), *args, **kw)
+    except Need as n:
+        return events, n
+    return events, None
+
+
+def test_2_4a_b_d_scenario_1_fires_its_three_columns_doubled_without_ammunition_on_the_plotted_hexes():
+    r = rules_n("1-turning-the-left")
+    assert [b for b, _c in r.bw_prep.battalions] == ["122mm 1", "122mm 2", "152mm 7"]
+    st = empty_map(r)
+    st.memory.put("tcs.barrage_values", ("122mm", "battalion"), 8)
+    st.memory.put("tcs.barrage_values", ("152mm", "battalion"), 12)
+    ammo = dict(st.ammo)
+    events, need = run_proc(r, st, bw.prep_fire, [1, 4, 6])       # Bad, Good, Good: all land (2.4d)
+    assert need is None
+    assert [(e.data["battalion"], e.data["shoot"]) for e in events if e.kind == "prep"] == \
+        [("122mm 1", "bad"), ("122mm 2", "good"), ("152mm 7", "good")]
+    marks = [m for m in st.markers if m.battery.startswith("prep ")]
+    assert [r.hid(m.hex) for m in marks] == ["B15.32", "B15.30", "B15.31"]          # never scatters
+    assert all(len(m.zone) == 7 for m in marks)                                       # a battalion's zone
+    assert [e.text.split("strength ")[1][:2] for e in events if e.kind == "barrage"] == ["16", "16", "24"]  # 2.4a
+    assert st.ammo == ammo                                                             # 2.4b
+    assert st.marks["prep 0600 10 Feb"] == "fired"
+
+
+def test_2_4a_a_prep_barrage_attacks_a_unit_in_its_zone_at_double_strength():
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.units["1-I-262:P1"].hex = r.board.parse_hex("B16.32")          # beside 122mm 1's target B15.32
+    st.memory.put("tcs.barrage_values", ("122mm", "battalion"), 8)
+    _events, need = run_proc(r, st, bw.prep_fire, [5])
+    p = need.pending["prompt"]
+    assert p.slot == "tcs.area_fire_column" and p.key == ("16",)       # the Area Fire column of 2 x 8
+
+
+def test_2_4g_katyushas_attack_a_radius_5_zone_at_strength_6_and_scatter_on_a_bad_shoot():
+    from engine.maps.hexes import hex_distance, hex_neighbor
+    from engine.rulesets.tcs.procs import DIRECTIONS
+    r = rules_n("2-assault-of-the-guards")
+    st = empty_map(r)
+    for cal, v in (("122mm", 8), ("152mm", 12)):
+        st.memory.put("tcs.barrage_values", (cal, "battalion"), v)
+    st.memory.put("tcs.scatter_direction", ("3",), "S")
+    st.memory.put("tcs.scatter_distance", ("4",), 2)
+    # Katyusha 1 Good (5), Katyusha 2 Bad (2) then scatter 3 (S) and 4 (2 hexes), then the three gun battalions
+    events, need = run_proc(r, st, bw.prep_fire, [5, 2, 3, 4, 4, 4, 4])
+    assert need is None
+    k1, k2 = st.markers[0], st.markers[1]
+    assert r.hid(k1.hex) == "B29.30" and all(hex_distance(x, k1.hex) <= 5 for x in k1.zone)
+    assert max(hex_distance(x, k1.hex) for x in k1.zone) == 5 and len(k1.zone) > 60
+    want = hex_neighbor(hex_neighbor(r.board.parse_hex("B46.12"), DIRECTIONS["S"]), DIRECTIONS["S"])
+    assert k2.hex == want and r.hid(k2.hex) != "B46.12"                 # scattered 2 hexes south
+    assert "strength 6 " in [e.text for e in events if e.kind == "barrage"][0]
+
+
+def test_2_4e_the_prep_fires_first_in_the_soviet_action_phase_once_a_turn():
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.step = r.sequence(0).index(("action", "action", "first"))
+    st.order = ["axis", "soviet"]
+    assert bw.due(r, st) is None                                        # the Axis phase: no Prep
+    st.order = ["soviet", "axis"]
+    assert bw.due(r, st) == ("bw_prep", {})
+    st.marks["prep 0600 10 Feb"] = "fired"
+    assert bw.due(r, st) is None                                        # once
+    assert bw.due(rules6(), rules6().initial_state(1)) is None          # scenario 6 has no Prep (2.4)
+
+
+def test_2_4e_in_play_the_soviet_action_phase_opens_with_the_preps_chart_prompt():
+    from engine.charts import ChartAnswer
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.step = r.sequence(0).index(("action", "initiative", ""))
+    st.preset_dice = [6, 1, 4, 4, 4]                                    # Soviet wins the initiative, then the shoots
+    r._drive(st, [])
+    while st.pending[0]["kind"] == "chart":                             # values legality needs: any legal answer
+        st, _ev = r.apply(st, r.legal_actions(st)[0])
+    assert st.pending[0]["what"] == "initiative"
+    st, _ev = r.apply(st, A.Choose("initiative", "soviet"))
+    p = st.pending[0]["prompt"]
+    assert (p.slot, p.key) == ("tcs.barrage_values", ("122mm", "battalion"))
+    st, _ev = r.apply(st, ChartAnswer("tcs.barrage_values", ("122mm", "battalion"), "8"))
+    st, ev = r.apply(st, ChartAnswer("tcs.barrage_values", ("152mm", "battalion"), "12"))
+    assert st.marks["prep 0600 10 Feb"] == "fired" and not st.pending
+    assert r.current(st)[1:] == ("action", "soviet")
+    assert sum(1 for m in st.markers if m.battery.startswith("prep ")) == 3
+
+
+def test_2_4c_the_logs_battalions_are_never_batteries_for_regular_missions():
+    r = rules_n("3-assault-the-line")
+    st = empty_map(r)
+    assert not set(r.batteries) & {b for b, _c in r.bw_prep.battalions}
+    refused(lambda: r.check_mission(st, A.PlaceMission("122mm 1", "B15.32", "x", "he"), "soviet"), "TCS 18.0")
+
+
+def test_2_4_a_log_breaking_the_katyusha_turns_or_leaving_a_gun_idle_is_refused(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.tcs.games.bw_prep import load_prep_log
+    board = rules6().board
+    log = load_prep_log()
+    bad = log.with_target("0640 10 Feb", "Katyusha 1", "B30.30").with_target("0700 10 Feb", "122mm 3", "")
+    probs = bad.problems(board)
+    assert any("0640 10 Feb Katyusha 1" in p and "2.4g" in p for p in probs)
+    assert any("0700 10 Feb 122mm 3" in p and "every turn" in p for p in probs)
+    good = log.with_target("0600 10 Feb", "122mm 1", "B16.30")
+    good.save(tmp_path / "mine.toml")
+    again = load_prep_log(tmp_path / "mine.toml")
+    assert again.target("0600 10 Feb", "122mm 1") == "B16.30" and again.problems(board) == []
+    bad.save(tmp_path / "bad.toml")
+    src = (ROOT / "scenarios" / "black-wednesday-3-assault-the-line.toml").read_text()
+    (tmp_path / "s.toml").write_text(src.replace('prep_log = "historical"', 'prep_log = "bad.toml"')
+                                     .replace('"../maps/', f'"{ROOT}/maps/'))
+    with pytest.raises(BadFile) as e:
+        rules_for_path(tmp_path / "s.toml")
+    assert "bad.toml" in str(e.value) and "Katyusha 1" in str(e.value)

@@ -225,6 +225,8 @@ def morale_check(rules, st, ctx, uid: str, sfa: bool = False, assault: bool = Fa
     roll = ctx.roll_dice("2d6", f"morale of {uid}")
     steps.append(Step(f"roll {roll}"))
     res = ctx.cell("tcs.morale", (col, roll), tuple(steps), f"{uid}'s morale check")
+    if rules.game is not None and hasattr(rules.game, "morale_result"):     # BW 1.3d, 2.2a: the owner's options
+        res = rules.game.morale_result(rules, st, ctx, uid, res)
     ctx.events.append(Event("morale", f"{uid} morale check: column {col}, roll {roll}: {res}",
                             {"unit": uid, "result": res}))
     if res == "S" and u.morale_state != PARALYZED:

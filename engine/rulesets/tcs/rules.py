@@ -50,6 +50,8 @@ class TcsRules:
         if self.options.get("game_rules"):
             import importlib
             self.game = importlib.import_module(f".games.{self.options['game_rules']}_rules", __package__)
+            if hasattr(self.game, "bind"):        # the game's own procedures and data (BW 2.4's Prep Log)
+                self.game.bind(self)
         from ...scenario.areas import AreaContext
         self.areas = AreaContext(self.board)
         # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
@@ -228,6 +230,10 @@ class TcsRules:
                     st.pending = [miss]
                     events.append(Event("ask", miss["prompt"].text()))
                     return
+            due = self.game.due(self, st) if self.game is not None and hasattr(self.game, "due") else None
+            if due:                      # a game's own step that comes first in a phase (BW 2.4e: the Prep fires)
+                self._run(st, due[0], due[1], [], events, then=False)
+                continue
             if step in AUTO:
                 args = {"phase": phase} if step == "initiative" else {"side": who} if who else {}
                 if step == "weather" and not self.scenario.weather_table:
@@ -703,6 +709,8 @@ class TcsRules:
                 if self.game is not None and self.game.fire_problem(self, st, u.hex, h):
                     continue                  # BW 1.1f: no overwatch into or out of the Mill
                 cands.append(k)
+        if cands and self.game is not None and hasattr(self.game, "overwatch_candidates"):
+            cands = self.game.overwatch_candidates(self, st, mover, h, cands)     # BW 1.3c
         return sorted(spotters(self, st, mover, h, "", cands)) if cands else []
 
     def check_fire(self, st, a: A.Fire, side: str) -> Hex:

@@ -212,6 +212,9 @@ DEFAULT_OPTIONS = {
     "no_smoke_weather": [],
     "game_rules": "",               # a game's own rules module under engine/rulesets/tcs/games ("black_wednesday")
     "full_breaches": [],            # wire hexes Fully Breached at the start (BW scenarios 4-8)
+    "prep_log": "",                 # BW 2.4: the Prep Log fired ("historical" or a Log file beside the scenario)
+    "prep_battalions": [],          # BW 2.4: the Log's columns this scenario uses (empty: all)
+    "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
 }
 
 

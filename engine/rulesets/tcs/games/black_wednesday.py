@@ -405,6 +405,13 @@ def build_all(root: Path = ROOT) -> list[Path]:
     sov_bats_72 = _bats("soviet", ["9-1", "9-2", "9-3"], "76mm")
     at289 = _bats("soviet", ["289-1", "289-2", "289-3"], "122mm")
 
+    # BW 2.4: scenarios 1 and 2 use the Log's columns aimed at their sectors (the program's reading of "a subset
+    # of positions": the battalions whose historical targets all lie in that division's sector), 3 all of it
+    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"]}
+    prep2 = {"prep_log": "historical",
+             "prep_battalions": ["Katyusha 1", "Katyusha 2", "122mm 3", "122mm 4", "152mm 8"]}
+    prep3 = {"prep_log": "historical"}
+
     def emit(n, slug, head, b, **kw):
         p = root / "scenarios" / f"black-wednesday-{n}-{slug}.toml"
         write(p, head, [SOV, AXIS], FORMATIONS, b, board, **kw)
@@ -423,7 +430,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "soviet", east)],
                   "levels": [{"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["trenches"]},
                              {"name": "Axis Minor Victory", "winner": "axis", "conditions": []}]},
-         comment="Black Wednesday scenario 1, Turning the Left: map B east of the railroad, 0600-0940 10 Feb.")
+         comment="Black Wednesday scenario 1, Turning the Left: map B east of the railroad, 0600-0940 10 Feb.",
+         options=prep1)
     # Scenario 2: Assault of the Guards
     b = Builder()
     _axis(b, S2_AXIS)
@@ -438,7 +446,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "soviet", "krasni_bor", 5),
                                  cond("bastion", "Soviets capture El Bastion", "occupy_all", "soviet", "el_bastion")],
                   "levels": levels_count(["kb5", "bastion"], 1, 0, "Axis Minor Victory")},
-         comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.")
+         comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.",
+         options=prep2)
     # Scenario 3 and the campaign from it
     for camp in (False, True):
         b = Builder()
@@ -450,7 +459,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
                   + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
                   + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
                   ammo=[_ammo("soviet", "76mm", 168, 28), _ammo("soviet", "122mm", 36),
-                        _ammo("axis", "105mm", 210, 60, 6), _ammo("axis", "150mm", 75, 18)], releases=rel)
+                        _ammo("axis", "105mm", 210, 60, 6), _ammo("axis", "150mm", 75, 18)], releases=rel, options=prep3)
         if camp:
             emit("3c", "campaign", _head("3c", "", "The Campaign (from Assault the Line)", "0600 10 Feb",
                                           "1700 11 Feb", "soviet", "The whole battle, 82 turns, judged by 5.1."), b,

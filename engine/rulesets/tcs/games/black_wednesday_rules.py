@@ -9,13 +9,25 @@
   over (the next thing the side does, or the end of its phase), a unit still there in Move mode makes a
   Partial Breach and goes back where it came from, or turns a Partial Breach Full and stays (1.4b C/D).
   Breaches never close (1.4c); roads do not help (1.4d); artillery never breaches (1.4e).
+- 1.3c A non-vehicle unit moving from a trench hex to a trench hex draws overwatch only from enemy units
+  it moves adjacent to; 1.3d a unit in a trench hex may take Paralyzed instead of an SYR result.
+- 2.2a Commissars: a Soviet unit may ignore a Suppressed result by a step loss on a Soviet unit in its hex,
+  once a phase per unit.
 - 2.3e FOs never take part in an assault.
+- 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
+  ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
+  Katyushas attack a radius-5 zone at strength 6 and scatter on a Bad Shoot (2.4g).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ....errors import IllegalAction
+from ....errors import BadFile, IllegalAction, Problem
+from ....game import Event
+from ....maps.hexes import are_adjacent, hex_range
+from .bw_prep import scenario_prep_log
+
+VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7")       # BW 4.0: optional rules a scenario may use
 
 BREACHERS = ("rifle", "infantry", "cavalry")          # BW 1.4b: only infantry and cavalry units breach
 
@@ -56,6 +68,11 @@ def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
 
 
 def after_move(rules, st, uid: str, frm, to) -> None:
+    key = "trench move " + uid
+    if not rules.specs[uid].vehicle and _has(rules, frm, "trench") and _has(rules, to, "trench"):
+        st.marks[key] = rules.hid(to)          # BW 1.3c: remembered for the overwatch this move draws
+    else:
+        st.marks.pop(key, None)
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         st.marks["breaching " + uid] = rules.hid(frm)
 
@@ -95,3 +112,96 @@ def assault_problem(rules, st, uid: str) -> tuple[str, str] | None:
 def check(problem) -> None:
     if problem:
         raise IllegalAction(*problem)
+
+
+# ---------------------------------------------------------------- the series engine's hooks (rules.py, procs.py)
+
+def bind(rules) -> None:
+    """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
+    rules.procs = {**rules.procs, "bw_prep": prep_fire}
+    rules.bw_prep = scenario_prep_log(rules)
+    bad = [v for v in rules.options.get("variants", []) if v not in VARIANTS]
+    if bad:
+        raise BadFile([Problem(rules.scenario.path, "options.variants",
+                               f"unknown variant {bad[0]!r} (expected some of {', '.join(VARIANTS)})")])
+
+
+def due(rules, st):
+    """BW 2.4e: the turn's Prep Log missions fire first in the Soviet Action Phase, once."""
+    log = rules.bw_prep
+    if log is None:
+        return None
+    phase, step, who = rules.current(st)
+    label = rules.turns[st.turn].label
+    if step != "action" or who != "soviet" or not log.turns.get(label) or st.marks.get("prep " + label):
+        return None
+    return "bw_prep", {}
+
+
+def prep_fire(rules, st, ctx) -> None:
+    """BW 2.4: fire this turn's Prep Log missions one after another."""
+    from ..procs import area_attack, scatter, zone_of
+    from ..state import Barrage
+    log = rules.bw_prep
+    label = rules.turns[st.turn].label
+    # BW 2.4e: the previous turn's Prep barrage markers come off first
+    st.markers = [m for m in st.markers if not m.battery.startswith("prep ")]
+    cfg = log.settings
+    for bat, hid in log.turns.get(label, ()):
+        h = rules.board.parse_hex(hid)
+        why = f"{bat}'s Prep mission on {hid}"
+        die = ctx.roll(f"Good or Bad Shoot of {why} (BW 2.4d)")
+        shoot = log.shoot(die)                                  # BW 2.4d: no spotter, no Adjustment Table
+        katyusha = log.calibre(bat) == "katyusha"
+        ctx.events.append(Event("prep", f"{why}: {die}, {shoot.title()} Shoot (BW 2.4d)",
+                                {"battalion": bat, "hex": hid, "shoot": shoot}))
+        if katyusha:
+            if shoot == "bad" and cfg.get("katyusha_scatters", True):     # BW 2.4g: Katyushas scatter normally
+                h = scatter(rules, st, ctx, h, why)
+                if h is None:
+                    continue
+            zone = [x for x in hex_range(h, int(cfg["katyusha_radius"])) if x in rules.board]
+            fp = int(cfg["katyusha_firepower"])                 # BW 2.4g: strength 6 over an 11-hex zone
+        else:                                                   # BW 2.4d: always lands on the plotted hex
+            zone = zone_of(rules, h, "battalion")
+            base = int(ctx.cell("tcs.barrage_values", (log.calibre(bat), "battalion"),
+                                purpose=f"{log.calibre(bat)} battalion of the Prep (doubled, BW 2.4a)"))
+            fp = base * int(cfg["prep_multiplier"])             # BW 2.4a: double the Barrage Values Chart
+        mid = f"M{st.next_id}"
+        st.next_id += 1
+        st.markers.append(Barrage(mid, "soviet", "he", h, zone, "prep " + bat))
+        ctx.events.append(Event("barrage", f"{mid}: {bat} Prep barrage on {rules.hid(h)}, strength {fp} "
+                                           f"(BW 2.4a/g; no ammunition spent, 2.4b)", {"hex": rules.hid(h)}))
+        for x in zone:
+            area_attack(rules, st, ctx, fp, x, f"{bat} (Prep)")
+    st.marks["prep " + label] = "fired"
+
+
+def overwatch_candidates(rules, st, mover: str, h, cands: list[str]) -> list[str]:
+    """BW 1.3c: trench-to-trench movement by non-vehicles is spotted (for overwatch) only from adjacent hexes."""
+    if st.marks.get("trench move " + mover) == rules.hid(h):
+        return [k for k in cands if are_adjacent(st.units[k].hex, h)]
+    return cands
+
+
+def morale_result(rules, st, ctx, uid: str, res: str) -> str:
+    """The owner's options on a morale result: 1.3d SYR -> Paralyzed in a trench, 2.2a commissars."""
+    from ..procs import lose_steps
+    u, spec = st.units[uid], rules.specs[uid]
+    if res == "SYR" and _has(rules, u.hex, "trench"):           # BW 1.3d
+        pick = ctx.choose("trench", spec.side, ["SYR", "P"],
+                          f"{uid} is in a trench hex: take the SYR, or Paralyzed instead (BW 1.3d)?")
+        if pick == "P":
+            ctx.events.append(Event("morale", f"{uid} takes Paralyzed instead of SYR (BW 1.3d)"))
+            return "P"
+    phase = f"{st.turn}.{st.step}"
+    if res == "S" and spec.side == "soviet" and st.marks.get("commissar " + uid) != phase:      # BW 2.2a
+        mates = [k for k in rules.order if st.units[k].hex == u.hex and rules.specs[k].side == "soviet"]
+        pick = ctx.choose("commissar", "soviet", ["accept"] + mates,
+                          f"{uid} is Suppressed: accept, or a step loss on a unit in its hex instead (BW 2.2a)?")
+        if pick != "accept":
+            st.marks["commissar " + uid] = phase
+            ctx.events.append(Event("commissar", f"{pick} loses a step so that {uid} ignores its Suppression (BW 2.2a)"))
+            lose_steps(rules, st, ctx, pick, 1)
+            return "-"
+    return res
