@@ -323,3 +323,86 @@ def test_2_4_a_log_breaking_the_katyusha_turns_or_leaving_a_gun_idle_is_refused(
     with pytest.raises(BadFile) as e:
         rules_for_path(tmp_path / "s.toml")
     assert "bad.toml" in str(e.value) and "Katyusha 1" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 1.3c, 1.3d, 2.2a
+
+def morale_memory(r, st, uids, result):
+    for u in uids:
+        st.memory.put("tcs.counter.morale", (r.specs[u].type,), 4)
+        st.memory.put("tcs.counter.steps", (r.specs[u].type,), 5)
+    for col in range(1, 14):
+        st.memory.put("tcs.morale", (str(col), "7"), result)
+
+
+def test_2_2a_a_commissar_turns_a_suppression_into_a_step_loss_once_a_phase():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    a, b = "1-269-63Gd:1Co-P1", "1-269-63Gd:1Co-P2"
+    put(r, st, a, "B40.16")
+    put(r, st, b, "B40.16")
+    morale_memory(r, st, [a, b], "S")
+    lost = st.units[b].steps_lost
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)
+    assert need.pending["what"] == "commissar" and need.pending["options"] == ["accept", a, b]
+    events, need = run_proc(r, st, morale_check, [3, 4, b], a)
+    assert need is None and st.units[a].morale_state == "" and st.units[b].steps_lost == lost + 1
+    assert any("BW 2.2a" in e.text for e in events)
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)                 # the same phase: no second benefit
+    assert need is None and st.units[a].morale_state == "suppressed"
+    st.units[a].morale_state = ""
+    _ev, need = run_proc(r, st, morale_check, [3, 4, "accept"], b)       # the player may accept it
+    assert st.units[b].morale_state == "suppressed"
+
+
+def test_2_2a_only_suppression_is_downgraded_and_only_for_soviets():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    a = "1-269-63Gd:1Co-P1"
+    put(r, st, a, "B40.16")
+    morale_memory(r, st, [a], "P")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)
+    assert need is None and st.units[a].morale_state == "paralyzed"
+    s = "5-II-262:P1"
+    put(r, st, s, "B45.18")
+    morale_memory(r, st, [s], "S")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need is None and st.units[s].morale_state == "suppressed"
+
+
+def test_1_3d_a_unit_in_a_trench_may_take_paralyzed_instead_of_an_syr():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    s = "5-II-262:P1"
+    trench = r.hid(sorted(r.trench)[0])
+    put(r, st, s, trench)
+    morale_memory(r, st, [s], "SYR")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need.pending["what"] == "trench" and need.pending["options"] == ["SYR", "P"]
+    _ev, need = run_proc(r, st, morale_check, [3, 4, "P"], s)
+    assert need is None and st.units[s].morale_state == "paralyzed" and r.hid(st.units[s].hex) == trench
+    put(r, st, s, "B45.18", morale_state="")                              # not a trench hex: no choice
+    assert "trench" not in r.board.features_of(r.board.parse_hex("B45.18"))
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need is None or need.pending.get("what") != "trench"
+
+
+def test_1_3c_trench_to_trench_movement_draws_overwatch_only_from_adjacent_units():
+    from engine.maps.hexes import hex_distance
+    r, st = fresh()
+    t1 = next(h for h in sorted(r.trench) if any(n in r.trench for n in r.board.neighbors(h)))
+    t2 = next(n for n in r.board.neighbors(t1) if n in r.trench)
+    near = next(n for n in r.board.neighbors(t2) if n != t1)
+    far = next(h for h in r.board.hexes() if hex_distance(h, t2) == 3)
+    inf, tank = "1-269-63Gd:1Co-P1", "1-RB:KV1"
+    put(r, st, inf, r.hid(t2))
+    bw.after_move(r, st, inf, t1, t2)
+    put(r, st, "5-II-262:P1", r.hid(near))
+    put(r, st, "5-II-262:P2", r.hid(far))
+    assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1"]
+    put(r, st, tank, r.hid(t2))
+    bw.after_move(r, st, tank, t1, t2)                                    # vehicles are spotted normally
+    assert bw.overwatch_candidates(r, st, tank, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
+    off = next(n for n in r.board.neighbors(t2) if n not in r.trench)
+    bw.after_move(r, st, inf, off, t2)                                    # from outside a trench: normal
+    assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
