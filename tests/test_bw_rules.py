@@ -163,8 +163,8 @@ def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_
     r, st = fresh()
     st.sheets["63Gd-follow-on"].size = 2
     events = []
-    implement(r, st, Ctx(r, st, [6, 6], events), "63Gd-follow-on")
-    assert "on row 5 " in events[-1].text and st.sheets["63Gd-follow-on"].implemented
+    implement(r, st, Ctx(r, st, [6, 6, "1-269-63Gd"], events), "63Gd-follow-on")
+    assert "on row 5 " in [e.text for e in events if e.kind == "implement"][-1]
     events = []
     implement(r, st, Ctx(r, st, [1, 1], events), "72-follow-on")
     assert "on row 7 " in events[-1].text and not st.sheets["72-follow-on"].implemented
@@ -406,3 +406,40 @@ def test_1_3c_trench_to_trench_movement_draws_overwatch_only_from_adjacent_units
     off = next(n for n in r.board.neighbors(t2) if n not in r.trench)
     bw.after_move(r, st, inf, off, t2)                                    # from outside a trench: normal
     assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
+
+
+# ---------------------------------------------------------------- BW 2.1e
+
+def test_2_1e_a_soviet_sheet_implemented_in_play_starts_one_battalion_at_a_time():
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    s = st.sheets["63Gd-follow-on"]
+    bns = sorted({r.specs[u].battalion for u in s.units} - {""})
+    assert len(bns) == 7
+    _ev, need = run_proc(r, st, implement, [6, 6], "63Gd-follow-on")
+    assert need.pending["what"] == "battalion" and need.pending["options"] == bns
+    events, need = run_proc(r, st, implement, [6, 6, "2-269-63Gd"], "63Gd-follow-on")
+    assert need is None and not s.implemented
+    assert r.has_orders(st, "2-269-63Gd:1Co-P1") and r.has_orders(st, "269-63Gd:SMG1")   # with the regiment's units
+    assert not r.has_orders(st, "1-269-63Gd:1Co-P1")                                     # the others wait
+    assert any("2-269-63Gd starts alone" in e.text for e in events)
+    for bn in [b for b in bns if b != "2-269-63Gd"][:-1]:                              # each roll starts one more
+        s.rolled = False
+        run_proc(r, st, implement, [6, 6, bn], "63Gd-follow-on")
+        assert not s.implemented and r.has_orders(st, bn + ":1Co-P1")
+    s.rolled = False
+    events, need = run_proc(r, st, implement, [6, 6], "63Gd-follow-on")              # the last: fully implemented
+    assert need is None and s.implemented and r.has_orders(st, bns[-1] + ":1Co-P1")
+    assert any("fully implemented" in e.text for e in events)
+
+
+def test_2_1e_axis_sheets_implement_whole():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.games.black_wednesday_rules import implement_units
+    r, st = fresh()
+    s = st.sheets["Sp-hasty"]
+    s.implemented = False
+    for u in s.units:
+        st.units[u].sheet = ""
+    implement_units(r, st, Ctx(r, st, [], []), s)
+    assert s.implemented and all(r.has_orders(st, u) for u in s.units)

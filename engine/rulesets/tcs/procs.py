@@ -70,7 +70,9 @@ def implement(rules, st, ctx, sheet: str) -> None:
     need = ctx.cell("tcs.command_prep", (row, col), steps, f"implementing {sheet}")
     s.rolled = True
     ok = need != "-" and int(roll) >= int(need)
-    if ok:
+    if ok and rules.game is not None and hasattr(rules.game, "implement_units"):
+        rules.game.implement_units(rules, st, ctx, s)      # BW 2.1e: one battalion at a time
+    elif ok:
         s.implemented = True
         for u in s.units:
             st.units[u].sheet = sheet

@@ -639,7 +639,8 @@ class TcsRules:
     def has_orders(self, st, uid: str) -> bool:
         """Whether a unit may move and assault: an implemented Op Sheet (TCS 6.0; games add exceptions)."""
         u = st.units[uid]
-        return bool(u.sheet and u.sheet in st.sheets and st.sheets[u.sheet].implemented)
+        return bool(u.sheet and u.sheet in st.sheets and (st.sheets[u.sheet].implemented
+                                                          or st.marks.get("started " + u.sheet)))   # BW 2.1e
 
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)

@@ -13,6 +13,9 @@
   it moves adjacent to; 1.3d a unit in a trench hex may take Paralyzed instead of an SYR result.
 - 2.2a Commissars: a Soviet unit may ignore a Suppressed result by a step loss on a Soviet unit in its hex,
   once a phase per unit.
+- 2.1e A Soviet Op Sheet implemented in play starts one battalion (the player's choice) each time it
+  implements, the regimental and divisional units with the first; it goes on accruing and rolling until
+  every battalion has started.
 - 2.3e FOs never take part in an assault.
 - 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
   ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
@@ -205,3 +208,31 @@ def morale_result(rules, st, ctx, uid: str, res: str) -> str:
             lose_steps(rules, st, ctx, pick, 1)
             return "-"
     return res
+
+
+def implement_units(rules, st, ctx, s) -> None:
+    """BW 2.1e: an implementation roll made in play starts one battalion of a Soviet sheet (the Soviet player's
+    choice); the sheet is fully implemented when its last battalion starts."""
+    def start(units):
+        for u in units:
+            st.units[u].sheet = s.id
+    if s.side != "soviet":
+        s.implemented = True
+        start(s.units)
+        return
+    bns = sorted({rules.specs[u].battalion for u in s.units if rules.specs[u].battalion})
+    begun = [b for b in bns if st.marks.get(f"started {s.id} {b}")]
+    waiting = [b for b in bns if b not in begun]
+    if not begun:                                       # the regimental and divisional units go with the first
+        start([u for u in s.units if not rules.specs[u].battalion])
+    if len(waiting) <= 1:
+        s.implemented = True
+        start(s.units)
+        st.marks.pop("started " + s.id, None)
+        ctx.events.append(Event("implement", f"{s.id} is fully implemented (BW 2.1e)"))
+        return
+    bn = ctx.choose("battalion", "soviet", waiting, f"{s.id} implements: which battalion starts (BW 2.1e)?")
+    st.marks[f"started {s.id} {bn}"] = "yes"
+    st.marks["started " + s.id] = "yes"
+    start([u for u in s.units if rules.specs[u].battalion == bn])
+    ctx.events.append(Event("implement", f"{s.id}: battalion {bn} starts alone ({len(waiting) - 1} to follow, BW 2.1e)"))
