@@ -443,3 +443,44 @@ def test_2_1e_axis_sheets_implement_whole():
         st.units[u].sheet = ""
     implement_units(r, st, Ctx(r, st, [], []), s)
     assert s.implemented and all(r.has_orders(st, u) for u in s.units)
+
+
+# ---------------------------------------------------------------- BW 3.4, 4.6
+
+def test_3_4_the_return_battalion_restores_up_to_15_spanish_infantry_steps_at_2200():
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending = []
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "2200 10 Feb")
+    st.step = r.sequence(st.turn).index(("command", "review", "axis"))
+    inf = [k for k in r.order if bw.spanish_infantry(r, k) and st.units[k].hex is not None][:4]
+    mg = next(k for k in r.order if r.specs[k].type == "spanish mg section" and st.units[k].hex is not None)
+    for k in inf:
+        st.units[k].steps_lost = 5
+    st.units[mg].steps_lost = 2
+    assert bw.due(r, st) == ("bw_return", {})
+    _ev, need = run_proc(r, st, bw.return_battalion, [])
+    assert mg not in need.pending["options"] and inf[0] in need.pending["options"]   # infantry only
+    picks = [inf[0]] * 5 + [inf[1]] * 5 + [inf[2]] * 5
+    events, need = run_proc(r, st, bw.return_battalion, picks)
+    assert need is None                                                  # 15 given: no more asked
+    assert [st.units[k].steps_lost for k in inf] == [0, 0, 0, 5] and st.units[mg].steps_lost == 2
+    assert st.marks["return battalion"] == "15" and bw.due(r, st) is None
+    st.turn -= 1                                                         # any other turn: no Return Battalion
+    del st.marks["return battalion"]
+    assert bw.due(r, st) is None
+
+
+def test_4_6_grandes_in_command_makes_the_spanish_command_prep_2(tmp_path):
+    src = (ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml").read_text()
+    assert rules_n("8-counter-attack-at-krasni-bor").scenario.formations["spanish"].command_prep == 3
+    p = tmp_path / "s8.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.6"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    assert rules_for_path(p).scenario.formations["spanish"].command_prep == 2
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.9"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    from engine.errors import BadFile
+    with pytest.raises(BadFile) as e:
+        rules_for_path(p)
+    assert "options.variants" in str(e.value) and "4.9" in str(e.value)

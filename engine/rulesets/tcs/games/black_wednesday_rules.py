@@ -17,6 +17,8 @@
   implements, the regimental and divisional units with the first; it goes on accruing and rolling until
   every battalion has started.
 - 2.3e FOs never take part in an assault.
+- 3.4 At 2200 10 Feb the Spanish player restores up to 15 infantry steps to units on the map that lost them.
+- 4.6 (variant) Grandes in Command: the Spanish Command Prep rating is 2.
 - 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
   ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
   Katyushas attack a radius-5 zone at strength 6 and scatter on a Bad Shoot (2.4g).
@@ -121,21 +123,39 @@ def check(problem) -> None:
 
 def bind(rules) -> None:
     """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
-    rules.procs = {**rules.procs, "bw_prep": prep_fire}
+    from dataclasses import replace
+    rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion}
     rules.bw_prep = scenario_prep_log(rules)
-    bad = [v for v in rules.options.get("variants", []) if v not in VARIANTS]
+    variants = rules.options.get("variants", [])
+    bad = [v for v in variants if v not in VARIANTS]
     if bad:
         raise BadFile([Problem(rules.scenario.path, "options.variants",
                                f"unknown variant {bad[0]!r} (expected some of {', '.join(VARIANTS)})")])
+    f = rules.scenario.formations.get("spanish")
+    if "4.6" in variants and f is not None:                # BW 4.6: Grandes in Command, Spanish Command Prep 2
+        rules.scenario.formations["spanish"] = replace(f, command_prep=2)
+
+
+RETURN_CLOCK, RETURN_STEPS = "2200 10 Feb", 15          # BW 3.4
+
+
+def spanish_infantry(rules, uid: str) -> bool:
+    """BW 3.4: Spanish infantry (not MG, mortar or gun units)."""
+    spec = rules.specs[uid]
+    return spec.formation == "spanish" and "infantry platoon" in spec.type
 
 
 def due(rules, st):
-    """BW 2.4e: the turn's Prep Log missions fire first in the Soviet Action Phase, once."""
+    """A BW step that comes first in a phase: 3.4's Return Battalion at the start of the 2200 10 Feb Command
+    Phase (Axis review), 2.4e's Prep Log missions at the start of the Soviet Action Phase (once each)."""
+    phase, step, who = rules.current(st)
+    label = rules.turns[st.turn].label
+    if label == RETURN_CLOCK and step == "review" and who == "axis" and not st.marks.get("return battalion") \
+            and any(spanish_infantry(rules, k) and u.hex is not None and u.steps_lost for k, u in st.units.items()):
+        return "bw_return", {}
     log = rules.bw_prep
     if log is None:
         return None
-    phase, step, who = rules.current(st)
-    label = rules.turns[st.turn].label
     if step != "action" or who != "soviet" or not log.turns.get(label) or st.marks.get("prep " + label):
         return None
     return "bw_prep", {}
@@ -236,3 +256,24 @@ def implement_units(rules, st, ctx, s) -> None:
     st.marks["started " + s.id] = "yes"
     start([u for u in s.units if rules.specs[u].battalion == bn])
     ctx.events.append(Event("implement", f"{s.id}: battalion {bn} starts alone ({len(waiting) - 1} to follow, BW 2.1e)"))
+
+
+def return_battalion(rules, st, ctx) -> None:
+    """BW 3.4: the Spanish player restores steps to infantry that lost them, one at a time, up to 15 (the rest
+    is wasted); only units on the map (the program's reading: the dead pile stays dead)."""
+    left, given = RETURN_STEPS, []
+    while left:
+        cands = [k for k in rules.order if spanish_infantry(rules, k) and st.units[k].hex is not None
+                 and st.units[k].steps_lost]
+        if not cands:
+            break
+        pick = ctx.choose("return", "axis", ["done"] + cands,
+                          f"The Return Battalion (BW 3.4): {left} infantry steps left to restore: which unit?")
+        if pick == "done":
+            break
+        st.units[pick].steps_lost -= 1
+        given.append(pick)
+        left -= 1
+    st.marks["return battalion"] = str(len(given))
+    ctx.events.append(Event("return", f"the Return Battalion restores {len(given)} steps (BW 3.4)"
+                                      + (f": {', '.join(given)}" if given else "")))
