@@ -484,3 +484,55 @@ def test_4_6_grandes_in_command_makes_the_spanish_command_prep_2(tmp_path):
     with pytest.raises(BadFile) as e:
         rules_for_path(p)
     assert "options.variants" in str(e.value) and "4.9" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 5.0 exiting, 5.1 exit conditions
+
+def test_5_0_units_exit_from_the_map_edge_for_1_mp_and_5_1_an_intact_battalion_through_e_h_counts():
+    from engine.rulesets.tcs.victory import condition_met, units_lost
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    conds = {c.id: c for c in r.scenario.conditions}
+    area = r.condition_hexes["exit-bn"]
+    edge = next(h for h in sorted(area) if len(r.board.neighbors(h)) < 6)
+    inner = next(h for h in r.board.neighbors(edge) if len(r.board.neighbors(h)) == 6)
+    bn = [k for k in r.order if r.specs[k].battalion == "1-708-43"]
+    assert len(bn) == 11
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.memory.put("tcs.counter.movement", (r.specs[k].type,), 6)
+        st.units[k].steps_lost = 0                                                   # at full strength here
+    first = bn[0]
+    put(r, st, first, r.hid(inner), mode="move")
+    st.sheets["S-exit"] = type(next(iter(st.sheets.values())))("S-exit", "soviet", "43", "attack", bn, [edge], [],
+                                                               implemented=True)
+    for k in bn:
+        st.units[k].sheet = "S-exit"
+    refused(lambda: r.check_exit(st, first, "soviet"), "BW 5.0")                   # not an edge hex
+    put(r, st, first, r.hid(edge), mode="move")
+    lost_before = units_lost(r, st, "soviet")
+    events = []
+    r._do_exit(st, A.Exit(first), "soviet", events)
+    assert st.units[first].hex is None and st.marks["exited " + first] == r.hid(edge)
+    assert units_lost(r, st, "soviet") == lost_before                                # exited is not lost (5.0)
+    assert A.parse_action("exit " + first) == A.Exit(first)
+    assert not condition_met(r, st, conds["exit-bn"])[0]                             # 1 of 11 is not intact
+    for k in bn[1:9]:                                                                # 9 of 11 out: 45 of 55 steps
+        st.units[k].hex, st.marks["exited " + k] = None, r.hid(edge)
+    ok, why = condition_met(r, st, conds["exit-bn"])
+    assert ok and "1-708-43" in why
+    assert not condition_met(r, st, conds["no-exit-bn"])[0]
+    assert not condition_met(r, st, conds["exit-rgt"])[0]                           # the regiment is bigger
+    st.units[bn[1]].steps_lost = 2                                                   # 43 of 55: below 80%
+    assert not condition_met(r, st, conds["exit-bn"])[0] and condition_met(r, st, conds["no-exit-bn"])[0]
+
+
+def test_5_1_formations_are_read_from_the_order_of_battle():
+    r = rules_n("3c-campaign")
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "company") == "1-269-63Gd:2Co"
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "battalion") == "1-269-63Gd"
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "regiment") == "269-63Gd"
+    assert bw.group_of(r, "269-63Gd:SMG1", "regiment") == "269-63Gd"
+    assert bw.group_of(r, "1-RB:KV1", "regiment") == bw.group_of(r, "2-RB:T26-1", "regiment") == "RB"
+    assert bw.group_of(r, "63Gd-div:Cav", "regiment") == "" and bw.group_of(r, "IndTk:T34-1", "regiment") == ""

@@ -63,6 +63,7 @@ class TcsRules:
         self.trench = frozenset(h for h, fs in self.board.features.items() if "trench" in fs)
         self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
         self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
+        self.exits = any(c.kind in ("exit", "no_exit") for c in scenario.conditions)      # BW 5.0
 
     def hid(self, h: Hex) -> str:
         return self.board.hex_id(h)
@@ -405,7 +406,7 @@ class TcsRules:
         handler = {"review": (A.Complete,), "implement": (A.Implement,), "reserve": (A.ReserveCheck,),
                    "add": (A.Assign,), "create": (A.NewSheet,), "sorties": (A.Airstrike,),
                    "missions": (A.PlaceMission, A.Lift),
-                   "action": (A.SetMode, A.Move, A.Fire, A.Assault)}.get(step, ())
+                   "action": (A.SetMode, A.Move, A.Fire, A.Assault, A.Exit)}.get(step, ())
         if not isinstance(action, handler):
             raise IllegalAction("TCS sequence of play", f"{action.text()!r} is not allowed now: {self.clock(st)}")
         getattr(self, "_do_" + type(action).__name__.lower())(st, action, side, events)
@@ -654,6 +655,26 @@ class TcsRules:
         events.append(Event("move", f"{a.unit} moves to {a.to} ({cost} MP)", {"unit": a.unit, "to": a.to}))
         self._run(st, "overwatch", {"mover": a.unit, "hex": a.to}, [], events, False)
 
+    def check_exit(self, st, uid: str, side: str) -> None:
+        """BW 5.0 "exiting": a unit in Move mode with orders, in a map-edge hex, pays 1 MP to leave the map; only
+        in scenarios whose victory counts exits."""
+        u = self._own(st, uid, side)
+        if not self.exits:
+            raise IllegalAction("BW 5.0", "no victory condition of this scenario counts units leaving the map")
+        if u.mode != "move" or u.morale_state == PARALYZED or not self.has_orders(st, uid):
+            raise IllegalAction("BW 5.0", f"{uid} must be in Move mode, not paralyzed, carrying out an Op Sheet")
+        if len(self.board.neighbors(u.hex)) == 6:
+            raise IllegalAction("BW 5.0", f"{self.hid(u.hex)} is not on the map edge: units exit from the edge hexrow")
+        if u.mp_used + 1 > self.ma(st, uid):
+            raise IllegalAction("BW 5.0", f"{uid} has not the 1 MP leaving the map costs")
+
+    def _do_exit(self, st, a: A.Exit, side, events) -> None:
+        self.check_exit(st, a.unit, side)
+        u = st.units[a.unit]
+        st.marks["exited " + a.unit] = self.hid(u.hex)
+        events.append(Event("exit", f"{a.unit} leaves the map from {self.hid(u.hex)} (BW 5.0)", {"unit": a.unit}))
+        u.hex, u.mp_used = None, u.mp_used + 1
+
     def _take(self, st, h: Hex, side: str) -> None:
         if h in self.tracked:
             st.control[h] = side
@@ -888,6 +909,8 @@ class TcsRules:
                 for n in self.board.neighbors(u.hex):
                     if _ok(lambda: self.check_move(st, uid, n, side)):
                         out.append(A.Move(uid, self.hid(n)))
+                if self.exits and _ok(lambda: self.check_exit(st, uid, side)):
+                    out.append(A.Exit(uid))
                 for h in enemy_at:
                     if are_adjacent(u.hex, h):
                         for ov in ((False, True) if self.specs[uid].vehicle else (False,)):

@@ -134,8 +134,11 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
 
 
 # ------------------------------------------------------------------ victory
-def cond(i, text, kind, side, area="", count=0):
-    return {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+def cond(i, text, kind, side, area="", count=0, group=""):
+    c = {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+    if group:                 # BW 5.1: the intact formation an exit condition counts
+        c["group"] = group
+    return c
 
 
 def levels_count(ids, soviet_at, draw_at, axis_name="Axis victory"):
@@ -377,8 +380,12 @@ def campaign_victory(board):
          cond("sa", "Soviets occupy Samsonovka", "occupy_all", "soviet", "samsonovka"),
          cond("hw", "no Axis unit at or within 5 of the highway", "no_units", "axis",
               "within 5 of leningrad_moscow_highway"),
-         cond("exit-rgt", "an intact Soviet regiment exits through E-H", "exit", "soviet", GERMAN_ENTRY),
-         cond("exit-bn", "an intact Soviet battalion exits through E-H", "exit", "soviet", GERMAN_ENTRY),
+         cond("exit-rgt", "an intact Soviet regiment or brigade exits through E-H", "exit", "soviet", GERMAN_ENTRY,
+              group="regiment"),
+         cond("exit-bn", "an intact Soviet battalion exits through E-H", "exit", "soviet", GERMAN_ENTRY,
+              group="battalion"),
+         cond("no-exit-bn", "no more than an intact Soviet company exits through E-H", "no_exit", "soviet",
+              GERMAN_ENTRY, group="battalion"),
          cond("kb20", "Axis occupy at least 20 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 20),
          cond("kb40", "Axis occupy at least 40 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 40),
          cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb)]
@@ -387,7 +394,7 @@ def campaign_victory(board):
                                                                                "exit-rgt"], "rank": 6},
         {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "exit-bn"], "rank": 5},
         {"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["kb"], "rank": 4},
-        {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west"], "rank": 1},
+        {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west", "no-exit-bn"], "rank": 1},
         {"name": "Axis Minor Victory", "winner": "axis", "conditions": ["kb20"], "rank": 2},
         {"name": "Draw", "winner": "", "conditions": [], "rank": 3},
     ]

@@ -277,3 +277,56 @@ def return_battalion(rules, st, ctx) -> None:
     st.marks["return battalion"] = str(len(given))
     ctx.events.append(Event("return", f"the Return Battalion restores {len(given)} steps (BW 3.4)"
                                       + (f": {', '.join(given)}" if given else "")))
+
+
+# ---------------------------------------------------------------- BW 5.0 exiting, 5.1 intact formations
+
+def group_of(rules, uid: str, level: str) -> str:
+    """The formation of ``level`` a unit belongs to, read from the order of battle's ids ("" for none):
+    ``1-269-63Gd:2Co-P3`` is in company ``1-269-63Gd:2Co``, battalion ``1-269-63Gd``, regiment ``269-63Gd``;
+    the Red Banner Tank Brigade's battalions ``1-RB`` and ``2-RB`` make brigade ``RB`` (5.1 "Regiment or
+    Brigade")."""
+    spec = rules.specs[uid]
+    head, _, tail = uid.partition(":")
+    if level == "platoon":
+        return uid
+    if level == "company":
+        if "Co-" in tail:
+            return f"{head}:{tail.rsplit('-', 1)[0]}"
+        return head if spec.side == "axis" and tail.startswith("P") else ""
+    if level == "battalion":
+        return spec.battalion
+    bn = spec.battalion
+    if bn in ("1-RB", "2-RB"):
+        return "RB"
+    if bn.count("-") >= 2:                               # 1-269-63Gd -> 269-63Gd
+        return bn.split("-", 1)[1]
+    if not bn and spec.side == "soviet" and tail and not head.endswith("-div") and "-" in head:
+        return head                                      # regimental troops (269-63Gd:SMG1)
+    return ""
+
+
+def exited_groups(rules, st, side: str, hexes, level: str) -> list[str]:
+    """BW 5.0/5.1: the groups of ``level`` whose units that left the map through ``hexes`` hold 80% or more of
+    the group's original steps ("intact")."""
+    from ..proc import chart_value
+    members: dict[str, list[str]] = {}
+    for k in rules.order:
+        if rules.specs[k].side == side:
+            g = group_of(rules, k, level)
+            if g:
+                members.setdefault(g, []).append(k)
+    out = []
+    for g, us in sorted(members.items()):
+        out_hexes = [st.marks.get("exited " + k) for k in us]
+        if not any(h and rules.board.parse_hex(h) in hexes for h in out_hexes):
+            continue
+        steps = [chart_value(rules, st, "tcs.counter.steps", (rules.specs[k].type,)) for k in us]
+        if any(s is None for s in steps):
+            continue
+        total = sum(int(s) for s in steps)
+        left = sum(int(s) - st.units[k].steps_lost for k, s, h in zip(us, steps, out_hexes)
+                   if h and rules.board.parse_hex(h) in hexes)
+        if total and left * 5 >= total * 4:
+            out.append(g)
+    return out
