@@ -536,3 +536,28 @@ def test_5_1_formations_are_read_from_the_order_of_battle():
     assert bw.group_of(r, "269-63Gd:SMG1", "regiment") == "269-63Gd"
     assert bw.group_of(r, "1-RB:KV1", "regiment") == bw.group_of(r, "2-RB:T26-1", "regiment") == "RB"
     assert bw.group_of(r, "63Gd-div:Cav", "regiment") == "" and bw.group_of(r, "IndTk:T34-1", "regiment") == ""
+
+
+# ---------------------------------------------------------------- BW 2.2c
+
+def test_2_2c_two_identical_adjacent_platoons_consolidate_into_one_with_the_steps_of_both():
+    from engine.rulesets.tcs.victory import units_lost
+    r, st = fresh()
+    for k in [k for k in r.order if r.specs[k].side == "soviet"]:
+        st.units[k].hex = None                                           # only the platoons below on the map
+    a, b, c, d = "1-269-63Gd:1Co-P1", "1-269-63Gd:1Co-P2", "1-269-63Gd:1Co-P3", "2-269-63Gd:1Co-P1"
+    put(r, st, a, "B40.16", steps_lost=3, morale_state="")
+    put(r, st, b, "B41.16", steps_lost=3, morale_state="")
+    put(r, st, c, "B40.17", steps_lost=2, morale_state="")               # not the same strength
+    put(r, st, d, "B40.16", steps_lost=3, morale_state="")               # another battalion
+    st.memory.put("tcs.counter.steps", ("soviet rifle platoon",), 5)
+    assert bw.consolidation_pairs(r, st) == [(a, b)]
+    st.step = r.sequence(st.turn).index(("cleanup", "cleanup", ""))
+    assert bw.due(r, st) == ("bw_consolidate", {})
+    lost = units_lost(r, st, "soviet")
+    events, need = run_proc(r, st, bw.consolidate, [f"{a}+{b}"])
+    assert need is None and st.units[a].steps_lost == 1 and st.units[b].hex is None   # 2 + 2 steps: one lost
+    assert units_lost(r, st, "soviet") == lost + 1                        # 5.0: consolidated units are lost
+    assert bw.due(r, st) is None
+    put(r, st, b, "B41.16", steps_lost=1, morale_state="suppressed")
+    assert bw.consolidation_pairs(r, st) == []                            # suppressed units never consolidate

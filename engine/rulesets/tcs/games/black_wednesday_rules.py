@@ -17,6 +17,8 @@
   implements, the regimental and divisional units with the first; it goes on accruing and rolling until
   every battalion has started.
 - 2.3e FOs never take part in an assault.
+- 2.2c At Clean-up the Soviet player may consolidate two identical platoons of a battalion (same type, same
+  steps lost, in good order) stacked or adjacent: one takes the steps of both, the other is lost.
 - 3.4 At 2200 10 Feb the Spanish player restores up to 15 infantry steps to units on the map that lost them.
 - 4.6 (variant) Grandes in Command: the Spanish Command Prep rating is 2.
 - 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
@@ -124,7 +126,8 @@ def check(problem) -> None:
 def bind(rules) -> None:
     """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
     from dataclasses import replace
-    rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion}
+    rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
+                   "bw_consolidate": consolidate}
     rules.bw_prep = scenario_prep_log(rules)
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
@@ -153,6 +156,8 @@ def due(rules, st):
     if label == RETURN_CLOCK and step == "review" and who == "axis" and not st.marks.get("return battalion") \
             and any(spanish_infantry(rules, k) and u.hex is not None and u.steps_lost for k, u in st.units.items()):
         return "bw_return", {}
+    if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
+        return "bw_consolidate", {}                      # BW 2.2c
     log = rules.bw_prep
     if log is None:
         return None
@@ -330,3 +335,43 @@ def exited_groups(rules, st, side: str, hexes, level: str) -> list[str]:
         if total and left * 5 >= total * 4:
             out.append(g)
     return out
+
+
+# ---------------------------------------------------------------- BW 2.2c consolidation
+
+def consolidation_pairs(rules, st) -> list[tuple[str, str]]:
+    """BW 2.2c: Soviet platoons that may consolidate: the same type, the same steps lost (some), in good order,
+    the same battalion, stacked or adjacent."""
+    from ..state import OK
+    cands = [k for k in rules.order if rules.specs[k].side == "soviet" and rules.specs[k].battalion
+             and st.units[k].hex is not None and st.units[k].steps_lost and st.units[k].morale_state == OK]
+    out = []
+    for i, a in enumerate(cands):
+        ua, sa = st.units[a], rules.specs[a]
+        for b in cands[i + 1:]:
+            ub, sb = st.units[b], rules.specs[b]
+            if sa.type == sb.type and sa.battalion == sb.battalion and ua.steps_lost == ub.steps_lost \
+                    and (ua.hex == ub.hex or are_adjacent(ua.hex, ub.hex)):
+                out.append((a, b))
+    return out
+
+
+def consolidate(rules, st, ctx) -> None:
+    """BW 2.2c: the Soviet player picks pairs to consolidate (or none), one after another; the first of a pair
+    keeps the steps of both (at most its full strength), the second goes to the dead pile (a lost unit, 5.0)."""
+    from ..procs import eliminate
+    label = rules.turns[st.turn].label
+    while True:
+        pairs = consolidation_pairs(rules, st)
+        if not pairs:
+            break
+        pick = ctx.choose("consolidate", "soviet", ["none"] + [f"{a}+{b}" for a, b in pairs],
+                          "Clean-up: consolidate two identical platoons (BW 2.2c)?")
+        if pick == "none":
+            break
+        a, b = pick.split("+")
+        steps = int(ctx.cell("tcs.counter.steps", (rules.specs[a].type,), purpose=f"{a}'s steps"))
+        left = min(steps, 2 * steps - st.units[a].steps_lost - st.units[b].steps_lost)
+        st.units[a].steps_lost = steps - left
+        eliminate(rules, st, b, ctx.events, f"consolidated into {a} (BW 2.2c)")
+    st.marks["consolidated " + label] = "yes"
