@@ -84,6 +84,9 @@ def test_1_4a_only_fully_breached_wire_is_entered_and_only_infantry_or_cavalry_b
     refused(lambda: r.check_move(st, "1-RB:KV1", wire, "soviet"), "BW 1.4a")
     put(r, st, "1-133-72:1Co-P1", "A02.26", mode="move")
     assert bw.move_problem(r, st, "1-133-72:1Co-P1", wire) is None
+    from fractions import Fraction
+    st.units["1-133-72:1Co-P1"].mp_used = Fraction(3)                  # after a mode change: its remaining MA
+    assert bw.move_problem(r, st, "1-133-72:1Co-P1", wire) is None
     st.units["1-133-72:1Co-P1"].moved = True
     refused(lambda: r.check_move(st, "1-133-72:1Co-P1", wire, "soviet"), "BW 1.4b")
 
@@ -96,6 +99,7 @@ def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)
     assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == frm      # 1.4b C: back out
+    assert (wire, "Partial breach") in bw.breaches(r, st)                         # the marker the map shows
     put(r, st, uid, "A02.27", mode="fire")                                         # in Fire mode: no breach
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)

@@ -241,6 +241,8 @@ class TcsPlay:
             self.sheet_marks.show_sheet(None, None)
         self.sheet_marks.show_draft(self.sheets.objective, self.sheets.route)
         markers = [(f"{m.id} {m.kind}", m.kind, m.hex, m.zone) for m in st.markers]
+        if rules.game is not None and hasattr(rules.game, "breaches"):     # a game's own map markers (BW 1.4 wire)
+            markers += [(what, "breach-" + what.split()[0].lower(), h, [h]) for h, what in rules.game.breaches(rules, st)]
         missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
         self.barrage_marks.show_marks(markers, missions, self.artillery.target)
         self.zone_marks.show_view(self.tracks.view if has_tracks(s) else {}, self.tracks.dz if has_tracks(s) else "")

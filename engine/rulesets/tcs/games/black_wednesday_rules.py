@@ -58,7 +58,7 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
         if not any(w in spec.type for w in BREACHERS) or spec.vehicle:
             return "BW 1.4a", f"{rules.hid(to)} is wire: only Fully Breached wire hexes may be entered, and only " \
                               "infantry and cavalry breach (1.4b)"
-        if u.moved or u.mp_used:
+        if u.moved:                     # BW 1.4b A/B: from where it began the phase (a mode change first is allowed)
             return "BW 1.4b", f"{uid} must breach {rules.hid(to)} from the hex it began the phase in, with all its MA"
     if spec.vehicle and _has(rules, to, "rr embankment"):
         veh = [k for k, x in st.units.items() if x.hex == to and rules.specs[k].vehicle and k != uid]
@@ -82,6 +82,15 @@ def after_move(rules, st, uid: str, frm, to) -> None:
         st.marks.pop(key, None)
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         st.marks["breaching " + uid] = rules.hid(frm)
+
+
+def breaches(rules, st) -> list[tuple]:
+    """The wire markers on the map (BW 1.4): (hex, "Partial breach" | "Full breach" | "Breaching <unit>")."""
+    out = [(rules.board.parse_hex(k[5:]), f"{v.title()} breach") for k, v in sorted(st.marks.items())
+           if k.startswith("wire ")]
+    out += [(st.units[k[10:]].hex, f"Breaching {k[10:]}") for k in sorted(st.marks)
+            if k.startswith("breaching ") and st.units[k[10:]].hex is not None]
+    return out
 
 
 def settle_breaches(rules, st, events) -> None:
