@@ -565,3 +565,99 @@ def test_2_2c_two_identical_adjacent_platoons_consolidate_into_one_with_the_step
     assert bw.due(r, st) is None
     put(r, st, b, "B41.16", steps_lost=1, morale_state="suppressed")
     assert bw.consolidation_pairs(r, st) == []                            # suppressed units never consolidate
+
+
+# ---------------------------------------------------------------- BW 1.1e man-handling, 2.3a/d/e, 3.2d, 4.2
+
+def test_1_1e_a_gun_is_man_handled_into_the_hospital_in_fire_mode_without_overwatch_or_sfa():
+    r, st = fresh()
+    inf = "5-II-262:P1"
+    gun = next(k for k in r.order if r.specs[k].type == "spanish 37mm at gun")
+    hosp = r.board.parse_hex("B53.12")
+    for k in (gun, inf):
+        put(r, st, k, "B54.12", mode="fire", sheet="Sp-hasty", moved=False, fired=False, morale_state="")
+    assert r.has_orders(st, gun)
+    st.units[gun].mode = "move"
+    refused(lambda: r.check_move(st, gun, hosp, "axis"), "BW 1.1e")                 # trucks never enter (1.11a)
+    st.units[gun].mode = "fire"
+    assert r.check_move(st, gun, hosp, "axis") == 0                                   # no MPs
+    refused(lambda: r.check_move(st, inf, hosp, "axis"), "TCS 5.0")                   # only guns are man-handled
+    refused(lambda: r.check_move(st, gun, r.board.parse_hex("B55.12"), "axis"), "TCS 5.0")   # only the Hospital
+    events = []
+    r._do_move(st, A.Move(gun, "B53.12"), "axis", events)
+    assert st.units[gun].hex == hosp and st.units[gun].mode == "fire"
+    assert bw.overwatch_candidates(r, st, gun, hosp, [inf]) == []                     # draws no overwatch
+    assert bw.fire_problem(r, st, hosp, r.board.parse_hex("B50.12"), gun, "sfa")[0] == "BW 1.1e"
+    assert bw.fire_problem(r, st, hosp, r.board.parse_hex("B50.12"), gun, "area") is None
+    refused(lambda: r.check_move(st, gun, r.board.parse_hex("B54.12"), "axis"), "BW 1.1e")   # once a phase
+
+
+def test_2_3a_d_divisional_artillery_is_spotted_only_by_its_divisions_artillery_fo():
+    r, st = fresh()
+    for fo in ("269-63Gd:FO", "269-63Gd:FO-Mor", "133-72:FO"):
+        put(r, st, fo, "B40.22", morale_state="")
+    bat = r.batteries["343-1"]
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO") is None
+    assert bw.mission_problem(r, st, bat, "133-72:FO")[0] == "BW 2.3a"
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO-Mor")[0] == "BW 2.3d"
+    assert bw.mission_problem(r, st, r.batteries["9-1"], "133-72:FO") is None
+    refused(lambda: r.check_mission(st, A.PlaceMission("343-1", "B34.17", "133-72:FO", "he"), "soviet"), "BW 2.3a")
+
+
+def test_2_3e_an_fo_takes_no_step_loss_from_the_area_fire_table():
+    from engine.rulesets.tcs.procs import area_attack
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    h = r.board.parse_hex("B40.22")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    put(r, st, "269-63Gd:FO", "B40.22", steps_lost=0)
+    st.memory.put("tcs.area_fire_column", ("8",), 5)
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.fire_shift", ("Open",), 0)
+    st.memory.put("tcs.area_fire", ("5", "7"), "1")
+    events, need = run_proc(r, st, area_attack, [3, 4], 8, h, "test fire")
+    assert st.units["269-63Gd:FO"].steps_lost == 0 and any("BW 2.3e" in e.text for e in events)
+    assert need.pending["prompt"].slot == "tcs.counter.morale"                       # its morale check goes on
+
+
+def test_3_2d_an_axis_mission_measures_from_a_faux_trp_the_spotter_sees():
+    from engine.rulesets.tcs.procs import fire_mission
+    r, st = fresh()
+    for k, u in st.units.items():
+        u.hex = None
+    put(r, st, "5-II-262:P1", "B40.22")
+    put(r, st, "269-63Gd:FO", "B40.22")
+    tgt = r.board.parse_hex("B34.17")
+    assert tgt in r.bw_faux and r.board.parse_hex("A46.20") in r.bw_faux and r.board.parse_hex("B32.06") in r.bw_faux
+    assert r.board.parse_hex("B40.22") not in r.bw_faux
+    _ev, need = run_proc(r, st, fire_mission, [3], "Bty1", "B34.17", "5-II-262:P1", "he", False)
+    assert need.pending["prompt"].key[1] == "0-3"                                    # the trench target itself
+    _ev, need = run_proc(r, st, fire_mission, [3], "343-1", "B34.17", "269-63Gd:FO", "he", False)
+    assert need.pending["prompt"].key[1] == "7-10"                                   # Soviets: from the spotter, 8
+
+
+def test_4_2_spanish_panic_costs_a_step_and_paralyzes_on_a_die_at_most_the_printed_morale(tmp_path):
+    src = (ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml").read_text()
+    p = tmp_path / "s6.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.2"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    r = rules_for_path(p)
+    st = r.initial_state(1)
+    st.pending = []
+    h = r.board.parse_hex("B45.25")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    a, b = "5-II-262:P1", "5-II-262:P2"
+    put(r, st, a, "B45.25", steps_lost=0, morale_state="")
+    put(r, st, b, "B45.25", steps_lost=0, morale_state="")
+    st.memory.put("tcs.counter.morale", ("spanish infantry platoon",), 4)
+    st.memory.put("tcs.counter.steps", ("spanish infantry platoon",), 5)
+    events, need = run_proc(r, st, bw.before_overrun, [4, 5], h)
+    assert need is None
+    assert (st.units[a].steps_lost, st.units[a].morale_state) == (1, "paralyzed")      # 4 <= morale 4
+    assert (st.units[b].steps_lost, st.units[b].morale_state) == (0, "")               # 5 > 4
+    r6, st6 = fresh()                                                                  # without the variant
+    put(r6, st6, a, "B45.25", steps_lost=0, morale_state="")
+    events, need = run_proc(r6, st6, bw.before_overrun, [1], h)
+    assert st6.units[a].steps_lost == 0 and not events

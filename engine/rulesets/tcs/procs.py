@@ -172,7 +172,10 @@ def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tu
         if st.units[k].hex is None:
             continue
         if res not in ("M",) and not sfa:
-            lose_steps(rules, st, ctx, k, int(res))
+            if rules.specs[k].fo and rules.game is not None and getattr(rules.game, "FOS_NEVER_KILLED", False):
+                ctx.events.append(Event("step", f"{k} is an FO: no step loss from the Area Fire Table (BW 2.3e)"))
+            else:
+                lose_steps(rules, st, ctx, k, int(res))
         if st.units[k].hex is not None:
             morale_check(rules, st, ctx, k, sfa=sfa, assault=assault, fire_from=None)
 
@@ -361,6 +364,9 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     side = rules.specs[units[0]].side
     defenders = [k for k, u in st.units.items() if u.hex == h]
     kind = "overrun" if overrun else "assault"
+    if overrun and rules.game is not None and hasattr(rules.game, "before_overrun"):
+        rules.game.before_overrun(rules, st, ctx, h)              # BW 4.2 Spanish Panic
+        defenders = [k for k, u in st.units.items() if u.hex == h]
     for u in units:
         st.units[u].fired = st.units[u].fired_turn = True
     trained = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[u].assault_trained for u in units) else []
@@ -457,6 +463,8 @@ def fire_mission(rules, st, ctx, battery: str, hex: str, spotter: str, ammo: str
     why = f"{battery}'s mission on {hex}"
     if adjust:
         frm = [st.units[spotter].hex] + [rules.board.parse_hex(t) for t in rules.scenario.trps.get(side, ())]
+        if rules.game is not None and hasattr(rules.game, "faux_trps"):     # BW 3.2d: Faux TRPs
+            frm += rules.game.faux_trps(rules, st, side, st.units[spotter].hex, h, min(hex_distance(x, h) for x in frm))
         d = min(hex_distance(x, h) for x in frm)
         line = rules.scenario.sides[side].nation
         roll = ctx.roll_dice("1d6", f"adjustment of {why}")

@@ -549,6 +549,8 @@ class TcsRules:
             raise IllegalAction("TCS 17.2", f"{sp} cannot spot for {a.battery}: an FO, or the firing unit itself")
         if st.units[sp].morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{sp} is paralyzed")
+        if self.game is not None and hasattr(self.game, "mission_problem"):
+            self.game.check(self.game.mission_problem(self, st, bat, sp))     # BW 2.3a, 2.3d
         vis = visibility(self, st)
         if h not in self.sight.visible_from(st, st.units[sp].hex, [h], max(vis, 1)):
             raise IllegalAction("BW 3.2d", f"{sp} has no line of sight to {a.hex} (within visibility {vis})")
@@ -612,6 +614,9 @@ class TcsRules:
         if self.game is not None and to in self.board and are_adjacent(u.hex, to):
             self._game_move(st, uid, to)
         if u.mode != "move":
+            if self.game is not None and hasattr(self.game, "fire_mode_move") and to in self.board \
+                    and are_adjacent(u.hex, to):
+                return self.game.fire_mode_move(self, st, uid, to)       # BW 1.1e man-handling (or refused)
             raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
         if u.morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{uid} is paralyzed")
@@ -757,7 +762,7 @@ class TcsRules:
             if u.fired:
                 raise IllegalAction("TCS 8.0", f"{uid} has fired this phase")
             if self.game is not None:
-                self.game.check(self.game.fire_problem(self, st, u.hex, h))
+                self.game.check(self.game.fire_problem(self, st, u.hex, h, uid, a.kind))
             if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)

@@ -52,6 +52,8 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
     spec, u = rules.specs[uid], st.units[uid]
     if spec.vehicle and _has(rules, to, "hospital"):
         return "BW 1.1e", f"no vehicle enters the Hospital ({rules.hid(to)})"
+    if transported(rules, uid) and u.mode == "move" and _has(rules, to, "hospital"):
+        return "BW 1.1e", f"{uid} rides trucks in Move mode (1.11a): it is man-handled into the Hospital in Fire mode"
     if spec.vehicle and _has(rules, to, "mill") and not rules.board.has_link("road", u.hex, to):
         return "BW 1.1f", f"vehicles enter the Mill only along the road from A26.23, not from {rules.hid(u.hex)}"
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
@@ -75,6 +77,8 @@ def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
 
 
 def after_move(rules, st, uid: str, frm, to) -> None:
+    if st.units[uid].mode == "fire":                # BW 1.1e: man-handled (no overwatch, no SFA this phase)
+        st.marks["manhandled " + uid] = _phase(st)
     key = "trench move " + uid
     if not rules.specs[uid].vehicle and _has(rules, frm, "trench") and _has(rules, to, "trench"):
         st.marks[key] = rules.hid(to)          # BW 1.3c: remembered for the overwatch this move draws
@@ -112,11 +116,111 @@ def settle_breaches(rules, st, events) -> None:
             u.hex = rules.board.parse_hex(frm)
 
 
-def fire_problem(rules, st, firer_hex, target_hex) -> tuple[str, str] | None:
-    """BW 1.1f: no direct fire into or out of the Mill (assault fire is not direct fire in this sense)."""
+def fire_problem(rules, st, firer_hex, target_hex, uid: str = "", kind: str = "") -> tuple[str, str] | None:
+    """BW 1.1f: no direct fire into or out of the Mill (assault fire is not direct fire in this sense);
+    BW 1.1e: a unit man-handled this phase fires no SFA."""
     if _has(rules, firer_hex, "mill") or _has(rules, target_hex, "mill"):
         return "BW 1.1f", "no direct fire into or out of the Mill (only assaults, mortars, artillery and sorties)"
+    if kind == "sfa" and uid and st.marks.get("manhandled " + uid) == _phase(st):
+        return "BW 1.1e", f"{uid} was man-handled this phase and cannot fire an SFA"
     return None
+
+
+def _phase(st) -> str:
+    return f"{st.turn}.{st.step}"
+
+
+TRANSPORTED = ("at gun", "infantry gun", "howitzer", "120mm mortar")     # BW 1.11a: moved by trucks and wagons
+
+
+def transported(rules, uid: str) -> bool:
+    return any(w in rules.specs[uid].type for w in TRANSPORTED)
+
+
+def fire_mode_move(rules, st, uid: str, to):
+    """BW 1.1e: a gun in Fire mode that has not moved or fired this phase is man-handled into the Hospital from
+    a hex beside it (or out of it): no MPs, no overwatch, no SFA this phase.  Any other Fire-mode move is
+    refused as the series refuses it."""
+    from fractions import Fraction
+    unit = st.units[uid]
+    if not transported(rules, uid) or not (_has(rules, to, "hospital") or _has(rules, unit.hex, "hospital")):
+        raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
+    if unit.moved or unit.fired or unit.morale_state:
+        raise IllegalAction("BW 1.1e", f"{uid} must begin the phase in Fire mode beside the Hospital, in good order, "
+                                       "to be man-handled")
+    if not rules.has_orders(st, uid):
+        raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
+    if any(v.hex == to and rules.specs[k].side != rules.specs[uid].side for k, v in st.units.items()):
+        raise IllegalAction("TCS 5.0", f"{rules.hid(to)} holds enemy units")
+    why = rules.stack_problem(st, uid, to)
+    if why:
+        raise IllegalAction("TCS stacking (game data)", why)
+    return Fraction(0)
+
+
+def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
+    """BW 2.3a: a division's artillery is spotted only by that division's FOs; 2.3d: the regiments' mortar FOs
+    spot only for their own 120mm mortar company, never for the artillery (the 289 AT Regiment's division is
+    the player's assignment before play: any division's artillery FO)."""
+    if bat.side != "soviet":
+        return None
+    spec = rules.specs[spotter]
+    if spec.type == "soviet mortar forward observer":
+        return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
+    div = BATTERY_DIVISION.get(bat.id.split("-")[0])
+    if div and spec.formation != div:
+        return "BW 2.3a", f"{bat.id} is {div}'s divisional artillery: only {div}'s FOs spot for it, not {spotter}"
+    return None
+
+
+BATTERY_DIVISION = {"162": "43", "343": "63Gd", "9": "72"}          # BW 2.3: divisional artillery regiments
+FOS_NEVER_KILLED = True                                           # BW 2.3e: no AFT step loss on an FO
+
+
+def faux_trp_hexes(board) -> frozenset:
+    """BW 3.2d: Building and City hexes, road junctions (roads leaving by three hexsides or more), trench and El
+    Bastion hexes, wire hexes and the FW-190 crash hex."""
+    from ....maps.hexes import hexside
+    out = set()
+    roads = board.links.get("road", set()) | board.links.get("highway", set())
+    for h in board.hexes():
+        fs = board.features_of(h)
+        if board.terrain_of(h) in ("city", "building") or {"trench", "wire", "el bastion", "fw-190 crash"} & set(fs):
+            out.add(h)
+        elif sum(hexside(h, n) in roads for n in board.neighbors(h)) >= 3:
+            out.add(h)
+    return frozenset(out)
+
+
+def faux_trps(rules, st, side: str, spotter_hex, target, nearest: int) -> list:
+    """BW 3.2d: for an Axis mission, the Faux TRPs nearer the target than the spotter (or a TRP) that the spotter
+    sees: the distance on the Adjustment Table is measured from the nearest of them."""
+    from ....maps.hexes import hex_distance
+    if side != "axis":
+        return []
+    cands = [h for h in rules.bw_faux if hex_distance(h, target) < nearest]
+    if not cands:
+        return []
+    far = max(hex_distance(spotter_hex, h) for h in cands)
+    return sorted(rules.sight.visible_from(st, spotter_hex, cands, far))
+
+
+def before_overrun(rules, st, ctx, h) -> None:
+    """BW 4.2 (variant) Spanish Panic: before an overrun, a die for each Spanish unit in the hex; at most its
+    printed morale, it loses a step and is Paralyzed."""
+    from ..procs import lose_steps
+    from ..state import PARALYZED
+    if "4.2" not in rules.options.get("variants", []):
+        return
+    for k in [k for k in rules.order if st.units[k].hex == h and rules.specs[k].formation == "spanish"]:
+        m = int(ctx.cell("tcs.counter.morale", (rules.specs[k].type,), purpose=f"{k}'s printed morale"))
+        die = ctx.roll(f"Spanish Panic of {k} (BW 4.2)")
+        if m >= die:
+            ctx.events.append(Event("panic", f"{k} panics: die {die}, morale {m}: a step lost, Paralyzed (BW 4.2)"))
+            st.units[k].morale_state = PARALYZED
+            lose_steps(rules, st, ctx, k, 1)
+        else:
+            ctx.events.append(Event("panic", f"{k} holds: die {die}, morale {m} (BW 4.2)"))
 
 
 def assault_problem(rules, st, uid: str) -> tuple[str, str] | None:
@@ -138,6 +242,7 @@ def bind(rules) -> None:
     rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
                    "bw_consolidate": consolidate}
     rules.bw_prep = scenario_prep_log(rules)
+    rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
     if bad:
@@ -215,7 +320,10 @@ def prep_fire(rules, st, ctx) -> None:
 
 
 def overwatch_candidates(rules, st, mover: str, h, cands: list[str]) -> list[str]:
-    """BW 1.3c: trench-to-trench movement by non-vehicles is spotted (for overwatch) only from adjacent hexes."""
+    """BW 1.3c: trench-to-trench movement by non-vehicles is spotted (for overwatch) only from adjacent hexes;
+    BW 1.1e: man-handling draws no overwatch."""
+    if st.marks.get("manhandled " + mover) == _phase(st) and st.units[mover].mode == "fire":
+        return []
     if st.marks.get("trench move " + mover) == rules.hid(h):
         return [k for k in cands if are_adjacent(st.units[k].hex, h)]
     return cands
