@@ -661,3 +661,22 @@ def test_4_2_spanish_panic_costs_a_step_and_paralyzes_on_a_die_at_most_the_print
     put(r6, st6, a, "B45.25", steps_lost=0, morale_state="")
     events, need = run_proc(r6, st6, bw.before_overrun, [1], h)
     assert st6.units[a].steps_lost == 0 and not events
+
+
+def test_2_6_mounted_cavalry_draws_a_column_more_and_never_assaults():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.procs import fire_shifts
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    h = r.board.parse_hex("B40.16")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.fire_shift", ("Open",), 0)
+    put(r, st, "63Gd-div:Cav", "B40.16", mode="fire")
+    put(r, st, "5-II-262:P1", "B41.16")
+    assert fire_shifts(r, st, Ctx(r, st, [], []), h, [])[0] == 0                    # dismounted: no shift
+    st.units["63Gd-div:Cav"].mode = "move"
+    total, steps = fire_shifts(r, st, Ctx(r, st, [], []), h, [])
+    assert total == 1 and any(s.rule == "BW 2.6" for s in steps)
+    refused(lambda: r.check_assault(st, A.Assault(("63Gd-div:Cav",), "B41.16", False), "soviet"), "BW 2.6")

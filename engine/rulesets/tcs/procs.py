@@ -144,6 +144,8 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[
         if f.feature in feats:
             total += f.shift
             steps.append(Step(f"{f.shift:+d} {f.feature}", f.rule))
+    if rules.game is not None and hasattr(rules.game, "target_shifts"):      # BW 2.6: mounted cavalry
+        extra = list(extra) + rules.game.target_shifts(rules, st, h)
     for shift, step in extra:
         total += shift
         steps.append(step)

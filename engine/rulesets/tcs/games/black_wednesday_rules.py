@@ -16,6 +16,7 @@
 - 2.1e A Soviet Op Sheet implemented in play starts one battalion (the player's choice) each time it
   implements, the regimental and divisional units with the first; it goes on accruing and rolling until
   every battalion has started.
+- 2.6 Mounted (Move-mode) cavalry draws +1 column of Area Fire and never assaults (overrun only).
 - 2.3e FOs never take part in an assault.
 - 2.2c At Clean-up the Soviet player may consolidate two identical platoons of a battalion (same type, same
   steps lost, in good order) stacked or adjacent: one takes the steps of both, the other is lost.
@@ -226,7 +227,22 @@ def before_overrun(rules, st, ctx, h) -> None:
 def assault_problem(rules, st, uid: str) -> tuple[str, str] | None:
     if rules.specs[uid].fo:
         return "BW 2.3e", f"{uid} is an FO: FOs never attack in an assault"
+    if mounted(rules, st, uid):
+        return "BW 2.6", f"{uid} is mounted (Move mode): mounted cavalry assaults only by overrun"
     return None
+
+
+def mounted(rules, st, uid: str) -> bool:
+    """BW 2.6: a cavalry unit in Move mode uses Mounted Movement."""
+    return "cavalry" in rules.specs[uid].type and st.units[uid].mode == "move"
+
+
+def target_shifts(rules, st, h) -> list:
+    """BW 2.6: enemy Area Fire at a hex holding mounted cavalry shifts one column right."""
+    from ....charts import Step
+    if any(u.hex == h and mounted(rules, st, k) for k, u in st.units.items()):
+        return [(1, Step("+1 mounted cavalry in the hex", "BW 2.6"))]
+    return []
 
 
 def check(problem) -> None:
