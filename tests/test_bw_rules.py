@@ -399,12 +399,12 @@ def test_1_3c_trench_to_trench_movement_draws_overwatch_only_from_adjacent_units
     near = next(n for n in r.board.neighbors(t2) if n != t1)
     far = next(h for h in r.board.hexes() if hex_distance(h, t2) == 3)
     inf, tank = "1-269-63Gd:1Co-P1", "1-RB:KV1"
-    put(r, st, inf, r.hid(t2))
+    put(r, st, inf, r.hid(t2), mode="move")
     bw.after_move(r, st, inf, t1, t2)
     put(r, st, "5-II-262:P1", r.hid(near))
     put(r, st, "5-II-262:P2", r.hid(far))
     assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1"]
-    put(r, st, tank, r.hid(t2))
+    put(r, st, tank, r.hid(t2), mode="move")
     bw.after_move(r, st, tank, t1, t2)                                    # vehicles are spotted normally
     assert bw.overwatch_candidates(r, st, tank, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
     off = next(n for n in r.board.neighbors(t2) if n not in r.trench)

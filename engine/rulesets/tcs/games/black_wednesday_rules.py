@@ -78,7 +78,7 @@ def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
 
 
 def after_move(rules, st, uid: str, frm, to) -> None:
-    if st.units[uid].mode == "fire":                # BW 1.1e: man-handled (no overwatch, no SFA this phase)
+    if st.units[uid].mode == "fire" and transported(rules, uid):    # BW 1.1e: man-handled (no overwatch, no SFA)
         st.marks["manhandled " + uid] = _phase(st)
     key = "trench move " + uid
     if not rules.specs[uid].vehicle and _has(rules, frm, "trench") and _has(rules, to, "trench"):
