@@ -680,3 +680,59 @@ def test_2_6_mounted_cavalry_draws_a_column_more_and_never_assaults():
     total, steps = fire_shifts(r, st, Ctx(r, st, [], []), h, [])
     assert total == 1 and any(s.rule == "BW 2.6" for s in steps)
     refused(lambda: r.check_assault(st, A.Assault(("63Gd-div:Cav",), "B41.16", False), "soviet"), "BW 2.6")
+
+
+def test_1_2c_a_tank_climbs_onto_the_embankment_off_the_railroad_for_its_entire_ma():
+    from fractions import Fraction
+    r, st = fresh()
+    b = r.board
+    emb = sorted(h for h, fs in b.features.items() if "rr embankment" in fs)
+    h = next(h for h in emb if len([n for n in b.neighbors(h) if b.has_link("railroad", h, n)]) >= 2
+             and any(not b.has_link("railroad", h, n) and n not in emb for n in b.neighbors(h)))
+    along = next(n for n in b.neighbors(h) if b.has_link("railroad", h, n))
+    off = next(n for n in b.neighbors(h) if not b.has_link("railroad", h, n) and n not in emb)
+    tank = "1-RB:KV1"
+    st.memory.put("tcs.counter.movement", (r.specs[tank].type,), 10)
+    put(r, st, tank, b.hex_id(off), mode="move", mp_used=Fraction(0))
+    assert bw.move_cost(r, st, tank, h, Fraction(1)) == 10                 # climbing on: the entire MA
+    put(r, st, tank, b.hex_id(along))
+    assert bw.move_cost(r, st, tank, h, Fraction(1)) == 1                  # along the railroad: no extra cost
+    put(r, st, tank, b.hex_id(h))
+    assert bw.move_cost(r, st, tank, off, Fraction(1)) == 10               # climbing down
+    inf = "1-269-63Gd:1Co-P1"
+    put(r, st, inf, b.hex_id(off))
+    assert bw.move_cost(r, st, inf, h, Fraction(1)) == 1                   # foot units are not affected
+
+
+def test_1_10h_an_intact_soviet_battalion_exiting_through_an_entry_area_closes_it_to_axis_reinforcements():
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    e_hex = next(h for h in sorted(r.bw_entries["e"]) if len(r.board.neighbors(h)) < 6)
+    bn = [k for k in r.order if r.specs[k].battalion == "1-708-43"]
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.memory.put("tcs.counter.movement", (r.specs[k].type,), 6)
+        st.units[k].steps_lost = 0
+    for k in bn[:8]:                                                      # 40 of 55 steps out: not yet intact
+        st.units[k].hex, st.marks["exited " + k] = None, r.hid(e_hex)
+    last = bn[8]
+    put(r, st, last, r.hid(e_hex), mode="move")
+    st.sheets["S-exit"] = type(next(iter(st.sheets.values())))("S-exit", "soviet", "43", "attack", bn, [e_hex], [],
+                                                               implemented=True)
+    st.units[last].sheet = "S-exit"
+    assert not bw.entry_closed(r, st, e_hex)
+    events = []
+    r._do_exit(st, A.Exit(last), "soviet", events)                        # 45 of 55: intact, area E closes
+    assert st.marks["closed entry_area_e"] == "yes" and any("BW 1.10h" in e.text for e in events)
+    assert bw.entry_closed(r, st, e_hex)
+    assert not bw.entry_closed(r, st, next(iter(r.bw_entries["f"])))
+    rc = rules_n("3c-campaign")                                          # a German reinforcement arriving
+    sc = rc.initial_state(1)
+    sc.pending = []
+    sc.marks["closed entry_area_e"] = "yes"
+    de = next(k for k in rc.order if k in sc.waiting and rc.specs[k].entry.startswith("entry_area_e"))
+    assert set(rc.entries[de]) & rc.bw_entries["e"]
+    sc.waiting[de] = "0600 10 Feb"
+    rc.arrive(sc, [])
+    assert sc.units[de].hex is not None and sc.units[de].hex not in rc.bw_entries["e"]

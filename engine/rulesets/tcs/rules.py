@@ -679,6 +679,8 @@ class TcsRules:
         st.marks["exited " + a.unit] = self.hid(u.hex)
         events.append(Event("exit", f"{a.unit} leaves the map from {self.hid(u.hex)} (BW 5.0)", {"unit": a.unit}))
         u.hex, u.mp_used = None, u.mp_used + 1
+        if self.game is not None and hasattr(self.game, "after_exit"):
+            self.game.after_exit(self, st, events)                                      # BW 1.10h
 
     def _take(self, st, h: Hex, side: str) -> None:
         if h in self.tracked:
@@ -706,6 +708,8 @@ class TcsRules:
             elif parse_clock(due, self.scenario.year) > now:
                 continue
             spot = next((h for h in self.entries[uid] if not self.stack_problem(st, uid, h)
+                         and not (self.game is not None and hasattr(self.game, "entry_closed")
+                                  and self.game.entry_closed(self, st, h))               # BW 1.10h
                          and not any(u.hex == h and self.specs[k].side != self.specs[uid].side
                                      for k, u in st.units.items())), None)
             if spot is None:

@@ -3,6 +3,7 @@
 - 1.1e The Hospital (B53.12): no vehicle enters it.
 - 1.1f The Mill (A25.23): vehicles enter only along the road from A26.23; no direct fire (regular or
   overwatch) into or out of it except in assaults; indirect fire and spotting are not affected.
+- 1.2c A tank entering or leaving an embankment hex off the railroad's line spends its entire MA (trucks may not).
 - 1.2d A railroad embankment hex holds at most 2 vehicles.
 - 1.4a Units enter only Fully Breached wire hexes, except an infantry or cavalry unit breaching (1.4b):
   moving into the wire from the hex it began the phase in costs all its MA; once the move's overwatch is
@@ -63,6 +64,8 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
                               "infantry and cavalry breach (1.4b)"
         if u.moved:                     # BW 1.4b A/B: from where it began the phase (a mode change first is allowed)
             return "BW 1.4b", f"{uid} must breach {rules.hid(to)} from the hex it began the phase in, with all its MA"
+    if "truck" in spec.type and off_the_line(rules, st, uid, to):
+        return "BW 1.2c", f"trucks enter and leave the embankment only along the railroad, not into {rules.hid(to)}"
     if spec.vehicle and _has(rules, to, "rr embankment"):
         veh = [k for k, x in st.units.items() if x.hex == to and rules.specs[k].vehicle and k != uid]
         if len(veh) >= 2:
@@ -71,10 +74,20 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
 
 
 def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
-    """A breaching move costs the unit's whole (remaining) MA (BW 1.4b B)."""
+    """A breaching move costs the unit's whole (remaining) MA (BW 1.4b B); a tank climbing onto or down from the
+    embankment other than along the railroad costs its entire MA (BW 1.2c)."""
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         return max(cost, rules.ma(st, uid) - st.units[uid].mp_used)
+    if off_the_line(rules, st, uid, to):
+        return max(cost, rules.ma(st, uid))
     return cost
+
+
+def off_the_line(rules, st, uid: str, to) -> bool:
+    """BW 1.2c: a vehicle entering or leaving an embankment hex by a hexside the railroad does not cross."""
+    frm = st.units[uid].hex
+    return rules.specs[uid].vehicle and (_has(rules, to, "rr embankment") or _has(rules, frm, "rr embankment")) \
+        and not rules.board.has_link("railroad", frm, to)
 
 
 def after_move(rules, st, uid: str, frm, to) -> None:
@@ -259,6 +272,7 @@ def bind(rules) -> None:
                    "bw_consolidate": consolidate}
     rules.bw_prep = scenario_prep_log(rules)
     rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
+    rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
     if bad:
@@ -508,3 +522,27 @@ def consolidate(rules, st, ctx) -> None:
         st.units[a].steps_lost = steps - left
         eliminate(rules, st, b, ctx.events, f"consolidated into {a} (BW 2.2c)")
     st.marks["consolidated " + label] = "yes"
+
+
+# ---------------------------------------------------------------- BW 1.10h entry areas closed by Soviet exits
+
+def _area(rules, name: str) -> frozenset:
+    from ....scenario.areas import AreaContext, AreaError
+    try:
+        return frozenset(AreaContext(rules.board).hexes(name))
+    except AreaError:          # a map without the game's entry areas has none to close
+        return frozenset()
+
+
+def after_exit(rules, st, events) -> None:
+    """BW 1.10h: an Axis entry area (A-H) through which an intact Soviet battalion has left the map is closed."""
+    for x, hexes in sorted(rules.bw_entries.items()):
+        key = "closed entry_area_" + x
+        if not st.marks.get(key) and exited_groups(rules, st, "soviet", hexes, "battalion"):
+            st.marks[key] = "yes"
+            events.append(Event("exit", f"entry area {x.upper()} is closed to Axis reinforcements (BW 1.10h)"))
+
+
+def entry_closed(rules, st, h) -> bool:
+    """BW 1.10h: whether a reinforcement hex lies in a closed entry area."""
+    return any(h in hexes for x, hexes in rules.bw_entries.items() if st.marks.get("closed entry_area_" + x))
