@@ -158,7 +158,9 @@ def test_3_1b_spanish_and_german_units_never_share_an_op_sheet():
     r = rules_for_path(ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml")
     st = r.initial_state(1)
     st.sheets["Sp-prepared"].implemented = False
-    refused(lambda: r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis"), "TCS 6.13")
+    st.units["1-226:StuG1"].sheet = ""                                   # free of its own sheet
+    e = refused(lambda: r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis"), "TCS 6.13")
+    assert "belongs to german" in str(e)
 
 
 def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_or_staff():
@@ -736,3 +738,34 @@ def test_1_10h_an_intact_soviet_battalion_exiting_through_an_entry_area_closes_i
     sc.waiting[de] = "0600 10 Feb"
     rc.arrive(sc, [])
     assert sc.units[de].hex is not None and sc.units[de].hex not in rc.bw_entries["e"]
+
+
+def s8_with(tmp_path, variants):
+    src = (ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml").read_text()
+    p = tmp_path / "s8v.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', f'game_rules = "black_wednesday"\nvariants = {variants}')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    return rules_for_path(p)
+
+
+def test_3_1b_the_ss_at_guns_may_join_a_german_sheet():
+    r = rules_n("3c-campaign")
+    ss = next(k for k in r.order if r.specs[k].type == "ss 75mm at gun")
+    de = next(k for k in r.order if r.specs[k].formation == "german")
+    sp = next(k for k in r.order if r.specs[k].type == "spanish infantry platoon")
+    assert r.specs[ss].formation == "spanish" and r.fits_formation(ss, "german")
+    assert not r.fits_formation(de, "spanish") and not r.fits_formation(sp, "german")
+
+
+def test_4_1_german_cooperation_shares_sheets_and_one_ammunition_pool(tmp_path):
+    r = s8_with(tmp_path, '["4.1"]')
+    st = r.initial_state(1)
+    st.sheets["Sp-prepared"].implemented = False
+    st.units["1-226:StuG1"].sheet = ""
+    assert r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis")                  # 4.1a
+    base = rules_n("8-counter-attack-at-krasni-bor")
+    de = next(b for b in base.batteries.values() if b.calibre == "105mm de")
+    assert r.batteries[de.id].calibre == "105mm"                                     # 4.1d
+    pools = base.initial_state(1).ammo
+    assert st.ammo["axis|105mm|he"] == pools["axis|105mm|he"] + pools["axis|105mm de|he"]
+    assert "axis|105mm de|he" not in st.ammo

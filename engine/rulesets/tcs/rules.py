@@ -476,9 +476,16 @@ class TcsRules:
         cur = st.units[uid].sheet
         if cur and cur in st.sheets and st.sheets[cur].implemented:
             raise IllegalAction("TCS 6.13", f"{uid} is carrying out {cur}; complete or cancel it first")
-        if self.specs[uid].formation and s.formation and self.specs[uid].formation != s.formation:
+        if self.specs[uid].formation and s.formation and not self.fits_formation(uid, s.formation):
             raise IllegalAction("TCS 6.13", f"{uid} belongs to {self.specs[uid].formation}, not {s.formation}")
         return s
+
+    def fits_formation(self, uid: str, formation: str) -> bool:
+        """Whether a unit may be on a sheet of ``formation``: its own, or as the game allows (BW 3.1b, 4.1a)."""
+        if self.specs[uid].formation == formation:
+            return True
+        return self.game is not None and hasattr(self.game, "formations_mix") and \
+            self.game.formations_mix(self, uid, formation)
 
     def _do_assign(self, st, a: A.Assign, side, events) -> None:
         s = self.check_assign(st, a.unit, a.sheet, side)
@@ -503,7 +510,7 @@ class TcsRules:
         for u in a.units:
             if u not in self.specs or self.specs[u].side != side or st.units[u].hex is None:
                 raise IllegalAction("TCS 6.8", f"{u} is not a unit of {side} on the map")
-            if self.specs[u].formation != a.formation:
+            if not self.fits_formation(u, a.formation):
                 raise IllegalAction("TCS 6.8", f"{u} is not in {a.formation}")
         s.units = list(a.units)
         return s

@@ -22,6 +22,8 @@
 - 2.2c At Clean-up the Soviet player may consolidate two identical platoons of a battalion (same type, same
   steps lost, in good order) stacked or adjacent: one takes the steps of both, the other is lost.
 - 3.4 At 2200 10 Feb the Spanish player restores up to 15 infantry steps to units on the map that lost them.
+- 3.1b The SS AT guns may be on Spanish or German sheets; 4.1 (variant) German cooperation: German and Spanish
+  units share sheets (4.1a) and one ammunition pool (4.1d).
 - 4.6 (variant) Grandes in Command: the Spanish Command Prep rating is 2.
 - 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
   ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
@@ -278,6 +280,8 @@ def bind(rules) -> None:
     if bad:
         raise BadFile([Problem(rules.scenario.path, "options.variants",
                                f"unknown variant {bad[0]!r} (expected some of {', '.join(VARIANTS)})")])
+    if "4.1" in variants:                                  # BW 4.1d: one Axis ammunition pool
+        _merge_axis_pools(rules)
     f = rules.scenario.formations.get("spanish")
     if "4.6" in variants and f is not None:                # BW 4.6: Grandes in Command, Spanish Command Prep 2
         rules.scenario.formations["spanish"] = replace(f, command_prep=2)
@@ -546,3 +550,32 @@ def after_exit(rules, st, events) -> None:
 def entry_closed(rules, st, h) -> bool:
     """BW 1.10h: whether a reinforcement hex lies in a closed entry area."""
     return any(h in hexes for x, hexes in rules.bw_entries.items() if st.marks.get("closed entry_area_" + x))
+
+
+# ---------------------------------------------------------------- BW 3.1b, 4.1 German cooperation
+
+def formations_mix(rules, uid: str, formation: str) -> bool:
+    """BW 3.1b: the 2 SS Brigade's AT guns may be on German or Spanish sheets; 4.1a (variant): German and Spanish
+    units may share sheets."""
+    axis = {"spanish", "german"}
+    own = rules.specs[uid].formation
+    if own not in axis or formation not in axis:
+        return False
+    return rules.specs[uid].type.startswith("ss ") or "4.1" in rules.options.get("variants", [])
+
+
+def _merge_axis_pools(rules) -> None:
+    """BW 4.1d: the German batteries fire from the Spanish pools of their calibre (``105mm de`` -> ``105mm``)."""
+    from dataclasses import replace
+    sc = rules.scenario
+    for bid, b in list(rules.batteries.items()):
+        if b.calibre.endswith(" de"):
+            rules.batteries[bid] = replace(b, calibre=b.calibre[:-3])
+    merged: dict = {}
+    for (side, cal, kind), n in sc.ammo.items():
+        key = (side, cal[:-3] if cal.endswith(" de") else cal, kind)
+        merged[key] = merged.get(key, 0) + n
+    sc.ammo.clear()
+    sc.ammo.update(merged)
+    sc.ammo_arrivals[:] = [(c, side, cal[:-3] if cal.endswith(" de") else cal, k, n)
+                           for c, side, cal, k, n in sc.ammo_arrivals]
