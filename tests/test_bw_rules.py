@@ -769,3 +769,41 @@ def test_4_1_german_cooperation_shares_sheets_and_one_ammunition_pool(tmp_path):
     pools = base.initial_state(1).ammo
     assert st.ammo["axis|105mm|he"] == pools["axis|105mm|he"] + pools["axis|105mm de|he"]
     assert "axis|105mm de|he" not in st.ammo
+
+
+def test_4_7_dora_is_plotted_an_hour_ahead_scatters_a_die_minus_one_and_attacks_at_151(tmp_path):
+    from engine.maps.hexes import hex_neighbor
+    from engine.rulesets.tcs.procs import DIRECTIONS
+    src = (ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml").read_text()
+    p = tmp_path / "s6d.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.7"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    r = rules_for_path(p)
+    st = r.initial_state(1)
+    st.pending = []
+    assert r.turns[0].label == "1000 10 Feb" and r.turns[0].full_hour
+    events = []
+    r._do_plot(st, A.Plot("B45.18"), "axis", events)
+    assert st.marks["dora 1100 10 Feb"] == "B45.18"
+    refused(lambda: r._do_plot(st, A.Plot("B40.16"), "axis", []), "BW 4.7")          # cannot be changed
+    refused(lambda: bw.check_plot(r, st, "soviet"), "BW 4.7")
+    st.turn = 1                                                                       # 1020: not an hour turn
+    refused(lambda: bw.check_plot(r, st, "axis"), "BW 4.7")
+    st.turn = 3
+    assert r.turns[3].label == "1100 10 Feb"
+    st.step = r.sequence(3).index(("artillery", "execute", "second"))
+    st.order = ["soviet", "axis"]
+    assert bw.due(r, st) == ("bw_dora", {})
+    landing = hex_neighbor(hex_neighbor(r.board.parse_hex("B45.18"), DIRECTIONS["S"]), DIRECTIONS["S"])
+    for k in [k for k, u in st.units.items() if u.hex == landing]:
+        st.units[k].hex = None
+    put(r, st, "1-269-63Gd:1Co-P1", r.hid(landing))
+    st.memory.put("tcs.scatter_direction", ("3",), "S")
+    _ev, need = run_proc(r, st, bw.dora_fire, [3, 3])                                # S, 3 - 1 = 2 hexes
+    assert need.pending["prompt"].slot == "tcs.area_fire_column" and need.pending["prompt"].key == ("151",)
+    for k in [k for k, u in st.units.items() if u.hex == landing]:
+        st.units[k].hex = None
+    events, need = run_proc(r, st, bw.dora_fire, [3, 1])                             # a 1: no scatter
+    assert need is None and st.marks["dora fired 1100 10 Feb"] == "B45.18"
+    assert st.markers[-1].kind == "smoke" and r.hid(st.markers[-1].hex) == "B45.18"
+    refused(lambda: bw.check_plot(rules6(), st, "axis"), "BW 4.7")                 # without the variant

@@ -405,7 +405,7 @@ class TcsRules:
             return
         handler = {"review": (A.Complete,), "implement": (A.Implement,), "reserve": (A.ReserveCheck,),
                    "add": (A.Assign,), "create": (A.NewSheet,), "sorties": (A.Airstrike,),
-                   "missions": (A.PlaceMission, A.Lift),
+                   "missions": (A.PlaceMission, A.Lift, A.Plot),
                    "action": (A.SetMode, A.Move, A.Fire, A.Assault, A.Exit)}.get(step, ())
         if not isinstance(action, handler):
             raise IllegalAction("TCS sequence of play", f"{action.text()!r} is not allowed now: {self.clock(st)}")
@@ -569,6 +569,11 @@ class TcsRules:
         st.batteries_used.append(a.battery)
         st.missions.append(Mission(a.battery, self.hex(a.hex), a.spotter, a.ammo, a.continuous))
         events.append(Event("mission", f"{a.battery}: {a.ammo} mission on {a.hex} spotted by {a.spotter}"))
+
+    def _do_plot(self, st, a: A.Plot, side, events) -> None:
+        if self.game is None or not hasattr(self.game, "plot"):
+            raise IllegalAction("BW 4.7", "this game has no plotted super-heavy fire")
+        self.game.plot(self, st, self.hex(a.hex), side, events)                  # BW 4.7 Dora
 
     def _do_lift(self, st, a: A.Lift, side, events) -> None:
         m = next((m for m in st.markers if m.id == a.marker and m.side == side and m.continuous), None)
@@ -867,6 +872,8 @@ class TcsRules:
             out += [A.Airstrike(self.hid(h)) for h in sorted(seen)]
         elif step == "missions":
             out += [A.Lift(m.id) for m in st.markers if m.side == side and m.continuous]
+            if self.game is not None and hasattr(self.game, "plot_offers"):
+                out += self.game.plot_offers(self, st, side)                     # BW 4.7
             out += self._mission_offers(st, side, own)
         elif step == "action":
             out += self._action_offers(st, side, own)

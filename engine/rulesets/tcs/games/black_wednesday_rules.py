@@ -24,6 +24,8 @@
 - 3.4 At 2200 10 Feb the Spanish player restores up to 15 infantry steps to units on the map that lost them.
 - 3.1b The SS AT guns may be on Spanish or German sheets; 4.1 (variant) German cooperation: German and Spanish
   units share sheets (4.1a) and one ammunition pool (4.1d).
+- 4.7 (variant) Dora: on each full-hour turn from 0600 10 Feb the Axis may plot a hex for the next hour; it
+  fires there after an automatic scatter (one die minus one hexes), 151 firepower, then a smoke marker.
 - 4.6 (variant) Grandes in Command: the Spanish Command Prep rating is 2.
 - 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
   ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
@@ -271,7 +273,7 @@ def bind(rules) -> None:
     """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
     from dataclasses import replace
     rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
-                   "bw_consolidate": consolidate}
+                   "bw_consolidate": consolidate, "bw_dora": dora_fire}
     rules.bw_prep = scenario_prep_log(rules)
     rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
     rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
@@ -304,6 +306,8 @@ def due(rules, st):
     if label == RETURN_CLOCK and step == "review" and who == "axis" and not st.marks.get("return battalion") \
             and any(spanish_infantry(rules, k) and u.hex is not None and u.steps_lost for k, u in st.units.items()):
         return "bw_return", {}
+    if step == "execute" and who == "axis" and st.marks.get("dora " + label) and not st.marks.get("dora fired " + label):
+        return "bw_dora", {}                             # BW 4.7
     if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
         return "bw_consolidate", {}                      # BW 2.2c
     log = rules.bw_prep
@@ -579,3 +583,76 @@ def _merge_axis_pools(rules) -> None:
     sc.ammo.update(merged)
     sc.ammo_arrivals[:] = [(c, side, cal[:-3] if cal.endswith(" de") else cal, k, n)
                            for c, side, cal, k, n in sc.ammo_arrivals]
+
+
+# ---------------------------------------------------------------- BW 4.7 Dora
+
+DORA_FROM, DORA_FIREPOWER = "0600 10 Feb", 151
+
+
+def _dora(rules) -> bool:
+    return "4.7" in rules.options.get("variants", [])
+
+
+def _next_hour(rules, st) -> str:
+    """The label of the next full-hour turn after this one, or ""."""
+    for t in rules.turns[st.turn + 1:]:
+        if t.full_hour:
+            return t.label
+    return ""
+
+
+def check_plot(rules, st, side: str) -> str:
+    """BW 4.7: the Axis plots on a full-hour turn (0600 10 Feb or later) for the next hour turn, once; returns it."""
+    from .. clock import parse_clock
+    t = rules.turns[st.turn]
+    if not _dora(rules) or side != "axis":
+        raise IllegalAction("BW 4.7", "only the Axis plots Dora's fire, and only with the 4.7 variant")
+    if not t.full_hour or t.when < parse_clock(DORA_FROM, rules.scenario.year):
+        raise IllegalAction("BW 4.7", f"Dora's fire is plotted on hour turns from {DORA_FROM} ({t.label} is not one)")
+    nxt = _next_hour(rules, st)
+    if not nxt:
+        raise IllegalAction("BW 4.7", "no hour turn is left for Dora to fire on")
+    if st.marks.get("dora " + nxt):
+        raise IllegalAction("BW 4.7", f"Dora's fire for {nxt} is plotted already and cannot be changed")
+    return nxt
+
+
+def plot(rules, st, h, side: str, events) -> None:
+    nxt = check_plot(rules, st, side)
+    st.marks["dora " + nxt] = rules.hid(h)
+    events.append(Event("plot", f"Dora plotted on {rules.hid(h)} for {nxt} (BW 4.7)"))
+
+
+def plot_offers(rules, st, side: str) -> list:
+    from .. import actions as A
+    try:
+        check_plot(rules, st, side)
+    except IllegalAction:
+        return []
+    return [A.Plot(rules.hid(h)) for h in sorted({u.hex for k, u in st.units.items()
+                                                   if u.hex is not None and rules.specs[k].side != side})]
+
+
+def dora_fire(rules, st, ctx) -> None:
+    """BW 4.7: no adjustment: the target scatters one die minus one hexes in the diagram's direction; the hex it
+    lands on (only that hex) takes one 151-firepower attack, then a regular smoke marker."""
+    from ..procs import DIRECTIONS, area_attack
+    from ..state import Barrage
+    from ....maps.hexes import hex_neighbor
+    label = rules.turns[st.turn].label
+    h = rules.board.parse_hex(st.marks["dora " + label])
+    rd = ctx.roll_dice("1d6", "Dora's scatter direction")
+    direction = ctx.cell("tcs.scatter_direction", (rd,), purpose="Dora's scatter (BW 4.7)")
+    n = int(ctx.roll("Dora's scatter distance")) - 1
+    for _ in range(n):
+        h = hex_neighbor(h, DIRECTIONS[direction])
+    st.marks["dora fired " + label] = rules.hid(h) if h in rules.board else "off the map"
+    if h not in rules.board:
+        ctx.events.append(Event("dora", f"Dora's shell scatters {n} {direction} off the map (BW 4.7)"))
+        return
+    ctx.events.append(Event("dora", f"Dora's shell lands {n} hexes {direction} on {rules.hid(h)} (BW 4.7)"))
+    area_attack(rules, st, ctx, DORA_FIREPOWER, h, "Dora (BW 4.7)")
+    mid = f"M{st.next_id}"
+    st.next_id += 1
+    st.markers.append(Barrage(mid, "axis", "smoke", h, [h], "Dora", False, rules.options["smoke_level"]))
