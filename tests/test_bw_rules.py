@@ -807,3 +807,31 @@ def test_4_7_dora_is_plotted_an_hour_ahead_scatters_a_die_minus_one_and_attacks_
     assert need is None and st.marks["dora fired 1100 10 Feb"] == "B45.18"
     assert st.markers[-1].kind == "smoke" and r.hid(st.markers[-1].hex) == "B45.18"
     refused(lambda: bw.check_plot(rules6(), st, "axis"), "BW 4.7")                 # without the variant
+
+
+def test_1_3a_in_an_assault_the_trench_shift_helps_only_the_defender():
+    from engine.rulesets.tcs.procs import assault
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    t = next(h for h in sorted(r.trench) if any(n not in r.trench and "wire" not in r.board.features_of(n)
+                                                 for n in r.board.neighbors(h)))
+    d = next(n for n in r.board.neighbors(t) if n not in r.trench and "wire" not in r.board.features_of(n))
+    for k, u in st.units.items():
+        if u.hex in (t, d):
+            u.hex = None
+    a, s = "1-269-63Gd:1Co-P1", "5-II-262:P1"
+    put(r, st, a, r.hid(t), mode="move")
+    put(r, st, s, r.hid(d), mode="fire")
+    m = st.memory
+    m.put("tcs.counter.firepower", ("soviet rifle platoon",), 4)
+    m.put("tcs.counter.firepower", ("spanish infantry platoon",), 3)
+    m.put("tcs.area_fire_column", ("4",), 5)
+    m.put("tcs.area_fire_column", ("3",), 7)
+    for h in (t, d):
+        m.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    m.put("tcs.terrain.fire_shift", ("Open",), 0)
+    m.put("tcs.area_fire", ("5", "2"), "-")
+    _ev, need = run_proc(r, st, assault, [1, 1, 1, 1], [a], r.hid(d))
+    p = need.pending["prompt"]
+    assert p.slot == "tcs.area_fire" and p.key == ("7", "2")                        # no -2 for the attacker's trench
+    assert not any("trench" in step.text for step in p.steps)

@@ -133,13 +133,14 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
 
-def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[int, list[Step]]:
-    """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...)."""
+def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True) -> tuple[int, list[Step]]:
+    """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...); an
+    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender)."""
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
     sh = int(ctx.cell("tcs.terrain.fire_shift", (cls,), purpose=f"{cls} targets"))
     steps = [Step(f"{sh:+d} {cls} target", "TCS 8.0")] if sh else []
     total = sh
-    feats = rules.board.features_of(h)
+    feats = rules.board.features_of(h) if features else ()
     for f in rules.scenario.fire_shifts:
         if f.feature in feats:
             total += f.shift
@@ -153,13 +154,13 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[
 
 
 def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tuple[int, Step]] = (), sfa: bool = False,
-                assault: bool = False) -> None:
+                assault: bool = False, features: bool = True) -> None:
     """One roll on the Area Fire Table against every unit in a hex (TCS 8.0)."""
     targets = [k for k, u in st.units.items() if u.hex == h]
     if not targets or firepower <= 0:
         return
     base = int(ctx.cell("tcs.area_fire_column", (firepower,), purpose=f"{who}: firepower {firepower}"))
-    shift, steps = fire_shifts(rules, st, ctx, h, list(extra))
+    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features)
     col = _clip(base + shift, 1, 20)
     roll = ctx.roll_dice("2d6", f"area fire by {who} at {rules.hid(h)}")
     work = (Step(f"column {base} (firepower {firepower})", "TCS 8.0"), *steps, Step(f"roll {roll}"))
@@ -377,7 +378,7 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     if live_d:
         back = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[d].assault_trained for d in live_d) else []
         area_attack(rules, st, ctx, firepower_of(rules, st, ctx, live_d), st.units[units[0]].hex,
-                    "+".join(live_d), back, assault=True)
+                    "+".join(live_d), back, assault=True, features=False)      # BW 1.3a, 1.6: defender only
     live_a = [u for u in units if st.units[u].hex is not None]
     live_d = [d for d in defenders if st.units[d].hex == h]
     if not live_a:
