@@ -19,11 +19,11 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QApplication, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QLabel,
                                QListWidget, QMessageBox, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
+from engine.content import maps
 from engine.errors import SandtableError
 from engine.maps.mapfile import load_map
 from engine.rulesets.tcs.games.bw_prep import FILE, PrepLog, load_prep_log
 
-MAP = Path(__file__).resolve().parents[2] / "maps" / "black-wednesday.toml"
 GREY = QBrush(QColor(200, 200, 200))
 
 
@@ -36,7 +36,7 @@ class PrepLogEditor(QDialog):
         self.setWindowTitle("Preparatory Barrage Log (BW 2.4)" + (" — fixed once play begins" if read_only else ""))
         self.historical = load_prep_log()
         self._log = log or self.historical
-        self.board = board if board is not None else load_map(MAP)
+        self.board = board if board is not None else load_map(maps() / "black-wednesday.toml")
         self.read_only = read_only
         self.path = str(path)
         self.turns = list(self.historical.turns)
