@@ -1,0 +1,169 @@
+"""What confused a newcomer on the first-time path: a hover message that outlived its hex, units that may act
+hard to see at the opening zoom, a new map offered the last map's terrains, a ruleset typed by hand."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication, QComboBox
+
+from engine.maps.mapedit import STARTER_TERRAINS, SheetSpec
+from engine.maps.mapfile import load_map
+from engine.scenario import Side
+from engine.scenario import edit as E
+from engine.scenario.load import load_scenario
+from gui.mainwindow import MainWindow
+
+ROOT = Path(__file__).resolve().parent.parent
+TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+DEMO = ROOT / "maps" / "demo.toml"
+CLASSIC_RULES = ROOT / "scenarios" / "rules" / "demyansk-classic.toml"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(1100, 760)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.open_file(TRAPPED)
+    win.start_new_game(5)
+    return win
+
+
+def to_phase(win, phase):
+    while win.session.state.phase != phase:
+        win.phase_bar.next_act.trigger()
+
+
+def hex_of(win, uid):
+    return next(h for u, h in win.session.pieces() if u.id == uid)
+
+
+# ---------------------------------------------------------------- 1. the hover message
+def test_the_hover_message_goes_when_the_pointer_leaves_the_map(window, qtbot):
+    view = window.map_view
+    h = hex_of(window, "ger-18mot-30")
+    qtbot.mouseMove(view.viewport(), view.mapFromScene(view.hex_centre(h)))
+    assert "ger-18mot-30" in window.hover_label.text()
+    QApplication.sendEvent(view, QEvent(QEvent.Leave))
+    assert window.hover_label.text() == ""
+
+
+def test_after_a_move_the_hover_message_describes_the_hex_as_it_now_is(window, qtbot):
+    view = window.map_view
+    to_phase(window, "german-mechanized-movement")
+    frm, to = hex_of(window, "ger-18mot-30"), view.board.parse_hex("1008")
+    vp = view.viewport()
+    a, b = view.mapFromScene(view.hex_centre(frm)), view.mapFromScene(view.hex_centre(to))
+    qtbot.mousePress(vp, Qt.LeftButton, pos=a)
+    qtbot.mouseMove(vp, a + QPoint(10, 4))
+    qtbot.mouseMove(vp, b)
+    assert window.hover_label.text().startswith("1008: legal")          # what a drop here would mean
+    qtbot.mouseRelease(vp, Qt.LeftButton, pos=b)
+    assert hex_of(window, "ger-18mot-30") == to
+    text = window.hover_label.text()
+    assert "legal" not in text                                           # the drop is done: that no longer applies
+    assert text.startswith("1008") and "1 unit(s): ger-18mot-30" in text
+
+
+def test_a_new_board_drops_the_last_boards_hover_message(window, qtbot):
+    view = window.map_view
+    qtbot.mouseMove(view.viewport(), view.mapFromScene(view.hex_centre(hex_of(window, "ger-18mot-30"))))
+    assert window.hover_label.text()
+    view.show_board(load_map(DEMO))
+    assert window.hover_label.text() == ""
+
+
+# ---------------------------------------------------------------- 2. the units that may act, seen at the opening zoom
+def test_units_that_may_act_are_framed_boldly_and_never_smaller_than_a_readable_square(window, qtbot):
+    view = window.map_view
+    to_phase(window, "german-mechanized-movement")
+    assert view._fitted and view.zoom() < 0.6                            # the whole map: counters are small
+    ready = view.ready_hexes()
+    assert ready
+    view.ready_marks.update()
+    QApplication.processEvents()
+    image = view.viewport().grab().toImage()
+    marks = view.ready_marks
+    for h in sorted(ready)[:3]:
+        counter = view.mapFromScene(view.counters.counter_rect(h)).boundingRect()
+        assert counter.width() < marks.min_px                            # the counter alone is smaller than that
+        centre = counter.center()
+        # the frame's bright line, found walking out from the counter's centre along its row and its column
+        found = []
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for step in range(1, 40):
+                c = QColor(image.pixel(centre.x() + dx * step, centre.y() + dy * step))
+                if c.blue() > 200 and c.green() > 180 and c.red() < 80:
+                    found.append(step)
+                    break
+        assert len(found) == 4, (h, found)                                # framed on all four sides
+        assert min(found) >= marks.min_px / 2 - 3                         # at least min_px across on the screen
+
+
+# ---------------------------------------------------------------- 3. a new map's palette
+def test_a_new_map_offers_the_starter_terrains_not_the_last_maps(qtbot, tmp_path):
+    from gui.mapeditor import MapEditor
+
+    ed = MapEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.resize(1100, 760)
+    ed.show()
+    ed.open_board(load_map(DEMO))
+    listed = lambda: [ed.palette.terrain_list.item(i).text() for i in range(ed.palette.terrain_list.count())]
+    assert "bog" in listed()                                             # the open map's own terrain
+    Image.new("RGB", (600, 500), (240, 236, 220)).save(tmp_path / "scan.png")
+    ed.new_map("Mine", "flat", [SheetSpec("A", str(tmp_path / "scan.png"), 8, 6)])
+    assert listed() == list(STARTER_TERRAINS)
+    assert ed.palette.terrain() == "clear"
+
+
+# ---------------------------------------------------------------- 5. the ruleset: a list, and a rules file by a dialog
+@pytest.fixture
+def editor(qtbot, tmp_path):
+    from gui.scenarioeditor import ScenarioEditor
+
+    ed = ScenarioEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.resize(1300, 900)
+    ed.show()
+    return ed
+
+
+def test_the_ruleset_is_chosen_from_the_installed_ones_not_typed(editor):
+    editor.new_scenario(DEMO, [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "#c03030")])
+    box = editor.page.s_ruleset
+    assert isinstance(box, QComboBox) and not box.isEditable()
+    assert [box.itemText(i) for i in range(box.count())] == [r.name for r in E.installed_rulesets()]
+
+
+def test_a_rules_file_is_chosen_for_the_classic_ruleset_and_saved_relative_to_the_scenario(editor, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    editor.new_scenario(ROOT / "maps" / "demyansk.toml", [Side("german", "German", "#607080"), Side("soviet", "Soviet", "#a04020")])
+    p = editor.page
+    p.s_ruleset.setCurrentText("demyansk")
+    assert not p.rules_file_button.isEnabled()                           # its rules are code: no file to choose
+    assert not p.choose_rules_file(str(CLASSIC_RULES))
+    assert "takes no rules file" in editor.last_message
+    p.s_ruleset.setCurrentText("classic")
+    assert p.rules_file_button.isEnabled() and not p.own_rules_button.isEnabled()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(CLASSIC_RULES), "Rules (*.toml)"))
+    p.rules_file_button.click()
+    s = editor.scenario
+    assert s.ruleset == "classic" and E.rules_file(s) == CLASSIC_RULES.resolve()
+    assert "demyansk-classic.toml" in p.rules_file_label.text() and p.own_rules_button.isEnabled()
+    assert editor.check() == [], editor.check()
+    out = tmp_path / "mine" / "scenario.toml"
+    out.parent.mkdir()
+    assert editor.save(out), editor.last_message
+    again = load_scenario(out)
+    assert again.rules == Path(__import__("os").path.relpath(CLASSIC_RULES, out.parent)).as_posix()
+    assert E.rules_file(again) == CLASSIC_RULES.resolve()
+    p.own_rules_button.click()
+    assert E.rules_file(editor.scenario) is None and not p.own_rules_button.isEnabled()
