@@ -167,3 +167,42 @@ def test_a_rules_file_is_chosen_for_the_classic_ruleset_and_saved_relative_to_th
     assert E.rules_file(again) == CLASSIC_RULES.resolve()
     p.own_rules_button.click()
     assert E.rules_file(editor.scenario) is None and not p.own_rules_button.isEnabled()
+
+
+# ---------------------------------------------------------------- leaving the scenario editor
+def test_closing_the_scenario_editor_with_unsaved_changes_asks_and_never_loses_them(qtbot, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.show()
+    ed = win.open_scenario_editor()
+    close = next(a for a in ed.menuBar().actions()[0].menu().actions() if a.text() == "&Close the editor")
+    ed.new_scenario(DEMO, [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "#c03030")], id="mine", ruleset="classic")
+    assert ed.edit(lambda s: E.set_turns(s, 1, 4, []), "turns")
+    asked = []
+    ed.ask_to_save = lambda: asked.append(1) or QMessageBox.Cancel
+    close.trigger()
+    assert asked and ed.isVisible() and ed.scenario.last_turn == 4          # Cancel: the editor stays, edits kept
+    out = tmp_path / "mine.toml"
+    ed.path = out
+    ed.ask_to_save = lambda: QMessageBox.Save
+    close.trigger()
+    assert not ed.isVisible(), ed.last_message
+    assert load_scenario(out).last_turn == 4                                 # Save: written, then closed
+    ed = win.open_scenario_editor()
+    ed.new_scenario(DEMO, [Side("blue", "Blue", "#3050c0")], id="other")
+    assert ed.edit(lambda s: E.set_turns(s, 1, 3, []), "turns")
+    ed.ask_to_save = lambda: QMessageBox.Discard
+    ed.close()
+    assert not ed.isVisible()
+
+
+def test_a_new_scenario_from_the_menu_starts_with_the_classic_rules_that_play_any_sides(editor, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(DEMO), "Maps (*.toml)"))
+    new = next(a for a in editor.menuBar().actions()[0].menu().actions() if a.text() == "&New on a map…")
+    new.trigger()
+    assert editor.scenario.ruleset == "classic" and editor.page.s_ruleset.currentText() == "classic"
+    assert editor.page.side_problem.isHidden()                             # no "add the sides german, soviet"

@@ -50,7 +50,7 @@ class ScenarioPage(QWidget):
         self.side_problem = QLabel()
         self.side_problem.setWordWrap(True)
         self.side_problem.setStyleSheet("color: #b00020")
-        for label in (self.ruleset_sides, self.side_problem):
+        for label in (self.ruleset_sides, self.side_problem, self.rules_file_label):
             label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
         self.side_map_box = QGroupBox("The scenario's sides as the ruleset's sides")
         box = QVBoxLayout(self.side_map_box)
@@ -231,8 +231,11 @@ class ScenarioPage(QWidget):
             self.window.say(f"the ruleset {name!r} takes no rules file: choose classic or free first")
             return False
         if path is None:
+            from ..app import ROOT
+
+            shipped = ROOT / "scenarios" / "rules"          # the rules files the program comes with
             s = self.window.scenario
-            start = E.rules_file(s) or (Path(s.path).parent if s.path else Path(s.map_path or ".").parent)
+            start = E.rules_file(s) or (shipped if shipped.is_dir() else Path(s.map_path or ".").parent)
             path, _ = QFileDialog.getOpenFileName(self, "The rules file", str(start), "Rules (*.toml)")
             if not path:
                 return False
