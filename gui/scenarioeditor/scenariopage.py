@@ -231,9 +231,9 @@ class ScenarioPage(QWidget):
             self.window.say(f"the ruleset {name!r} takes no rules file: choose classic or free first")
             return False
         if path is None:
-            from ..app import ROOT
+            from engine import content
 
-            shipped = ROOT / "scenarios" / "rules"          # the rules files the program comes with
+            shipped = content.scenarios() / "rules"         # the rules files the program comes with
             s = self.window.scenario
             start = E.rules_file(s) or (shipped if shipped.is_dir() else Path(s.map_path or ".").parent)
             path, _ = QFileDialog.getOpenFileName(self, "The rules file", str(start), "Rules (*.toml)")
