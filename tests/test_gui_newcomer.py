@@ -153,8 +153,11 @@ def test_a_rules_file_is_chosen_for_the_classic_ruleset_and_saved_relative_to_th
     assert "takes no rules file" in editor.last_message
     p.s_ruleset.setCurrentText("classic")
     assert p.rules_file_button.isEnabled() and not p.own_rules_button.isEnabled()
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(CLASSIC_RULES), "Rules (*.toml)"))
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda *a, **k: asked.append(a) or (str(CLASSIC_RULES), "Rules (*.toml)"))
     p.rules_file_button.click()
+    assert Path(asked[0][2]) == CLASSIC_RULES.parent                      # starts among the shipped rules files
     s = editor.scenario
     assert s.ruleset == "classic" and E.rules_file(s) == CLASSIC_RULES.resolve()
     assert "demyansk-classic.toml" in p.rules_file_label.text() and p.own_rules_button.isEnabled()
