@@ -209,3 +209,29 @@ def test_a_new_scenario_from_the_menu_starts_with_the_classic_rules_that_play_an
     new.trigger()
     assert editor.scenario.ruleset == "classic" and editor.page.s_ruleset.currentText() == "classic"
     assert editor.page.side_problem.isHidden()                             # no "add the sides german, soviet"
+
+
+# ---------------------------------------------------------------- calibration: only a click that disagrees is marked
+def test_only_a_calibration_click_that_disagrees_with_the_fit_is_marked(qtbot, tmp_path):
+    from gui.mapeditor import MapEditor
+
+    ed = MapEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.show()
+    Image.new("RGB", (600, 500), (240, 236, 220)).save(tmp_path / "scan.png")
+    board = ed.new_map("Mine", "flat", [SheetSpec("A", str(tmp_path / "scan.png"), 8, 6)])
+    sheet = board.sheets[0]
+    ids = ["A01.01", "A08.01", "A01.06", "A08.06"]
+    exact = [(hid, sheet.transform.apply(*board.center(board.parse_hex(hid)))) for hid in ids]
+    fit = board.fit_sheet(sheet, exact)
+    assert fit.suspect() is None                                           # every click where its hex is
+    ed.palette.show_clicks(exact, fit)
+    table = ed.palette.click_table
+    marked = lambda: [r for r in range(table.rowCount()) if table.item(r, 0).background().color() == QColor(255, 190, 190)]
+    assert marked() == []                                                  # was: a row in red at 0.00 px
+    u, v = exact[2][1]
+    off = exact[:2] + [(ids[2], (u + sheet.transform.scale * 0.6, v))] + exact[3:]
+    fit = board.fit_sheet(sheet, off)
+    assert fit.suspect() == 2
+    ed.palette.show_clicks(off, fit)
+    assert marked() == [2]

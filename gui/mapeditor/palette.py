@@ -414,7 +414,7 @@ class Palette(QWidget):
             res = f"{fit.residuals[i]:.2f}" if fit is not None else "—"
             for j, text in enumerate((hid, f"{u:.1f}", f"{v:.1f}", res)):
                 item = QTableWidgetItem(text)
-                if fit is not None and i == fit.worst and len(clicks) > 3:
+                if fit is not None and i == fit.suspect() and len(clicks) > 3:     # only a click that disagrees
                     item.setBackground(QColor(255, 190, 190))
                 t.setItem(i, j, item)
         if fit is None:
