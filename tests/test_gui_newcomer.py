@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QMouseEvent
 from PySide6.QtWidgets import QApplication, QComboBox
 
 from engine.maps.mapedit import STARTER_TERRAINS, SheetSpec
@@ -44,11 +44,19 @@ def hex_of(win, uid):
     return next(h for u, h in win.session.pieces() if u.id == uid)
 
 
+def hover(view, h):
+    """The pointer moved over hex ``h`` (a mouse move event, as the window system sends it)."""
+    pos = QPointF(view.mapFromScene(view.hex_centre(h)))
+    event = QMouseEvent(QEvent.MouseMove, pos, QPointF(view.viewport().mapToGlobal(pos.toPoint())),
+                        Qt.NoButton, Qt.NoButton, Qt.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+
+
 # ---------------------------------------------------------------- 1. the hover message
 def test_the_hover_message_goes_when_the_pointer_leaves_the_map(window, qtbot):
     view = window.map_view
     h = hex_of(window, "ger-18mot-30")
-    qtbot.mouseMove(view.viewport(), view.mapFromScene(view.hex_centre(h)))
+    hover(view, h)
     assert "ger-18mot-30" in window.hover_label.text()
     QApplication.sendEvent(view, QEvent(QEvent.Leave))
     assert window.hover_label.text() == ""
@@ -73,7 +81,7 @@ def test_after_a_move_the_hover_message_describes_the_hex_as_it_now_is(window, q
 
 def test_a_new_board_drops_the_last_boards_hover_message(window, qtbot):
     view = window.map_view
-    qtbot.mouseMove(view.viewport(), view.mapFromScene(view.hex_centre(hex_of(window, "ger-18mot-30"))))
+    hover(view, hex_of(window, "ger-18mot-30"))
     assert window.hover_label.text()
     view.show_board(load_map(DEMO))
     assert window.hover_label.text() == ""
