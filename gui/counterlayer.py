@@ -34,6 +34,7 @@ class CountersLayer:
         self.side = COUNTER_SIDE * scale
         self.centre = centre                 # hex -> QPointF (scene)
         self.stacks: dict = {}
+        self.top_of: dict = {}               # unit id (and picture key) of each stack's top counter -> its hex
         self._hexes: list = []
         self._xy = np.zeros((0, 2))
         self._rect = QRectF()

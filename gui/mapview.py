@@ -23,7 +23,7 @@ from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
 from .idlework import IdleQueue
 from .lostool import SightThread
-from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, SelectionMarks
+from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, ReadyMarks, SelectionMarks
 from .pyramidjob import PyramidJob
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
@@ -35,7 +35,6 @@ WHEEL_STEP = 1.25
 VIEWER_DELAY_MS = 350
 STILL_MS = 180          # the view is "still" this long after the last zoom or pan: full quality again
 DRAG_START_PX = 6       # a press on a counter that moves this far picks it up (less: a click)
-READY_COLOUR = QColor(255, 255, 255, 170)   # the thin frame round counters that may act in this phase
 DIRECTIONS = {"flat": ("SE", "NE", "N", "NW", "SW", "S"), "pointy": ("E", "NE", "NW", "W", "SW", "SE")}
 
 
@@ -102,10 +101,11 @@ class MapView(QGraphicsView):
         self._pan_start = QPointF()
         self._space = False
         self._hover_hex: Hex | None = None
+        self._pointer: QPointF | None = None      # where the mouse is over the map (viewport pixels); None: not over it
         self.drag_enabled = False
         self.selected: set[Hex] = set()
         self.marks: SelectionMarks | None = None
-        self.ready_marks: SelectionMarks | None = None      # a thin frame round stacks whose units may act now
+        self.ready_marks: ReadyMarks | None = None          # a bright frame round counters whose units may act now
         self._ready_units: set = set()
         self._band: QRubberBand | None = None
         self._band_from = None
@@ -127,6 +127,7 @@ class MapView(QGraphicsView):
         self._drawn_fast = False
         self.fast_while_moving = True
         self._still_timer = QTimer(self, singleShot=True, interval=STILL_MS, timeout=self._became_still)
+        self.zoom_changed.connect(self._zoomed)
 
     # ------------------------------------------------------------ the board
     def show_board(self, board: Board) -> None:
@@ -173,8 +174,9 @@ class MapView(QGraphicsView):
         self.marks = SelectionMarks(lambda h: self.counters.stack_rect(h))
         self.marks.hide()
         scene.addItem(self.marks)
-        self.ready_marks = SelectionMarks(lambda h: self.counters.counter_rect(h), READY_COLOUR, 1.5, z=30)
+        self.ready_marks = ReadyMarks(lambda h: self.counters.counter_rect(h))
         self.ready_marks.hide()
+        self.ready_marks.set_zoom(self.zoom())
         scene.addItem(self.ready_marks)
         scene.addItem(self.viewer)
         self.viewer.close()
@@ -184,6 +186,8 @@ class MapView(QGraphicsView):
         scene.setSceneRect(rect.adjusted(-self.scale_ * 2, -self.scale_ * 2, self.scale_ * 2, self.scale_ * 2))
         self.resetCachedContent()
         self.fit()
+        self._hover_hex = None
+        self.hovered.emit("")               # a description of the last board's hex does not apply to this one
 
     def _add_sheet(self, board: Board, sheet: Sheet) -> None:
         path = board.image_path(sheet)
@@ -281,6 +285,7 @@ class MapView(QGraphicsView):
         self.select(self.selected)
         self.viewer.close()
         self.refresh()
+        self.rehover()
 
     @property
     def stacks(self) -> dict[Hex, list]:
@@ -322,6 +327,10 @@ class MapView(QGraphicsView):
         d = after - before
         self._scroll_by_scene(d)
         self.zoom_changed.emit(z)
+
+    def _zoomed(self, z: float) -> None:
+        if self.ready_marks is not None:
+            self.ready_marks.set_zoom(z)
 
     def _scroll_by_scene(self, d: QPointF) -> None:
         self._fitted = False
@@ -418,6 +427,7 @@ class MapView(QGraphicsView):
 
     def mouseMoveEvent(self, event):
         pos = event.position()
+        self._pointer = QPointF(pos)
         scene_pos = self.mapToScene(pos.toPoint())
         if self._pan_from is not None:
             d = pos - self._pan_from
@@ -528,6 +538,7 @@ class MapView(QGraphicsView):
 
         if event.mimeData().hasFormat(MIME):
             event.acceptProposedAction()
+            self._pointer = QPointF(event.position())
             h = self.hex_at_scene(self.mapToScene(event.position().toPoint()))
             self.hovered.emit(self.describe_target(h))
         else:
@@ -535,6 +546,8 @@ class MapView(QGraphicsView):
 
     def dragLeaveEvent(self, event):
         self.show_destinations({})
+        self._pointer = None
+        self.rehover()
         super().dragLeaveEvent(event)
 
     def dropEvent(self, event):
@@ -638,14 +651,28 @@ class MapView(QGraphicsView):
         if self.trace_marks is not None:
             self.trace_marks.show_hexes([])
         self.viewport().unsetCursor()
+        self.rehover()                      # "B12.07: legal, costs 2 MP" no longer applies once the counter is down
 
     def leaveEvent(self, event):
         self._viewer_timer.stop()
         if not self.viewer.pinned:
             self.viewer.close()
+        self._pointer = None
+        self._hover_hex = None
+        self.hovered.emit("")               # the pointer left the map: no hex is described any more
         super().leaveEvent(event)
 
     # ------------------------------------------------------------ hover and the stack viewer
+    def rehover(self) -> str:
+        """Describe again the hex under the pointer (its units may have changed); nothing when it is off the map."""
+        if self._drag is not None:
+            return ""                       # a counter being dragged: its target is described as it moves
+        if self._pointer is None or self.board is None:
+            self._hover_hex = None
+            self.hovered.emit("")
+            return ""
+        return self.hover_at(self.mapToScene(self._pointer.toPoint()))
+
     def hover_at(self, scene_pos: QPointF) -> str:
         """Describe the hex under a scene point on the status line; returns the text."""
         h = self.hex_at_scene(scene_pos)

@@ -125,6 +125,52 @@ class SelectionMarks(QGraphicsItem):
             painter.drawRect(self.rect_of(h))
 
 
+class ReadyMarks(SelectionMarks):
+    """A frame round each counter whose unit may act now: a bright line on a dark one, never smaller on screen than
+    ``min_px`` square, so that it is seen at the zoom a whole map opens at as well as close up."""
+
+    def __init__(self, rect_of, colour: QColor = QColor(0, 230, 255), min_px: float = 26, z: float = 30):
+        super().__init__(rect_of, colour, 3, z)
+        self.min_px = min_px
+        self.zoom = 1.0                   # screen pixels per scene unit, set by the view as it zooms
+
+    def set_zoom(self, zoom: float) -> None:
+        if zoom > 0 and zoom != self.zoom:
+            self.zoom = zoom
+            self.show_hexes(self.hexes)   # the frames' scene size changes with the zoom
+
+    def frame(self, h) -> QRectF:
+        """The scene rectangle framed round hex ``h``'s counter: the counter's, or wider to reach ``min_px``."""
+        r = self.rect_of(h)
+        side = self.min_px / self.zoom
+        if r.width() >= side and r.height() >= side:
+            return r
+        c = r.center()
+        w, hgt = max(r.width(), side), max(r.height(), side)
+        return QRectF(c.x() - w / 2, c.y() - hgt / 2, w, hgt)
+
+    def show_hexes(self, hexes) -> None:
+        self.prepareGeometryChange()
+        self.hexes = set(hexes)
+        r = QRectF()
+        for h in self.hexes:
+            r = r.united(self.frame(h))
+        pad = 6 / self.zoom
+        self._rect = r.adjusted(-pad, -pad, pad, pad)
+        self.setVisible(bool(self.hexes))
+        self.update()
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setBrush(Qt.NoBrush)
+        for colour, width in ((QColor(20, 20, 30, 230), self.width + 2.5), (self.colour, self.width)):
+            pen = QPen(colour, width)
+            pen.setCosmetic(True)
+            pen.setJoinStyle(Qt.MiterJoin)
+            painter.setPen(pen)
+            for h in self.hexes:
+                painter.drawRect(self.frame(h))
+
+
 class LineMarks(QGraphicsItem):
     """A line of hexes drawn on the map (a victory condition's free line), centre to centre."""
 

@@ -84,6 +84,9 @@ def test_1_4a_only_fully_breached_wire_is_entered_and_only_infantry_or_cavalry_b
     refused(lambda: r.check_move(st, "1-RB:KV1", wire, "soviet"), "BW 1.4a")
     put(r, st, "1-133-72:1Co-P1", "A02.26", mode="move")
     assert bw.move_problem(r, st, "1-133-72:1Co-P1", wire) is None
+    from fractions import Fraction
+    st.units["1-133-72:1Co-P1"].mp_used = Fraction(3)                  # after a mode change: its remaining MA
+    assert bw.move_problem(r, st, "1-133-72:1Co-P1", wire) is None
     st.units["1-133-72:1Co-P1"].moved = True
     refused(lambda: r.check_move(st, "1-133-72:1Co-P1", wire, "soviet"), "BW 1.4b")
 
@@ -96,6 +99,7 @@ def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)
     assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == frm      # 1.4b C: back out
+    assert (wire, "Partial breach") in bw.breaches(r, st)                         # the marker the map shows
     put(r, st, uid, "A02.27", mode="fire")                                         # in Fire mode: no breach
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)
@@ -154,7 +158,9 @@ def test_3_1b_spanish_and_german_units_never_share_an_op_sheet():
     r = rules_for_path(ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml")
     st = r.initial_state(1)
     st.sheets["Sp-prepared"].implemented = False
-    refused(lambda: r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis"), "TCS 6.13")
+    st.units["1-226:StuG1"].sheet = ""                                   # free of its own sheet
+    e = refused(lambda: r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis"), "TCS 6.13")
+    assert "belongs to german" in str(e)
 
 
 def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_or_staff():
@@ -163,8 +169,8 @@ def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_
     r, st = fresh()
     st.sheets["63Gd-follow-on"].size = 2
     events = []
-    implement(r, st, Ctx(r, st, [6, 6], events), "63Gd-follow-on")
-    assert "on row 5 " in events[-1].text and st.sheets["63Gd-follow-on"].implemented
+    implement(r, st, Ctx(r, st, [6, 6, "1-269-63Gd"], events), "63Gd-follow-on")
+    assert "on row 5 " in [e.text for e in events if e.kind == "implement"][-1]
     events = []
     implement(r, st, Ctx(r, st, [1, 1], events), "72-follow-on")
     assert "on row 7 " in events[-1].text and not st.sheets["72-follow-on"].implemented
@@ -185,3 +191,647 @@ def test_2_4_the_historical_prep_log_is_data_on_the_map_with_its_katyusha_turns(
     with pytest.raises(BadFile) as e:
         load_prep_log(bad)
     assert "expected 1 entries" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 2.4: the Prep Log fired in play
+
+@functools.lru_cache(maxsize=None)
+def rules_n(stem):
+    return rules_for_path(ROOT / "scenarios" / f"black-wednesday-{stem}.toml")
+
+
+def empty_map(r, seed=1):
+    """Scenario ``r`` at its first turn with every unit off the map and no question pending."""
+    st = r.initial_state(seed)
+    st.pending = []
+    for u in st.units.values():
+        u.hex = None
+    return st
+
+
+def run_proc(r, st, proc, inputs, *args, **kw):
+    """Run one procedure on ``st`` with its dice fixed; returns (events, the Need that stopped it or None)."""
+    from engine.rulesets.tcs.proc import Ctx, Need
+    events = []
+    try:
+        proc(r, st, Ctx(r, st, inputs, events), *args, **kw)
+    except Need as n:
+        return events, n
+    return events, None
+
+
+def test_2_4a_b_d_scenario_1_fires_its_three_columns_doubled_without_ammunition_on_the_plotted_hexes():
+    r = rules_n("1-turning-the-left")
+    assert [b for b, _c in r.bw_prep.battalions] == ["122mm 1", "122mm 2", "152mm 7"]
+    st = empty_map(r)
+    st.memory.put("tcs.barrage_values", ("122mm", "battalion"), 8)
+    st.memory.put("tcs.barrage_values", ("152mm", "battalion"), 12)
+    ammo = dict(st.ammo)
+    events, need = run_proc(r, st, bw.prep_fire, [1, 4, 6])       # Bad, Good, Good: all land (2.4d)
+    assert need is None
+    assert [(e.data["battalion"], e.data["shoot"]) for e in events if e.kind == "prep"] == \
+        [("122mm 1", "bad"), ("122mm 2", "good"), ("152mm 7", "good")]
+    marks = [m for m in st.markers if m.battery.startswith("prep ")]
+    assert [r.hid(m.hex) for m in marks] == ["B15.32", "B15.30", "B15.31"]          # never scatters
+    assert all(len(m.zone) == 7 for m in marks)                                       # a battalion's zone
+    assert [e.text.split("strength ")[1][:2] for e in events if e.kind == "barrage"] == ["16", "16", "24"]  # 2.4a
+    assert st.ammo == ammo                                                             # 2.4b
+    assert st.marks["prep 0600 10 Feb"] == "fired"
+
+
+def test_2_4a_a_prep_barrage_attacks_a_unit_in_its_zone_at_double_strength():
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.units["1-I-262:P1"].hex = r.board.parse_hex("B16.32")          # beside 122mm 1's target B15.32
+    st.memory.put("tcs.barrage_values", ("122mm", "battalion"), 8)
+    _events, need = run_proc(r, st, bw.prep_fire, [5])
+    p = need.pending["prompt"]
+    assert p.slot == "tcs.area_fire_column" and p.key == ("16",)       # the Area Fire column of 2 x 8
+
+
+def test_2_4g_katyushas_attack_a_radius_5_zone_at_strength_6_and_scatter_on_a_bad_shoot():
+    from engine.maps.hexes import hex_distance, hex_neighbor
+    from engine.rulesets.tcs.procs import DIRECTIONS
+    r = rules_n("2-assault-of-the-guards")
+    st = empty_map(r)
+    for cal, v in (("122mm", 8), ("152mm", 12)):
+        st.memory.put("tcs.barrage_values", (cal, "battalion"), v)
+    st.memory.put("tcs.scatter_direction", ("3",), "S")
+    st.memory.put("tcs.scatter_distance", ("4",), 2)
+    # Katyusha 1 Good (5), Katyusha 2 Bad (2) then scatter 3 (S) and 4 (2 hexes), then the three gun battalions
+    events, need = run_proc(r, st, bw.prep_fire, [5, 2, 3, 4, 4, 4, 4])
+    assert need is None
+    k1, k2 = st.markers[0], st.markers[1]
+    assert r.hid(k1.hex) == "B29.30" and all(hex_distance(x, k1.hex) <= 5 for x in k1.zone)
+    assert max(hex_distance(x, k1.hex) for x in k1.zone) == 5 and len(k1.zone) > 60
+    want = hex_neighbor(hex_neighbor(r.board.parse_hex("B46.12"), DIRECTIONS["S"]), DIRECTIONS["S"])
+    assert k2.hex == want and r.hid(k2.hex) != "B46.12"                 # scattered 2 hexes south
+    assert "strength 6 " in [e.text for e in events if e.kind == "barrage"][0]
+
+
+def test_2_4e_the_prep_fires_first_in_the_soviet_action_phase_once_a_turn():
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.step = r.sequence(0).index(("action", "action", "first"))
+    st.order = ["axis", "soviet"]
+    assert bw.due(r, st) is None                                        # the Axis phase: no Prep
+    st.order = ["soviet", "axis"]
+    assert bw.due(r, st) == ("bw_prep", {})
+    st.marks["prep 0600 10 Feb"] = "fired"
+    assert bw.due(r, st) is None                                        # once
+    assert bw.due(rules6(), rules6().initial_state(1)) is None          # scenario 6 has no Prep (2.4)
+
+
+def test_2_4e_in_play_the_soviet_action_phase_opens_with_the_preps_chart_prompt():
+    from engine.charts import ChartAnswer
+    r = rules_n("1-turning-the-left")
+    st = empty_map(r)
+    st.step = r.sequence(0).index(("action", "initiative", ""))
+    st.preset_dice = [6, 1, 4, 4, 4]                                    # Soviet wins the initiative, then the shoots
+    r._drive(st, [])
+    while st.pending[0]["kind"] == "chart":                             # values legality needs: any legal answer
+        st, _ev = r.apply(st, r.legal_actions(st)[0])
+    assert st.pending[0]["what"] == "initiative"
+    st, _ev = r.apply(st, A.Choose("initiative", "soviet"))
+    p = st.pending[0]["prompt"]
+    assert (p.slot, p.key) == ("tcs.barrage_values", ("122mm", "battalion"))
+    st, _ev = r.apply(st, ChartAnswer("tcs.barrage_values", ("122mm", "battalion"), "8"))
+    st, ev = r.apply(st, ChartAnswer("tcs.barrage_values", ("152mm", "battalion"), "12"))
+    assert st.marks["prep 0600 10 Feb"] == "fired" and not st.pending
+    assert r.current(st)[1:] == ("action", "soviet")
+    assert sum(1 for m in st.markers if m.battery.startswith("prep ")) == 3
+
+
+def test_2_4c_the_logs_battalions_are_never_batteries_for_regular_missions():
+    r = rules_n("3-assault-the-line")
+    st = empty_map(r)
+    assert not set(r.batteries) & {b for b, _c in r.bw_prep.battalions}
+    refused(lambda: r.check_mission(st, A.PlaceMission("122mm 1", "B15.32", "x", "he"), "soviet"), "TCS 18.0")
+
+
+def test_2_4_a_log_breaking_the_katyusha_turns_or_leaving_a_gun_idle_is_refused(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.tcs.games.bw_prep import load_prep_log
+    board = rules6().board
+    log = load_prep_log()
+    bad = log.with_target("0640 10 Feb", "Katyusha 1", "B30.30").with_target("0700 10 Feb", "122mm 3", "")
+    probs = bad.problems(board)
+    assert any("0640 10 Feb Katyusha 1" in p and "2.4g" in p for p in probs)
+    assert any("0700 10 Feb 122mm 3" in p and "every turn" in p for p in probs)
+    good = log.with_target("0600 10 Feb", "122mm 1", "B16.30")
+    good.save(tmp_path / "mine.toml")
+    again = load_prep_log(tmp_path / "mine.toml")
+    assert again.target("0600 10 Feb", "122mm 1") == "B16.30" and again.problems(board) == []
+    bad.save(tmp_path / "bad.toml")
+    src = (ROOT / "scenarios" / "black-wednesday-3-assault-the-line.toml").read_text()
+    (tmp_path / "s.toml").write_text(src.replace('prep_log = "historical"', 'prep_log = "bad.toml"')
+                                     .replace('"../maps/', f'"{ROOT}/maps/'))
+    with pytest.raises(BadFile) as e:
+        rules_for_path(tmp_path / "s.toml")
+    assert "bad.toml" in str(e.value) and "Katyusha 1" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 1.3c, 1.3d, 2.2a
+
+def morale_memory(r, st, uids, result):
+    for u in uids:
+        st.memory.put("tcs.counter.morale", (r.specs[u].type,), 4)
+        st.memory.put("tcs.counter.steps", (r.specs[u].type,), 5)
+    for col in range(1, 14):
+        st.memory.put("tcs.morale", (str(col), "7"), result)
+
+
+def test_2_2a_a_commissar_turns_a_suppression_into_a_step_loss_once_a_phase():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    a, b = "1-269-63Gd:1Co-P1", "1-269-63Gd:1Co-P2"
+    put(r, st, a, "B40.16")
+    put(r, st, b, "B40.16")
+    morale_memory(r, st, [a, b], "S")
+    lost = st.units[b].steps_lost
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)
+    assert need.pending["what"] == "commissar" and need.pending["options"] == ["accept", a, b]
+    events, need = run_proc(r, st, morale_check, [3, 4, b], a)
+    assert need is None and st.units[a].morale_state == "" and st.units[b].steps_lost == lost + 1
+    assert any("BW 2.2a" in e.text for e in events)
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)                 # the same phase: no second benefit
+    assert need is None and st.units[a].morale_state == "suppressed"
+    st.units[a].morale_state = ""
+    _ev, need = run_proc(r, st, morale_check, [3, 4, "accept"], b)       # the player may accept it
+    assert st.units[b].morale_state == "suppressed"
+
+
+def test_2_2a_only_suppression_is_downgraded_and_only_for_soviets():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    a = "1-269-63Gd:1Co-P1"
+    put(r, st, a, "B40.16")
+    morale_memory(r, st, [a], "P")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], a)
+    assert need is None and st.units[a].morale_state == "paralyzed"
+    s = "5-II-262:P1"
+    put(r, st, s, "B45.18")
+    morale_memory(r, st, [s], "S")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need is None and st.units[s].morale_state == "suppressed"
+
+
+def test_1_3d_a_unit_in_a_trench_may_take_paralyzed_instead_of_an_syr():
+    from engine.rulesets.tcs.procs import morale_check
+    r, st = fresh()
+    s = "5-II-262:P1"
+    trench = r.hid(sorted(r.trench)[0])
+    put(r, st, s, trench)
+    morale_memory(r, st, [s], "SYR")
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need.pending["what"] == "trench" and need.pending["options"] == ["SYR", "P"]
+    _ev, need = run_proc(r, st, morale_check, [3, 4, "P"], s)
+    assert need is None and st.units[s].morale_state == "paralyzed" and r.hid(st.units[s].hex) == trench
+    put(r, st, s, "B45.18", morale_state="")                              # not a trench hex: no choice
+    assert "trench" not in r.board.features_of(r.board.parse_hex("B45.18"))
+    _ev, need = run_proc(r, st, morale_check, [3, 4], s)
+    assert need is None or need.pending.get("what") != "trench"
+
+
+def test_1_3c_trench_to_trench_movement_draws_overwatch_only_from_adjacent_units():
+    from engine.maps.hexes import hex_distance
+    r, st = fresh()
+    t1 = next(h for h in sorted(r.trench) if any(n in r.trench for n in r.board.neighbors(h)))
+    t2 = next(n for n in r.board.neighbors(t1) if n in r.trench)
+    near = next(n for n in r.board.neighbors(t2) if n != t1)
+    far = next(h for h in r.board.hexes() if hex_distance(h, t2) == 3)
+    inf, tank = "1-269-63Gd:1Co-P1", "1-RB:KV1"
+    put(r, st, inf, r.hid(t2), mode="move")
+    bw.after_move(r, st, inf, t1, t2)
+    put(r, st, "5-II-262:P1", r.hid(near))
+    put(r, st, "5-II-262:P2", r.hid(far))
+    assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1"]
+    put(r, st, tank, r.hid(t2), mode="move")
+    bw.after_move(r, st, tank, t1, t2)                                    # vehicles are spotted normally
+    assert bw.overwatch_candidates(r, st, tank, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
+    off = next(n for n in r.board.neighbors(t2) if n not in r.trench)
+    bw.after_move(r, st, inf, off, t2)                                    # from outside a trench: normal
+    assert bw.overwatch_candidates(r, st, inf, t2, ["5-II-262:P1", "5-II-262:P2"]) == ["5-II-262:P1", "5-II-262:P2"]
+
+
+# ---------------------------------------------------------------- BW 2.1e
+
+def test_2_1e_a_soviet_sheet_implemented_in_play_starts_one_battalion_at_a_time():
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    s = st.sheets["63Gd-follow-on"]
+    bns = sorted({r.specs[u].battalion for u in s.units} - {""})
+    assert len(bns) == 7
+    _ev, need = run_proc(r, st, implement, [6, 6], "63Gd-follow-on")
+    assert need.pending["what"] == "battalion" and need.pending["options"] == bns
+    events, need = run_proc(r, st, implement, [6, 6, "2-269-63Gd"], "63Gd-follow-on")
+    assert need is None and not s.implemented
+    assert r.has_orders(st, "2-269-63Gd:1Co-P1") and r.has_orders(st, "269-63Gd:SMG1")   # with the regiment's units
+    assert not r.has_orders(st, "1-269-63Gd:1Co-P1")                                     # the others wait
+    assert any("2-269-63Gd starts alone" in e.text for e in events)
+    for bn in [b for b in bns if b != "2-269-63Gd"][:-1]:                              # each roll starts one more
+        s.rolled = False
+        run_proc(r, st, implement, [6, 6, bn], "63Gd-follow-on")
+        assert not s.implemented and r.has_orders(st, bn + ":1Co-P1")
+    s.rolled = False
+    events, need = run_proc(r, st, implement, [6, 6], "63Gd-follow-on")              # the last: fully implemented
+    assert need is None and s.implemented and r.has_orders(st, bns[-1] + ":1Co-P1")
+    assert any("fully implemented" in e.text for e in events)
+
+
+def test_2_1e_axis_sheets_implement_whole():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.games.black_wednesday_rules import implement_units
+    r, st = fresh()
+    s = st.sheets["Sp-hasty"]
+    s.implemented = False
+    for u in s.units:
+        st.units[u].sheet = ""
+    implement_units(r, st, Ctx(r, st, [], []), s)
+    assert s.implemented and all(r.has_orders(st, u) for u in s.units)
+
+
+# ---------------------------------------------------------------- BW 3.4, 4.6
+
+def test_3_4_the_return_battalion_restores_up_to_15_spanish_infantry_steps_at_2200():
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending = []
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "2200 10 Feb")
+    st.step = r.sequence(st.turn).index(("command", "review", "axis"))
+    inf = [k for k in r.order if bw.spanish_infantry(r, k) and st.units[k].hex is not None][:4]
+    mg = next(k for k in r.order if r.specs[k].type == "spanish mg section" and st.units[k].hex is not None)
+    for k in inf:
+        st.units[k].steps_lost = 5
+    st.units[mg].steps_lost = 2
+    assert bw.due(r, st) == ("bw_return", {})
+    _ev, need = run_proc(r, st, bw.return_battalion, [])
+    assert mg not in need.pending["options"] and inf[0] in need.pending["options"]   # infantry only
+    picks = [inf[0]] * 5 + [inf[1]] * 5 + [inf[2]] * 5
+    events, need = run_proc(r, st, bw.return_battalion, picks)
+    assert need is None                                                  # 15 given: no more asked
+    assert [st.units[k].steps_lost for k in inf] == [0, 0, 0, 5] and st.units[mg].steps_lost == 2
+    assert st.marks["return battalion"] == "15" and bw.due(r, st) is None
+    st.turn -= 1                                                         # any other turn: no Return Battalion
+    del st.marks["return battalion"]
+    assert bw.due(r, st) is None
+
+
+def test_4_6_grandes_in_command_makes_the_spanish_command_prep_2(tmp_path):
+    src = (ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml").read_text()
+    assert rules_n("8-counter-attack-at-krasni-bor").scenario.formations["spanish"].command_prep == 3
+    p = tmp_path / "s8.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.6"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    assert rules_for_path(p).scenario.formations["spanish"].command_prep == 2
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.9"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    from engine.errors import BadFile
+    with pytest.raises(BadFile) as e:
+        rules_for_path(p)
+    assert "options.variants" in str(e.value) and "4.9" in str(e.value)
+
+
+# ---------------------------------------------------------------- BW 5.0 exiting, 5.1 exit conditions
+
+def test_5_0_units_exit_from_the_map_edge_for_1_mp_and_5_1_an_intact_battalion_through_e_h_counts():
+    from engine.rulesets.tcs.victory import condition_met, units_lost
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    conds = {c.id: c for c in r.scenario.conditions}
+    area = r.condition_hexes["exit-bn"]
+    edge = next(h for h in sorted(area) if len(r.board.neighbors(h)) < 6)
+    inner = next(h for h in r.board.neighbors(edge) if len(r.board.neighbors(h)) == 6)
+    bn = [k for k in r.order if r.specs[k].battalion == "1-708-43"]
+    assert len(bn) == 11
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.memory.put("tcs.counter.movement", (r.specs[k].type,), 6)
+        st.units[k].steps_lost = 0                                                   # at full strength here
+    first = bn[0]
+    put(r, st, first, r.hid(inner), mode="move")
+    st.sheets["S-exit"] = type(next(iter(st.sheets.values())))("S-exit", "soviet", "43", "attack", bn, [edge], [],
+                                                               implemented=True)
+    for k in bn:
+        st.units[k].sheet = "S-exit"
+    refused(lambda: r.check_exit(st, first, "soviet"), "BW 5.0")                   # not an edge hex
+    put(r, st, first, r.hid(edge), mode="move")
+    lost_before = units_lost(r, st, "soviet")
+    events = []
+    r._do_exit(st, A.Exit(first), "soviet", events)
+    assert st.units[first].hex is None and st.marks["exited " + first] == r.hid(edge)
+    assert units_lost(r, st, "soviet") == lost_before                                # exited is not lost (5.0)
+    assert A.parse_action("exit " + first) == A.Exit(first)
+    assert not condition_met(r, st, conds["exit-bn"])[0]                             # 1 of 11 is not intact
+    for k in bn[1:9]:                                                                # 9 of 11 out: 45 of 55 steps
+        st.units[k].hex, st.marks["exited " + k] = None, r.hid(edge)
+    ok, why = condition_met(r, st, conds["exit-bn"])
+    assert ok and "1-708-43" in why
+    assert not condition_met(r, st, conds["no-exit-bn"])[0]
+    assert not condition_met(r, st, conds["exit-rgt"])[0]                           # the regiment is bigger
+    st.units[bn[1]].steps_lost = 2                                                   # 43 of 55: below 80%
+    assert not condition_met(r, st, conds["exit-bn"])[0] and condition_met(r, st, conds["no-exit-bn"])[0]
+
+
+def test_5_1_formations_are_read_from_the_order_of_battle():
+    r = rules_n("3c-campaign")
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "company") == "1-269-63Gd:2Co"
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "battalion") == "1-269-63Gd"
+    assert bw.group_of(r, "1-269-63Gd:2Co-P3", "regiment") == "269-63Gd"
+    assert bw.group_of(r, "269-63Gd:SMG1", "regiment") == "269-63Gd"
+    assert bw.group_of(r, "1-RB:KV1", "regiment") == bw.group_of(r, "2-RB:T26-1", "regiment") == "RB"
+    assert bw.group_of(r, "63Gd-div:Cav", "regiment") == "" and bw.group_of(r, "IndTk:T34-1", "regiment") == ""
+
+
+# ---------------------------------------------------------------- BW 2.2c
+
+def test_2_2c_two_identical_adjacent_platoons_consolidate_into_one_with_the_steps_of_both():
+    from engine.rulesets.tcs.victory import units_lost
+    r, st = fresh()
+    for k in [k for k in r.order if r.specs[k].side == "soviet"]:
+        st.units[k].hex = None                                           # only the platoons below on the map
+    a, b, c, d = "1-269-63Gd:1Co-P1", "1-269-63Gd:1Co-P2", "1-269-63Gd:1Co-P3", "2-269-63Gd:1Co-P1"
+    put(r, st, a, "B40.16", steps_lost=3, morale_state="")
+    put(r, st, b, "B41.16", steps_lost=3, morale_state="")
+    put(r, st, c, "B40.17", steps_lost=2, morale_state="")               # not the same strength
+    put(r, st, d, "B40.16", steps_lost=3, morale_state="")               # another battalion
+    st.memory.put("tcs.counter.steps", ("soviet rifle platoon",), 5)
+    assert bw.consolidation_pairs(r, st) == [(a, b)]
+    st.step = r.sequence(st.turn).index(("cleanup", "cleanup", ""))
+    assert bw.due(r, st) == ("bw_consolidate", {})
+    lost = units_lost(r, st, "soviet")
+    events, need = run_proc(r, st, bw.consolidate, [f"{a}+{b}"])
+    assert need is None and st.units[a].steps_lost == 1 and st.units[b].hex is None   # 2 + 2 steps: one lost
+    assert units_lost(r, st, "soviet") == lost + 1                        # 5.0: consolidated units are lost
+    assert bw.due(r, st) is None
+    put(r, st, b, "B41.16", steps_lost=1, morale_state="suppressed")
+    assert bw.consolidation_pairs(r, st) == []                            # suppressed units never consolidate
+
+
+# ---------------------------------------------------------------- BW 1.1e man-handling, 2.3a/d/e, 3.2d, 4.2
+
+def test_1_1e_a_gun_is_man_handled_into_the_hospital_in_fire_mode_without_overwatch_or_sfa():
+    r, st = fresh()
+    inf = "5-II-262:P1"
+    gun = next(k for k in r.order if r.specs[k].type == "spanish 37mm at gun")
+    hosp = r.board.parse_hex("B53.12")
+    for k in (gun, inf):
+        put(r, st, k, "B54.12", mode="fire", sheet="Sp-hasty", moved=False, fired=False, morale_state="")
+    assert r.has_orders(st, gun)
+    st.units[gun].mode = "move"
+    refused(lambda: r.check_move(st, gun, hosp, "axis"), "BW 1.1e")                 # trucks never enter (1.11a)
+    st.units[gun].mode = "fire"
+    assert r.check_move(st, gun, hosp, "axis") == 0                                   # no MPs
+    refused(lambda: r.check_move(st, inf, hosp, "axis"), "TCS 5.0")                   # only guns are man-handled
+    refused(lambda: r.check_move(st, gun, r.board.parse_hex("B55.12"), "axis"), "TCS 5.0")   # only the Hospital
+    events = []
+    r._do_move(st, A.Move(gun, "B53.12"), "axis", events)
+    assert st.units[gun].hex == hosp and st.units[gun].mode == "fire"
+    assert bw.overwatch_candidates(r, st, gun, hosp, [inf]) == []                     # draws no overwatch
+    assert bw.fire_problem(r, st, hosp, r.board.parse_hex("B50.12"), gun, "sfa")[0] == "BW 1.1e"
+    assert bw.fire_problem(r, st, hosp, r.board.parse_hex("B50.12"), gun, "area") is None
+    refused(lambda: r.check_move(st, gun, r.board.parse_hex("B54.12"), "axis"), "BW 1.1e")   # once a phase
+
+
+def test_2_3a_d_divisional_artillery_is_spotted_only_by_its_divisions_artillery_fo():
+    r, st = fresh()
+    for fo in ("269-63Gd:FO", "269-63Gd:FO-Mor", "133-72:FO"):
+        put(r, st, fo, "B40.22", morale_state="")
+    bat = r.batteries["343-1"]
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO") is None
+    assert bw.mission_problem(r, st, bat, "133-72:FO")[0] == "BW 2.3a"
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO-Mor")[0] == "BW 2.3d"
+    assert bw.mission_problem(r, st, r.batteries["9-1"], "133-72:FO") is None
+    refused(lambda: r.check_mission(st, A.PlaceMission("343-1", "B34.17", "133-72:FO", "he"), "soviet"), "BW 2.3a")
+
+
+def test_2_3e_an_fo_takes_no_step_loss_from_the_area_fire_table():
+    from engine.rulesets.tcs.procs import area_attack
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    h = r.board.parse_hex("B40.22")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    put(r, st, "269-63Gd:FO", "B40.22", steps_lost=0)
+    st.memory.put("tcs.area_fire_column", ("8",), 5)
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.fire_shift", ("Open",), 0)
+    st.memory.put("tcs.area_fire", ("5", "7"), "1")
+    events, need = run_proc(r, st, area_attack, [3, 4], 8, h, "test fire")
+    assert st.units["269-63Gd:FO"].steps_lost == 0 and any("BW 2.3e" in e.text for e in events)
+    assert need.pending["prompt"].slot == "tcs.counter.morale"                       # its morale check goes on
+
+
+def test_3_2d_an_axis_mission_measures_from_a_faux_trp_the_spotter_sees():
+    from engine.rulesets.tcs.procs import fire_mission
+    r, st = fresh()
+    for k, u in st.units.items():
+        u.hex = None
+    put(r, st, "5-II-262:P1", "B40.22")
+    put(r, st, "269-63Gd:FO", "B40.22")
+    tgt = r.board.parse_hex("B34.17")
+    assert tgt in r.bw_faux and r.board.parse_hex("A46.20") in r.bw_faux and r.board.parse_hex("B32.06") in r.bw_faux
+    assert r.board.parse_hex("B40.22") not in r.bw_faux
+    _ev, need = run_proc(r, st, fire_mission, [3], "Bty1", "B34.17", "5-II-262:P1", "he", False)
+    assert need.pending["prompt"].key[1] == "0-3"                                    # the trench target itself
+    _ev, need = run_proc(r, st, fire_mission, [3], "343-1", "B34.17", "269-63Gd:FO", "he", False)
+    assert need.pending["prompt"].key[1] == "7-10"                                   # Soviets: from the spotter, 8
+
+
+def test_4_2_spanish_panic_costs_a_step_and_paralyzes_on_a_die_at_most_the_printed_morale(tmp_path):
+    src = (ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml").read_text()
+    p = tmp_path / "s6.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.2"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    r = rules_for_path(p)
+    st = r.initial_state(1)
+    st.pending = []
+    h = r.board.parse_hex("B45.25")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    a, b = "5-II-262:P1", "5-II-262:P2"
+    put(r, st, a, "B45.25", steps_lost=0, morale_state="")
+    put(r, st, b, "B45.25", steps_lost=0, morale_state="")
+    st.memory.put("tcs.counter.morale", ("spanish infantry platoon",), 4)
+    st.memory.put("tcs.counter.steps", ("spanish infantry platoon",), 5)
+    events, need = run_proc(r, st, bw.before_overrun, [4, 5], h)
+    assert need is None
+    assert (st.units[a].steps_lost, st.units[a].morale_state) == (1, "paralyzed")      # 4 <= morale 4
+    assert (st.units[b].steps_lost, st.units[b].morale_state) == (0, "")               # 5 > 4
+    r6, st6 = fresh()                                                                  # without the variant
+    put(r6, st6, a, "B45.25", steps_lost=0, morale_state="")
+    events, need = run_proc(r6, st6, bw.before_overrun, [1], h)
+    assert st6.units[a].steps_lost == 0 and not events
+
+
+def test_2_6_mounted_cavalry_draws_a_column_more_and_never_assaults():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.procs import fire_shifts
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    h = r.board.parse_hex("B40.16")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.fire_shift", ("Open",), 0)
+    put(r, st, "63Gd-div:Cav", "B40.16", mode="fire")
+    put(r, st, "5-II-262:P1", "B41.16")
+    assert fire_shifts(r, st, Ctx(r, st, [], []), h, [])[0] == 0                    # dismounted: no shift
+    st.units["63Gd-div:Cav"].mode = "move"
+    total, steps = fire_shifts(r, st, Ctx(r, st, [], []), h, [])
+    assert total == 1 and any(s.rule == "BW 2.6" for s in steps)
+    refused(lambda: r.check_assault(st, A.Assault(("63Gd-div:Cav",), "B41.16", False), "soviet"), "BW 2.6")
+
+
+def test_1_2c_a_tank_climbs_onto_the_embankment_off_the_railroad_for_its_entire_ma():
+    from fractions import Fraction
+    r, st = fresh()
+    b = r.board
+    emb = sorted(h for h, fs in b.features.items() if "rr embankment" in fs)
+    h = next(h for h in emb if len([n for n in b.neighbors(h) if b.has_link("railroad", h, n)]) >= 2
+             and any(not b.has_link("railroad", h, n) and n not in emb for n in b.neighbors(h)))
+    along = next(n for n in b.neighbors(h) if b.has_link("railroad", h, n))
+    off = next(n for n in b.neighbors(h) if not b.has_link("railroad", h, n) and n not in emb)
+    tank = "1-RB:KV1"
+    st.memory.put("tcs.counter.movement", (r.specs[tank].type,), 10)
+    put(r, st, tank, b.hex_id(off), mode="move", mp_used=Fraction(0))
+    assert bw.move_cost(r, st, tank, h, Fraction(1)) == 10                 # climbing on: the entire MA
+    put(r, st, tank, b.hex_id(along))
+    assert bw.move_cost(r, st, tank, h, Fraction(1)) == 1                  # along the railroad: no extra cost
+    put(r, st, tank, b.hex_id(h))
+    assert bw.move_cost(r, st, tank, off, Fraction(1)) == 10               # climbing down
+    inf = "1-269-63Gd:1Co-P1"
+    put(r, st, inf, b.hex_id(off))
+    assert bw.move_cost(r, st, inf, h, Fraction(1)) == 1                   # foot units are not affected
+
+
+def test_1_10h_an_intact_soviet_battalion_exiting_through_an_entry_area_closes_it_to_axis_reinforcements():
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    e_hex = next(h for h in sorted(r.bw_entries["e"]) if len(r.board.neighbors(h)) < 6)
+    bn = [k for k in r.order if r.specs[k].battalion == "1-708-43"]
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.memory.put("tcs.counter.movement", (r.specs[k].type,), 6)
+        st.units[k].steps_lost = 0
+    for k in bn[:8]:                                                      # 40 of 55 steps out: not yet intact
+        st.units[k].hex, st.marks["exited " + k] = None, r.hid(e_hex)
+    last = bn[8]
+    put(r, st, last, r.hid(e_hex), mode="move")
+    st.sheets["S-exit"] = type(next(iter(st.sheets.values())))("S-exit", "soviet", "43", "attack", bn, [e_hex], [],
+                                                               implemented=True)
+    st.units[last].sheet = "S-exit"
+    assert not bw.entry_closed(r, st, e_hex)
+    events = []
+    r._do_exit(st, A.Exit(last), "soviet", events)                        # 45 of 55: intact, area E closes
+    assert st.marks["closed entry_area_e"] == "yes" and any("BW 1.10h" in e.text for e in events)
+    assert bw.entry_closed(r, st, e_hex)
+    assert not bw.entry_closed(r, st, next(iter(r.bw_entries["f"])))
+    rc = rules_n("3c-campaign")                                          # a German reinforcement arriving
+    sc = rc.initial_state(1)
+    sc.pending = []
+    sc.marks["closed entry_area_e"] = "yes"
+    de = next(k for k in rc.order if k in sc.waiting and rc.specs[k].entry.startswith("entry_area_e"))
+    assert set(rc.entries[de]) & rc.bw_entries["e"]
+    sc.waiting[de] = "0600 10 Feb"
+    rc.arrive(sc, [])
+    assert sc.units[de].hex is not None and sc.units[de].hex not in rc.bw_entries["e"]
+
+
+def s8_with(tmp_path, variants):
+    src = (ROOT / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml").read_text()
+    p = tmp_path / "s8v.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', f'game_rules = "black_wednesday"\nvariants = {variants}')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    return rules_for_path(p)
+
+
+def test_3_1b_the_ss_at_guns_may_join_a_german_sheet():
+    r = rules_n("3c-campaign")
+    ss = next(k for k in r.order if r.specs[k].type == "ss 75mm at gun")
+    de = next(k for k in r.order if r.specs[k].formation == "german")
+    sp = next(k for k in r.order if r.specs[k].type == "spanish infantry platoon")
+    assert r.specs[ss].formation == "spanish" and r.fits_formation(ss, "german")
+    assert not r.fits_formation(de, "spanish") and not r.fits_formation(sp, "german")
+
+
+def test_4_1_german_cooperation_shares_sheets_and_one_ammunition_pool(tmp_path):
+    r = s8_with(tmp_path, '["4.1"]')
+    st = r.initial_state(1)
+    st.sheets["Sp-prepared"].implemented = False
+    st.units["1-226:StuG1"].sheet = ""
+    assert r.check_assign(st, "1-226:StuG1", "Sp-prepared", "axis")                  # 4.1a
+    base = rules_n("8-counter-attack-at-krasni-bor")
+    de = next(b for b in base.batteries.values() if b.calibre == "105mm de")
+    assert r.batteries[de.id].calibre == "105mm"                                     # 4.1d
+    pools = base.initial_state(1).ammo
+    assert st.ammo["axis|105mm|he"] == pools["axis|105mm|he"] + pools["axis|105mm de|he"]
+    assert "axis|105mm de|he" not in st.ammo
+
+
+def test_4_7_dora_is_plotted_an_hour_ahead_scatters_a_die_minus_one_and_attacks_at_151(tmp_path):
+    from engine.maps.hexes import hex_neighbor
+    from engine.rulesets.tcs.procs import DIRECTIONS
+    src = (ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml").read_text()
+    p = tmp_path / "s6d.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.7"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    r = rules_for_path(p)
+    st = r.initial_state(1)
+    st.pending = []
+    assert r.turns[0].label == "1000 10 Feb" and r.turns[0].full_hour
+    events = []
+    r._do_plot(st, A.Plot("B45.18"), "axis", events)
+    assert st.marks["dora 1100 10 Feb"] == "B45.18"
+    refused(lambda: r._do_plot(st, A.Plot("B40.16"), "axis", []), "BW 4.7")          # cannot be changed
+    refused(lambda: bw.check_plot(r, st, "soviet"), "BW 4.7")
+    st.turn = 1                                                                       # 1020: not an hour turn
+    refused(lambda: bw.check_plot(r, st, "axis"), "BW 4.7")
+    st.turn = 3
+    assert r.turns[3].label == "1100 10 Feb"
+    st.step = r.sequence(3).index(("artillery", "execute", "second"))
+    st.order = ["soviet", "axis"]
+    assert bw.due(r, st) == ("bw_dora", {})
+    landing = hex_neighbor(hex_neighbor(r.board.parse_hex("B45.18"), DIRECTIONS["S"]), DIRECTIONS["S"])
+    for k in [k for k, u in st.units.items() if u.hex == landing]:
+        st.units[k].hex = None
+    put(r, st, "1-269-63Gd:1Co-P1", r.hid(landing))
+    st.memory.put("tcs.scatter_direction", ("3",), "S")
+    _ev, need = run_proc(r, st, bw.dora_fire, [3, 3])                                # S, 3 - 1 = 2 hexes
+    assert need.pending["prompt"].slot == "tcs.area_fire_column" and need.pending["prompt"].key == ("151",)
+    for k in [k for k, u in st.units.items() if u.hex == landing]:
+        st.units[k].hex = None
+    events, need = run_proc(r, st, bw.dora_fire, [3, 1])                             # a 1: no scatter
+    assert need is None and st.marks["dora fired 1100 10 Feb"] == "B45.18"
+    assert st.markers[-1].kind == "smoke" and r.hid(st.markers[-1].hex) == "B45.18"
+    refused(lambda: bw.check_plot(rules6(), st, "axis"), "BW 4.7")                 # without the variant
+
+
+def test_1_3a_in_an_assault_the_trench_shift_helps_only_the_defender():
+    from engine.rulesets.tcs.procs import assault
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    t = next(h for h in sorted(r.trench) if any(n not in r.trench and "wire" not in r.board.features_of(n)
+                                                 for n in r.board.neighbors(h)))
+    d = next(n for n in r.board.neighbors(t) if n not in r.trench and "wire" not in r.board.features_of(n))
+    for k, u in st.units.items():
+        if u.hex in (t, d):
+            u.hex = None
+    a, s = "1-269-63Gd:1Co-P1", "5-II-262:P1"
+    put(r, st, a, r.hid(t), mode="move")
+    put(r, st, s, r.hid(d), mode="fire")
+    m = st.memory
+    m.put("tcs.counter.firepower", ("soviet rifle platoon",), 4)
+    m.put("tcs.counter.firepower", ("spanish infantry platoon",), 3)
+    m.put("tcs.area_fire_column", ("4",), 5)
+    m.put("tcs.area_fire_column", ("3",), 7)
+    for h in (t, d):
+        m.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    m.put("tcs.terrain.fire_shift", ("Open",), 0)
+    m.put("tcs.area_fire", ("5", "2"), "-")
+    _ev, need = run_proc(r, st, assault, [1, 1, 1, 1], [a], r.hid(d))
+    p = need.pending["prompt"]
+    assert p.slot == "tcs.area_fire" and p.key == ("7", "2")                        # no -2 for the attacker's trench
+    assert not any("trench" in step.text for step in p.steps)

@@ -73,6 +73,13 @@ class Fit:
     rms: float
     worst: int
 
+    def suspect(self, share: float = 0.15) -> int | None:
+        """The point to look at again: the worst one when it lies more than ``share`` of a hex's radius from where
+        the fit puts its hex (a click off the centre, or a wrong id), else None (every click agrees)."""
+        if not self.residuals or self.residuals[self.worst] <= share * self.transform.scale:
+            return None
+        return self.worst
+
 
 def fit_affine(lattice_pts: Iterable[tuple[float, float]], pixel_pts: Iterable[tuple[float, float]]) -> Fit:
     """Fit ``pixel = A * lattice + t`` by least squares from three or more pairs."""

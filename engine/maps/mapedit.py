@@ -46,6 +46,14 @@ class SheetSpec:
 
 
 DEFAULT_TERRAIN = "clear"
+# the terrains a map editor offers for a map that has none of its own yet (more are added by name)
+STARTER_TERRAINS = ("clear", "woods", "rough", "hills", "marsh", "lake", "town", "city")
+
+
+def palette_terrains(board: Board) -> list[str]:
+    """The terrains to paint ``board`` with: the starter list, then the map's own (its legend's and its hexes')."""
+    own = (set(board.legend.values()) | set(board.terrain.values())) - set(STARTER_TERRAINS)
+    return list(STARTER_TERRAINS) + sorted(t for t in own if t)
 
 
 def new_board(name: str, orientation: str, specs: Iterable[SheetSpec], terrain: str | None = DEFAULT_TERRAIN) -> Board:

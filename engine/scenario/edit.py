@@ -349,6 +349,41 @@ def side_problem(s: Scenario) -> str | None:
     return side_mismatch(s.ruleset, list(s.sides)) if s.ruleset else None
 
 
+def takes_rules_file(ruleset: str) -> bool:
+    """Whether ``ruleset`` is configured by data, so that its rules may come from a shared rules file."""
+    return ruleset in DATA_RULESETS
+
+
+def set_rules_file(s: Scenario, file: str | Path | None) -> Scenario:
+    """Play the scenario's data-configured ruleset with the rules in ``file`` (None: back to its own [rules]).
+
+    The file is named relative to the scenario's folder when the scenario has a file, else by its full path
+    (saving the scenario names it relative to where the scenario is saved).  ValueError says why it cannot be:
+    a ruleset that takes no rules file, a file that is not there, or one that is not TOML.
+    """
+    if file is None:
+        return dataclasses.replace(s, rules={})
+    if not takes_rules_file(s.ruleset):
+        raise ValueError(f"the ruleset {s.ruleset!r} takes no rules file (only {', '.join(DATA_RULESETS)} do)")
+    path = Path(file).resolve()
+    if not path.is_file():
+        raise ValueError(f"the rules file {path} is not there")
+    if path.suffix.lower() != ".toml":
+        raise ValueError(f"the rules file {path.name} is not a .toml file")
+    import os
+
+    name = Path(os.path.relpath(path, Path(s.path).resolve().parent)).as_posix() if s.path else str(path)
+    return dataclasses.replace(s, rules=name)
+
+
+def rules_file(s: Scenario) -> Path | None:
+    """The shared rules file the scenario names (None: its rules are its own [rules] table)."""
+    name = s.rules if isinstance(s.rules, str) else ""
+    if not name:
+        return None
+    return (Path(s.path).parent / name).resolve() if s.path else Path(name).resolve()
+
+
 def suggest_side_map(s: Scenario, ruleset: str) -> dict[str, str]:
     """A first guess of which ruleset side each scenario side becomes: same id, else the same place in order."""
     want = expected_sides(ruleset) or ()

@@ -21,6 +21,10 @@ def save_scenario(scenario: Scenario, path: str | os.PathLike) -> None:
     doc = scenario_to_dict(scenario)
     if scenario.map_path:
         doc["scenario"]["map"] = Path(os.path.relpath(scenario.map_path, Path(path).resolve().parent)).as_posix()
+    if isinstance(scenario.rules, str) and scenario.rules:
+        # a shared rules file is named relative to the scenario, wherever the scenario is saved
+        old = Path(scenario.path).parent / scenario.rules if scenario.path else Path(scenario.rules)
+        doc["rules"] = Path(os.path.relpath(old.resolve(), Path(path).resolve().parent)).as_posix()
     write_toml(path, doc)
 
 

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QListWidgetItem,
 
 from engine.maps.board import Board
 from engine.errors import BadFile
-from engine.maps.mapedit import DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, jump_limit, new_board
+from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, jump_limit, new_board,
+                                 palette_terrains)
 
 from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
@@ -193,7 +194,7 @@ class MapEditor(QMainWindow):
         p.sheet_combo.clear()
         p.sheet_combo.addItems([sh.id for sh in board.sheets])
         p.sheet_combo.blockSignals(False)
-        p.add_terrains(sorted(set(board.legend.values()) | set(board.terrain.values())))
+        p.set_terrains(palette_terrains(board))      # this map's terrains, not the last map's
         p.show_findings([])
         p.findings.clear()
         p.jump_spin.setValue(jump_limit(board))

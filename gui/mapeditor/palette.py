@@ -8,6 +8,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QButtonGroup, QCheckBox, QComb
                                QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QStackedWidget, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
+from engine.maps.mapedit import STARTER_TERRAINS
+
 # (tool key, button text, shortcut, settings page)
 TOOLS = (
     ("calibrate", "Calibrate", "C", "calibrate"),
@@ -24,7 +26,6 @@ TOOLS = (
     ("trace contour", "Contour", "K", "contour"),
     ("los", "LOS thread", "V", "los"),
 )
-TERRAINS = ("clear", "woods", "rough", "marsh", "bog", "lake", "town", "city", "fortification", "airfield")
 FEATURES = ("trench", "wire", "airfield", "fortification", "mill", "minefield", "bunker")
 HEXSIDE_FEATURES = ("river", "stream", "ditch", "wall", "cliff", "ridge")
 LINK_KINDS = ("road", "railroad", "trail")
@@ -156,9 +157,7 @@ class Palette(QWidget):
         lay = QVBoxLayout(w)
         lay.addWidget(QLabel("Terrain (right button: erase)"))
         self.terrain_list = QListWidget()
-        for t in TERRAINS:
-            self.terrain_list.addItem(t)
-        self.terrain_list.setCurrentRow(0)
+        self.set_terrains(STARTER_TERRAINS)
         lay.addWidget(self.terrain_list, 1)
         letter = QHBoxLayout()
         letter.addWidget(QLabel("Letter in the legend"))
@@ -194,6 +193,12 @@ class Palette(QWidget):
             if items:
                 self.terrain_list.setCurrentItem(items[0])
             self.new_terrain.clear()
+
+    def set_terrains(self, names) -> None:
+        """Offer exactly these terrains (a map's own list: another map's terrains are not kept), the first chosen."""
+        self.terrain_list.clear()
+        self.add_terrains(names)
+        self.terrain_list.setCurrentRow(0)
 
     def add_terrains(self, names) -> None:
         have = {self.terrain_list.item(i).text() for i in range(self.terrain_list.count())}
@@ -409,7 +414,7 @@ class Palette(QWidget):
             res = f"{fit.residuals[i]:.2f}" if fit is not None else "—"
             for j, text in enumerate((hid, f"{u:.1f}", f"{v:.1f}", res)):
                 item = QTableWidgetItem(text)
-                if fit is not None and i == fit.worst and len(clicks) > 3:
+                if fit is not None and i == fit.suspect() and len(clicks) > 3:     # only a click that disagrees
                     item.setBackground(QColor(255, 190, 190))
                 t.setItem(i, j, item)
         if fit is None:

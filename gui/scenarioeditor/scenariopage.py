@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -30,15 +31,26 @@ class ScenarioPage(QWidget):
         self._shown: dict[int, object] = {}         # id(widget) -> the scenario's value it was last given
         self.s_id = QLineEdit()
         self.s_name = QLineEdit()
-        self.s_ruleset = QComboBox(editable=True)
+        self.s_ruleset = QComboBox()            # the installed rulesets: a list to choose from, not a name to type
         self.s_ruleset.setToolTip("The rules the scenario is played with; the sides they play are shown below")
         self.s_ruleset.currentTextChanged.connect(lambda _t: self._show_ruleset_sides())
+        self.rules_file_button = QPushButton("Rules file…", clicked=lambda: self.choose_rules_file())
+        self.rules_file_button.setToolTip("Play a ruleset configured by data (classic, free) with the rules of a "
+                                          "shared rules file, like rules/demyansk-classic.toml")
+        self.own_rules_button = QPushButton("Own rules", clicked=lambda: self.use_own_rules())
+        self.own_rules_button.setToolTip("Forget the rules file: the scenario's own [rules] (or the defaults) apply")
+        self.rules_file_label = QLabel()
+        self.rules_file_label.setWordWrap(True)
+        ruleset_row = QHBoxLayout()
+        ruleset_row.addWidget(self.s_ruleset, 1)
+        ruleset_row.addWidget(self.rules_file_button)
+        ruleset_row.addWidget(self.own_rules_button)
         self.ruleset_sides = QLabel()
         self.ruleset_sides.setWordWrap(True)
         self.side_problem = QLabel()
         self.side_problem.setWordWrap(True)
         self.side_problem.setStyleSheet("color: #b00020")
-        for label in (self.ruleset_sides, self.side_problem):
+        for label in (self.ruleset_sides, self.side_problem, self.rules_file_label):
             label.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)
         self.side_map_box = QGroupBox("The scenario's sides as the ruleset's sides")
         box = QVBoxLayout(self.side_map_box)
@@ -80,8 +92,8 @@ class ScenarioPage(QWidget):
         turns = QHBoxLayout()
         turns.addWidget(self.first)
         turns.addWidget(self.last)
-        for label, w in (("id", self.s_id), ("name", self.s_name), ("ruleset", self.s_ruleset),
-                         ("", self.ruleset_sides), ("", self.side_problem), ("", self.side_map_box), ("map", self.s_map),
+        for label, w in (("id", self.s_id), ("name", self.s_name), ("ruleset", ruleset_row),
+                         ("", self.rules_file_label), ("", self.ruleset_sides), ("", self.side_problem), ("", self.side_map_box), ("map", self.s_map),
                          ("first and last turn", turns), ("turn names", self.names), ("first side", self.first_side),
                          ("sides (tick: set up by the player)", self.sides), ("", side_row),
                          ("map area in play", play_row), ("special rules", self.special)):
@@ -141,8 +153,8 @@ class ScenarioPage(QWidget):
     # ------------------------------------------------------------ the ruleset and its sides
     def _fill_rulesets(self, current: str) -> None:
         names = [r.name for r in E.installed_rulesets()]
-        if current and current not in names:
-            names.append(current)
+        if current not in names:
+            names.append(current)           # the scenario's own word, shown as it is (Check says what is wrong)
         have = [self.s_ruleset.itemText(i) for i in range(self.s_ruleset.count())]
         if have != names:
             typed = self.s_ruleset.currentText()
@@ -158,6 +170,7 @@ class ScenarioPage(QWidget):
         if s is None:
             return
         name = self.s_ruleset.currentText().strip()
+        self._show_rules_file(s, name)
         info = next((r for r in E.installed_rulesets() if r.name == name), None)
         want = info.sides if info is not None else None
         if info is None:
@@ -194,6 +207,50 @@ class ScenarioPage(QWidget):
                 combo.setCurrentText(guess[sid])
             self.side_map[sid] = combo
             form.addRow(f"{sid} ({side.name}) becomes", combo)
+
+    def _show_rules_file(self, s, name: str) -> None:
+        """The rules file the scenario names, and the buttons that choose one, for a ruleset that takes one."""
+        takes = E.takes_rules_file(name)
+        self.rules_file_button.setEnabled(takes)
+        path = E.rules_file(s)
+        self.own_rules_button.setEnabled(path is not None)
+        if path is not None:
+            self.rules_file_label.setText(f"rules from the file {path.name} ({path.parent})")
+        elif takes:
+            self.rules_file_label.setText("the scenario's own rules (Rules page), or a shared rules file (Rules file…)")
+        else:
+            self.rules_file_label.setText("")
+        self.rules_file_label.setVisible(bool(self.rules_file_label.text()))
+
+    def choose_rules_file(self, path: str | None = None) -> bool:
+        """Play the chosen ruleset with the rules of a file (asked for with a file dialog when not given)."""
+        from PySide6.QtWidgets import QFileDialog
+
+        name = self.s_ruleset.currentText().strip()
+        if not E.takes_rules_file(name):
+            self.window.say(f"the ruleset {name!r} takes no rules file: choose classic or free first")
+            return False
+        if path is None:
+            from engine import content
+
+            shipped = content.scenarios() / "rules"         # the rules files the program comes with
+            s = self.window.scenario
+            start = E.rules_file(s) or (shipped if shipped.is_dir() else Path(s.map_path or ".").parent)
+            path, _ = QFileDialog.getOpenFileName(self, "The rules file", str(start), "Rules (*.toml)")
+            if not path:
+                return False
+
+        def do(s):
+            if s.ruleset != name:
+                s = E.set_ruleset(s, name)
+            return E.set_rules_file(s, path)
+
+        self._shown.pop(id(self.s_ruleset), None)
+        return self.window.edit(do, f"rules file {Path(path).name}")
+
+    def use_own_rules(self) -> bool:
+        """Forget the rules file: the scenario's own [rules] apply again."""
+        return self.window.edit(lambda s: E.set_rules_file(s, None), "the scenario's own rules")
 
     def map_sides(self) -> bool:
         """Play the scenario under the chosen ruleset, its sides renamed as chosen (refused in words)."""

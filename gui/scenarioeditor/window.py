@@ -120,6 +120,8 @@ class ScenarioEditor(QMainWindow):
         m.addAction(QAction("&Play with bots", self, shortcut="Ctrl+P", triggered=lambda: self.play_headless()))
         m.addAction(QAction("Open in the &play window", self, triggered=self._open_in_play))
         m.addAction(QAction("Cut a counter &sheet…", self, triggered=self.counter_sheet))
+        m.addSeparator()
+        m.addAction(QAction("&Close the editor", self, shortcut=QKeySequence.Close, triggered=lambda: self.close()))
         e = self.menuBar().addMenu("&Edit")
         e.addAction(QAction("&Undo", self, shortcut=QKeySequence.Undo, triggered=self.undo))
         e.addAction(QAction("&Copy units", self, shortcut=QKeySequence.Copy, triggered=self.oob.copy))
@@ -218,7 +220,8 @@ class ScenarioEditor(QMainWindow):
         p, _ = QFileDialog.getOpenFileName(self, "The map of the new scenario", str(last_folder() or ""), "Maps (*.toml)")
         if p:
             try:
-                self.new_scenario(p, [])
+                # the classic rules play any sides on any map; a game's own ruleset is chosen from the list
+                self.new_scenario(p, [], ruleset="classic")
             except BadFile as e:
                 self.say("\n".join(str(x) for x in e.problems[:20]), title=f"Cannot open {Path(p).name}")
 
@@ -348,6 +351,29 @@ class ScenarioEditor(QMainWindow):
         self.statusBar().showMessage(text.splitlines()[0] if text else "", 10000)
         if title and self.isVisible() and not self._offscreen():
             QMessageBox.warning(self, title, text)
+
+    def ask_to_save(self) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel for a scenario with changes no file holds (no question asked offscreen)."""
+        if self._offscreen():
+            return QMessageBox.Discard
+        name = self.path.name if self.path is not None else "the new scenario"
+        return QMessageBox.question(self, "The scenario is not saved",
+                                    f"{self.scenario.name} has changes that {name} does not hold.\n\n"
+                                    "Save it before closing the editor?",
+                                    QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+
+    def closeEvent(self, event):
+        """Leaving the editor never loses an edit silently; the play window it came from comes back in front."""
+        if self.scenario is not None and self.dirty:
+            answer = self.ask_to_save()
+            if answer == QMessageBox.Cancel or (answer == QMessageBox.Save and not self.save()):
+                event.ignore()
+                return
+        super().closeEvent(event)
+        back = self.parentWidget()
+        if event.isAccepted() and back is not None and back.isVisible():
+            back.raise_()
+            back.activateWindow()
 
     def _offscreen(self) -> bool:
         from PySide6.QtGui import QGuiApplication

@@ -101,6 +101,8 @@ class TcsPlay:
         self._hidden_for_tcs: list = []
         self._was_active = False
         self._tracks_for = None
+        self.prep_act = None               # View > Prep Log (BW 2.4), added once the window has its menus
+        self.prep_dialog = None
 
     # ------------------------------------------------------------ the game in the window
     @property
@@ -111,9 +113,30 @@ class TcsPlay:
     def active(self) -> bool:
         return self.session is not None
 
+    def _prep_menu(self, s) -> None:
+        """BW 2.4: a game with a Preparatory Barrage Log shows it (read-only: it is fixed once play begins)."""
+        menus = getattr(self.window, "menus", None)
+        if self.prep_act is None and menus is not None:
+            from PySide6.QtGui import QAction
+            self.prep_act = QAction("Preparatory Barrage &Log…", self.window)
+            self.prep_act.triggered.connect(self.show_prep_log)
+            menus.view_menu.addAction(self.prep_act)
+        if self.prep_act is not None:
+            self.prep_act.setVisible(bool(s is not None and getattr(s.rules, "bw_prep", None)))
+
+    def show_prep_log(self):
+        from .preplog import PrepLogEditor
+        s = self.session
+        if s is None or not getattr(s.rules, "bw_prep", None):
+            return None
+        self.prep_dialog = PrepLogEditor(s.rules.bw_prep, s.rules.board, read_only=True, parent=self.window)
+        self.prep_dialog.show()
+        return self.prep_dialog
+
     def update(self) -> None:
         """Show the game as it is now (called by the window after every change)."""
         s = self.session
+        self._prep_menu(s)
         self.window.map_view.viewer.decorate = self._decorate if s is not None else None
         if s is None:
             if self._was_active:
@@ -218,6 +241,8 @@ class TcsPlay:
             self.sheet_marks.show_sheet(None, None)
         self.sheet_marks.show_draft(self.sheets.objective, self.sheets.route)
         markers = [(f"{m.id} {m.kind}", m.kind, m.hex, m.zone) for m in st.markers]
+        if rules.game is not None and hasattr(rules.game, "breaches"):     # a game's own map markers (BW 1.4 wire)
+            markers += [(what, "breach-" + what.split()[0].lower(), h, [h]) for h, what in rules.game.breaches(rules, st)]
         missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
         self.barrage_marks.show_marks(markers, missions, self.artillery.target)
         self.zone_marks.show_view(self.tracks.view if has_tracks(s) else {}, self.tracks.dz if has_tracks(s) else "")

@@ -18,6 +18,8 @@ ZONE_EDGE = QColor(200, 30, 20, 200)
 SMOKE = QColor(200, 200, 200, 110)
 ILLUM = QColor(255, 250, 150, 90)
 MISSION = QColor(255, 120, 0)
+BREACH = {"breach-partial": QColor(240, 170, 20, 120), "breach-full": QColor(60, 170, 60, 110),
+          "breach-breaching": QColor(240, 90, 20, 120)}
 MODE_MOVE = QColor(40, 120, 220)
 MODE_FIRE = QColor(200, 40, 40)
 
@@ -171,7 +173,7 @@ class BarrageMarks(QGraphicsItem):
         font.setPixelSize(max(1, int(s * 0.32)))
         painter.setFont(font)
         for label, kind, h, zone in self.markers:
-            fill = {"smoke": SMOKE, "illum": ILLUM}.get(kind, ZONE)
+            fill = {"smoke": SMOKE, "illum": ILLUM, **BREACH}.get(kind, ZONE)
             pen = QPen(ZONE_EDGE if kind == "he" else fill.darker(160), 2)
             pen.setCosmetic(True)
             painter.setPen(pen)
@@ -179,7 +181,8 @@ class BarrageMarks(QGraphicsItem):
             for z in zone:
                 painter.drawPolygon(self._poly(z))
             c = self._centre(h)
-            box = QRectF(c.x() - s * 0.42, c.y() - s * 0.78, s * 0.84, s * 0.36)
+            wide = max(s * 0.84, painter.fontMetrics().horizontalAdvance(label) + s * 0.12)   # the whole label
+            box = QRectF(c.x() - wide / 2, c.y() - s * 0.78, wide, s * 0.36)
             painter.setBrush(QColor(250, 250, 240, 235))
             painter.drawRect(box)
             painter.setPen(QColor(20, 20, 20))

@@ -16,17 +16,19 @@ Actions and their text forms (``parse_action`` reads them, ``text()`` writes the
 
 - ``end``: end the current step for the acting side
 - ``chart SLOT [KEY]... = VALUE``: the printed result a pending prompt asks for
-- ``choose WHAT VALUE``: a pending decision (``initiative``, ``retreat``, ``overwatch``)
+- ``choose WHAT VALUE``: a pending decision (``initiative``, ``retreat``, ``overwatch``; Black Wednesday's
+  ``trench``, ``commissar``, ``battalion``, ``return``, ``consolidate``)
 - ``complete SHEET`` / ``cancel SHEET``: Command step 1
 - ``implement SHEET``: Command step 3 (Command Prep Table)
 - ``reserve SHEET``: Command step 4
 - ``assign UNIT SHEET``: Command step 5
 - ``opsheet ID TYPE FORMATION units U+U objective HEX,HEX [route HEX-HEX-...]``: Command step 6
 - ``airstrike HEX``: a sortie attacks
-- ``mission BATTERY HEX by SPOTTER he|smoke|illum [continuous]``, ``lift MARKER``: artillery
+- ``mission BATTERY HEX by SPOTTER he|smoke|illum [continuous]``, ``lift MARKER``: artillery;
+  ``plot HEX``: a game's plotted super-heavy fire (BW 4.7 Dora)
 - ``mode UNIT move|fire``, ``move UNIT HEX`` (one hex; overwatch may answer),
   ``fire U+U at HEX``, ``sfa U+U at HEX``, ``pointfire UNIT at TARGET``,
-  ``assault U+U HEX``, ``overrun UNIT HEX``: Action phases
+  ``assault U+U HEX``, ``overrun UNIT HEX``, ``exit UNIT`` (from a map-edge hex, BW 5.0): Action phases
 
 Queries for the panels: ``clock``, ``acting_side``, ``sequence``, ``current``,
 ``turn_info`` (clock, weather, visibility), ``ammunition``,

@@ -175,13 +175,34 @@ ACTIONS = (End, Choose, Complete, Implement, ReserveCheck, Assign, NewSheet, Air
 for _cls in ACTIONS:
     _cls.to_dict = lambda self: {"kind": type(self).__name__.lower(), **asdict(self)}
 
+@dataclass(frozen=True)
+class Plot:
+    """Artillery step 3 on a full-hour turn: plot a super-heavy gun's target for the next hour (BW 4.7 Dora):
+    ``plot HEX``."""
+
+    hex: str
+
+    def text(self) -> str:
+        return f"plot {self.hex}"
+
+
+@dataclass(frozen=True)
+class Exit:
+    """Leave the map from a map-edge hex for 1 MP (BW 5.0 "exiting"): ``exit UNIT``."""
+
+    unit: str
+
+    def text(self) -> str:
+        return f"exit {self.unit}"
+
+
 FORMS = {"end": "end", "choose": "choose WHAT VALUE", "complete": "complete SHEET", "cancel": "cancel SHEET",
          "implement": "implement SHEET", "reserve": "reserve SHEET", "assign": "assign UNIT SHEET",
          "opsheet": "opsheet ID TYPE FORMATION units U+U objective HEX,HEX [route HEX-HEX]",
          "airstrike": "airstrike HEX", "mission": "mission BATTERY HEX by SPOTTER he|smoke|illum [continuous]",
-         "lift": "lift MARKER", "mode": "mode UNIT move|fire", "move": "move UNIT HEX",
+         "lift": "lift MARKER", "plot": "plot HEX", "mode": "mode UNIT move|fire", "move": "move UNIT HEX",
          "fire": "fire U+U at HEX", "pointfire": "pointfire UNIT at TARGET", "sfa": "sfa U+U at HEX",
-         "assault": "assault U+U HEX", "overrun": "overrun UNIT HEX", "chart": "chart SLOT [KEY]... = VALUE"}
+         "assault": "assault U+U HEX", "overrun": "overrun UNIT HEX", "exit": "exit UNIT", "chart": "chart SLOT [KEY]... = VALUE"}
 
 
 def parse_action(text: str):
@@ -215,12 +236,16 @@ def parse_action(text: str):
         return PlaceMission(a[0], a[1], a[3], a[4], len(a) == 6)
     if v == "lift" and len(a) == 1:
         return Lift(a[0])
+    if v == "plot" and len(a) == 1:
+        return Plot(a[0])
     if v == "mode" and len(a) == 2:
         return SetMode(a[0], a[1])
     if v == "move" and len(a) == 2:
         return Move(a[0], a[1])
     if v in ("fire", "pointfire", "sfa") and len(a) == 3 and a[1] == "at":
         return Fire({"fire": "area", "pointfire": "point", "sfa": "sfa"}[v], tuple(a[0].split("+")), a[2])
+    if v == "exit" and len(a) == 1:
+        return Exit(a[0])
     if v in ("assault", "overrun") and len(a) == 2:
         return Assault(tuple(a[0].split("+")), a[1], v == "overrun")
     raise IllegalAction("", f"{text!r} is malformed (expected {FORMS[v]!r})")

@@ -70,7 +70,9 @@ def implement(rules, st, ctx, sheet: str) -> None:
     need = ctx.cell("tcs.command_prep", (row, col), steps, f"implementing {sheet}")
     s.rolled = True
     ok = need != "-" and int(roll) >= int(need)
-    if ok:
+    if ok and rules.game is not None and hasattr(rules.game, "implement_units"):
+        rules.game.implement_units(rules, st, ctx, s)      # BW 2.1e: one battalion at a time
+    elif ok:
         s.implemented = True
         for u in s.units:
             st.units[u].sheet = sheet
@@ -131,17 +133,20 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
 
-def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[int, list[Step]]:
-    """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...)."""
+def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True) -> tuple[int, list[Step]]:
+    """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...); an
+    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender)."""
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
     sh = int(ctx.cell("tcs.terrain.fire_shift", (cls,), purpose=f"{cls} targets"))
     steps = [Step(f"{sh:+d} {cls} target", "TCS 8.0")] if sh else []
     total = sh
-    feats = rules.board.features_of(h)
+    feats = rules.board.features_of(h) if features else ()
     for f in rules.scenario.fire_shifts:
         if f.feature in feats:
             total += f.shift
             steps.append(Step(f"{f.shift:+d} {f.feature}", f.rule))
+    if rules.game is not None and hasattr(rules.game, "target_shifts"):      # BW 2.6: mounted cavalry
+        extra = list(extra) + rules.game.target_shifts(rules, st, h)
     for shift, step in extra:
         total += shift
         steps.append(step)
@@ -149,13 +154,13 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]]) -> tuple[
 
 
 def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tuple[int, Step]] = (), sfa: bool = False,
-                assault: bool = False) -> None:
+                assault: bool = False, features: bool = True) -> None:
     """One roll on the Area Fire Table against every unit in a hex (TCS 8.0)."""
     targets = [k for k, u in st.units.items() if u.hex == h]
     if not targets or firepower <= 0:
         return
     base = int(ctx.cell("tcs.area_fire_column", (firepower,), purpose=f"{who}: firepower {firepower}"))
-    shift, steps = fire_shifts(rules, st, ctx, h, list(extra))
+    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features)
     col = _clip(base + shift, 1, 20)
     roll = ctx.roll_dice("2d6", f"area fire by {who} at {rules.hid(h)}")
     work = (Step(f"column {base} (firepower {firepower})", "TCS 8.0"), *steps, Step(f"roll {roll}"))
@@ -170,7 +175,10 @@ def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tu
         if st.units[k].hex is None:
             continue
         if res not in ("M",) and not sfa:
-            lose_steps(rules, st, ctx, k, int(res))
+            if rules.specs[k].fo and rules.game is not None and getattr(rules.game, "FOS_NEVER_KILLED", False):
+                ctx.events.append(Event("step", f"{k} is an FO: no step loss from the Area Fire Table (BW 2.3e)"))
+            else:
+                lose_steps(rules, st, ctx, k, int(res))
         if st.units[k].hex is not None:
             morale_check(rules, st, ctx, k, sfa=sfa, assault=assault, fire_from=None)
 
@@ -225,6 +233,8 @@ def morale_check(rules, st, ctx, uid: str, sfa: bool = False, assault: bool = Fa
     roll = ctx.roll_dice("2d6", f"morale of {uid}")
     steps.append(Step(f"roll {roll}"))
     res = ctx.cell("tcs.morale", (col, roll), tuple(steps), f"{uid}'s morale check")
+    if rules.game is not None and hasattr(rules.game, "morale_result"):     # BW 1.3d, 2.2a: the owner's options
+        res = rules.game.morale_result(rules, st, ctx, uid, res)
     ctx.events.append(Event("morale", f"{uid} morale check: column {col}, roll {roll}: {res}",
                             {"unit": uid, "result": res}))
     if res == "S" and u.morale_state != PARALYZED:
@@ -357,6 +367,9 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     side = rules.specs[units[0]].side
     defenders = [k for k, u in st.units.items() if u.hex == h]
     kind = "overrun" if overrun else "assault"
+    if overrun and rules.game is not None and hasattr(rules.game, "before_overrun"):
+        rules.game.before_overrun(rules, st, ctx, h)              # BW 4.2 Spanish Panic
+        defenders = [k for k, u in st.units.items() if u.hex == h]
     for u in units:
         st.units[u].fired = st.units[u].fired_turn = True
     trained = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[u].assault_trained for u in units) else []
@@ -365,7 +378,7 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     if live_d:
         back = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[d].assault_trained for d in live_d) else []
         area_attack(rules, st, ctx, firepower_of(rules, st, ctx, live_d), st.units[units[0]].hex,
-                    "+".join(live_d), back, assault=True)
+                    "+".join(live_d), back, assault=True, features=False)      # BW 1.3a, 1.6: defender only
     live_a = [u for u in units if st.units[u].hex is not None]
     live_d = [d for d in defenders if st.units[d].hex == h]
     if not live_a:
@@ -453,6 +466,8 @@ def fire_mission(rules, st, ctx, battery: str, hex: str, spotter: str, ammo: str
     why = f"{battery}'s mission on {hex}"
     if adjust:
         frm = [st.units[spotter].hex] + [rules.board.parse_hex(t) for t in rules.scenario.trps.get(side, ())]
+        if rules.game is not None and hasattr(rules.game, "faux_trps"):     # BW 3.2d: Faux TRPs
+            frm += rules.game.faux_trps(rules, st, side, st.units[spotter].hex, h, min(hex_distance(x, h) for x in frm))
         d = min(hex_distance(x, h) for x in frm)
         line = rules.scenario.sides[side].nation
         roll = ctx.roll_dice("1d6", f"adjustment of {why}")

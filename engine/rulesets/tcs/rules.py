@@ -56,6 +56,8 @@ class TcsRules:
         if self.options.get("game_rules"):
             import importlib
             self.game = importlib.import_module(f".games.{self.options['game_rules']}_rules", __package__)
+            if hasattr(self.game, "bind"):        # the game's own procedures and data (BW 2.4's Prep Log)
+                self.game.bind(self)
         from ...scenario.areas import AreaContext
         self.areas = AreaContext(self.board)
         # hexes whose occupation a victory condition reads (BW 5.0 "occupy": the last side to enter or pass through)
@@ -67,6 +69,7 @@ class TcsRules:
         self.trench = frozenset(h for h, fs in self.board.features.items() if "trench" in fs)
         self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
         self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
+        self.exits = any(c.kind in ("exit", "no_exit") for c in scenario.conditions)      # BW 5.0
 
     def hid(self, h: Hex) -> str:
         try:
@@ -238,6 +241,10 @@ class TcsRules:
                     st.pending = [miss]
                     events.append(Event("ask", miss["prompt"].text()))
                     return
+            due = self.game.due(self, st) if self.game is not None and hasattr(self.game, "due") else None
+            if due:                      # a game's own step that comes first in a phase (BW 2.4e: the Prep fires)
+                self._run(st, due[0], due[1], [], events, then=False)
+                continue
             if step in AUTO:
                 args = {"phase": phase} if step == "initiative" else {"side": who} if who else {}
                 if step == "weather" and not self.scenario.weather_table:
@@ -411,8 +418,8 @@ class TcsRules:
             return
         handler = {"review": (A.Complete,), "implement": (A.Implement,), "reserve": (A.ReserveCheck,),
                    "add": (A.Assign,), "create": (A.NewSheet,), "sorties": (A.Airstrike,),
-                   "missions": (A.PlaceMission, A.Lift),
-                   "action": (A.SetMode, A.Move, A.Fire, A.Assault)}.get(step, ())
+                   "missions": (A.PlaceMission, A.Lift, A.Plot),
+                   "action": (A.SetMode, A.Move, A.Fire, A.Assault, A.Exit)}.get(step, ())
         if not isinstance(action, handler):
             raise IllegalAction("TCS sequence of play", f"{action.text()!r} is not allowed now: {self.clock(st)}")
         getattr(self, "_do_" + type(action).__name__.lower())(st, action, side, events)
@@ -482,9 +489,16 @@ class TcsRules:
         cur = st.units[uid].sheet
         if cur and cur in st.sheets and st.sheets[cur].implemented:
             raise IllegalAction("TCS 6.13", f"{uid} is carrying out {cur}; complete or cancel it first")
-        if self.specs[uid].formation and s.formation and self.specs[uid].formation != s.formation:
+        if self.specs[uid].formation and s.formation and not self.fits_formation(uid, s.formation):
             raise IllegalAction("TCS 6.13", f"{uid} belongs to {self.specs[uid].formation}, not {s.formation}")
         return s
+
+    def fits_formation(self, uid: str, formation: str) -> bool:
+        """Whether a unit may be on a sheet of ``formation``: its own, or as the game allows (BW 3.1b, 4.1a)."""
+        if self.specs[uid].formation == formation:
+            return True
+        return self.game is not None and hasattr(self.game, "formations_mix") and \
+            self.game.formations_mix(self, uid, formation)
 
     def _do_assign(self, st, a: A.Assign, side, events) -> None:
         s = self.check_assign(st, a.unit, a.sheet, side)
@@ -509,7 +523,7 @@ class TcsRules:
         for u in a.units:
             if u not in self.specs or self.specs[u].side != side or st.units[u].hex is None:
                 raise IllegalAction("TCS 6.8", f"{u} is not a unit of {side} on the map")
-            if self.specs[u].formation != a.formation:
+            if not self.fits_formation(u, a.formation):
                 raise IllegalAction("TCS 6.8", f"{u} is not in {a.formation}")
         s.units = list(a.units)
         return s
@@ -566,6 +580,8 @@ class TcsRules:
             raise IllegalAction("TCS 17.2", f"{sp} cannot spot for {bat.id}: an FO, or the firing unit itself")
         if st.units[sp].morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{sp} is paralyzed")
+        if self.game is not None and hasattr(self.game, "mission_problem"):
+            self.game.check(self.game.mission_problem(self, st, bat, sp))     # BW 2.3a, 2.3d
 
     def _do_placemission(self, st, a: A.PlaceMission, side, events) -> None:
         self.check_mission(st, a, side)
@@ -574,6 +590,11 @@ class TcsRules:
         st.batteries_used.append(a.battery)
         st.missions.append(Mission(a.battery, self.hex(a.hex), a.spotter, a.ammo, a.continuous))
         events.append(Event("mission", f"{a.battery}: {a.ammo} mission on {a.hex} spotted by {a.spotter}"))
+
+    def _do_plot(self, st, a: A.Plot, side, events) -> None:
+        if self.game is None or not hasattr(self.game, "plot"):
+            raise IllegalAction("BW 4.7", "this game has no plotted super-heavy fire")
+        self.game.plot(self, st, self.hex(a.hex), side, events)                  # BW 4.7 Dora
 
     def _do_lift(self, st, a: A.Lift, side, events) -> None:
         m = next((m for m in st.markers if m.id == a.marker and m.side == side and m.continuous), None)
@@ -659,6 +680,9 @@ class TcsRules:
         if self.game is not None and to in self.board and are_adjacent(u.hex, to):
             self._game_move(st, uid, to)
         if u.mode != "move":
+            if self.game is not None and hasattr(self.game, "fire_mode_move") and to in self.board \
+                    and are_adjacent(u.hex, to):
+                return self.game.fire_mode_move(self, st, uid, to)       # BW 1.1e man-handling (or refused)
             raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
         if u.morale_state == PARALYZED:
             raise IllegalAction("TCS 13.0", f"{uid} is paralyzed")
@@ -687,7 +711,8 @@ class TcsRules:
     def has_orders(self, st, uid: str) -> bool:
         """Whether a unit may move and assault: an implemented Op Sheet (TCS 6.0; games add exceptions)."""
         u = st.units[uid]
-        return bool(u.sheet and u.sheet in st.sheets and st.sheets[u.sheet].implemented)
+        return bool(u.sheet and u.sheet in st.sheets and (st.sheets[u.sheet].implemented
+                                                          or st.marks.get("started " + u.sheet)))   # BW 2.1e
 
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)
@@ -700,6 +725,28 @@ class TcsRules:
         self._take(st, to, side)
         events.append(Event("move", f"{a.unit} moves to {a.to} ({cost} MP)", {"unit": a.unit, "to": a.to}))
         self._run(st, "overwatch", {"mover": a.unit, "hex": a.to}, [], events, False)
+
+    def check_exit(self, st, uid: str, side: str) -> None:
+        """BW 5.0 "exiting": a unit in Move mode with orders, in a map-edge hex, pays 1 MP to leave the map; only
+        in scenarios whose victory counts exits."""
+        u = self._own(st, uid, side)
+        if not self.exits:
+            raise IllegalAction("BW 5.0", "no victory condition of this scenario counts units leaving the map")
+        if u.mode != "move" or u.morale_state == PARALYZED or not self.has_orders(st, uid):
+            raise IllegalAction("BW 5.0", f"{uid} must be in Move mode, not paralyzed, carrying out an Op Sheet")
+        if len(self.board.neighbors(u.hex)) == 6:
+            raise IllegalAction("BW 5.0", f"{self.hid(u.hex)} is not on the map edge: units exit from the edge hexrow")
+        if u.mp_used + 1 > self.ma(st, uid):
+            raise IllegalAction("BW 5.0", f"{uid} has not the 1 MP leaving the map costs")
+
+    def _do_exit(self, st, a: A.Exit, side, events) -> None:
+        self.check_exit(st, a.unit, side)
+        u = st.units[a.unit]
+        st.marks["exited " + a.unit] = self.hid(u.hex)
+        events.append(Event("exit", f"{a.unit} leaves the map from {self.hid(u.hex)} (BW 5.0)", {"unit": a.unit}))
+        u.hex, u.mp_used = None, u.mp_used + 1
+        if self.game is not None and hasattr(self.game, "after_exit"):
+            self.game.after_exit(self, st, events)                                      # BW 1.10h
 
     def _take(self, st, h: Hex, side: str) -> None:
         if h in self.tracked:
@@ -738,13 +785,19 @@ class TcsRules:
             spot = None
             saved, self._scope = self._scope, (st, {"occ": at})
             try:
+                prefix = True
                 for i in range(blocked.get(kind, 0), len(hexes)):
                     h = hexes[i]
-                    if not self.stack_problem(st, uid, h) and not any(self.specs[k].side != spec.side
-                                                                     for k in at.get(h, ())):
+                    full = bool(self.stack_problem(st, uid, h)) or any(self.specs[k].side != spec.side
+                                                                       for k in at.get(h, ()))
+                    closed = self.game is not None and hasattr(self.game, "entry_closed") \
+                        and self.game.entry_closed(self, st, h)                          # BW 1.10h
+                    if not full and not closed:
                         spot = h
                         break
-                    blocked[kind] = i + 1
+                    prefix = prefix and full          # only a full hex surely stays so while units arrive
+                    if prefix:
+                        blocked[kind] = i + 1
             finally:
                 self._scope = saved
             if spot is None:
@@ -776,6 +829,8 @@ class TcsRules:
                 if self.game is not None and self.game.fire_problem(self, st, u.hex, h):
                     continue                  # BW 1.1f: no overwatch into or out of the Mill
                 cands.append(k)
+        if cands and self.game is not None and hasattr(self.game, "overwatch_candidates"):
+            cands = self.game.overwatch_candidates(self, st, mover, h, cands)     # BW 1.3c
         return sorted(spotters(self, st, mover, h, "", cands)) if cands else []
 
     def check_fire(self, st, a: A.Fire, side: str) -> Hex:
@@ -800,7 +855,7 @@ class TcsRules:
             if u.fired:
                 raise IllegalAction("TCS 8.0", f"{uid} has fired this phase")
             if self.game is not None:
-                self.game.check(self.game.fire_problem(self, st, u.hex, h))
+                self.game.check(self.game.fire_problem(self, st, u.hex, h, uid, a.kind))
             if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)
@@ -903,6 +958,8 @@ class TcsRules:
             out += [A.Airstrike(self.hid(h)) for h in sorted(seen)]
         elif step == "missions":
             out += [A.Lift(m.id) for m in st.markers if m.side == side and m.continuous]
+            if self.game is not None and hasattr(self.game, "plot_offers"):
+                out += self.game.plot_offers(self, st, side)                     # BW 4.7
             out += self._mission_offers(st, side, own)
         elif step == "action":
             out += self._action_offers(st, side, own)
@@ -972,6 +1029,8 @@ class TcsRules:
                 for n in self.board.neighbors(u.hex):
                     if _ok(lambda: self.check_move(st, uid, n, side)):
                         out.append(A.Move(uid, self.hid(n)))
+                if self.exits and _ok(lambda: self.check_exit(st, uid, side)):
+                    out.append(A.Exit(uid))
                 for h in enemy_at:
                     if are_adjacent(u.hex, h):
                         for ov in ((False, True) if self.specs[uid].vehicle else (False,)):

@@ -20,7 +20,8 @@ AMMO_TYPES = ("he", "smoke", "illum")
 MODES = ("move", "fire")
 TOP = ("scenario", "options", "sides", "formations", "battalions", "units", "op_sheets", "batteries", "ammo",
        "preplotted", "air", "trps", "victory", "fire_shifts", "releases", "ammo_arrivals", "leros")
-CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit")
+CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", "no_units", "exit", "no_exit")
+EXIT_GROUPS = ("platoon", "company", "battalion", "regiment")      # BW 5.1: the intact formation an exit counts
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class Condition:
     side: str                       # whose occupation (or whose units) it counts
     area: str = ""                  # an area expression on the map
     count: int = 0
+    group: str = "battalion"        # exit and no_exit: the formation that must leave intact (EXIT_GROUPS)
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,9 @@ DEFAULT_OPTIONS = {
     "no_smoke_weather": [],
     "game_rules": "",               # a game's own rules module under engine/rulesets/tcs/games ("black_wednesday")
     "full_breaches": [],            # wire hexes Fully Breached at the start (BW scenarios 4-8)
+    "prep_log": "",                 # BW 2.4: the Prep Log fired ("historical" or a Log file beside the scenario)
+    "prep_battalions": [],          # BW 2.4: the Log's columns this scenario uses (empty: all)
+    "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
 }
 
 
@@ -440,7 +445,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                                         r.get(t, "kind", str, w, required=True, default="occupy_all",
                                               choices=CONDITION_KINDS),
                                         side_of(t, w), r.get(t, "area", str, w, default=""),
-                                        r.get(t, "count", int, w, default=0)))
+                                        r.get(t, "count", int, w, default=0),
+                                        r.get(t, "group", str, w, default="battalion", choices=EXIT_GROUPS)))
         cids = {c.id for c in conditions}
         for where, t in r.tables(vic, "levels"):
             w = "victory." + where

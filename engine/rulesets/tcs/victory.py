@@ -7,7 +7,9 @@ A condition is one of:
 - ``hold_fewer``: ``side`` occupies fewer than ``count`` hexes of ``area`` (scenario 4's "fewer than 50");
 - ``occupy_any``: ``side`` occupies all of one of the areas ``area`` lists, separated by ";";
 - ``no_units``: no unit of ``side`` stands in ``area``;
-- ``exit``: units of ``side`` exited through ``area`` (exiting is not built, so it is never met and says so).
+- ``exit``: an intact ``group`` (platoon, company, battalion, regiment) of ``side`` left the map through
+  ``area`` (BW 5.0: exited units holding 80% or more of the group's original steps); ``no_exit``: none did.
+  Which units make a group is the game's (``games/black_wednesday_rules.exited_groups``).
 
 Levels are tried in order; the first whose conditions hold (``at_least`` of them, or all) is the result.
 A level with no conditions is the "otherwise" level.  Shifts (BW 5.1) move the result along the levels'
@@ -34,13 +36,18 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
     if c.kind == "no_units":
         n = sum(1 for k, u in st.units.items() if u.hex in hexes and rules.specs[k].side == c.side)
         return n == 0, f"{n} {c.side} units there"
-    return False, "exiting the map is not built: never met"
+    if c.kind in ("exit", "no_exit") and rules.game is not None and hasattr(rules.game, "exited_groups"):
+        groups = rules.game.exited_groups(rules, st, c.side, hexes, c.group)
+        why = f"intact {c.group}s exited: {', '.join(groups) or 'none'}"
+        return (bool(groups) if c.kind == "exit" else not groups), why
+    return False, "this game does not say which units make a formation: never met"
 
 
 def units_lost(rules, st, side: str) -> int:
     """Units in the dead pile (BW 5.0 'Lost Units'): on no hex and not waiting to enter."""
     return sum(1 for k, u in st.units.items()
-               if rules.specs[k].side == side and u.hex is None and k not in st.waiting)
+               if rules.specs[k].side == side and u.hex is None and k not in st.waiting
+               and not st.marks.get("exited " + k))
 
 
 def evaluate(rules, st) -> tuple[str, str, dict]:

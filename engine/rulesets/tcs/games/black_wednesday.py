@@ -134,8 +134,11 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
 
 
 # ------------------------------------------------------------------ victory
-def cond(i, text, kind, side, area="", count=0):
-    return {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+def cond(i, text, kind, side, area="", count=0, group=""):
+    c = {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+    if group:                 # BW 5.1: the intact formation an exit condition counts
+        c["group"] = group
+    return c
 
 
 def levels_count(ids, soviet_at, draw_at, axis_name="Axis victory"):
@@ -377,8 +380,12 @@ def campaign_victory(board):
          cond("sa", "Soviets occupy Samsonovka", "occupy_all", "soviet", "samsonovka"),
          cond("hw", "no Axis unit at or within 5 of the highway", "no_units", "axis",
               "within 5 of leningrad_moscow_highway"),
-         cond("exit-rgt", "an intact Soviet regiment exits through E-H", "exit", "soviet", GERMAN_ENTRY),
-         cond("exit-bn", "an intact Soviet battalion exits through E-H", "exit", "soviet", GERMAN_ENTRY),
+         cond("exit-rgt", "an intact Soviet regiment or brigade exits through E-H", "exit", "soviet", GERMAN_ENTRY,
+              group="regiment"),
+         cond("exit-bn", "an intact Soviet battalion exits through E-H", "exit", "soviet", GERMAN_ENTRY,
+              group="battalion"),
+         cond("no-exit-bn", "no more than an intact Soviet company exits through E-H", "no_exit", "soviet",
+              GERMAN_ENTRY, group="battalion"),
          cond("kb20", "Axis occupy at least 20 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 20),
          cond("kb40", "Axis occupy at least 40 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 40),
          cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb)]
@@ -387,7 +394,7 @@ def campaign_victory(board):
                                                                                "exit-rgt"], "rank": 6},
         {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "exit-bn"], "rank": 5},
         {"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["kb"], "rank": 4},
-        {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west"], "rank": 1},
+        {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west", "no-exit-bn"], "rank": 1},
         {"name": "Axis Minor Victory", "winner": "axis", "conditions": ["kb20"], "rank": 2},
         {"name": "Draw", "winner": "", "conditions": [], "rank": 3},
     ]
@@ -404,6 +411,13 @@ def build_all(root: Path = ROOT) -> list[Path]:
     sov_bats_63 = _bats("soviet", ["343-1", "343-2", "343-3"], "76mm")
     sov_bats_72 = _bats("soviet", ["9-1", "9-2", "9-3"], "76mm")
     at289 = _bats("soviet", ["289-1", "289-2", "289-3"], "122mm")
+
+    # BW 2.4: scenarios 1 and 2 use the Log's columns aimed at their sectors (the program's reading of "a subset
+    # of positions": the battalions whose historical targets all lie in that division's sector), 3 all of it
+    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"]}
+    prep2 = {"prep_log": "historical",
+             "prep_battalions": ["Katyusha 1", "Katyusha 2", "122mm 3", "122mm 4", "152mm 8"]}
+    prep3 = {"prep_log": "historical"}
 
     def emit(n, slug, head, b, **kw):
         p = root / "scenarios" / f"black-wednesday-{n}-{slug}.toml"
@@ -423,7 +437,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "soviet", east)],
                   "levels": [{"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["trenches"]},
                              {"name": "Axis Minor Victory", "winner": "axis", "conditions": []}]},
-         comment="Black Wednesday scenario 1, Turning the Left: map B east of the railroad, 0600-0940 10 Feb.")
+         comment="Black Wednesday scenario 1, Turning the Left: map B east of the railroad, 0600-0940 10 Feb.",
+         options=prep1)
     # Scenario 2: Assault of the Guards
     b = Builder()
     _axis(b, S2_AXIS)
@@ -438,7 +453,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "soviet", "krasni_bor", 5),
                                  cond("bastion", "Soviets capture El Bastion", "occupy_all", "soviet", "el_bastion")],
                   "levels": levels_count(["kb5", "bastion"], 1, 0, "Axis Minor Victory")},
-         comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.")
+         comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.",
+         options=prep2)
     # Scenario 3 and the campaign from it
     for camp in (False, True):
         b = Builder()
@@ -450,7 +466,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
                   + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
                   + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
                   ammo=[_ammo("soviet", "76mm", 168, 28), _ammo("soviet", "122mm", 36),
-                        _ammo("axis", "105mm", 210, 60, 6), _ammo("axis", "150mm", 75, 18)], releases=rel)
+                        _ammo("axis", "105mm", 210, 60, 6), _ammo("axis", "150mm", 75, 18)], releases=rel, options=prep3)
         if camp:
             emit("3c", "campaign", _head("3c", "", "The Campaign (from Assault the Line)", "0600 10 Feb",
                                           "1700 11 Feb", "soviet", "The whole battle, 82 turns, judged by 5.1."), b,

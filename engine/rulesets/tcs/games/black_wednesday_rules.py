@@ -3,19 +3,44 @@
 - 1.1e The Hospital (B53.12): no vehicle enters it.
 - 1.1f The Mill (A25.23): vehicles enter only along the road from A26.23; no direct fire (regular or
   overwatch) into or out of it except in assaults; indirect fire and spotting are not affected.
+- 1.2c A tank entering or leaving an embankment hex off the railroad's line spends its entire MA (trucks may not).
 - 1.2d A railroad embankment hex holds at most 2 vehicles.
 - 1.4a Units enter only Fully Breached wire hexes, except an infantry or cavalry unit breaching (1.4b):
   moving into the wire from the hex it began the phase in costs all its MA; once the move's overwatch is
   over (the next thing the side does, or the end of its phase), a unit still there in Move mode makes a
   Partial Breach and goes back where it came from, or turns a Partial Breach Full and stays (1.4b C/D).
   Breaches never close (1.4c); roads do not help (1.4d); artillery never breaches (1.4e).
+- 1.3c A non-vehicle unit moving from a trench hex to a trench hex draws overwatch only from enemy units
+  it moves adjacent to; 1.3d a unit in a trench hex may take Paralyzed instead of an SYR result.
+- 2.2a Commissars: a Soviet unit may ignore a Suppressed result by a step loss on a Soviet unit in its hex,
+  once a phase per unit.
+- 2.1e A Soviet Op Sheet implemented in play starts one battalion (the player's choice) each time it
+  implements, the regimental and divisional units with the first; it goes on accruing and rolling until
+  every battalion has started.
+- 2.6 Mounted (Move-mode) cavalry draws +1 column of Area Fire and never assaults (overrun only).
 - 2.3e FOs never take part in an assault.
+- 2.2c At Clean-up the Soviet player may consolidate two identical platoons of a battalion (same type, same
+  steps lost, in good order) stacked or adjacent: one takes the steps of both, the other is lost.
+- 3.4 At 2200 10 Feb the Spanish player restores up to 15 infantry steps to units on the map that lost them.
+- 3.1b The SS AT guns may be on Spanish or German sheets; 4.1 (variant) German cooperation: German and Spanish
+  units share sheets (4.1a) and one ammunition pool (4.1d).
+- 4.7 (variant) Dora: on each full-hour turn from 0600 10 Feb the Axis may plot a hex for the next hour; it
+  fires there after an automatic scatter (one die minus one hexes), 151 firepower, then a smoke marker.
+- 4.6 (variant) Grandes in Command: the Spanish Command Prep rating is 2.
+- 2.4 The Prep Log fires as the first thing in each Soviet Action Phase of its turns (2.4e): no spotter, no
+  ammunition (2.4b), a die for Good or Bad Shoot (2.4d), double the battalion barrage value (2.4a); the
+  Katyushas attack a radius-5 zone at strength 6 and scatter on a Bad Shoot (2.4g).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ....errors import IllegalAction
+from ....errors import BadFile, IllegalAction, Problem
+from ....game import Event
+from ....maps.hexes import are_adjacent, hex_range
+from .bw_prep import scenario_prep_log
+
+VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7")       # BW 4.0: optional rules a scenario may use
 
 BREACHERS = ("rifle", "infantry", "cavalry")          # BW 1.4b: only infantry and cavalry units breach
 
@@ -33,14 +58,18 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
     spec, u = rules.specs[uid], st.units[uid]
     if spec.vehicle and _has(rules, to, "hospital"):
         return "BW 1.1e", f"no vehicle enters the Hospital ({rules.hid(to)})"
+    if transported(rules, uid) and u.mode == "move" and _has(rules, to, "hospital"):
+        return "BW 1.1e", f"{uid} rides trucks in Move mode (1.11a): it is man-handled into the Hospital in Fire mode"
     if spec.vehicle and _has(rules, to, "mill") and not rules.board.has_link("road", u.hex, to):
         return "BW 1.1f", f"vehicles enter the Mill only along the road from A26.23, not from {rules.hid(u.hex)}"
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         if not any(w in spec.type for w in BREACHERS) or spec.vehicle:
             return "BW 1.4a", f"{rules.hid(to)} is wire: only Fully Breached wire hexes may be entered, and only " \
                               "infantry and cavalry breach (1.4b)"
-        if u.moved or u.mp_used:
+        if u.moved:                     # BW 1.4b A/B: from where it began the phase (a mode change first is allowed)
             return "BW 1.4b", f"{uid} must breach {rules.hid(to)} from the hex it began the phase in, with all its MA"
+    if "truck" in spec.type and off_the_line(rules, st, uid, to):
+        return "BW 1.2c", f"trucks enter and leave the embankment only along the railroad, not into {rules.hid(to)}"
     if spec.vehicle and _has(rules, to, "rr embankment"):
         veh = [k for k, x in st.units.items() if x.hex == to and rules.specs[k].vehicle and k != uid]
         if len(veh) >= 2:
@@ -49,15 +78,41 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
 
 
 def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
-    """A breaching move costs the unit's whole (remaining) MA (BW 1.4b B)."""
+    """A breaching move costs the unit's whole (remaining) MA (BW 1.4b B); a tank climbing onto or down from the
+    embankment other than along the railroad costs its entire MA (BW 1.2c)."""
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         return max(cost, rules.ma(st, uid) - st.units[uid].mp_used)
+    if off_the_line(rules, st, uid, to):
+        return max(cost, rules.ma(st, uid))
     return cost
 
 
+def off_the_line(rules, st, uid: str, to) -> bool:
+    """BW 1.2c: a vehicle entering or leaving an embankment hex by a hexside the railroad does not cross."""
+    frm = st.units[uid].hex
+    return rules.specs[uid].vehicle and (_has(rules, to, "rr embankment") or _has(rules, frm, "rr embankment")) \
+        and not rules.board.has_link("railroad", frm, to)
+
+
 def after_move(rules, st, uid: str, frm, to) -> None:
+    if st.units[uid].mode == "fire" and transported(rules, uid):    # BW 1.1e: man-handled (no overwatch, no SFA)
+        st.marks["manhandled " + uid] = _phase(st)
+    key = "trench move " + uid
+    if not rules.specs[uid].vehicle and _has(rules, frm, "trench") and _has(rules, to, "trench"):
+        st.marks[key] = rules.hid(to)          # BW 1.3c: remembered for the overwatch this move draws
+    else:
+        st.marks.pop(key, None)
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         st.marks["breaching " + uid] = rules.hid(frm)
+
+
+def breaches(rules, st) -> list[tuple]:
+    """The wire markers on the map (BW 1.4): (hex, "Partial breach" | "Full breach" | "Breaching <unit>")."""
+    out = [(rules.board.parse_hex(k[5:]), f"{v.title()} breach") for k, v in sorted(st.marks.items())
+           if k.startswith("wire ")]
+    out += [(st.units[k[10:]].hex, f"Breaching {k[10:]}") for k in sorted(st.marks)
+            if k.startswith("breaching ") and st.units[k[10:]].hex is not None]
+    return out
 
 
 def settle_breaches(rules, st, events) -> None:
@@ -79,19 +134,525 @@ def settle_breaches(rules, st, events) -> None:
             u.hex = rules.board.parse_hex(frm)
 
 
-def fire_problem(rules, st, firer_hex, target_hex) -> tuple[str, str] | None:
-    """BW 1.1f: no direct fire into or out of the Mill (assault fire is not direct fire in this sense)."""
+def fire_problem(rules, st, firer_hex, target_hex, uid: str = "", kind: str = "") -> tuple[str, str] | None:
+    """BW 1.1f: no direct fire into or out of the Mill (assault fire is not direct fire in this sense);
+    BW 1.1e: a unit man-handled this phase fires no SFA."""
     if _has(rules, firer_hex, "mill") or _has(rules, target_hex, "mill"):
         return "BW 1.1f", "no direct fire into or out of the Mill (only assaults, mortars, artillery and sorties)"
+    if kind == "sfa" and uid and st.marks.get("manhandled " + uid) == _phase(st):
+        return "BW 1.1e", f"{uid} was man-handled this phase and cannot fire an SFA"
     return None
+
+
+def _phase(st) -> str:
+    return f"{st.turn}.{st.step}"
+
+
+TRANSPORTED = ("at gun", "infantry gun", "howitzer", "120mm mortar")     # BW 1.11a: moved by trucks and wagons
+
+
+def transported(rules, uid: str) -> bool:
+    return any(w in rules.specs[uid].type for w in TRANSPORTED)
+
+
+def fire_mode_move(rules, st, uid: str, to):
+    """BW 1.1e: a gun in Fire mode that has not moved or fired this phase is man-handled into the Hospital from
+    a hex beside it (or out of it): no MPs, no overwatch, no SFA this phase.  Any other Fire-mode move is
+    refused as the series refuses it."""
+    from fractions import Fraction
+    unit = st.units[uid]
+    if not transported(rules, uid) or not (_has(rules, to, "hospital") or _has(rules, unit.hex, "hospital")):
+        raise IllegalAction("TCS 5.0", f"{uid} is in Fire mode; only units in Move mode move")
+    if unit.moved or unit.fired or unit.morale_state:
+        raise IllegalAction("BW 1.1e", f"{uid} must begin the phase in Fire mode beside the Hospital, in good order, "
+                                       "to be man-handled")
+    if not rules.has_orders(st, uid):
+        raise IllegalAction("TCS 6.0", f"{uid} has no implemented Op Sheet to carry out")
+    if any(v.hex == to and rules.specs[k].side != rules.specs[uid].side for k, v in st.units.items()):
+        raise IllegalAction("TCS 5.0", f"{rules.hid(to)} holds enemy units")
+    why = rules.stack_problem(st, uid, to)
+    if why:
+        raise IllegalAction("TCS stacking (game data)", why)
+    return Fraction(0)
+
+
+def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
+    """BW 2.3a: a division's artillery is spotted only by that division's FOs; 2.3d: the regiments' mortar FOs
+    spot only for their own 120mm mortar company, never for the artillery (the 289 AT Regiment's division is
+    the player's assignment before play: any division's artillery FO)."""
+    if bat.side != "soviet":
+        return None
+    spec = rules.specs[spotter]
+    if spec.type == "soviet mortar forward observer":
+        return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
+    div = BATTERY_DIVISION.get(bat.id.split("-")[0])
+    if div and spec.formation != div:
+        return "BW 2.3a", f"{bat.id} is {div}'s divisional artillery: only {div}'s FOs spot for it, not {spotter}"
+    return None
+
+
+BATTERY_DIVISION = {"162": "43", "343": "63Gd", "9": "72"}          # BW 2.3: divisional artillery regiments
+FOS_NEVER_KILLED = True                                           # BW 2.3e: no AFT step loss on an FO
+
+
+def faux_trp_hexes(board) -> frozenset:
+    """BW 3.2d: Building and City hexes, road junctions (roads leaving by three hexsides or more), trench and El
+    Bastion hexes, wire hexes and the FW-190 crash hex."""
+    from ....maps.hexes import hexside
+    out = set()
+    roads = board.links.get("road", set()) | board.links.get("highway", set())
+    for h in board.hexes():
+        fs = board.features_of(h)
+        if board.terrain_of(h) in ("city", "building") or {"trench", "wire", "el bastion", "fw-190 crash"} & set(fs):
+            out.add(h)
+        elif sum(hexside(h, n) in roads for n in board.neighbors(h)) >= 3:
+            out.add(h)
+    return frozenset(out)
+
+
+def faux_trps(rules, st, side: str, spotter_hex, target, nearest: int) -> list:
+    """BW 3.2d: for an Axis mission, the Faux TRPs nearer the target than the spotter (or a TRP) that the spotter
+    sees: the distance on the Adjustment Table is measured from the nearest of them."""
+    from ....maps.hexes import hex_distance
+    if side != "axis":
+        return []
+    cands = [h for h in rules.bw_faux if hex_distance(h, target) < nearest]
+    if not cands:
+        return []
+    far = max(hex_distance(spotter_hex, h) for h in cands)
+    return sorted(rules.sight.visible_from(st, spotter_hex, cands, far))
+
+
+def before_overrun(rules, st, ctx, h) -> None:
+    """BW 4.2 (variant) Spanish Panic: before an overrun, a die for each Spanish unit in the hex; at most its
+    printed morale, it loses a step and is Paralyzed."""
+    from ..procs import lose_steps
+    from ..state import PARALYZED
+    if "4.2" not in rules.options.get("variants", []):
+        return
+    for k in [k for k in rules.order if st.units[k].hex == h and rules.specs[k].formation == "spanish"]:
+        m = int(ctx.cell("tcs.counter.morale", (rules.specs[k].type,), purpose=f"{k}'s printed morale"))
+        die = ctx.roll(f"Spanish Panic of {k} (BW 4.2)")
+        if m >= die:
+            ctx.events.append(Event("panic", f"{k} panics: die {die}, morale {m}: a step lost, Paralyzed (BW 4.2)"))
+            st.units[k].morale_state = PARALYZED
+            lose_steps(rules, st, ctx, k, 1)
+        else:
+            ctx.events.append(Event("panic", f"{k} holds: die {die}, morale {m} (BW 4.2)"))
 
 
 def assault_problem(rules, st, uid: str) -> tuple[str, str] | None:
     if rules.specs[uid].fo:
         return "BW 2.3e", f"{uid} is an FO: FOs never attack in an assault"
+    if mounted(rules, st, uid):
+        return "BW 2.6", f"{uid} is mounted (Move mode): mounted cavalry assaults only by overrun"
     return None
+
+
+def mounted(rules, st, uid: str) -> bool:
+    """BW 2.6: a cavalry unit in Move mode uses Mounted Movement."""
+    return "cavalry" in rules.specs[uid].type and st.units[uid].mode == "move"
+
+
+def target_shifts(rules, st, h) -> list:
+    """BW 2.6: enemy Area Fire at a hex holding mounted cavalry shifts one column right."""
+    from ....charts import Step
+    if any(u.hex == h and mounted(rules, st, k) for k, u in st.units.items()):
+        return [(1, Step("+1 mounted cavalry in the hex", "BW 2.6"))]
+    return []
 
 
 def check(problem) -> None:
     if problem:
         raise IllegalAction(*problem)
+
+
+# ---------------------------------------------------------------- the series engine's hooks (rules.py, procs.py)
+
+def bind(rules) -> None:
+    """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
+    from dataclasses import replace
+    rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
+                   "bw_consolidate": consolidate, "bw_dora": dora_fire}
+    rules.bw_prep = scenario_prep_log(rules)
+    rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
+    rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
+    variants = rules.options.get("variants", [])
+    bad = [v for v in variants if v not in VARIANTS]
+    if bad:
+        raise BadFile([Problem(rules.scenario.path, "options.variants",
+                               f"unknown variant {bad[0]!r} (expected some of {', '.join(VARIANTS)})")])
+    if "4.1" in variants:                                  # BW 4.1d: one Axis ammunition pool
+        _merge_axis_pools(rules)
+    f = rules.scenario.formations.get("spanish")
+    if "4.6" in variants and f is not None:                # BW 4.6: Grandes in Command, Spanish Command Prep 2
+        rules.scenario.formations["spanish"] = replace(f, command_prep=2)
+
+
+RETURN_CLOCK, RETURN_STEPS = "2200 10 Feb", 15          # BW 3.4
+
+
+def spanish_infantry(rules, uid: str) -> bool:
+    """BW 3.4: Spanish infantry (not MG, mortar or gun units)."""
+    spec = rules.specs[uid]
+    return spec.formation == "spanish" and "infantry platoon" in spec.type
+
+
+def due(rules, st):
+    """A BW step that comes first in a phase: 3.4's Return Battalion at the start of the 2200 10 Feb Command
+    Phase (Axis review), 2.4e's Prep Log missions at the start of the Soviet Action Phase (once each)."""
+    phase, step, who = rules.current(st)
+    label = rules.turns[st.turn].label
+    if label == RETURN_CLOCK and step == "review" and who == "axis" and not st.marks.get("return battalion") \
+            and any(spanish_infantry(rules, k) and u.hex is not None and u.steps_lost for k, u in st.units.items()):
+        return "bw_return", {}
+    if step == "execute" and who == "axis" and st.marks.get("dora " + label) and not st.marks.get("dora fired " + label):
+        return "bw_dora", {}                             # BW 4.7
+    if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
+        return "bw_consolidate", {}                      # BW 2.2c
+    log = rules.bw_prep
+    if log is None:
+        return None
+    if step != "action" or who != "soviet" or not log.turns.get(label) or st.marks.get("prep " + label):
+        return None
+    return "bw_prep", {}
+
+
+def prep_fire(rules, st, ctx) -> None:
+    """BW 2.4: fire this turn's Prep Log missions one after another."""
+    from ..procs import area_attack, scatter, zone_of
+    from ..state import Barrage
+    log = rules.bw_prep
+    label = rules.turns[st.turn].label
+    # BW 2.4e: the previous turn's Prep barrage markers come off first
+    st.markers = [m for m in st.markers if not m.battery.startswith("prep ")]
+    cfg = log.settings
+    for bat, hid in log.turns.get(label, ()):
+        h = rules.board.parse_hex(hid)
+        why = f"{bat}'s Prep mission on {hid}"
+        die = ctx.roll(f"Good or Bad Shoot of {why} (BW 2.4d)")
+        shoot = log.shoot(die)                                  # BW 2.4d: no spotter, no Adjustment Table
+        katyusha = log.calibre(bat) == "katyusha"
+        ctx.events.append(Event("prep", f"{why}: {die}, {shoot.title()} Shoot (BW 2.4d)",
+                                {"battalion": bat, "hex": hid, "shoot": shoot}))
+        if katyusha:
+            if shoot == "bad" and cfg.get("katyusha_scatters", True):     # BW 2.4g: Katyushas scatter normally
+                h = scatter(rules, st, ctx, h, why)
+                if h is None:
+                    continue
+            zone = [x for x in hex_range(h, int(cfg["katyusha_radius"])) if x in rules.board]
+            fp = int(cfg["katyusha_firepower"])                 # BW 2.4g: strength 6 over an 11-hex zone
+        else:                                                   # BW 2.4d: always lands on the plotted hex
+            zone = zone_of(rules, h, "battalion")
+            base = int(ctx.cell("tcs.barrage_values", (log.calibre(bat), "battalion"),
+                                purpose=f"{log.calibre(bat)} battalion of the Prep (doubled, BW 2.4a)"))
+            fp = base * int(cfg["prep_multiplier"])             # BW 2.4a: double the Barrage Values Chart
+        mid = f"M{st.next_id}"
+        st.next_id += 1
+        st.markers.append(Barrage(mid, "soviet", "he", h, zone, "prep " + bat))
+        ctx.events.append(Event("barrage", f"{mid}: {bat} Prep barrage on {rules.hid(h)}, strength {fp} "
+                                           f"(BW 2.4a/g; no ammunition spent, 2.4b)", {"hex": rules.hid(h)}))
+        for x in zone:
+            area_attack(rules, st, ctx, fp, x, f"{bat} (Prep)")
+    st.marks["prep " + label] = "fired"
+
+
+def overwatch_candidates(rules, st, mover: str, h, cands: list[str]) -> list[str]:
+    """BW 1.3c: trench-to-trench movement by non-vehicles is spotted (for overwatch) only from adjacent hexes;
+    BW 1.1e: man-handling draws no overwatch."""
+    if st.marks.get("manhandled " + mover) == _phase(st) and st.units[mover].mode == "fire":
+        return []
+    if st.marks.get("trench move " + mover) == rules.hid(h):
+        return [k for k in cands if are_adjacent(st.units[k].hex, h)]
+    return cands
+
+
+def morale_result(rules, st, ctx, uid: str, res: str) -> str:
+    """The owner's options on a morale result: 1.3d SYR -> Paralyzed in a trench, 2.2a commissars."""
+    from ..procs import lose_steps
+    u, spec = st.units[uid], rules.specs[uid]
+    if res == "SYR" and _has(rules, u.hex, "trench"):           # BW 1.3d
+        pick = ctx.choose("trench", spec.side, ["SYR", "P"],
+                          f"{uid} is in a trench hex: take the SYR, or Paralyzed instead (BW 1.3d)?")
+        if pick == "P":
+            ctx.events.append(Event("morale", f"{uid} takes Paralyzed instead of SYR (BW 1.3d)"))
+            return "P"
+    phase = f"{st.turn}.{st.step}"
+    if res == "S" and spec.side == "soviet" and st.marks.get("commissar " + uid) != phase:      # BW 2.2a
+        mates = [k for k in rules.order if st.units[k].hex == u.hex and rules.specs[k].side == "soviet"]
+        pick = ctx.choose("commissar", "soviet", ["accept"] + mates,
+                          f"{uid} is Suppressed: accept, or a step loss on a unit in its hex instead (BW 2.2a)?")
+        if pick != "accept":
+            st.marks["commissar " + uid] = phase
+            ctx.events.append(Event("commissar", f"{pick} loses a step so that {uid} ignores its Suppression (BW 2.2a)"))
+            lose_steps(rules, st, ctx, pick, 1)
+            return "-"
+    return res
+
+
+def implement_units(rules, st, ctx, s) -> None:
+    """BW 2.1e: an implementation roll made in play starts one battalion of a Soviet sheet (the Soviet player's
+    choice); the sheet is fully implemented when its last battalion starts."""
+    def start(units):
+        for u in units:
+            st.units[u].sheet = s.id
+    if s.side != "soviet":
+        s.implemented = True
+        start(s.units)
+        return
+    bns = sorted({rules.specs[u].battalion for u in s.units if rules.specs[u].battalion})
+    begun = [b for b in bns if st.marks.get(f"started {s.id} {b}")]
+    waiting = [b for b in bns if b not in begun]
+    if not begun:                                       # the regimental and divisional units go with the first
+        start([u for u in s.units if not rules.specs[u].battalion])
+    if len(waiting) <= 1:
+        s.implemented = True
+        start(s.units)
+        st.marks.pop("started " + s.id, None)
+        ctx.events.append(Event("implement", f"{s.id} is fully implemented (BW 2.1e)"))
+        return
+    bn = ctx.choose("battalion", "soviet", waiting, f"{s.id} implements: which battalion starts (BW 2.1e)?")
+    st.marks[f"started {s.id} {bn}"] = "yes"
+    st.marks["started " + s.id] = "yes"
+    start([u for u in s.units if rules.specs[u].battalion == bn])
+    ctx.events.append(Event("implement", f"{s.id}: battalion {bn} starts alone ({len(waiting) - 1} to follow, BW 2.1e)"))
+
+
+def return_battalion(rules, st, ctx) -> None:
+    """BW 3.4: the Spanish player restores steps to infantry that lost them, one at a time, up to 15 (the rest
+    is wasted); only units on the map (the program's reading: the dead pile stays dead)."""
+    left, given = RETURN_STEPS, []
+    while left:
+        cands = [k for k in rules.order if spanish_infantry(rules, k) and st.units[k].hex is not None
+                 and st.units[k].steps_lost]
+        if not cands:
+            break
+        pick = ctx.choose("return", "axis", ["done"] + cands,
+                          f"The Return Battalion (BW 3.4): {left} infantry steps left to restore: which unit?")
+        if pick == "done":
+            break
+        st.units[pick].steps_lost -= 1
+        given.append(pick)
+        left -= 1
+    st.marks["return battalion"] = str(len(given))
+    ctx.events.append(Event("return", f"the Return Battalion restores {len(given)} steps (BW 3.4)"
+                                      + (f": {', '.join(given)}" if given else "")))
+
+
+# ---------------------------------------------------------------- BW 5.0 exiting, 5.1 intact formations
+
+def group_of(rules, uid: str, level: str) -> str:
+    """The formation of ``level`` a unit belongs to, read from the order of battle's ids ("" for none):
+    ``1-269-63Gd:2Co-P3`` is in company ``1-269-63Gd:2Co``, battalion ``1-269-63Gd``, regiment ``269-63Gd``;
+    the Red Banner Tank Brigade's battalions ``1-RB`` and ``2-RB`` make brigade ``RB`` (5.1 "Regiment or
+    Brigade")."""
+    spec = rules.specs[uid]
+    head, _, tail = uid.partition(":")
+    if level == "platoon":
+        return uid
+    if level == "company":
+        if "Co-" in tail:
+            return f"{head}:{tail.rsplit('-', 1)[0]}"
+        return head if spec.side == "axis" and tail.startswith("P") else ""
+    if level == "battalion":
+        return spec.battalion
+    bn = spec.battalion
+    if bn in ("1-RB", "2-RB"):
+        return "RB"
+    if bn.count("-") >= 2:                               # 1-269-63Gd -> 269-63Gd
+        return bn.split("-", 1)[1]
+    if not bn and spec.side == "soviet" and tail and not head.endswith("-div") and "-" in head:
+        return head                                      # regimental troops (269-63Gd:SMG1)
+    return ""
+
+
+def exited_groups(rules, st, side: str, hexes, level: str) -> list[str]:
+    """BW 5.0/5.1: the groups of ``level`` whose units that left the map through ``hexes`` hold 80% or more of
+    the group's original steps ("intact")."""
+    from ..proc import chart_value
+    members: dict[str, list[str]] = {}
+    for k in rules.order:
+        if rules.specs[k].side == side:
+            g = group_of(rules, k, level)
+            if g:
+                members.setdefault(g, []).append(k)
+    out = []
+    for g, us in sorted(members.items()):
+        out_hexes = [st.marks.get("exited " + k) for k in us]
+        if not any(h and rules.board.parse_hex(h) in hexes for h in out_hexes):
+            continue
+        steps = [chart_value(rules, st, "tcs.counter.steps", (rules.specs[k].type,)) for k in us]
+        if any(s is None for s in steps):
+            continue
+        total = sum(int(s) for s in steps)
+        left = sum(int(s) - st.units[k].steps_lost for k, s, h in zip(us, steps, out_hexes)
+                   if h and rules.board.parse_hex(h) in hexes)
+        if total and left * 5 >= total * 4:
+            out.append(g)
+    return out
+
+
+# ---------------------------------------------------------------- BW 2.2c consolidation
+
+def consolidation_pairs(rules, st) -> list[tuple[str, str]]:
+    """BW 2.2c: Soviet platoons that may consolidate: the same type, the same steps lost (some), in good order,
+    the same battalion, stacked or adjacent."""
+    from ..state import OK
+    cands = [k for k in rules.order if rules.specs[k].side == "soviet" and rules.specs[k].battalion
+             and st.units[k].hex is not None and st.units[k].steps_lost and st.units[k].morale_state == OK]
+    out = []
+    for i, a in enumerate(cands):
+        ua, sa = st.units[a], rules.specs[a]
+        for b in cands[i + 1:]:
+            ub, sb = st.units[b], rules.specs[b]
+            if sa.type == sb.type and sa.battalion == sb.battalion and ua.steps_lost == ub.steps_lost \
+                    and (ua.hex == ub.hex or are_adjacent(ua.hex, ub.hex)):
+                out.append((a, b))
+    return out
+
+
+def consolidate(rules, st, ctx) -> None:
+    """BW 2.2c: the Soviet player picks pairs to consolidate (or none), one after another; the first of a pair
+    keeps the steps of both (at most its full strength), the second goes to the dead pile (a lost unit, 5.0)."""
+    from ..procs import eliminate
+    label = rules.turns[st.turn].label
+    while True:
+        pairs = consolidation_pairs(rules, st)
+        if not pairs:
+            break
+        pick = ctx.choose("consolidate", "soviet", ["none"] + [f"{a}+{b}" for a, b in pairs],
+                          "Clean-up: consolidate two identical platoons (BW 2.2c)?")
+        if pick == "none":
+            break
+        a, b = pick.split("+")
+        steps = int(ctx.cell("tcs.counter.steps", (rules.specs[a].type,), purpose=f"{a}'s steps"))
+        left = min(steps, 2 * steps - st.units[a].steps_lost - st.units[b].steps_lost)
+        st.units[a].steps_lost = steps - left
+        eliminate(rules, st, b, ctx.events, f"consolidated into {a} (BW 2.2c)")
+    st.marks["consolidated " + label] = "yes"
+
+
+# ---------------------------------------------------------------- BW 1.10h entry areas closed by Soviet exits
+
+def _area(rules, name: str) -> frozenset:
+    from ....scenario.areas import AreaContext, AreaError
+    try:
+        return frozenset(AreaContext(rules.board).hexes(name))
+    except AreaError:          # a map without the game's entry areas has none to close
+        return frozenset()
+
+
+def after_exit(rules, st, events) -> None:
+    """BW 1.10h: an Axis entry area (A-H) through which an intact Soviet battalion has left the map is closed."""
+    for x, hexes in sorted(rules.bw_entries.items()):
+        key = "closed entry_area_" + x
+        if not st.marks.get(key) and exited_groups(rules, st, "soviet", hexes, "battalion"):
+            st.marks[key] = "yes"
+            events.append(Event("exit", f"entry area {x.upper()} is closed to Axis reinforcements (BW 1.10h)"))
+
+
+def entry_closed(rules, st, h) -> bool:
+    """BW 1.10h: whether a reinforcement hex lies in a closed entry area."""
+    return any(h in hexes for x, hexes in rules.bw_entries.items() if st.marks.get("closed entry_area_" + x))
+
+
+# ---------------------------------------------------------------- BW 3.1b, 4.1 German cooperation
+
+def formations_mix(rules, uid: str, formation: str) -> bool:
+    """BW 3.1b: the 2 SS Brigade's AT guns may be on German or Spanish sheets; 4.1a (variant): German and Spanish
+    units may share sheets."""
+    axis = {"spanish", "german"}
+    own = rules.specs[uid].formation
+    if own not in axis or formation not in axis:
+        return False
+    return rules.specs[uid].type.startswith("ss ") or "4.1" in rules.options.get("variants", [])
+
+
+def _merge_axis_pools(rules) -> None:
+    """BW 4.1d: the German batteries fire from the Spanish pools of their calibre (``105mm de`` -> ``105mm``)."""
+    from dataclasses import replace
+    sc = rules.scenario
+    for bid, b in list(rules.batteries.items()):
+        if b.calibre.endswith(" de"):
+            rules.batteries[bid] = replace(b, calibre=b.calibre[:-3])
+    merged: dict = {}
+    for (side, cal, kind), n in sc.ammo.items():
+        key = (side, cal[:-3] if cal.endswith(" de") else cal, kind)
+        merged[key] = merged.get(key, 0) + n
+    sc.ammo.clear()
+    sc.ammo.update(merged)
+    sc.ammo_arrivals[:] = [(c, side, cal[:-3] if cal.endswith(" de") else cal, k, n)
+                           for c, side, cal, k, n in sc.ammo_arrivals]
+
+
+# ---------------------------------------------------------------- BW 4.7 Dora
+
+DORA_FROM, DORA_FIREPOWER = "0600 10 Feb", 151
+
+
+def _dora(rules) -> bool:
+    return "4.7" in rules.options.get("variants", [])
+
+
+def _next_hour(rules, st) -> str:
+    """The label of the next full-hour turn after this one, or ""."""
+    for t in rules.turns[st.turn + 1:]:
+        if t.full_hour:
+            return t.label
+    return ""
+
+
+def check_plot(rules, st, side: str) -> str:
+    """BW 4.7: the Axis plots on a full-hour turn (0600 10 Feb or later) for the next hour turn, once; returns it."""
+    from .. clock import parse_clock
+    t = rules.turns[st.turn]
+    if not _dora(rules) or side != "axis":
+        raise IllegalAction("BW 4.7", "only the Axis plots Dora's fire, and only with the 4.7 variant")
+    if not t.full_hour or t.when < parse_clock(DORA_FROM, rules.scenario.year):
+        raise IllegalAction("BW 4.7", f"Dora's fire is plotted on hour turns from {DORA_FROM} ({t.label} is not one)")
+    nxt = _next_hour(rules, st)
+    if not nxt:
+        raise IllegalAction("BW 4.7", "no hour turn is left for Dora to fire on")
+    if st.marks.get("dora " + nxt):
+        raise IllegalAction("BW 4.7", f"Dora's fire for {nxt} is plotted already and cannot be changed")
+    return nxt
+
+
+def plot(rules, st, h, side: str, events) -> None:
+    nxt = check_plot(rules, st, side)
+    st.marks["dora " + nxt] = rules.hid(h)
+    events.append(Event("plot", f"Dora plotted on {rules.hid(h)} for {nxt} (BW 4.7)"))
+
+
+def plot_offers(rules, st, side: str) -> list:
+    from .. import actions as A
+    try:
+        check_plot(rules, st, side)
+    except IllegalAction:
+        return []
+    return [A.Plot(rules.hid(h)) for h in sorted({u.hex for k, u in st.units.items()
+                                                   if u.hex is not None and rules.specs[k].side != side})]
+
+
+def dora_fire(rules, st, ctx) -> None:
+    """BW 4.7: no adjustment: the target scatters one die minus one hexes in the diagram's direction; the hex it
+    lands on (only that hex) takes one 151-firepower attack, then a regular smoke marker."""
+    from ..procs import DIRECTIONS, area_attack
+    from ..state import Barrage
+    from ....maps.hexes import hex_neighbor
+    label = rules.turns[st.turn].label
+    h = rules.board.parse_hex(st.marks["dora " + label])
+    rd = ctx.roll_dice("1d6", "Dora's scatter direction")
+    direction = ctx.cell("tcs.scatter_direction", (rd,), purpose="Dora's scatter (BW 4.7)")
+    n = int(ctx.roll("Dora's scatter distance")) - 1
+    for _ in range(n):
+        h = hex_neighbor(h, DIRECTIONS[direction])
+    st.marks["dora fired " + label] = rules.hid(h) if h in rules.board else "off the map"
+    if h not in rules.board:
+        ctx.events.append(Event("dora", f"Dora's shell scatters {n} {direction} off the map (BW 4.7)"))
+        return
+    ctx.events.append(Event("dora", f"Dora's shell lands {n} hexes {direction} on {rules.hid(h)} (BW 4.7)"))
+    area_attack(rules, st, ctx, DORA_FIREPOWER, h, "Dora (BW 4.7)")
+    mid = f"M{st.next_id}"
+    st.next_id += 1
+    st.markers.append(Barrage(mid, "axis", "smoke", h, [h], "Dora", False, rules.options["smoke_level"]))
