@@ -334,3 +334,12 @@ def test_after_a_palette_button_the_keys_still_go_to_the_map(qtbot, editor, tmp_
     qtbot.keyClicks(editor.view, "40")
     click_hex(qtbot, editor, "A03.03")
     assert b.elevation[b.parse_hex("A03.03")] == 40
+
+
+def test_a_new_map_not_saved_yet_counts_as_unsaved_until_it_is_saved(qtbot, editor, tmp_path):
+    """Leaving the editor right after New map threw the map away without a question: it was not 'dirty'."""
+    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / "plain.png")
+    editor.new_map("Fresh", "flat", [SheetSpec("A", str(tmp_path / "plain.png"), 8, 6)])
+    assert editor.edit.dirty and editor.windowTitle().endswith("*")
+    assert editor.save(tmp_path / "fresh.toml")
+    assert not editor.edit.dirty and not editor.windowTitle().endswith("*")

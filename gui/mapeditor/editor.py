@@ -219,6 +219,8 @@ class MapEditor(QMainWindow):
                 raise
             sh.transform = guess_transform(board, sh, size)
         self.open_board(board)
+        self.edit.dirty = True            # a map no file holds yet: leaving asks before it is thrown away
+        self._title()
         return board
 
     def new_map_dialog(self) -> None:
