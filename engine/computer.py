@@ -38,6 +38,13 @@ def bot_for(rules, side: str, options: dict | None = None, bot: str = BASELINE, 
     return mod.bot_for(rules, side, **dict(options or {})) if options else mod.bot_for(rules, side)
 
 
+def fork(bot):
+    """A copy of ``bot`` with a memory of its own (its ``fork``), or the bot itself when it keeps none: the copy
+    may think in another thread and be adopted only if its answer is played."""
+    make = getattr(bot, "fork", None)
+    return make() if callable(make) else bot
+
+
 def bot_options(ruleset: str, bot: str = BASELINE) -> dict[str, type]:
     """The options a ruleset's bot takes, by name and type (``BOT_OPTIONS`` in its ``bot.py``, ``STRONG_OPTIONS``)."""
     if bot == STRONG:

@@ -15,7 +15,7 @@ import threading
 from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from engine.charts import pending_chart_prompt
-from engine.computer import BASELINE, bot_for, side_to_act
+from engine.computer import BASELINE, bot_for, fork, side_to_act
 
 
 def reason_of(bot) -> str:
@@ -30,9 +30,9 @@ class _Thinker(QThread):
 
     done = Signal(object, object, int, str)   # action or None, error text or None, log length, the bot's reason
 
-    def __init__(self, bot, state, log_length: int, parent=None):
+    def __init__(self, bot, state, log_length: int, side: str = "", parent=None):
         super().__init__(parent)
-        self.bot, self.state, self.log_length = bot, state, log_length
+        self.bot, self.state, self.log_length, self.side = bot, state, log_length, side
 
     def run(self) -> None:
         try:
@@ -134,7 +134,11 @@ class ComputerPlayer(QObject):
         except (ValueError, TypeError) as e:
             return self._give_up(f"the computer cannot play {side}: {e}")
         self._cancel.clear()
-        self._thinker = _Thinker(bot, self.session.state.copy(), len(self.session.game.log), parent=self)
+        # the worker thinks with a copy of the bot's memory, adopted only if its answer is played: an answer
+        # dropped as stale leaves the bot as if it had never been asked, so the computer's choices are the
+        # headless bot's whatever the timing
+        self._thinker = _Thinker(fork(bot), self.session.state.copy(), len(self.session.game.log), side,
+                                 parent=self)
         self._thinker.done.connect(self._thought)
         self._thinker.finished.connect(self._finished)
         self._thinker.start()
@@ -147,6 +151,9 @@ class ComputerPlayer(QObject):
         if action is None:
             self._give_up(f"the computer cannot choose for {self.side_to_act()}: {error}")
             return
+        thinker = self.sender()
+        if isinstance(thinker, _Thinker) and thinker.side and self._bots.get(thinker.side) is not None:
+            self._bots[thinker.side] = thinker.bot          # the copy that chose this action, with its memory
         self._play(action, why)
 
     def _finished(self) -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.computer import bot_for, side_to_act
+from engine.computer import bot_for, fork, side_to_act
 from engine.scenario.newgame import new_game
 from gui.mainwindow import MainWindow
 
@@ -71,6 +71,45 @@ def test_the_computer_plays_the_soviet_turn_as_the_engine_bot_does_and_the_log_s
     assert mark == len(human) - 1
     assert window.map_view.drag_enabled and window.phase_bar.next_act.isEnabled()    # the player's turn again
     assert "computer" not in window.phase_bar.label.text()
+
+
+def test_an_answer_dropped_by_a_pause_leaves_the_computer_choosing_as_the_headless_bot(window, qtbot):
+    # the worker thinks with a copy of the bot: the answers Pause throws away must not leave their mark in the
+    # bot's memory (the baseline bot remembers the units it has handled this phase)
+    assert window.start_new_game(SEED, computer={"soviet"})
+    end_german_turn(window)
+    human = window.session.game.actions_text()
+    computer = window.computer
+    dropped = 0
+    while acting(window) == "soviet":
+        qtbot.waitUntil(lambda: computer.is_thinking() or acting(window) != "soviet", timeout=30000)
+        if not computer.is_thinking():
+            break
+        before = len(window.session.game.log)
+        thinker = computer._thinker
+        window.pause_act.setChecked(True)            # its answer comes back to a paused computer: dropped
+        thinker.wait(30000)
+        qtbot.wait(20)
+        assert len(window.session.game.log) == before
+        dropped += 1
+        window.pause_act.setChecked(False)
+        qtbot.waitUntil(lambda: len(window.session.game.log) > before or acting(window) != "soviet", timeout=30000)
+        if dropped >= 6:
+            break
+    qtbot.waitUntil(lambda: acting(window) == "german", timeout=60000)
+    expected = headless_soviet_turn(human)
+    assert window.session.game.actions_text() == expected.actions_text()
+    assert dropped >= 1
+
+
+def test_a_forked_bot_keeps_its_own_memory():
+    game = new_game(TRAPPED, SEED)
+    while side_to_act(game.rules, game.state) != "soviet":
+        game.play(bot_for(game.rules, "german")(game.state).text())
+    bot = bot_for(game.rules, "soviet")
+    first = fork(bot)(game.state)                     # the copy chooses; the original has not seen it
+    assert bot(game.state).text() == first.text()     # so it makes the same choice again
+    assert fork(lambda st: None) is not None
 
 
 def test_undo_steps_back_over_the_computer_to_the_players_own_action_and_redo_replays_them(window, qtbot):

@@ -37,7 +37,7 @@ import time
 from ..charts import ChartAnswer, read_cell
 from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
-from ..rulesets.demyansk.bot import DemyanskBot, _nearest
+from ..rulesets.demyansk.bot import DemyanskBot, _nearest, chooser
 from ..rulesets.demyansk.movement import may_move_now, reach
 from ..rulesets.demyansk.supply import continuous_front
 from ..rulesets.demyansk.charts import CRT, crt_key
@@ -197,6 +197,11 @@ class StrongDemyansk(DemyanskBot):
         self._plan: list = []                    # the battles chosen for this combat phase, best first
         self._planned = None
         self._targets_for = None
+
+    def fork(self) -> "StrongDemyansk":
+        twin = super().fork()
+        twin._plan = list(self._plan)
+        return twin
 
     # ------------------------------------------------------------ entry point
     def choose(self, rules, st: State):
@@ -430,11 +435,5 @@ def strong_for(rules, side: str, cancel=None, **options):
     unknown = set(options) - set(STRONG_OPTIONS)
     if unknown:
         raise ValueError(f"the strong player has no option {', '.join(sorted(unknown))}")
-    player = StrongDemyansk(side, cancel=cancel, **options)
-
-    def choose(st):
-        return player.choose(rules, st)
-
-    choose.player = player
-    return choose
+    return chooser(rules, StrongDemyansk(side, cancel=cancel, **options))
 

@@ -7,6 +7,8 @@ owner's chart (``play_out``'s ``charts``).
 """
 from __future__ import annotations
 
+import copy
+
 from ...charts import ChartAnswer
 from ...errors import IllegalAction
 from engine.maps.hexes import Hex, hex_distance
@@ -32,6 +34,13 @@ class DemyanskBot:
         self.blank_cells = 0
         self._done: set[str] = set()
         self._phase_key = None
+
+    def fork(self) -> "DemyanskBot":
+        """A copy with a memory of its own: it may choose in another thread, and be kept only if its choice is
+        played, without the original having seen a choice that was dropped."""
+        twin = copy.copy(self)
+        twin._done = set(self._done)
+        return twin
 
     # ------------------------------------------------------------ entry point
     def choose(self, rules, st: State):
@@ -331,5 +340,16 @@ def bot_for(rules, side: str, **options):
     unknown = set(options) - set(BOT_OPTIONS)
     if unknown:
         raise ValueError(f"the Demyansk bot has no option {', '.join(sorted(unknown))}")
-    player = DemyanskBot(side, **options)
-    return lambda st: player.choose(rules, st)
+    return chooser(rules, DemyanskBot(side, **options))
+
+
+def chooser(rules, player):
+    """``player.choose`` as a function of the state alone, carrying its ``player`` (whose ``fork`` gives a copy
+    with memory of its own: ``engine.computer.fork``)."""
+
+    def choose(st):
+        return player.choose(rules, st)
+
+    choose.player = player
+    choose.fork = lambda: chooser(rules, player.fork())
+    return choose
