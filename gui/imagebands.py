@@ -69,6 +69,7 @@ def iter_bands(im: Image.Image, band_rows: int, cancelled: Callable[[], bool] = 
 
 
 def _stream_bands(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterator[tuple[int, Image.Image]]:
+    """Bands of a baseline JPEG or a plain RGB PNG, decoded into Pillow's 4-byte RGB pixels."""
     width, height = im.size
     stride = width * 4
     codec, extents, offset, args = im.tile[0]
@@ -78,53 +79,19 @@ def _stream_bands(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterato
     else:
         im._PngImageFile__idat = im._PngImageFile__prepare_idat  # what PngImageFile.load_prepare does
         read = _png_reader(im)
-    buf = mmap.mmap(-1, stride * height)
-    view = memoryview(buf)
-    core = Image.core.map_buffer(buf, (width, height), "raw", 0, ("RGBX", 0, 1))
-    decoder = Image._getdecoder("RGB", codec, args, im.decoderconfig)
-    done = 0
-    try:
-        decoder.setimage(core, extents)
-        im.fp.seek(offset)
-        pending = b""
-        finished = False
-        while done < height:
-            if cancelled():
-                return
-            if not finished:
-                chunk = read(FEED_BYTES)
-                if not chunk:
-                    raise OSError(f"the image data ends early (row {done} of {height})")
-                pending += chunk
-                n, err = decoder.decode(pending)
-                if n < 0:
-                    finished = True
-                    if err < 0:
-                        raise OSError(f"the image data is damaged near row {done} (decoder error {err})")
-                else:
-                    pending = pending[n:]
-            while done < height:
-                last = min(height, done + band_rows) - 1
-                if not finished and buf[last * stride + 3] != 255:
-                    break
-                rows = Image.frombuffer("RGBX", (width, last + 1 - done),
-                                        view[done * stride:(last + 1) * stride], "raw", "RGBX", 0, 1)
-                band = rows.convert("RGB")
-                rows.close()
-                del rows
-                yield done, band
-                _release(buf, done * stride, (last + 1) * stride)
-                done = last + 1
-            if finished and done < height:
-                raise OSError(f"the image data ends early (row {done} of {height})")
-    finally:
-        decoder.cleanup()
-        del decoder, core
-        view.release()
-        try:
-            buf.close()
-        except BufferError:  # a caller still holds a band; the map goes with it
-            pass
+
+    def band(view, done: int, last: int) -> Image.Image:
+        rows = Image.frombuffer("RGBX", (width, last + 1 - done),
+                                view[done * stride:(last + 1) * stride], "raw", "RGBX", 0, 1)
+        out = rows.convert("RGB")
+        rows.close()
+        return out
+
+    yield from _decode_bands(
+        im, read, ("RGB", codec, args), ("RGBX", 0, 1), stride, band_rows, cancelled,
+        consumed=lambda data: None,
+        band_ready=lambda buf, last: buf[last * stride + 3] == 255,   # the decoder's padding byte of that row
+        band=band)
 
 
 def _stream_plain_png(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Iterator[tuple[int, Image.Image]]:
@@ -139,31 +106,49 @@ def _stream_plain_png(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Ite
     stride = width * nbytes
     row_bytes = 1 + (width * bits + 7) // 8            # the filter byte and the packed pixels of one row
     im._PngImageFile__idat = im._PngImageFile__prepare_idat  # what PngImageFile.load_prepare does
-    read = _png_reader(im)
     transparency = im.info.get("transparency")
-    buf = mmap.mmap(-1, stride * height)
-    view = memoryview(buf)
-    core = Image.core.map_buffer(buf, (width, height), "raw", 0, (mode, stride, 1))
-    decoder = Image._getdecoder(mode, codec, rawmode, im.decoderconfig)
     counter = zlib.decompressobj()
     inflated = 0
-    done = 0
 
-    def count(data: bytes) -> int:
+    def consumed(data: bytes) -> None:
+        """Inflate what the decoder took, keeping only the count: every whole row in it has been written."""
         nonlocal inflated
         out = counter.decompress(data, COUNT_CHUNK)
         inflated += len(out)
         while counter.unconsumed_tail:
             out = counter.decompress(counter.unconsumed_tail, COUNT_CHUNK)
             inflated += len(out)
-        return min(height, inflated // row_bytes)
 
+    def band(view, done: int, last: int) -> Image.Image:
+        rows = Image.frombuffer(mode, (width, last + 1 - done), view[done * stride:(last + 1) * stride],
+                                "raw", mode, stride, 1)
+        out = _to_rgb(rows, palette, transparency)
+        rows.close()
+        return out
+
+    yield from _decode_bands(
+        im, _png_reader(im), (mode, codec, rawmode), (mode, stride, 1), stride, band_rows, cancelled,
+        consumed=consumed, band_ready=lambda buf, last: last < min(height, inflated // row_bytes), band=band)
+
+
+def _decode_bands(im: ImageFile.ImageFile, read, decoder_args: tuple, map_args: tuple, stride: int,
+                  band_rows: int, cancelled, consumed, band_ready, band) -> Iterator[tuple[int, Image.Image]]:
+    """Feed ``im``'s compressed data to Pillow's decoder writing into an anonymous memory map of the image, and
+    yield each band as soon as its rows are written (``band_ready(buf, last row)``, after ``consumed(bytes the
+    decoder took)``); its pages are then given back.  ``band(view, top, last)`` makes a band image of its own."""
+    width, height = im.size
+    codec, extents, offset, _ = im.tile[0]
+    mode, codec, rawmode = decoder_args
+    buf = mmap.mmap(-1, stride * height)
+    view = memoryview(buf)
+    core = Image.core.map_buffer(buf, (width, height), "raw", 0, map_args)
+    decoder = Image._getdecoder(mode, codec, rawmode, im.decoderconfig)
+    done = 0
     try:
         decoder.setimage(core, extents)
         im.fp.seek(offset)
         pending = b""
         finished = False
-        ready = 0
         while done < height:
             if cancelled():
                 return
@@ -177,20 +162,14 @@ def _stream_plain_png(im: ImageFile.ImageFile, band_rows: int, cancelled) -> Ite
                     finished = True
                     if err < 0:
                         raise OSError(f"the image data is damaged near row {done} (decoder error {err})")
-                    ready = height
                 else:
-                    ready = count(pending[:n])
+                    consumed(pending[:n])
                     pending = pending[n:]
             while done < height:
                 last = min(height, done + band_rows) - 1
-                if last >= ready:
+                if not finished and not band_ready(buf, last):
                     break
-                rows = Image.frombuffer(mode, (width, last + 1 - done), view[done * stride:(last + 1) * stride],
-                                        "raw", mode, stride, 1)
-                band = _to_rgb(rows, palette, transparency)
-                rows.close()
-                del rows
-                yield done, band
+                yield done, band(view, done, last)
                 _release(buf, done * stride, (last + 1) * stride)
                 done = last + 1
             if finished and done < height:
