@@ -287,23 +287,6 @@ class StrongDemyansk(DemyanskBot):
             return move
         return None
 
-    def _german_duties(self, rules, st: State):
-        if rules.withdrawals:
-            for uid in rules.order:
-                wt = rules.specs[uid].withdraw_turn
-                if wt is not None and st.turn >= wt - 1 and st.units[uid].status == ON_MAP:
-                    try:
-                        rules.apply(st, A.Withdraw(uid))
-                    except IllegalAction:
-                        continue
-                    return A.Withdraw(uid)
-        garrison = self._garrison(rules, st)
-        if garrison:
-            return garrison
-        if st.phase == "german-movement" and not continuous_front(rules, st):
-            return self._mend_front(rules, st)
-        return None
-
     # ------------------------------------------------------------ combat
     def _declare(self, rules, st: State):
         key = (st.turn, st.phase)

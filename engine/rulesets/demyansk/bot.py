@@ -168,24 +168,29 @@ class DemyanskBot:
         return best[1] if best else None
 
     # ------------------------------------------------------------ movement
+    def _german_duties(self, rules, st: State):
+        """What the German must see to before any other move: withdrawals due, forts to garrison, a broken front."""
+        if rules.withdrawals:
+            for uid in rules.order:
+                wt = rules.specs[uid].withdraw_turn
+                if wt is not None and st.turn >= wt - 1 and st.units[uid].status == ON_MAP:
+                    try:
+                        rules.apply(st, A.Withdraw(uid))
+                    except IllegalAction:
+                        continue
+                    return A.Withdraw(uid)
+        garrison = self._garrison(rules, st)
+        if garrison:
+            return garrison
+        if st.phase == "german-movement" and not continuous_front(rules, st):
+            return self._mend_front(rules, st)
+        return None
+
     def _move(self, rules, st: State):
         if self.side == GERMAN:
-            if rules.withdrawals:
-                for uid in rules.order:
-                    wt = rules.specs[uid].withdraw_turn
-                    if wt is not None and st.turn >= wt - 1 and st.units[uid].status == ON_MAP:
-                        try:
-                            rules.apply(st, A.Withdraw(uid))
-                        except IllegalAction:
-                            continue
-                        return A.Withdraw(uid)
-            garrison = self._garrison(rules, st)
-            if garrison:
-                return garrison
-            if st.phase == "german-movement" and not continuous_front(rules, st):
-                mend = self._mend_front(rules, st)
-                if mend:
-                    return mend
+            duty = self._german_duties(rules, st)
+            if duty:
+                return duty
         targets = self._targets(rules, st)
         enemy = side_hexes(rules, st, enemy_of(self.side))
         for uid in rules.order:
