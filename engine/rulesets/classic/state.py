@@ -5,6 +5,8 @@ from dataclasses import dataclass, field, replace
 
 from engine.maps.hexes import Hex
 
+from ..demyansk.state import Battle  # the same declared battle as Demyansk's (its actions are shared too)
+
 ON_MAP, DUE, ELIMINATED, REMOVED = "map", "due", "eliminated", "removed"
 GAME_OVER = "game-over"
 
@@ -21,16 +23,6 @@ class Unit:
 
     def copy(self) -> "Unit":
         return Unit(self.hex, self.status, self.steps_lost, self.moved, self.left_zoc, self.out_of_supply, self.z)
-
-
-@dataclass
-class Battle:
-    defender: str
-    attackers: tuple[str, ...]
-    resolved: bool = False
-
-    def to_dict(self) -> dict:
-        return {"defender": self.defender, "attackers": list(self.attackers), "resolved": self.resolved}
 
 
 @dataclass
