@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from engine.errors import BadFile, Problem
+from engine.maps.numbering import VassalLabels
 
 MAP_CLASSES = ("Map", "PrivateMap", "PlayerHand", "WidgetMap")
 SLOT_CLASSES = ("PieceSlot", "CardSlot")
@@ -21,22 +22,12 @@ STACK_CLASSES = ("SetupStack", "DrawPile")
 _ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Numbering:
-    """A HexGridNumbering's options (VASSAL's attribute defaults)."""
+    """A HexGridNumbering's options (VASSAL's attribute defaults; the board's size and the grid's ``sideways``
+    complete them into ``VassalLabels``), and whether it is VASSAL's oblique numbering."""
 
-    first: str = "H"
-    sep: str = ""
-    h_type: str = "N"
-    v_type: str = "N"
-    h_leading: int = 1
-    v_leading: int = 1
-    h_off: int = 1
-    v_off: int = 1
-    h_descend: bool = False
-    v_descend: bool = False
-    stagger: bool = True
-    location_format: str = "$gridLocation$"
+    labels: VassalLabels = VassalLabels()
     oblique: bool = False
 
 
@@ -347,12 +338,13 @@ class _Reader:
                     types[k] = t
                 if first not in ("H", "V"):
                     raise self.bad(f"{nwhere}.first", f"expected H or V, found {n.get('first')!r}")
-                g.numbering = Numbering(
-                    first, n.get("sep", "") or "", types["hType"], types["vType"],
-                    self.integer(n, "hLeading", 1, nwhere), self.integer(n, "vLeading", 1, nwhere),
-                    self.integer(n, "hOff", 1, nwhere), self.integer(n, "vOff", 1, nwhere),
-                    self.boolean(n, "hDescend", False), self.boolean(n, "vDescend", False),
-                    self.boolean(n, "stagger", True), n.get("locationFormat", "$gridLocation$") or "$gridLocation$",
+                g.numbering = Numbering(VassalLabels(
+                    first=first, sep=n.get("sep", "") or "", h_type=types["hType"], v_type=types["vType"],
+                    h_leading=self.integer(n, "hLeading", 1, nwhere), v_leading=self.integer(n, "vLeading", 1, nwhere),
+                    h_off=self.integer(n, "hOff", 1, nwhere), v_off=self.integer(n, "vOff", 1, nwhere),
+                    h_descend=self.boolean(n, "hDescend", False), v_descend=self.boolean(n, "vDescend", False),
+                    stagger=self.boolean(n, "stagger", True),
+                    location_format=n.get("locationFormat", "$gridLocation$") or "$gridLocation$"),
                     oblique=nn.startswith("Oblique"))
             elif "." in n.tag and not n.tag.startswith("VASSAL."):
                 self.module.unsupported.append(f"{gwhere}: custom numbering class {n.tag} (its labels cannot be "

@@ -8,7 +8,7 @@ cast, which truncates toward zero.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.maps.board import Affine, Sheet
 from engine.maps.hexes import FLAT, POINTY, SQRT3, Layout
@@ -54,13 +54,9 @@ def raw(g: HexGridSpec, x: float, y: float) -> tuple[int, int]:
 
 def labels(g: HexGridSpec, width: int, height: int) -> VassalLabels:
     """The label maker of a grid's numbering on a board (or zone) of the given size."""
-    n = g.numbering or Numbering()
-    return VassalLabels(
-        sideways=g.sideways, first=n.first, sep=n.sep, h_type=n.h_type, v_type=n.v_type,
-        h_leading=n.h_leading, v_leading=n.v_leading, h_off=n.h_off, v_off=n.v_off,
-        h_descend=n.h_descend, v_descend=n.v_descend, stagger=n.stagger,
-        h_max=math.floor(width / g.dy + 0.5), v_max=math.floor(height / g.dx + 0.5),
-        location_format=n.location_format)
+    n = (g.numbering or Numbering()).labels
+    return replace(n, sideways=g.sideways, h_max=math.floor(width / g.dy + 0.5),
+                   v_max=math.floor(height / g.dx + 0.5))
 
 
 def raw_range(g: HexGridSpec, width: int, height: int) -> tuple[range, range]:
