@@ -7,7 +7,7 @@ import pytest
 
 from engine.computer import bot_for, fork, side_to_act
 from engine.scenario.newgame import new_game
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -16,14 +16,7 @@ SEED = 3
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(TRAPPED)
+    win = play_window(qtbot, tmp_path, TRAPPED, size=(1100, 760), monkeypatch=monkeypatch)
     win.computer_step_ms = 0
     return win
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 from gui.tablelook import DressedUnit
 from test_gui_play import drag
 
@@ -15,14 +15,7 @@ SCENARIO = ROOT / "scenarios" / "free-demo.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(SCENARIO)
+    win = play_window(qtbot, tmp_path, SCENARIO, size=(1200, 800), monkeypatch=monkeypatch)
     return win
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -14,12 +14,7 @@ TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(TRAPPED)
+    win = play_window(qtbot, tmp_path, TRAPPED, size=(1100, 760))
     win.start_new_game(5)
     return win
 

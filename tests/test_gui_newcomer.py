@@ -16,6 +16,7 @@ from engine.scenario import Side
 from engine.scenario import edit as E
 from engine.scenario.load import load_scenario
 from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -25,12 +26,7 @@ CLASSIC_RULES = ROOT / "scenarios" / "rules" / "demyansk-classic.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(TRAPPED)
+    win = play_window(qtbot, tmp_path, TRAPPED, size=(1100, 760))
     win.start_new_game(5)
     return win
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import QTimer
 
 import gui.computerplayer as computerplayer
 from engine.computer import side_to_act
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 from gui.newgame import COMPUTER, NewGameDialog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,14 +20,7 @@ RIVER = ROOT / "scenarios" / "classic-river-crossing.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(TRAPPED)
+    win = play_window(qtbot, tmp_path, TRAPPED, size=(1100, 760), monkeypatch=monkeypatch)
     win.computer_step_ms = 0
     return win
 

@@ -1,0 +1,21 @@
+"""The play window as the GUI tests open it: its own cache, autosave and user folders, shown at a set size,
+with a file open."""
+from __future__ import annotations
+
+from gui.mainwindow import MainWindow
+
+
+def play_window(qtbot, tmp_path, path=None, size=(1100, 760), monkeypatch=None):
+    """A shown ``MainWindow`` whose cache, autosave (and, given ``monkeypatch``, XDG folders) lie in
+    ``tmp_path``, with ``path`` opened if given."""
+    if monkeypatch is not None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    if path is not None:
+        assert win.open_file(path)
+    return win
