@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.maps.board import Area, Board, Box, Sheet
 from engine.maps.hexes import FLAT
 from engine.maps.numbering import NumberingScheme
-from engine.maps.samples import _course, _route
+from engine.maps.samples import _course, _route, sample_main, write_drawn_map
 
 COLS, ROWS = 16, 12
 PX_PER_HEX = 72
@@ -67,25 +67,12 @@ def crossing_board() -> Board:
 
 
 def write_crossing_map(folder) -> tuple[Path, Path]:
-    from engine.maps.art import render_board
-    from engine.maps.mapfile import save_map
-
-    folder = Path(folder)
-    board = crossing_board()
-    png = folder / "crossing.png"
-    render_board(board, png, px_per_hex=PX_PER_HEX)
-    board.sheets[0].image = png.name
-    toml = folder / "crossing.toml"
-    save_map(board, toml)
-    return toml, png
+    """Write ``crossing.png`` and ``crossing.toml`` into a folder; returns their paths."""
+    return write_drawn_map(crossing_board(), folder, "crossing", PX_PER_HEX)
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent.parent / "maps"
-    for path in write_crossing_map(folder):
-        print(path)
-    return 0
+    return sample_main(write_crossing_map, argv)
 
 
 if __name__ == "__main__":

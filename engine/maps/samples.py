@@ -186,27 +186,37 @@ def _obstacle(board: Board, kind: str, height: float, hid: str, outline) -> Obst
     return Obstacle(kind, height, [(round(cx + dx, 4), round(cy + dy, 4)) for dx, dy in outline], "A")
 
 
-def write_demo_map(folder) -> tuple[Path, Path]:
-    """Write ``demo.png`` and ``demo.toml`` into a folder; returns their paths."""
+def write_drawn_map(board: Board, folder, stem: str, px_per_hex: float) -> tuple[Path, Path]:
+    """Draw ``board`` with the project's map art as ``STEM.png`` and save it as ``STEM.toml`` in ``folder``;
+    returns their paths."""
     from engine.maps.art import render_board
     from engine.maps.mapfile import save_map
 
     folder = Path(folder)
-    board = demo_board()
-    png = folder / "demo.png"
-    render_board(board, png, px_per_hex=DEMO_PX_PER_HEX)
+    png = folder / f"{stem}.png"
+    render_board(board, png, px_per_hex=px_per_hex)
     board.sheets[0].image = png.name
-    toml = folder / "demo.toml"
+    toml = folder / f"{stem}.toml"
     save_map(board, toml)
     return toml, png
 
 
-def main(argv: list[str] | None = None) -> int:
+def write_demo_map(folder) -> tuple[Path, Path]:
+    """Write ``demo.png`` and ``demo.toml`` into a folder; returns their paths."""
+    return write_drawn_map(demo_board(), folder, "demo", DEMO_PX_PER_HEX)
+
+
+def sample_main(write, argv: list[str] | None = None) -> int:
+    """A sample map's command: ``write`` it into the folder given (the project's maps/ by default)."""
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "maps"
-    for path in write_demo_map(folder):
+    for path in write(folder):
         print(path)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return sample_main(write_demo_map, argv)
 
 
 if __name__ == "__main__":
