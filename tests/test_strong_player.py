@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.maps.hexes import hex_neighbors
+from engine.maps.hexes import hex_distance, hex_neighbors
 from engine.players.match import play_game, summarise, wilson
 from engine.players.strong import StrongDemyansk, corridor, evaluate, strong_for
 from engine.rulesets.demyansk import actions as A
@@ -122,6 +122,28 @@ def test_does_not_attack_at_one_to_one_into_a_fortification_with_nothing_to_gain
     assert odds.column == 1 and odds.defense == 8
     bot = StrongDemyansk("soviet")
     assert bot.choose(rules, st) == A.EndPhase()
+
+
+def test_the_soviet_shuts_an_open_corridor_to_the_pocket_before_any_other_move():
+    # Scenario I, Soviet movement: the pocket's last unit, the MP, has two Soviet units beside it (at two of
+    # its neighbours with one between), so only the far side stays free of their zones of control and the
+    # pocket is linked to the west through it.  A third Soviet unit three hexes out can step into that gap.
+    rules, _ = position("soviet-movement", 5, {})
+    p = open_clear_hex(rules, 4, 9)
+    ring = hex_neighbors(p)
+    gap = ring[4]
+    outward = [n for n in hex_neighbors(gap) if hex_distance(n, p) == 2]
+    far = [n for n in hex_neighbors(outward[0]) if hex_distance(n, p) == 3]
+    hid = rules.map.hex_id
+    where = {"ger-mp": hid(p), "sov-7gd": hid(ring[0]), "sov-rb-14": hid(ring[2]), "sov-rb-127": hid(far[0])}
+    rules, st = position("soviet-movement", 5, where)
+    assert corridor(rules, st)[0] == 0                    # linked through the free side
+    bot = StrongDemyansk("soviet")
+    move = bot.choose(rules, st)
+    assert isinstance(move, A.Move) and move.unit == "sov-rb-127"
+    after, _ = rules.apply(st, move)
+    assert corridor(rules, after)[0] > 0                   # the pocket is cut off again
+    assert bot.last_reason == "shuts the corridor to the pocket"
 
 
 def test_the_evaluation_prefers_the_pocket_linked_and_its_side_stronger():

@@ -55,6 +55,7 @@ STRENGTH_VALUE = 0.08      # each point of attack plus defence on the map
 DOOMED_PRICE = 0.5         # a unit that a retreat result would destroy: this share of its value is at stake
 BLOCKED_COST = 1           # corridor: a hex in a Soviet zone of control
 OCCUPIED_COST = 3          # corridor: a hex holding a Soviet unit
+SHUT_GAP = 8               # Soviet: below this corridor cost, moves that lengthen it come first
 
 
 # ---------------------------------------------------------------- the evaluation
@@ -257,6 +258,10 @@ class StrongDemyansk(DemyanskBot):
             first = self._german_duties(rules, st)
             if first is not None:
                 return first
+        else:
+            shut = self._shut_corridor(rules, st)
+            if shut is not None:
+                return shut
         targets = self._targets(rules, st)
         for uid in rules.order:
             if uid in self._done or rules.specs[uid].side != self.side:
@@ -286,6 +291,35 @@ class StrongDemyansk(DemyanskBot):
             self.last_reason = f"heads for the corridor, {n} hex{'' if n == 1 else 'es'} from it"
             return move
         return None
+
+    def _shut_corridor(self, rules, st: State):
+        """Soviet: while the way from the west to the pocket is short (``corridor``) or open, the move that
+        lengthens it most, tried with the engine on every legal move ending on or next to that way; None when
+        no move lengthens it."""
+        gap, path = corridor(rules, st)
+        if gap >= SHUT_GAP or not path:
+            return None
+        near = set(path)
+        for h in path:
+            near.update(rules.map.neighbors[h])
+        best = None
+        for a in rules.legal_actions(st):
+            if not isinstance(a, A.Move) or a.unit in self._done or rules.hex(a.to) not in near:
+                continue
+            try:
+                after, _ = rules.apply(st, a)
+            except IllegalAction:
+                continue
+            longer, _ = corridor(rules, after)
+            if longer > gap and (best is None or (longer, best[1].text()) > (best[0], a.text())):
+                best = (longer, a)
+        if best is None:
+            return None
+        longer, move = best
+        self._done.add(move.unit)
+        self.last_reason = (f"shuts the corridor to the pocket" if gap == 0 else
+                            f"deepens the block between the pocket and the west ({gap} to {longer})")
+        return move
 
     # ------------------------------------------------------------ combat
     def _declare(self, rules, st: State):
