@@ -1,0 +1,458 @@
+"""Terrain and hexside features suggested from a scan, learnt from a few hexes a person painted.
+
+A calibrated board says where every hex lies on its sheet's scan. Each hex is
+described by a handful of numbers read from the pixels well inside it (clear of
+the printed hex lines): its colour in CIE Lab (medians, robust to the hex id,
+the centre dot or a label printed over part of it), how much the colour varies
+(interquartile ranges) and how busy its texture is (the median brightness
+step between neighbouring pixels at a fine and a coarse scale). The hexes a
+person painted teach a linear discriminant (class means and one shared,
+shrunk covariance); a few rounds of expectation-maximisation over every hex of
+the sheet then let the unlabelled hexes sharpen the classes. Every other hex
+gets the terrain with the highest posterior probability, and that probability
+is its confidence (docs/terrain-suggestion.md has the method and the figures).
+
+Hexside features drawn as lines (rivers, walls, ridges) are suggested from a
+sample of one: the pixels in a thin strip along each hexside, described the
+same way across the strip, are compared with the sample's strip and with an
+ordinary hexside's.
+
+numpy only; no Qt (engine/ never imports it).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from engine.errors import SandtableError
+from engine.maps.board import Board, Sheet
+from engine.maps.hexes import SQRT3, Hex, Hexside, hex_neighbors, hexside
+
+MAX_IMAGE_PIXELS = 1_000_000_000   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
+SAMPLE_RADIUS = 0.66               # hex sizes from the centre: inside the inscribed circle (0.866), clear of the lines
+SAMPLE_RINGS = 6                   # rings of sample points inside that radius (1 + 6 + 12 + ... points)
+FINE_STEP_PX = 1.0                 # the fine texture scale: neighbouring pixels
+COARSE_STEP = 0.12                 # the coarse texture scale, in hex sizes
+EM_ROUNDS = 6                      # rounds of expectation-maximisation over the unlabelled hexes
+LOW_CONFIDENCE = 0.75              # a suggestion below this is listed for review
+FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
+                 "fine texture", "coarse texture")
+
+SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
+SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
+SIDE_BESIDE = 0.22                              # beyond this the strip shows the hexes beside the line
+SIDE_LINE = 0.09                                # a line drawn along a hexside lies within this of it
+LINE_DELTA_E = 12.0                             # colours nearer than this (CIE76) are taken as the same ink
+LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
+COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
+LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
+                                                # average hexside (most hexsides carry no such line)
+
+
+class SuggestError(SandtableError, ValueError):
+    """Suggestions cannot be made: the message says why (no scan, too few painted hexes, …)."""
+
+
+# ---------------------------------------------------------------- the scan's pixels
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A scan as an RGB array (height x width x 3, uint8); SuggestError names the file when it cannot be read."""
+    from PIL import Image
+
+    p = Path(path)
+    if not p.is_file():
+        raise SuggestError(f"{p}: the scan does not exist")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            old, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, MAX_IMAGE_PIXELS
+            try:
+                with Image.open(p) as im:
+                    w, h = im.size
+                    if w * h > MAX_IMAGE_PIXELS:
+                        raise SuggestError(f"{p}: the image is {w:,} x {h:,} pixels, more than Sandtable reads")
+                    return np.asarray(im.convert("RGB"))
+            finally:
+                Image.MAX_IMAGE_PIXELS = old
+    except SuggestError:
+        raise
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+        raise SuggestError(f"{p}: not an image Sandtable can read ({e})") from None
+
+
+def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """sRGB (0-255, any shape ending in 3) to CIE Lab under D65, as float32."""
+    c = np.asarray(rgb, dtype=np.float32) / 255.0
+    c = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
+    m = np.array([[0.4124564 / 0.95047, 0.3575761 / 0.95047, 0.1804375 / 0.95047],
+                  [0.2126729, 0.7151522, 0.0721750],
+                  [0.0193339 / 1.08883, 0.1191920 / 1.08883, 0.9503041 / 1.08883]], dtype=np.float32)
+    xyz = c @ m.T
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
+    lab = np.empty_like(f)
+    lab[..., 0] = 116.0 * f[..., 1] - 16.0
+    lab[..., 1] = 500.0 * (f[..., 0] - f[..., 1])
+    lab[..., 2] = 200.0 * (f[..., 1] - f[..., 2])
+    return lab
+
+
+def _gather(image: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels nearest image points (..., 2) and whether each point lies on the image."""
+    h, w = image.shape[:2]
+    u = np.rint(uv[..., 0]).astype(np.int64)
+    v = np.rint(uv[..., 1]).astype(np.int64)
+    inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+    return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)], inside
+
+
+def _quantiles(values: np.ndarray, valid: np.ndarray, qs: Iterable[float]) -> list[np.ndarray]:
+    """Per row quantiles of ``values`` (rows x samples) over its valid samples (NaN where a row has none)."""
+    x = np.where(valid, values, np.inf)
+    x.sort(axis=1)
+    n = valid.sum(axis=1)
+    rows = np.arange(len(x))
+    out = []
+    for q in qs:
+        idx = np.clip(np.rint(q * (n - 1)).astype(np.int64), 0, x.shape[1] - 1)
+        col = x[rows, idx]
+        out.append(np.where(n > 0, col, np.nan))
+    return out
+
+
+def _disc_offsets(radius: float, rings: int) -> np.ndarray:
+    """Sample points on concentric rings inside a disc (lattice units), the centre left out (its dot)."""
+    pts = []
+    for k in range(1, rings + 1):
+        r = radius * k / rings
+        n = 6 * k
+        ang = (np.arange(n) + 0.5 * (k % 2)) * 2 * math.pi / n
+        pts.append(np.stack([r * np.cos(ang), r * np.sin(ang)], axis=1))
+    return np.concatenate(pts)
+
+
+# ---------------------------------------------------------------- what a hex looks like
+
+def hex_features(board: Board, images: Mapping[str, np.ndarray], hexes: list[Hex]) -> np.ndarray:
+    """One row of FEATURE_NAMES per hex, read from its first sheet that has a scan (NaN where none has).
+
+    ``images`` maps a sheet id to its scan as an RGB array (see :func:`load_image`).
+    """
+    out = np.full((len(hexes), len(FEATURE_NAMES)), np.nan, dtype=np.float64)
+    offsets = _disc_offsets(SAMPLE_RADIUS, SAMPLE_RINGS)
+    by_sheet: dict[str, list[int]] = {}
+    for i, h in enumerate(hexes):
+        for sh in board.sheets_of(h):
+            if sh.id in images:
+                by_sheet.setdefault(sh.id, []).append(i)
+                break
+    for sid, rows in by_sheet.items():
+        sheet = board.sheet(sid)
+        out[rows] = _sheet_features(board, sheet, images[sid], [hexes[i] for i in rows], offsets)
+    return out
+
+
+def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[Hex], offsets: np.ndarray) -> np.ndarray:
+    t = sheet.transform
+    centres = np.array([board.center(h) for h in hexes], dtype=np.float64).reshape(-1, 2)
+    pts = centres[:, None, :] + offsets[None, :, :]                    # lattice, hexes x samples x 2
+    uv = t.apply_many(pts.reshape(-1, 2)).reshape(pts.shape)
+    rgb, valid = _gather(image, uv)
+    lab = rgb_to_lab(rgb)
+    # texture: brightness steps to a pixel one step right and one step down, at two scales
+    coarse = max(2.0, COARSE_STEP * t.scale)
+    steps = []
+    for step in (FINE_STEP_PX, coarse):
+        right, _ = _gather(image, uv + np.array([step, 0.0]))
+        down, _ = _gather(image, uv + np.array([0.0, step]))
+        lum = _luma(rgb)
+        steps.append(np.abs(_luma(right) - lum) + np.abs(_luma(down) - lum))
+    feats = []
+    for ch in range(3):
+        lo, med, hi = _quantiles(lab[..., ch], valid, (0.25, 0.5, 0.75))
+        feats.append((ch, med, hi - lo))
+    cols = [f[1] for f in feats] + [f[2] for f in feats]
+    low, high = _quantiles(lab[..., 0], valid, (0.1, 0.9))
+    cols += [low, high]
+    for s in steps:
+        cols += _quantiles(s, valid, (0.5,))
+    return np.stack(cols, axis=1)
+
+
+def _luma(rgb: np.ndarray) -> np.ndarray:
+    rgb = rgb.astype(np.float32)
+    return 0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]
+
+
+# ---------------------------------------------------------------- learning the terrains
+
+@dataclass
+class TerrainSuggestions:
+    """Every suggested hex's terrain and confidence (0-1), and the hexes to review."""
+
+    terrain: dict[Hex, tuple[str, float]] = field(default_factory=dict)
+    classes: tuple[str, ...] = ()
+    unreadable: tuple[Hex, ...] = ()        # hexes no scan shows (no suggestion for them)
+
+    def low_confidence(self, below: float = LOW_CONFIDENCE) -> list[Hex]:
+        """The suggested hexes whose confidence is under ``below``, least confident first."""
+        return sorted((h for h, (_t, c) in self.terrain.items() if c < below), key=lambda h: (self.terrain[h][1], h))
+
+    def above(self, threshold: float) -> dict[Hex, str]:
+        """The suggestions at or above a confidence, as hex -> terrain."""
+        return {h: t for h, (t, c) in self.terrain.items() if c >= threshold}
+
+
+def _robust_scale(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    med = np.nanmedian(x, axis=0)
+    mad = np.nanmedian(np.abs(x - med), axis=0) * 1.4826
+    spread = np.nanstd(x, axis=0)
+    scale = np.where(mad > 1e-6, mad, np.where(spread > 1e-6, spread, 1.0))
+    return med, scale
+
+
+def _shrunk_inverse(cov: np.ndarray, n: float) -> np.ndarray:
+    """The inverse of a covariance estimated from ``n`` degrees of freedom, shrunk towards its diagonal."""
+    f = cov.shape[0]
+    lam = f / (f + max(n, 0.0))
+    target = np.diag(np.diag(cov))
+    s = (1 - lam) * cov + lam * target + 1e-3 * np.eye(f)
+    return np.linalg.inv(s)
+
+
+def _mahalanobis(z: np.ndarray, means: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Squared Mahalanobis distances of every row to every class mean (rows x classes)."""
+    d = z[:, None, :] - means[None, :, :]
+    return np.einsum("nkf,fg,nkg->nk", d, inv, d)
+
+
+def _softmax(a: np.ndarray) -> np.ndarray:
+    a = a - a.max(axis=1, keepdims=True)
+    e = np.exp(a)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def classify(features: np.ndarray, labels: Mapping[int, str],
+             rounds: int = EM_ROUNDS) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The classes learnt from labelled rows, each row's class (an index) and its confidence (0-1).
+
+    ``labels`` maps a row of ``features`` to its terrain. A linear discriminant with a shrunk shared
+    covariance starts from the labelled rows; ``rounds`` of expectation-maximisation then refit the
+    class means, the covariance and the class shares from every row, the labelled rows held fixed.
+    A row's confidence is ``1 - d1 / d2``, its Mahalanobis distances to the nearest and the second
+    nearest class mean: 0 halfway between two terrains, 1 on its terrain's mean. (The posterior
+    probabilities of the fitted model are all but 1 everywhere, errors included: the scale-free ratio
+    ranks the mistakes far better, docs/terrain-suggestion.md.) Labelled rows get confidence 1;
+    rows with NaN features get class -1.
+    """
+    classes = sorted(set(labels.values()))
+    if not classes:
+        raise SuggestError("paint a few hexes of each terrain first")
+    n_rows = len(features)
+    ok = ~np.isnan(features).any(axis=1)
+    best = np.full(n_rows, -1, dtype=np.int64)
+    conf = np.zeros(n_rows)
+    if not ok.any():
+        return classes, best, conf
+    med, scale = _robust_scale(features[ok])
+    z = np.where(ok[:, None], (features - med) / scale, 0.0)
+    k = len(classes)
+    index = {c: i for i, c in enumerate(classes)}
+    lab_rows = np.array(sorted(labels), dtype=np.int64)
+    lab_cls = np.array([index[labels[r]] for r in lab_rows], dtype=np.int64)
+    if k == 1:
+        best[ok] = 0
+        conf[ok] = 1.0
+        return classes, best, conf
+    onehot = np.zeros((len(lab_rows), k))
+    onehot[np.arange(len(lab_rows)), lab_cls] = 1.0
+    zl = z[lab_rows]
+    means = (onehot.T @ zl) / onehot.sum(axis=0)[:, None]
+    d = zl - means[lab_cls]
+    cov = d.T @ d / max(1, len(lab_rows) - k)
+    inv = _shrunk_inverse(cov, len(lab_rows) - k)
+    log_prior = np.zeros(k)
+    maha = _mahalanobis(z, means, inv)
+    for _ in range(rounds):
+        resp = _softmax(-0.5 * maha + log_prior[None, :])
+        resp[lab_rows] = onehot
+        resp[~ok] = 0.0
+        weight = resp.sum(axis=0)
+        means = (resp.T @ z) / np.maximum(weight, 1e-9)[:, None]
+        cov = np.zeros((z.shape[1], z.shape[1]))
+        for c in range(k):
+            d = z - means[c]
+            cov += (d * resp[:, c:c + 1]).T @ d
+        n = weight.sum()
+        cov /= max(1.0, n - k)
+        inv = _shrunk_inverse(cov, n - k)
+        log_prior = np.log(np.maximum(weight / n, 1e-3))
+        maha = _mahalanobis(z, means, inv)
+    score = -0.5 * maha + log_prior[None, :]
+    best[ok] = score[ok].argmax(axis=1)
+    two = np.sort(maha, axis=1)[:, :2]
+    conf[ok] = np.clip(1.0 - np.sqrt(np.maximum(two[ok, 0], 0) / np.maximum(two[ok, 1], 1e-12)), 0.0, 1.0)
+    best[lab_rows] = lab_cls
+    conf[lab_rows] = 1.0
+    return classes, best, conf
+
+
+def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Mapping[Hex, str],
+                    targets: Iterable[Hex] | None = None, rounds: int = EM_ROUNDS) -> TerrainSuggestions:
+    """A terrain and a confidence for every target hex (default: every hex not in ``examples``).
+
+    ``examples`` are the hexes a person painted, hex -> terrain; ``images`` maps sheet ids to scans.
+    """
+    examples = {h: t for h, t in examples.items() if h in board and t}
+    if not examples:
+        raise SuggestError("paint a few hexes of each terrain first, then ask for suggestions")
+    if not images:
+        raise SuggestError("the map has no scan to read terrain from")
+    targets = [h for h in (board.hexes() if targets is None else targets) if h in board and h not in examples]
+    hexes = board.hexes()                     # every hex of the board takes part in learning the classes
+    row = {h: i for i, h in enumerate(hexes)}
+    feats = hex_features(board, images, hexes)
+    unread = np.isnan(feats).any(axis=1)
+    labels = {row[h]: t for h, t in examples.items() if not unread[row[h]]}
+    if not labels:
+        raise SuggestError("no painted hex lies on a scan")
+    classes, best, conf = classify(feats, labels, rounds)
+    out = TerrainSuggestions(classes=tuple(classes))
+    unreadable = []
+    for h in targets:
+        i = row[h]
+        if unread[i]:
+            unreadable.append(h)
+            continue
+        c = int(best[i])
+        out.terrain[h] = (classes[c], float(conf[i]))
+    out.unreadable = tuple(unreadable)
+    return out
+
+
+# ---------------------------------------------------------------- hexside features
+
+@dataclass
+class HexsideSuggestions:
+    """Hexsides that look like the sample, each with a confidence (0-1), and the feature to give them."""
+
+    feature: str
+    sides: dict[Hexside, float] = field(default_factory=dict)
+
+    def above(self, threshold: float) -> list[Hexside]:
+        return sorted(s for s, c in self.sides.items() if c >= threshold)
+
+
+def board_hexsides(board: Board) -> list[Hexside]:
+    """Every hexside between two hexes of the board, sorted."""
+    out = set()
+    for h in board.hexes():
+        for n in hex_neighbors(h):
+            if n in board:
+                out.add(hexside(h, n))
+    return sorted(out)
+
+
+def hexside_strips(board: Board, images: Mapping[str, np.ndarray], sides: list[Hexside]) -> tuple[np.ndarray, np.ndarray]:
+    """The Lab pixels of each hexside's strip (sides x SIDE_ALONG x SIDE_ACROSS x 3) and which lie on a scan.
+
+    The offsets across run from hex ``a``'s side to hex ``b``'s; a hexside is read from a sheet that
+    holds both its hexes.
+    """
+    lay = board.layout
+    lab = np.zeros((len(sides), len(SIDE_ALONG), len(SIDE_ACROSS), 3), dtype=np.float32)
+    valid = np.zeros(lab.shape[:3], dtype=bool)
+    by_sheet: dict[str, list[int]] = {}
+    for i, s in enumerate(sides):
+        both = {sh.id for sh in board.sheets_of(s.b)}
+        for sh in board.sheets_of(s.a):
+            if sh.id in images and sh.id in both:
+                by_sheet.setdefault(sh.id, []).append(i)
+                break
+    for sid, rows in by_sheet.items():
+        sheet, image = board.sheet(sid), images[sid]
+        ends = np.array([lay.hexside_segment(sides[i]) for i in rows], dtype=np.float64)     # n x 2 x 2
+        ca = np.array([board.center(sides[i].a) for i in rows], dtype=np.float64)
+        p0, p1 = ends[:, 0], ends[:, 1]
+        normal = (p0 + p1) / 2 - ca                                                          # towards hex b
+        normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+        along = p0[:, None, :] + (p1 - p0)[:, None, :] * SIDE_ALONG[None, :, None]           # n x A x 2
+        pts = along[:, :, None, :] + normal[:, None, None, :] * SIDE_ACROSS[None, None, :, None]
+        uv = sheet.transform.apply_many(pts.reshape(-1, 2)).reshape(pts.shape)
+        rgb, inside = _gather(image, uv)
+        lab[rows] = rgb_to_lab(rgb)
+        valid[rows] = inside
+    return lab, valid
+
+
+def _coverage(near: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """For each strip (n x along x across x 3) and colour: the share of points along where a pixel across has it."""
+    out = np.zeros((near.shape[0], len(colours)))
+    for j, c in enumerate(colours):
+        d = ((near - c) ** 2).sum(axis=-1)                          # n x A x c
+        out[:, j] = (d < LINE_DELTA_E ** 2).any(axis=2).mean(axis=1)
+    return out
+
+
+def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: str,
+                     samples: Iterable[Hexside], sides: Iterable[Hexside] | None = None) -> HexsideSuggestions:
+    """The hexsides whose strip shows the inks of the samples' line (hexsides that carry ``feature``).
+
+    The candidates are pixels near the sample hexside (within SIDE_LINE hex sizes); an ink is a
+    candidate colour (within LINE_DELTA_E) that the average hexside shows along less than LINE_COMMON
+    of its length, so the printed hex line and the terrain on either side, which most hexsides show,
+    drop out. A hexside's confidence is the share of the points along it where a pixel across its line
+    has one of the inks (1 for a hexside drawn like the sample from end to end, 0 for a plain one),
+    times the share of the strip beside the line (beyond SIDE_BESIDE, on the more inked side) that
+    does not: a lake's shore is blue on one side all along, a river only on its line.
+    """
+    samples = [s for s in samples if s.a in board and s.b in board]
+    if not samples:
+        raise SuggestError(f"mark one hexside with {feature} first, then ask for more like it")
+    every = board_hexsides(board)
+    lab, valid = hexside_strips(board, images, every)
+    ok = valid.all(axis=(1, 2))
+    row = {s: i for i, s in enumerate(every)}
+    sample_rows = [row[s] for s in samples if s in row and ok[row[s]]]
+    if not sample_rows:
+        raise SuggestError("no sample hexside lies on a scan")
+    centre = np.abs(SIDE_ACROSS) <= SIDE_LINE
+    near = lab[:, :, centre]                                       # n x A x c x 3
+    # the colours by the sample's line, then only those few hexsides show: the line's inks, not the
+    # printed hex line or the terrain (which most hexsides show)
+    px = np.unique(np.rint(near[sample_rows].reshape(-1, 3) / 3.0), axis=0) * 3.0   # alike pixels once
+    if len(px) > LINE_CANDIDATES:
+        px = px[np.linspace(0, len(px) - 1, LINE_CANDIDATES).astype(int)]
+    judges = np.flatnonzero(ok)
+    if len(judges) > COMMON_JUDGES:                                # how common an ink is, from a fixed spread
+        judges = judges[np.linspace(0, len(judges) - 1, COMMON_JUDGES).astype(int)]
+    common = _coverage(near[judges], px).mean(axis=0)
+    inks = common < LINE_COMMON
+    if not inks.any():
+        raise SuggestError(f"the sample hexside looks like any other hexside: mark one where the {feature} "
+                           "is clearly printed")
+    colours = px[inks]
+    hit = np.zeros(lab.shape[:3], dtype=bool)
+    for c in colours:
+        hit |= (((lab - c) ** 2).sum(axis=-1) < LINE_DELTA_E ** 2)
+    on_line = hit[:, :, centre].any(axis=2).mean(axis=1)
+    # ink that fills a hex beside the hexside too is that hex's terrain (a lake's shore), not a line along it
+    side_a = hit[:, :, SIDE_ACROSS <= -SIDE_BESIDE].mean(axis=(1, 2))
+    side_b = hit[:, :, SIDE_ACROSS >= SIDE_BESIDE].mean(axis=(1, 2))
+    conf = on_line * (1.0 - np.maximum(side_a, side_b))
+    wanted = set(every) if sides is None else set(sides)
+    taken = set(samples)
+    out = HexsideSuggestions(feature)
+    for s, i in row.items():
+        if s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set()) and conf[i] > 0:
+            out.sides[s] = float(conf[i])
+    return out
+
+
+__all__ = ["SuggestError", "load_image", "rgb_to_lab", "hex_features", "FEATURE_NAMES", "classify",
+           "TerrainSuggestions", "suggest_terrain", "HexsideSuggestions", "board_hexsides", "hexside_strips",
+           "suggest_hexsides", "LOW_CONFIDENCE"]
