@@ -39,9 +39,12 @@ SAMPLE_RINGS = 6                   # rings of sample points inside that radius (
 FINE_STEP_PX = 1.0                 # the fine texture scale: neighbouring pixels
 COARSE_STEP = 0.12                 # the coarse texture scale, in hex sizes
 EM_ROUNDS = 6                      # rounds of expectation-maximisation over the unlabelled hexes
+LABEL_WEIGHT = 10.0                 # in the EM rounds a painted hex counts as this many suggested ones
+LEARN_PRIOR = True                 # the EM rounds learn how common each terrain is
 LOW_CONFIDENCE = 0.75              # a suggestion below this is listed for review
+MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
-                 "fine texture", "coarse texture")
+                 "marks", "dark marks", "marks a", "marks b", "fine texture", "coarse texture")
 
 SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
 SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
@@ -178,6 +181,16 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     cols = [f[1] for f in feats] + [f[2] for f in feats]
     low, high = _quantiles(lab[..., 0], valid, (0.1, 0.9))
     cols += [low, high]
+    # the printed marks (trees, stipple, contours, blocks): how much of the hex is darker than its ground,
+    # and their colour
+    med_l = feats[0][1]
+    for depth in MARK_DEPTHS:
+        dark = valid & (lab[..., 0] < med_l[:, None] - depth)
+        cols.append(dark.sum(axis=1) / np.maximum(valid.sum(axis=1), 1))
+    marks = valid & (lab[..., 0] < med_l[:, None] - MARK_DEPTHS[0])
+    for ch in (1, 2):
+        m, = _quantiles(lab[..., ch], marks, (0.5,))
+        cols.append(np.where(np.isnan(m), feats[ch][1], m))
     for s in steps:
         cols += _quantiles(s, valid, (0.5,))
     return np.stack(cols, axis=1)
@@ -237,7 +250,7 @@ def _softmax(a: np.ndarray) -> np.ndarray:
 
 
 def classify(features: np.ndarray, labels: Mapping[int, str],
-             rounds: int = EM_ROUNDS) -> tuple[list[str], np.ndarray, np.ndarray]:
+             rounds: int | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """The classes learnt from labelled rows, each row's class (an index) and its confidence (0-1).
 
     ``labels`` maps a row of ``features`` to its terrain. A linear discriminant with a shrunk shared
@@ -277,9 +290,9 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
     inv = _shrunk_inverse(cov, len(lab_rows) - k)
     log_prior = np.zeros(k)
     maha = _mahalanobis(z, means, inv)
-    for _ in range(rounds):
+    for _ in range(EM_ROUNDS if rounds is None else rounds):
         resp = _softmax(-0.5 * maha + log_prior[None, :])
-        resp[lab_rows] = onehot
+        resp[lab_rows] = onehot * LABEL_WEIGHT
         resp[~ok] = 0.0
         weight = resp.sum(axis=0)
         means = (resp.T @ z) / np.maximum(weight, 1e-9)[:, None]
@@ -290,7 +303,8 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
         n = weight.sum()
         cov /= max(1.0, n - k)
         inv = _shrunk_inverse(cov, n - k)
-        log_prior = np.log(np.maximum(weight / n, 1e-3))
+        if LEARN_PRIOR:
+            log_prior = np.log(np.maximum(weight / n, 1e-3))
         maha = _mahalanobis(z, means, inv)
     score = -0.5 * maha + log_prior[None, :]
     best[ok] = score[ok].argmax(axis=1)
@@ -302,7 +316,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
 
 
 def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Mapping[Hex, str],
-                    targets: Iterable[Hex] | None = None, rounds: int = EM_ROUNDS) -> TerrainSuggestions:
+                    targets: Iterable[Hex] | None = None, rounds: int | None = None) -> TerrainSuggestions:
     """A terrain and a confidence for every target hex (default: every hex not in ``examples``).
 
     ``examples`` are the hexes a person painted, hex -> terrain; ``images`` maps sheet ids to scans.

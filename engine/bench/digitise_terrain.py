@@ -1,0 +1,92 @@
+"""The terrain half of ``bench digitise``: terrain suggested on the digitising test set, and its speed.
+
+``terrain_accuracy``: on each scan of the set (``engine.maps.scanset``), 5 % of
+the hexes printed whole are labelled with their true terrain, at least one of
+every terrain the scan shows (a person paints a few hexes of each), the rest
+chosen at random from the scan's seed; every other whole hex gets a
+suggestion, and the share that is right is averaged over the scans.
+``terrain_s``: the median time to suggest a terrain for the 2,300 hexes of a
+46 x 50 sheet (about a 22 x 34 inch map) from its scan already in memory.
+``terrain_reviewed`` and ``terrain_accuracy_above`` say what the review list
+holds: the share of hexes under LOW_CONFIDENCE and the accuracy of those above.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import numpy as np
+
+from engine.maps.hexes import Hex
+from engine.maps.suggest import LOW_CONFIDENCE, suggest_terrain
+
+LABELLED_SHARE = 0.05
+SPEED_HEXES = 2300
+SPEED_REPEAT = 3
+
+
+def pick_examples(truth: dict[Hex, str], share: float, seed: int) -> dict[Hex, str]:
+    """``share`` of the hexes, at least one of each terrain, the rest at random (from ``seed``)."""
+    rng = random.Random(seed)
+    hexes = sorted(truth)
+    n = max(1, round(share * len(hexes)))
+    by_terrain: dict[str, list[Hex]] = {}
+    for h in hexes:
+        by_terrain.setdefault(truth[h], []).append(h)
+    chosen = {rng.choice(hs) for _t, hs in sorted(by_terrain.items())}
+    rest = [h for h in hexes if h not in chosen]
+    rng.shuffle(rest)
+    chosen.update(rest[:max(0, n - len(chosen))])
+    return {h: truth[h] for h in sorted(chosen)}
+
+
+def scan_accuracy(scan, share: float = LABELLED_SHARE) -> dict:
+    """Label ``share`` of one scan's whole hexes, suggest the rest; the figures for that scan."""
+    board, sheet = scan.board, scan.sheet
+    whole = [sheet.numbering.parse(i) for i in scan.whole]
+    truth = {h: board.terrain[h] for h in whole if h in board.terrain}
+    examples = pick_examples(truth, share, scan.seed)
+    image = np.asarray(scan.image.convert("RGB"))
+    t0 = time.perf_counter()
+    got = suggest_terrain(board, {sheet.id: image}, examples, targets=list(truth))
+    seconds = time.perf_counter() - t0
+    rows = [(got.terrain[h][0] == truth[h], got.terrain[h][1]) for h in truth if h in got.terrain]
+    right = np.array([r for r, _c in rows], dtype=bool)
+    conf = np.array([c for _r, c in rows])
+    sure = conf >= LOW_CONFIDENCE
+    return {"seed": scan.seed, "hexes": len(truth), "labelled": len(examples), "accuracy": float(right.mean()),
+            "reviewed": float((~sure).mean()), "accuracy_above": float(right[sure].mean()) if sure.any() else 1.0,
+            "seconds": seconds}
+
+
+def terrain_accuracy(seeds, share: float = LABELLED_SHARE) -> dict:
+    """The mean figures over scans of the set (``seeds``), each scan's own figures in ``scans``."""
+    from engine.maps.scanset import make_scan
+
+    per = [scan_accuracy(make_scan(s), share) for s in seeds]
+    return {"terrain_accuracy": round(float(np.mean([p["accuracy"] for p in per])), 4),
+            "terrain_accuracy_worst": round(float(min(p["accuracy"] for p in per)), 4),
+            "terrain_reviewed": round(float(np.mean([p["reviewed"] for p in per])), 4),
+            "terrain_accuracy_above": round(float(np.mean([p["accuracy_above"] for p in per])), 4),
+            "scans": per}
+
+
+def terrain_speed(repeat: int = SPEED_REPEAT, seed: int = 1) -> dict:
+    """Median seconds to suggest terrain for a sheet of SPEED_HEXES hexes (46 columns x 50 rows) at 60 px a hex."""
+    from engine.maps.scanset import make_scan
+
+    scan = make_scan(seed, hex_px=60.0, width=46 * 52 + 200, height=50 * 60 + 200, labels=True, counters=10)
+    board, sheet = scan.board, scan.sheet
+    whole = [sheet.numbering.parse(i) for i in scan.whole]
+    truth = {h: board.terrain[h] for h in whole if h in board.terrain}
+    examples = pick_examples(truth, LABELLED_SHARE, seed)
+    image = np.asarray(scan.image.convert("RGB"))
+    times = []
+    hexes = len(board.hexes())
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        suggest_terrain(board, {sheet.id: image}, examples)
+        times.append(time.perf_counter() - t0)
+    return {"terrain_s": round(statistics.median(times), 3), "terrain_s_hexes": hexes,
+            "terrain_s_image": f"{image.shape[1]}x{image.shape[0]}"}
