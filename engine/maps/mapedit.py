@@ -702,6 +702,9 @@ def _copy_field(value):
     return copy.deepcopy(value)
 
 
+SESSION_FIELDS = ("painted", "suggested", "suggested_sides")     # undoable, kept by MapEdit, not the board
+
+
 @dataclass
 class Step:
     """One undoable edit: its label and the fields of the board before (or after) it."""
@@ -719,6 +722,12 @@ class MapEdit:
         self.redo_stack: list[Step] = []
         self.max_undo = max_undo
         self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id, start=sh.transform) for sh in board.sheets}
+        # what the session knows and the map file does not: the hexes a person painted by hand (the examples
+        # terrain is suggested from) and the suggestions not accepted yet (never saved), hex or hexside ->
+        # (terrain or feature, confidence)
+        self.painted: set[Hex] = set()
+        self.suggested: dict[Hex, tuple[str, float]] = {}
+        self.suggested_sides: dict[Hexside, tuple[str, float]] = {}
         self.dirty = False
 
     @property
@@ -734,6 +743,8 @@ class MapEdit:
                 snap[n] = [(sh.id, sh.numbering, sh.transform) for sh in self.board.sheets]
             elif n == "calibrations":
                 snap[n] = copy.deepcopy(self.calibrations)
+            elif n in SESSION_FIELDS:
+                snap[n] = copy.copy(getattr(self, n))          # sets and dicts of immutable values
             else:
                 snap[n] = _copy_field(getattr(self.board, n))
         return snap
@@ -746,6 +757,8 @@ class MapEdit:
                 self.board.invalidate()
             elif n == "calibrations":
                 self.calibrations = copy.deepcopy(v)
+            elif n in SESSION_FIELDS:
+                setattr(self, n, copy.copy(v))
             else:
                 setattr(self.board, n, _copy_field(v))
 
@@ -809,20 +822,31 @@ class MapEdit:
         return step.label
 
     # ------------------------------------------------------------ the operations as steps
+    PAINT_FIELDS = ("terrain", "legend", "painted", "suggested")
+
     def paint(self, center: Hex, terrain: str | None, radius: int = 0) -> set[Hex]:
-        b = self.board
-        return self.edit(f"paint {terrain or 'no terrain'}", ("terrain", "legend"),
-                         lambda: self._coded(terrain) and paint_terrain(b, brush(b, center, radius), terrain))
+        """Paint the brush's hexes by hand (they become examples for suggestions)."""
+        return self.paint_stroke(brush(self.board, center, radius), terrain)
 
     def paint_stroke(self, hexes: Iterable[Hex], terrain: str | None) -> set[Hex]:
         """A whole drag of the brush as one step."""
-        hexes = list(hexes)
-        return self.edit(f"paint {terrain or 'no terrain'}", ("terrain", "legend"),
-                         lambda: self._coded(terrain) and paint_terrain(self.board, hexes, terrain))
+        hexes = [h for h in hexes if h in self.board]
+
+        def change():
+            self._coded(terrain)
+            self.mark_painted(hexes, terrain is not None)
+            return paint_terrain(self.board, hexes, terrain)
+        return self.edit(f"paint {terrain or 'no terrain'}", self.PAINT_FIELDS, change)
 
     def fill(self, start: Hex, terrain: str | None) -> set[Hex]:
-        return self.edit(f"fill with {terrain or 'no terrain'}", ("terrain", "legend"),
-                         lambda: self._coded(terrain) and flood_fill(self.board, start, terrain))
+        """Fill a region; its hexes' suggestions are settled (but they are no examples: nobody looked at each)."""
+        def change():
+            self._coded(terrain)
+            region_hexes = region(self.board, start, self.board.terrain.get)
+            for h in region_hexes:
+                self.suggested.pop(h, None)
+            return paint_terrain(self.board, region_hexes, terrain)
+        return self.edit(f"fill with {terrain or 'no terrain'}", ("terrain", "legend", "suggested"), change)
 
     def _coded(self, terrain: str | None) -> bool:
         """Give a terrain a legend code before painting with it (the file writes codes)."""
@@ -911,6 +935,76 @@ class MapEdit:
             raise ValueError("a terrain code is one character other than '.' and space")
         self.edit(f"legend {code}", ("legend",), lambda: self.board.legend.__setitem__(code, terrain))
 
+    # ------------------------------------------------------------ suggestions as steps
+    def mark_painted(self, hexes: Iterable[Hex], painted: bool = True) -> None:
+        """Hexes painted by hand (examples for suggestions), or erased; their suggestions are settled.
+
+        Called inside a step that ``begin`` opened with "painted" and "suggested" among its fields.
+        """
+        hexes = set(hexes)
+        if painted:
+            self.painted |= hexes
+        else:
+            self.painted -= hexes
+        for h in hexes:
+            self.suggested.pop(h, None)
+
+    def examples(self) -> dict[Hex, str]:
+        """The hexes to learn terrain from: those painted by hand; with none, every hex that has a terrain
+        while some hex has none yet (a map whose terrain is partly done)."""
+        b = self.board
+        got = {h: b.terrain[h] for h in self.painted if h in b.terrain}
+        if not got and len(b.terrain) < len(b.hexes()):
+            got = dict(b.terrain)
+        return got
+
+    def suggest_terrain(self, suggestions: dict[Hex, tuple[str, float]]) -> int:
+        """Show terrain suggestions (replacing earlier ones); one step. Returns how many."""
+        new = {h: (t, float(c)) for h, (t, c) in suggestions.items() if h in self.board}
+        self.edit(f"suggest terrain for {len(new)} hexes", ("suggested",), lambda: setattr(self, "suggested", new))
+        return len(new)
+
+    def accept_suggested(self, hexes: Iterable[Hex], label: str = "") -> set[Hex]:
+        """Give suggested hexes their suggested terrain (one step); returns the hexes accepted."""
+        hexes = [h for h in hexes if h in self.suggested]
+
+        def change():
+            for h in hexes:
+                t, _c = self.suggested.pop(h)
+                terrain_code(self.board, t)
+                self.board.terrain[h] = t
+            return set(hexes)
+        return self.edit(label or f"accept {len(hexes)} suggested hexes", ("terrain", "legend", "suggested"), change)
+
+    def dismiss_suggested(self) -> int:
+        """Forget every suggestion not accepted (one step); returns how many there were."""
+        n = len(self.suggested) + len(self.suggested_sides)
+
+        def change():
+            self.suggested = {}
+            self.suggested_sides = {}
+        self.edit("dismiss suggestions", ("suggested", "suggested_sides"), change)
+        return n
+
+    def suggest_hexsides(self, feature: str, sides: dict[Hexside, float]) -> int:
+        """Show hexside suggestions for one feature (replacing earlier ones for it); one step."""
+        new = {s: v for s, v in self.suggested_sides.items() if v[0] != feature}
+        new.update({s: (feature, float(c)) for s, c in sides.items()})
+        self.edit(f"suggest {feature} on {len(sides)} hexsides", ("suggested_sides",),
+                  lambda: setattr(self, "suggested_sides", new))
+        return len(sides)
+
+    def accept_suggested_sides(self, sides: Iterable[Hexside]) -> set[Hexside]:
+        """Put their suggested feature on suggested hexsides (one step); returns the hexsides accepted."""
+        sides = [s for s in sides if s in self.suggested_sides]
+
+        def change():
+            for s in sides:
+                f, _c = self.suggested_sides.pop(s)
+                self.board.hexsides.setdefault(s, set()).add(f)
+            return set(sides)
+        return self.edit(f"accept {len(sides)} suggested hexsides", ("hexsides", "suggested_sides"), change)
+
     # ------------------------------------------------------------ calibration as steps
     def click_centre(self, sheet_id: str, hex_id: str, uv: tuple[float, float]) -> Fit | None:
         """Record a clicked hex centre on a sheet's image and refit; raises BadHexId for a bad id."""
@@ -966,4 +1060,4 @@ __all__ = ["SheetSpec", "new_board", "guess_transform", "suggest_id", "place_she
            "check_contour", "add_contour", "remove_area", "rename_area", "remove_line", "rename_line", "remove_box",
            "rename_box", "remove_obstacle", "remove_contour", "recode_terrain", "UPHILL_SIDES",
            "derive_elevations", "Finding", "PROBLEM_KINDS", "DEFAULT_TERRAIN", "check_map", "MapEdit", "Step", "terrain_code", "DEFAULT_MAX_JUMP",
-           "jump_limit"]
+           "jump_limit", "SESSION_FIELDS"]

@@ -21,6 +21,7 @@ from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_tran
 from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
 from .palette import TOOLS, Palette
+from .suggestions import SuggestionPanel, paint_suggestions
 from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
 from .view import EditorView
 
@@ -81,6 +82,15 @@ class MapEditor(QMainWindow):
         dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
         dock.setWidget(self.palette)
         self.addDockWidget(Qt.LeftDockWidgetArea, dock)
+        self.suggestions = SuggestionPanel(self)
+        self.suggestions_dock = QDockWidget("Suggestions", self)
+        self.suggestions_dock.setObjectName("suggestions")
+        self.suggestions_dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable
+                                          | QDockWidget.DockWidgetClosable)
+        self.suggestions_dock.setWidget(self.suggestions)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.suggestions_dock)
+        self.suggestions_dock.hide()              # shown when suggestions are asked for (Tools menu)
+        self.overlay_hooks = [paint_suggestions]
         self.hover_label = QLabel()
         self.statusBar().addWidget(self.hover_label, 1)
         self.view.hovered.connect(self.hover_label.setText)
@@ -144,6 +154,12 @@ class MapEditor(QMainWindow):
             act.setShortcutContext(Qt.WindowShortcut)
             t.addAction(act)
             self.tool_acts[key] = act
+        t.addSeparator()
+        self.suggest_act = QAction("Suggest &terrain", self, shortcut="Ctrl+Shift+T",
+                                   triggered=lambda: self.suggestions.suggest_terrain())
+        self.suggest_sides_act = QAction("Suggest &hexsides like the marked ones", self,
+                                         triggered=lambda: self.suggestions.suggest_hexsides())
+        t.addActions([self.suggest_act, self.suggest_sides_act, self.suggestions_dock.toggleViewAction()])
         v = self.menuBar().addMenu("&View")
         self.codes_act = QAction("&Terrain codes", self, checkable=True, checked=True, shortcut="T",
                                  toggled=lambda on: self.palette.codes_check.setChecked(on))
@@ -167,9 +183,11 @@ class MapEditor(QMainWindow):
         v.addActions([fit, zin, zout])
 
     def _enable(self, on: bool) -> None:
-        for a in (self.save_act, self.save_as_act, self.check_act, *self.tool_acts.values()):
+        for a in (self.save_act, self.save_as_act, self.check_act, *self.tool_acts.values(), self.suggest_act,
+                  self.suggest_sides_act):
             a.setEnabled(on)
         self.palette.setEnabled(on)
+        self.suggestions.setEnabled(on)
         self._update_undo()
 
     def _toggle(self, name: str, on: bool) -> None:
@@ -205,6 +223,8 @@ class MapEditor(QMainWindow):
         self._show_letter()
         calibrated = board.source is not None and all(sh.transform.scale > 1.5 for sh in board.sheets)
         self.set_tool("terrain" if calibrated else "calibrate")
+        self.suggestions.images.clear()           # another map: its own scans
+        self.suggestions.refresh()
         self._title()
 
     def new_map(self, name: str, orientation: str, specs, terrain: str | None = DEFAULT_TERRAIN) -> Board:
@@ -442,6 +462,7 @@ class MapEditor(QMainWindow):
         self._update_undo()
         self._refresh_names()
         self._show_letter()
+        self.suggestions.refresh()
         self._title()
 
     def _update_undo(self) -> None:

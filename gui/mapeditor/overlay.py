@@ -69,6 +69,9 @@ def paint_overlays(painter: QPainter, view, editor) -> None:
         _paint_terrain(painter, view, board, shown, px, editor.show_elevation)
     elif editor.show_elevation and not calibrating:
         _paint_elevation(painter, view, board, shown, px)
+    if not calibrating:
+        for paint in getattr(editor, "overlay_hooks", ()):      # overlays of the editor's other panels
+            paint(painter, view, editor)
     if editor.show_lines or editor.show_names:
         paths = line_paths(board, editor.overlay_cache)
         if editor.show_lines:

@@ -182,7 +182,7 @@ class PaintTool(Tool):
         self.erasing = button == Qt.RightButton
         value = self._value()
         label = f"{'erase' if self.erasing else 'paint'} {self.what} {'' if self.erasing else value}".strip()
-        names = (self._field(), "legend") if self.what == "terrain" else (self._field(),)
+        names = self.editor.edit.PAINT_FIELDS if self.what == "terrain" else (self._field(),)
         if self.what == "terrain" and not self.erasing:
             from engine.maps.mapedit import terrain_code
             self.editor.edit.begin(label, names)
@@ -203,7 +203,11 @@ class PaintTool(Tool):
         hexes = list(dict.fromkeys(x for c in line for x in brush(self.board, c, r)))
         b = self.board
         if self.what == "terrain":
+            ed = self.editor.edit
+            known = len(ed.painted), len(ed.suggested)
+            ed.mark_painted(hexes, not self.erasing)        # painted by hand: examples for suggested terrain
             done = paint_terrain(b, hexes, None if self.erasing else value)
+            done = done or known != (len(ed.painted), len(ed.suggested))
         elif self.what == "feature":
             done = set_feature(b, hexes, value, not self.erasing)
         else:

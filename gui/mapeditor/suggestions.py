@@ -1,0 +1,309 @@
+"""Suggested terrain and hexside features in the map editor: ask, look, accept, undo.
+
+The engine (``engine.maps.suggest``) reads the scan; the editing session
+(:class:`engine.maps.mapedit.MapEdit`) keeps the suggestions as undoable steps
+apart from the board, so a map saved with suggestions pending never holds
+them. This module is the panel that asks for them and accepts them, and the
+overlay that shows them hatched, with their confidence, over the map.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPen
+from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+                               QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+
+from engine.maps.suggest import LOW_CONFIDENCE, SuggestError, load_image, suggest_hexsides, suggest_terrain
+
+from .overlay import CODES_MIN_PX, HEXSIDE_COLOURS, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
+
+ACCEPT_ABOVE = LOW_CONFIDENCE        # the threshold the panel starts with
+SIDES_ABOVE = 0.7                    # ... and for hexsides (a hexside's confidence: how much of it shows the line)
+REVIEW_ROWS = 300                    # the review list shows at most this many hexes
+
+
+class SuggestionPanel(QWidget):
+    """Suggest terrain or hexside features, accept them by threshold, by terrain or one by one."""
+
+    def __init__(self, editor, parent=None):
+        super().__init__(parent)
+        self.editor = editor
+        self.images: dict[str, object] = {}          # scan path -> RGB array (read once per session)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(6, 6, 6, 6)
+
+        terrain = QGroupBox("Terrain")
+        t = QVBoxLayout(terrain)
+        self.suggest_button = QPushButton("Suggest terrain")
+        self.suggest_button.setToolTip("Paint a few hexes of each terrain by hand first; every other hex gets the "
+                                       "terrain it looks most like, with a confidence")
+        t.addWidget(self.suggest_button)
+        form = QFormLayout()
+        self.threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2, value=ACCEPT_ABOVE)
+        self.accept_above_button = QPushButton("Accept all above")
+        row = QHBoxLayout()
+        row.addWidget(self.threshold)
+        row.addWidget(self.accept_above_button)
+        form.addRow("Confidence", row)
+        self.class_combo = QComboBox()
+        self.accept_class_button = QPushButton("Accept this terrain")
+        row = QHBoxLayout()
+        row.addWidget(self.class_combo, 1)
+        row.addWidget(self.accept_class_button)
+        form.addRow("Terrain", row)
+        t.addLayout(form)
+        t.addWidget(QLabel("To review (least sure first; click to go there):"))
+        self.review = QListWidget()
+        t.addWidget(self.review, 1)
+        row = QHBoxLayout()
+        self.accept_hex_button = QPushButton("Accept this hex")
+        self.dismiss_button = QPushButton("Dismiss all")
+        row.addWidget(self.accept_hex_button)
+        row.addWidget(self.dismiss_button)
+        t.addLayout(row)
+        box.addWidget(terrain, 1)
+
+        sides = QGroupBox("Hexsides")
+        s = QVBoxLayout(sides)
+        self.suggest_sides_button = QPushButton("Suggest hexsides like the marked ones")
+        self.suggest_sides_button.setToolTip("Mark one hexside with the Hexside tool (its feature chosen there); "
+                                             "hexsides drawn like it are suggested")
+        s.addWidget(self.suggest_sides_button)
+        row = QHBoxLayout()
+        self.sides_threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2,
+                                              value=SIDES_ABOVE)
+        self.accept_sides_button = QPushButton("Accept hexsides above")
+        row.addWidget(self.sides_threshold)
+        row.addWidget(self.accept_sides_button)
+        s.addLayout(row)
+        box.addWidget(sides)
+        self.summary = QLabel("No suggestions")
+        self.summary.setWordWrap(True)
+        box.addWidget(self.summary)
+
+        self.suggest_button.clicked.connect(self.suggest_terrain)
+        self.accept_above_button.clicked.connect(lambda: self.accept_above(self.threshold.value()))
+        self.accept_class_button.clicked.connect(lambda: self.accept_terrain(self.class_combo.currentText()))
+        self.accept_hex_button.clicked.connect(self.accept_chosen)
+        self.dismiss_button.clicked.connect(self.dismiss)
+        self.suggest_sides_button.clicked.connect(lambda: self.suggest_hexsides())
+        self.accept_sides_button.clicked.connect(lambda: self.accept_sides_above(self.sides_threshold.value()))
+        self.threshold.valueChanged.connect(lambda _v: self.refresh())      # the review list follows the line
+        self.review.currentItemChanged.connect(lambda item, _old: self._go_to(item))
+        for b in self.findChildren(QPushButton):
+            b.setFocusPolicy(Qt.NoFocus)
+        self.refresh()
+
+    # ------------------------------------------------------------ reading the scans
+    def scans(self) -> dict:
+        """The board's scans as arrays, by sheet id (read on first use and kept)."""
+        b = self.editor.board
+        out = {}
+        for sh in b.sheets:
+            path = b.image_path(sh)
+            if path is None:
+                continue
+            key = str(Path(path).resolve())
+            if key not in self.images:
+                self.images[key] = load_image(path)
+            out[sh.id] = self.images[key]
+        return out
+
+    # ------------------------------------------------------------ asking
+    def reveal(self) -> None:
+        """Show the panel (its dock starts hidden, leaving the map the room)."""
+        dock = self.parentWidget()
+        if isinstance(dock, QDockWidget) and not dock.isVisible():
+            dock.show()
+
+    def suggest_terrain(self) -> int:
+        """Suggest a terrain for every hex not painted by hand; returns how many (0 with a message if none)."""
+        ed = self.editor
+        if ed.edit is None:
+            return 0
+        self.reveal()
+        examples = ed.edit.examples()
+        QApplication.setOverrideCursor(Qt.WaitCursor)
+        try:
+            got = suggest_terrain(ed.board, self.scans(), examples)
+        except SuggestError as e:
+            ed.status(f"Cannot suggest terrain: {e}")
+            return 0
+        finally:
+            QApplication.restoreOverrideCursor()
+        n = ed.edit.suggest_terrain(got.terrain)
+        low = len(got.low_confidence())
+        ed.changed()
+        ed.status(f"Suggested terrain for {n} hexes from {len(examples)} painted ones ({', '.join(got.classes)}); "
+                  f"{low} to review")
+        return n
+
+    def suggest_hexsides(self, feature: str | None = None) -> int:
+        """Suggest hexsides drawn like those that carry the Hexside tool's feature."""
+        ed = self.editor
+        if ed.edit is None:
+            return 0
+        self.reveal()
+        feature = feature or ed.palette.hexside_feature()
+        samples = [s for s, fs in ed.board.hexsides.items() if feature in fs]
+        QApplication.setOverrideCursor(Qt.WaitCursor)
+        try:
+            got = suggest_hexsides(ed.board, self.scans(), feature, samples)
+        except SuggestError as e:
+            ed.status(f"Cannot suggest {feature}: {e}")
+            return 0
+        finally:
+            QApplication.restoreOverrideCursor()
+        n = ed.edit.suggest_hexsides(feature, got.sides)
+        ed.changed()
+        sure = len(got.above(self.sides_threshold.value()))
+        ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked; {sure} at "
+                  f"{self.sides_threshold.value():.2f} or more")
+        return n
+
+    # ------------------------------------------------------------ accepting
+    def accept_above(self, threshold: float) -> int:
+        ed = self.editor
+        hexes = [h for h, (_t, c) in ed.edit.suggested.items() if c >= threshold]
+        done = ed.edit.accept_suggested(hexes, f"accept {len(hexes)} suggestions at {threshold:.2f} or more")
+        ed.changed()
+        ed.status(f"Accepted {len(done)} suggested hexes at confidence {threshold:.2f} or more; "
+                  f"{len(ed.edit.suggested)} still suggested")
+        return len(done)
+
+    def accept_terrain(self, terrain: str) -> int:
+        ed = self.editor
+        hexes = [h for h, (t, _c) in ed.edit.suggested.items() if t == terrain]
+        done = ed.edit.accept_suggested(hexes, f"accept {len(hexes)} suggested {terrain}")
+        ed.changed()
+        ed.status(f"Accepted {len(done)} hexes suggested as {terrain}")
+        return len(done)
+
+    def accept_hex(self, h) -> bool:
+        ed = self.editor
+        if h not in ed.edit.suggested:
+            return False
+        t = ed.edit.suggested[h][0]
+        ed.edit.accept_suggested([h], f"accept {t} at {ed.board.hex_id(h)}")
+        ed.changed()
+        ed.status(f"{ed.board.hex_id(h)} is {t}")
+        return True
+
+    def accept_chosen(self) -> bool:
+        item = self.review.currentItem()
+        if item is None:
+            self.editor.status("Choose a hex in the list to review first")
+            return False
+        return self.accept_hex(item.data(Qt.UserRole))
+
+    def dismiss(self) -> int:
+        ed = self.editor
+        n = ed.edit.dismiss_suggested()
+        ed.changed()
+        ed.status(f"Dismissed {n} suggestions")
+        return n
+
+    def accept_sides_above(self, threshold: float) -> int:
+        ed = self.editor
+        sides = [s for s, (_f, c) in ed.edit.suggested_sides.items() if c >= threshold]
+        done = ed.edit.accept_suggested_sides(sides)
+        ed.changed()
+        ed.status(f"Accepted {len(done)} suggested hexsides at {threshold:.2f} or more")
+        return len(done)
+
+    # ------------------------------------------------------------ showing
+    def review_hexes(self) -> list:
+        """The suggested hexes under the panel's threshold, least confident first."""
+        sug = self.editor.edit.suggested if self.editor.edit is not None else {}
+        limit = self.threshold.value()
+        return sorted((h for h, (_t, c) in sug.items() if c < limit), key=lambda h: (sug[h][1], h))
+
+    def refresh(self) -> None:
+        """Show the session's suggestions: the terrains, the review list and the counts (after any change)."""
+        ed = self.editor
+        sug = ed.edit.suggested if ed.edit is not None else {}
+        sides = ed.edit.suggested_sides if ed.edit is not None else {}
+        for w in (self.accept_above_button, self.accept_class_button, self.accept_hex_button, self.dismiss_button,
+                  self.class_combo):
+            w.setEnabled(bool(sug) or (w is self.dismiss_button and bool(sides)))
+        self.accept_sides_button.setEnabled(bool(sides))
+        chosen = self.class_combo.currentText()
+        classes = sorted({t for t, _c in sug.values()})
+        self.class_combo.blockSignals(True)
+        self.class_combo.clear()
+        self.class_combo.addItems(classes)
+        if chosen in classes:
+            self.class_combo.setCurrentText(chosen)
+        self.class_combo.blockSignals(False)
+        current = self.review.currentItem()
+        keep = current.data(Qt.UserRole) if current is not None else None
+        self.review.blockSignals(True)
+        self.review.clear()
+        board = ed.board
+        for h in self.review_hexes()[:REVIEW_ROWS]:
+            t, c = sug[h]
+            item = QListWidgetItem(f"{board.hex_id(h)}  {t}  {c:.2f}")
+            item.setData(Qt.UserRole, h)
+            self.review.addItem(item)
+            if h == keep:
+                self.review.setCurrentItem(item)
+        self.review.blockSignals(False)
+        if sug or sides:
+            self.summary.setText(f"{len(sug)} hexes suggested ({len(self.review_hexes())} under "
+                                 f"{self.threshold.value():.2f}), {len(sides)} hexsides suggested; "
+                                 "hatched on the map until accepted, never saved")
+        else:
+            self.summary.setText("No suggestions")
+
+    def _go_to(self, item) -> None:
+        if item is None:
+            return
+        h = item.data(Qt.UserRole)
+        ed = self.editor
+        ed.marked = [h]
+        ed.go_to_hex(h)
+        t, c = ed.edit.suggested.get(h, ("?", 0.0))
+        ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {c:.2f})")
+        ed.view.viewport().update()
+
+
+def paint_suggestions(painter, view, editor) -> None:
+    """Suggested hexes hatched in their terrain's colour with a '?' code and the confidence; suggested hexsides
+    dashed in their feature's colour (the map shows plainly what is not decided yet)."""
+    ed = editor.edit
+    if ed is None or not (ed.suggested or ed.suggested_sides):
+        return
+    board = view.board
+    px = hex_px(view)
+    code_of = {name: code for code, name in board.legend.items()}
+    if ed.suggested:
+        font = QFont("DejaVu Sans")
+        font.setPixelSize(int(max(8, min(18, px * 0.18))))
+        painter.setFont(font)
+        for h in visible_hexes(view):
+            got = ed.suggested.get(h)
+            if got is None:
+                continue
+            t, c = got
+            poly = hex_polygon(view, h)
+            colour = colour_of(t, TERRAIN_COLOURS, 90 + int(120 * c))
+            painter.setPen(QPen(colour_of(t, TERRAIN_COLOURS, 200), 1, Qt.DashLine))
+            painter.setBrush(QBrush(colour, Qt.BDiagPattern))
+            painter.drawPolygon(poly)
+            if px >= CODES_MIN_PX:
+                centre = view.lattice_to_viewport(*board.center(h))
+                painter.setPen(QColor(120, 0, 120) if c < LOW_CONFIDENCE else QColor(0, 0, 0, 220))
+                text = f"{code_of.get(t, t[:1])}? {round(100 * c)}%"
+                painter.drawText(QRectF(centre.x() - px / 2, centre.y() + px * 0.05, px, px * 0.3), Qt.AlignCenter,
+                                 text)
+    lay = board.layout
+    for side, (f, c) in ed.suggested_sides.items():
+        (x0, y0), (x1, y1) = lay.hexside_segment(side)
+        pen = QPen(colour_of(f, HEXSIDE_COLOURS, 90 + int(150 * c)), 5, Qt.DashLine, Qt.FlatCap)
+        painter.setPen(pen)
+        painter.drawLine(view.lattice_to_viewport(x0, y0), view.lattice_to_viewport(x1, y1))
+
+
+__all__ = ["SuggestionPanel", "paint_suggestions", "ACCEPT_ABOVE"]

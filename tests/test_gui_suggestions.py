@@ -1,0 +1,117 @@
+"""Suggested terrain in the map editor: paint a few hexes, suggest, accept above a threshold, undo, review, save."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from engine.bench.digitise_terrain import pick_examples
+from engine.maps.mapfile import load_map, save_map
+
+pytest.importorskip("pytestqt")
+
+from gui.mapeditor import MapEditor  # noqa: E402
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path):
+    ed = MapEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.resize(1300, 860)
+    ed.show()
+    yield ed
+    ed.edit = None
+
+
+def unpainted_crossing(tmp_path):
+    """The crossing map and its scan in a folder of their own, every hex without terrain; and the true terrain."""
+    truth = load_map("maps/crossing.toml")
+    shutil.copy("maps/crossing.png", tmp_path / "crossing.png")
+    board = load_map("maps/crossing.toml")
+    board.terrain.clear()
+    board.hexsides.clear()
+    save_map(board, tmp_path / "crossing.toml")
+    return tmp_path / "crossing.toml", truth
+
+
+def paint_hex(qtbot, ed, h, terrain):
+    """Choose a terrain in the palette and click a hex with the paint tool."""
+    items = ed.palette.terrain_list.findItems(terrain, Qt.MatchExactly)
+    if not items:
+        ed.palette.add_terrains([terrain])
+        items = ed.palette.terrain_list.findItems(terrain, Qt.MatchExactly)
+    ed.palette.terrain_list.setCurrentItem(items[0])
+    ed.go_to_hex(h)
+    p = ed.view.lattice_to_viewport(*ed.board.center(h))
+    qtbot.mouseClick(ed.view.viewport(), Qt.LeftButton, pos=QPoint(round(p.x()), round(p.y())))
+
+
+def test_paint_suggest_accept_undo_and_save(qtbot, editor, tmp_path):
+    path, truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    editor.set_tool("terrain")
+    examples = pick_examples(dict(truth.terrain), 0.05, 2)
+    for h, t in examples.items():
+        paint_hex(qtbot, editor, h, t)
+    b, ed, panel = editor.board, editor.edit, editor.suggestions
+    assert dict(b.terrain) == examples and ed.painted == set(examples)
+    assert not editor.suggestions_dock.isVisible()
+    editor.suggest_act.trigger()                                     # Tools > Suggest terrain
+    assert editor.suggestions_dock.isVisible()
+    assert len(ed.suggested) == len(b.hexes()) - len(examples)
+    assert dict(b.terrain) == examples                               # suggested, not yet the map's
+    editor.view.viewport().repaint()                                 # the hatched overlay paints without error
+    panel.threshold.setValue(0.9)                                    # a stricter line than the default
+    review = [panel.review.item(i).data(Qt.UserRole) for i in range(panel.review.count())]
+    assert review == panel.review_hexes()
+    assert all(ed.suggested[h][1] < panel.threshold.value() for h in review)
+    sure = {h for h, (_t, c) in ed.suggested.items() if c >= panel.threshold.value()}
+    qtbot.mouseClick(panel.accept_above_button, Qt.LeftButton)
+    assert all(b.terrain[h] == truth.terrain[h] for h in sure)      # every sure suggestion was right here
+    assert set(ed.suggested) == set(review)
+    editor.undo_act.trigger()
+    assert dict(b.terrain) == examples and len(ed.suggested) == len(b.hexes()) - len(examples)
+    qtbot.mouseClick(panel.accept_above_button, Qt.LeftButton)     # accepted again
+    assert all(b.terrain[h] == truth.terrain[h] for h in sure)
+    assert review                                                    # measured: 33 hexes under 0.9
+    if review:                                                       # a hex to review: click it, it is centred
+        panel.review.setCurrentRow(0)
+        h = panel.review.item(0).data(Qt.UserRole)
+        assert editor.marked == [h]
+        centre = editor.view.lattice_to_viewport(*b.center(h))
+        vp = editor.view.viewport().rect()
+        assert abs(centre.x() - vp.center().x()) < 40 and abs(centre.y() - vp.center().y()) < 40
+        qtbot.mouseClick(panel.accept_hex_button, Qt.LeftButton)
+        assert h in b.terrain and h not in ed.suggested
+    assert editor.save()
+    saved = load_map(path)
+    assert saved.terrain == b.terrain                                # accepted and painted hexes are saved
+    assert len(saved.terrain) < len(saved.hexes())                   # the hexes still only suggested are not
+    assert all(h not in saved.terrain for h in ed.suggested)
+
+
+def test_accept_one_terrain_and_suggest_the_river_like_one_marked(qtbot, editor, tmp_path):
+    path, truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    for h, t in pick_examples(dict(truth.terrain), 0.05, 3).items():
+        paint_hex(qtbot, editor, h, t)
+    panel, ed, b = editor.suggestions, editor.edit, editor.board
+    panel.suggest_terrain()
+    woods = {h for h, (t, _c) in ed.suggested.items() if t == "woods"}
+    panel.class_combo.setCurrentText("woods")
+    qtbot.mouseClick(panel.accept_class_button, Qt.LeftButton)
+    assert woods and all(b.terrain[h] == "woods" for h in woods)
+    assert all(t != "woods" for t, _c in ed.suggested.values())
+    river = sorted(s for s, fs in truth.hexsides.items() if "river" in fs)
+    editor.set_tool("hexside")
+    ed.toggle_hexside(river[len(river) // 2], "river")               # one hexside marked by hand
+    editor.suggest_sides_act.trigger()
+    rest = set(river) - {river[len(river) // 2]}
+    found = {s for s, (_f, c) in ed.suggested_sides.items() if c >= panel.sides_threshold.value()}
+    assert len(found & rest) >= 0.9 * len(rest)
+    assert all(s not in b.hexsides for s in found)                   # suggested only
+    qtbot.mouseClick(panel.accept_sides_button, Qt.LeftButton)
+    assert all("river" in b.hexsides[s] for s in found)
+    editor.undo_act.trigger()
+    assert all(s not in b.hexsides for s in found) and set(ed.suggested_sides) >= found
