@@ -18,7 +18,7 @@ def crossing():
 
 
 def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes():
-    scan = make_scan(11, width=900, height=700)          # a drawing style the project's map art does not use
+    scan = make_scan(11)                                  # a drawing style the project's map art does not use
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
     examples = pick_examples(truth, 0.05, 11)
@@ -26,7 +26,7 @@ def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes():
     got = suggest_terrain(board, {"A": np.asarray(scan.image)}, examples, targets=list(truth))
     right = [got.terrain[h][0] == truth[h] for h in got.terrain]
     assert len(right) == len(truth) - len(examples)
-    assert np.mean(right) >= 0.93                         # measured 0.953
+    assert np.mean(right) >= 0.97                         # measured 0.995 (213 hexes from 11 painted)
     sure = [r for h, r in zip(got.terrain, right) if got.terrain[h][1] >= 0.75]
     assert sure and all(sure)                             # every suggestion above the review line is right here
 

@@ -44,7 +44,8 @@ LEARN_PRIOR = True                 # the EM rounds learn how common each terrain
 LOW_CONFIDENCE = 0.75              # a suggestion below this is listed for review
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
-                 "marks", "dark marks", "marks a", "marks b", "fine texture", "coarse texture")
+                 "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b", "fine texture", "fine texture direction",
+                 "coarse texture", "coarse texture direction")
 
 SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
 SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
@@ -127,6 +128,15 @@ def _quantiles(values: np.ndarray, valid: np.ndarray, qs: Iterable[float]) -> li
     return out
 
 
+def _ring_of(n_points: int) -> np.ndarray:
+    """The ring (1, 2, ...) of each point :func:`_disc_offsets` gives, in its order."""
+    out, k = [], 1
+    while len(out) < n_points:
+        out += [k] * (6 * k)
+        k += 1
+    return np.array(out[:n_points])
+
+
 def _disc_offsets(radius: float, rings: int) -> np.ndarray:
     """Sample points on concentric rings inside a disc (lattice units), the centre left out (its dot)."""
     pts = []
@@ -168,12 +178,12 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     lab = rgb_to_lab(rgb)
     # texture: brightness steps to a pixel one step right and one step down, at two scales
     coarse = max(2.0, COARSE_STEP * t.scale)
+    lum = _luma(rgb)
     steps = []
     for step in (FINE_STEP_PX, coarse):
         right, _ = _gather(image, uv + np.array([step, 0.0]))
         down, _ = _gather(image, uv + np.array([0.0, step]))
-        lum = _luma(rgb)
-        steps.append(np.abs(_luma(right) - lum) + np.abs(_luma(down) - lum))
+        steps.append((np.abs(_luma(right) - lum), np.abs(_luma(down) - lum)))
     feats = []
     for ch in range(3):
         lo, med, hi = _quantiles(lab[..., ch], valid, (0.25, 0.5, 0.75))
@@ -187,12 +197,22 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     for depth in MARK_DEPTHS:
         dark = valid & (lab[..., 0] < med_l[:, None] - depth)
         cols.append(dark.sum(axis=1) / np.maximum(valid.sum(axis=1), 1))
+    # where in the hex the marks lie: inner, middle and outer rings (a hill's contour ring, a town's
+    # blocks in the middle, stipple or trees all over)
+    dark = valid & (lab[..., 0] < med_l[:, None] - MARK_DEPTHS[0])
+    ring = _ring_of(len(offsets))
+    for part in np.array_split(np.arange(1, SAMPLE_RINGS + 1), 3):
+        sel = np.isin(ring, part)
+        cols.append(dark[:, sel].sum(axis=1) / np.maximum(valid[:, sel].sum(axis=1), 1))
     marks = valid & (lab[..., 0] < med_l[:, None] - MARK_DEPTHS[0])
     for ch in (1, 2):
         m, = _quantiles(lab[..., ch], marks, (0.5,))
         cols.append(np.where(np.isnan(m), feats[ch][1], m))
-    for s in steps:
-        cols += _quantiles(s, valid, (0.5,))
+    n_valid = np.maximum(valid.sum(axis=1), 1)
+    for across, along in steps:                 # how busy the texture is, and how much more one way (hatching)
+        h_mean = np.where(valid, across, 0).sum(axis=1) / n_valid
+        v_mean = np.where(valid, along, 0).sum(axis=1) / n_valid
+        cols += [h_mean + v_mean, (h_mean - v_mean) / (h_mean + v_mean + 1.0)]
     return np.stack(cols, axis=1)
 
 
@@ -296,16 +316,16 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
         resp[~ok] = 0.0
         weight = resp.sum(axis=0)
         means = (resp.T @ z) / np.maximum(weight, 1e-9)[:, None]
-        cov = np.zeros((z.shape[1], z.shape[1]))
+        scatter = []
         for c in range(k):
             d = z - means[c]
-            cov += (d * resp[:, c:c + 1]).T @ d
+            scatter.append((d * resp[:, c:c + 1]).T @ d)
         n = weight.sum()
-        cov /= max(1.0, n - k)
-        inv = _shrunk_inverse(cov, n - k)
+        pooled = sum(scatter) / max(1.0, n - k)
+        inv = _shrunk_inverse(pooled, n - k)
+        maha = _mahalanobis(z, means, inv)
         if LEARN_PRIOR:
             log_prior = np.log(np.maximum(weight / n, 1e-3))
-        maha = _mahalanobis(z, means, inv)
     score = -0.5 * maha + log_prior[None, :]
     best[ok] = score[ok].argmax(axis=1)
     two = np.sort(maha, axis=1)[:, :2]
