@@ -90,3 +90,16 @@ def terrain_speed(repeat: int = SPEED_REPEAT, seed: int = 1) -> dict:
         times.append(time.perf_counter() - t0)
     return {"terrain_s": round(statistics.median(times), 3), "terrain_s_hexes": hexes,
             "terrain_s_image": f"{image.shape[1]}x{image.shape[0]}"}
+
+
+def run(args) -> list[dict]:
+    """``python -m engine bench digitise_terrain``: the terrain figures over the whole test set, then the speed."""
+    from engine.maps.scanset import SET_SIZE
+
+    repeat = getattr(args, "repeat", None) or SPEED_REPEAT
+    figures = terrain_accuracy(range(SET_SIZE))
+    per = figures.pop("scans")
+    rows = [{"scan": p["seed"], "hexes": p["hexes"], "labelled": p["labelled"], "accuracy": round(p["accuracy"], 4),
+             "reviewed": round(p["reviewed"], 4)} for p in per]
+    figures.update(terrain_speed(repeat))
+    return rows + [figures]

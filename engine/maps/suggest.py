@@ -96,7 +96,7 @@ def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     m = np.array([[0.4124564 / 0.95047, 0.3575761 / 0.95047, 0.1804375 / 0.95047],
                   [0.2126729, 0.7151522, 0.0721750],
                   [0.0193339 / 1.08883, 0.1191920 / 1.08883, 0.9503041 / 1.08883]], dtype=np.float32)
-    xyz = c @ m.T
+    xyz = np.einsum("...c,rc->...r", c, m)          # einsum: a threaded BLAS is slower at this shape
     f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
     lab = np.empty_like(f)
     lab[..., 0] = 116.0 * f[..., 1] - 16.0
@@ -105,13 +105,20 @@ def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     return lab
 
 
+def _to_image(t, pts: np.ndarray) -> np.ndarray:
+    """Lattice points (..., 2) to image pixels by a sheet's affine transform."""
+    x, y = pts[..., 0], pts[..., 1]
+    return np.stack([t.a * x + t.b * y + t.c, t.d * x + t.e * y + t.f], axis=-1)
+
+
 def _gather(image: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pixels nearest image points (..., 2) and whether each point lies on the image."""
     h, w = image.shape[:2]
     u = np.rint(uv[..., 0]).astype(np.int64)
     v = np.rint(uv[..., 1]).astype(np.int64)
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-    return image[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)], inside
+    flat = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
+    return np.take(image.reshape(h * w, -1), flat, axis=0), inside
 
 
 def _quantiles(values: np.ndarray, valid: np.ndarray, qs: Iterable[float]) -> list[np.ndarray]:
@@ -173,7 +180,7 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     t = sheet.transform
     centres = np.array([board.center(h) for h in hexes], dtype=np.float64).reshape(-1, 2)
     pts = centres[:, None, :] + offsets[None, :, :]                    # lattice, hexes x samples x 2
-    uv = t.apply_many(pts.reshape(-1, 2)).reshape(pts.shape)
+    uv = _to_image(t, pts)
     rgb, valid = _gather(image, uv)
     lab = rgb_to_lab(rgb)
     # texture: brightness steps to a pixel one step right and one step down, at two scales
@@ -304,9 +311,9 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
     onehot = np.zeros((len(lab_rows), k))
     onehot[np.arange(len(lab_rows)), lab_cls] = 1.0
     zl = z[lab_rows]
-    means = (onehot.T @ zl) / onehot.sum(axis=0)[:, None]
+    means = np.einsum("nc,nf->cf", onehot, zl) / onehot.sum(axis=0)[:, None]
     d = zl - means[lab_cls]
-    cov = d.T @ d / max(1, len(lab_rows) - k)
+    cov = np.einsum("nf,ng->fg", d, d) / max(1, len(lab_rows) - k)
     inv = _shrunk_inverse(cov, len(lab_rows) - k)
     log_prior = np.zeros(k)
     maha = _mahalanobis(z, means, inv)
@@ -315,13 +322,13 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
         resp[lab_rows] = onehot * LABEL_WEIGHT
         resp[~ok] = 0.0
         weight = resp.sum(axis=0)
-        means = (resp.T @ z) / np.maximum(weight, 1e-9)[:, None]
-        scatter = []
-        for c in range(k):
-            d = z - means[c]
-            scatter.append((d * resp[:, c:c + 1]).T @ d)
+        means = np.einsum("nc,nf->cf", resp, z) / np.maximum(weight, 1e-9)[:, None]
+        # the pooled within-class scatter sum_c sum_n r_nc (z_n - m_c)(z_n - m_c)^T in one pass; einsum, not
+        # a BLAS product: for matrices this small a threaded BLAS spends its time starting threads
+        scatter = (np.einsum("nf,ng->fg", z * resp.sum(axis=1, keepdims=True), z)
+                   - np.einsum("cf,cg->fg", means * weight[:, None], means))
         n = weight.sum()
-        pooled = sum(scatter) / max(1.0, n - k)
+        pooled = scatter / max(1.0, n - k)
         inv = _shrunk_inverse(pooled, n - k)
         maha = _mahalanobis(z, means, inv)
         if LEARN_PRIOR:
@@ -416,7 +423,7 @@ def hexside_strips(board: Board, images: Mapping[str, np.ndarray], sides: list[H
         normal /= np.linalg.norm(normal, axis=1, keepdims=True)
         along = p0[:, None, :] + (p1 - p0)[:, None, :] * SIDE_ALONG[None, :, None]           # n x A x 2
         pts = along[:, :, None, :] + normal[:, None, None, :] * SIDE_ACROSS[None, None, :, None]
-        uv = sheet.transform.apply_many(pts.reshape(-1, 2)).reshape(pts.shape)
+        uv = _to_image(sheet.transform, pts)
         rgb, inside = _gather(image, uv)
         lab[rows] = rgb_to_lab(rgb)
         valid[rows] = inside
