@@ -8,7 +8,7 @@ from engine.bench.digitise_terrain import pick_examples
 from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
-from engine.maps.suggest import SuggestError, load_image, suggest_hexsides, suggest_terrain
+from engine.maps.suggest import LOW_CONFIDENCE, SuggestError, load_image, suggest_hexsides, suggest_terrain
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes():
     right = [got.terrain[h][0] == truth[h] for h in got.terrain]
     assert len(right) == len(truth) - len(examples)
     assert np.mean(right) >= 0.97                         # measured 0.995 (213 hexes from 11 painted)
-    sure = [r for h, r in zip(got.terrain, right) if got.terrain[h][1] >= 0.75]
+    sure = [r for h, r in zip(got.terrain, right) if got.terrain[h][1] >= LOW_CONFIDENCE]
     assert sure and all(sure)                             # every suggestion above the review line is right here
 
 
@@ -40,7 +40,7 @@ def test_terrain_of_a_project_scan_and_its_review_list(crossing):
     assert np.mean([got.terrain[h][0] == truth[h] for h in got.terrain]) >= 0.97     # measured 1.0
     low = got.low_confidence()
     assert [got.terrain[h][1] for h in low] == sorted(got.terrain[h][1] for h in low)
-    assert all(got.terrain[h][1] < 0.75 for h in low)
+    assert all(got.terrain[h][1] < LOW_CONFIDENCE for h in low)
 
 
 def test_no_painted_hex_is_refused_in_words(crossing):
@@ -85,7 +85,7 @@ def test_suggestions_are_undoable_and_never_saved(crossing):
     ed.suggest_terrain(got.terrain)
     assert len(ed.suggested) == len(b.hexes()) - len(painted)
     assert dumps_map(b) == saved                          # pending suggestions are no part of the map
-    sure = [h for h, (_t, c) in ed.suggested.items() if c >= 0.75]
+    sure = [h for h, (_t, c) in ed.suggested.items() if c >= LOW_CONFIDENCE]
     ed.accept_suggested(sure)
     assert all(b.terrain[h] == got.terrain[h][0] for h in sure)
     assert len(ed.suggested) == len(got.terrain) - len(sure)

@@ -41,7 +41,7 @@ COARSE_STEP = 0.12                 # the coarse texture scale, in hex sizes
 EM_ROUNDS = 6                      # rounds of expectation-maximisation over the unlabelled hexes
 LABEL_WEIGHT = 10.0                 # in the EM rounds a painted hex counts as this many suggested ones
 LEARN_PRIOR = True                 # the EM rounds learn how common each terrain is
-LOW_CONFIDENCE = 0.75              # a suggestion below this is listed for review
+LOW_CONFIDENCE = 0.5               # a suggestion below this is listed for review
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b", "fine texture", "fine texture direction",
@@ -52,6 +52,7 @@ SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex size
 SIDE_BESIDE = 0.22                              # beyond this the strip shows the hexes beside the line
 SIDE_LINE = 0.09                                # a line drawn along a hexside lies within this of it
 LINE_DELTA_E = 12.0                             # colours nearer than this (CIE76) are taken as the same ink
+SIDE_MIN_CONFIDENCE = 0.25                      # below this a hexside only touches such a line: not suggested
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
@@ -489,7 +490,8 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     taken = set(samples)
     out = HexsideSuggestions(feature)
     for s, i in row.items():
-        if s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set()) and conf[i] > 0:
+        if (s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set())
+                and conf[i] >= SIDE_MIN_CONFIDENCE):
             out.sides[s] = float(conf[i])
     return out
 

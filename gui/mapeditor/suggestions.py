@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QDoubleSpin
 
 from engine.maps.suggest import LOW_CONFIDENCE, SuggestError, load_image, suggest_hexsides, suggest_terrain
 
-from .overlay import CODES_MIN_PX, HEXSIDE_COLOURS, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
+from .overlay import CODES_MIN_PX, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
 
 ACCEPT_ABOVE = LOW_CONFIDENCE        # the threshold the panel starts with
 SIDES_ABOVE = 0.7                    # ... and for hexsides (a hexside's confidence: how much of it shows the line)
@@ -91,6 +91,7 @@ class SuggestionPanel(QWidget):
         self.suggest_sides_button.clicked.connect(lambda: self.suggest_hexsides())
         self.accept_sides_button.clicked.connect(lambda: self.accept_sides_above(self.sides_threshold.value()))
         self.threshold.valueChanged.connect(lambda _v: self.refresh())      # the review list follows the line
+        self.sides_threshold.valueChanged.connect(lambda _v: self.editor.view.viewport().update())
         self.review.currentItemChanged.connect(lambda item, _old: self._go_to(item))
         for b in self.findChildren(QPushButton):
             b.setFocusPolicy(Qt.NoFocus)
@@ -270,8 +271,9 @@ class SuggestionPanel(QWidget):
 
 
 def paint_suggestions(painter, view, editor) -> None:
-    """Suggested hexes hatched in their terrain's colour with a '?' code and the confidence; suggested hexsides
-    dashed in their feature's colour (the map shows plainly what is not decided yet)."""
+    """Suggested hexes hatched in their terrain's colour with a '?' code and the confidence (purple under the
+    review line); suggested hexsides dashed magenta on white, thick at or above the panel's hexside threshold,
+    dotted below it (the map shows plainly what is not decided yet)."""
     ed = editor.edit
     if ed is None or not (ed.suggested or ed.suggested_sides):
         return
@@ -299,11 +301,17 @@ def paint_suggestions(painter, view, editor) -> None:
                 painter.drawText(QRectF(centre.x() - px / 2, centre.y() + px * 0.05, px, px * 0.3), Qt.AlignCenter,
                                  text)
     lay = board.layout
+    sure = editor.suggestions.sides_threshold.value() if hasattr(editor, "suggestions") else SIDES_ABOVE
     for side, (f, c) in ed.suggested_sides.items():
         (x0, y0), (x1, y1) = lay.hexside_segment(side)
-        pen = QPen(colour_of(f, HEXSIDE_COLOURS, 90 + int(150 * c)), 5, Qt.DashLine, Qt.FlatCap)
+        a, b = view.lattice_to_viewport(x0, y0), view.lattice_to_viewport(x1, y1)
+        wide = c >= sure
+        painter.setPen(QPen(QColor(255, 255, 255, 220), 7 if wide else 4, Qt.SolidLine, Qt.FlatCap))
+        painter.drawLine(a, b)                     # a white casing: the suggestion stands out from the printed line
+        pen = QPen(QColor(200, 0, 160) if wide else QColor(200, 0, 160, 150), 4 if wide else 2,
+                   Qt.DashLine if wide else Qt.DotLine, Qt.FlatCap)
         painter.setPen(pen)
-        painter.drawLine(view.lattice_to_viewport(x0, y0), view.lattice_to_viewport(x1, y1))
+        painter.drawLine(a, b)
 
 
 __all__ = ["SuggestionPanel", "paint_suggestions", "ACCEPT_ABOVE"]
