@@ -113,10 +113,10 @@ def _to_image(t, pts: np.ndarray) -> np.ndarray:
 
 
 def _gather(image: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The pixels nearest image points (..., 2) and whether each point lies on the image."""
+    """The pixels under image points (..., 2) and whether each point lies on the image."""
     h, w = image.shape[:2]
-    u = np.rint(uv[..., 0]).astype(np.int64)
-    v = np.rint(uv[..., 1]).astype(np.int64)
+    u = np.floor(uv[..., 0]).astype(np.int64)          # pixel (i, j) covers [i, i+1) x [j, j+1) (the map format's terms)
+    v = np.floor(uv[..., 1]).astype(np.int64)
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
     flat = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
     return np.take(image.reshape(h * w, -1), flat, axis=0), inside
