@@ -9,6 +9,8 @@ suggestion, and the share that is right is averaged over the scans.
 46 x 50 sheet (about a 22 x 34 inch map) from its scan already in memory.
 ``terrain_reviewed`` and ``terrain_accuracy_above`` say what the review list
 holds: the share of hexes under LOW_CONFIDENCE and the accuracy of those above.
+``hexsides``: for rivers, walls and ridges, each suggested from one sample
+hexside per scan, the recall and precision at confidence 0.7.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ import time
 import numpy as np
 
 from engine.maps.hexes import Hex
-from engine.maps.suggest import LOW_CONFIDENCE, suggest_terrain
+from engine.maps.suggest import LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, suggest_hexsides, suggest_terrain
 
 LABELLED_SHARE = 0.05
 SPEED_HEXES = 2300
@@ -60,11 +62,9 @@ def scan_accuracy(scan, share: float = LABELLED_SHARE) -> dict:
             "seconds": seconds}
 
 
-def terrain_accuracy(seeds, share: float = LABELLED_SHARE) -> dict:
-    """The mean figures over scans of the set (``seeds``), each scan's own figures in ``scans``."""
-    from engine.maps.scanset import make_scan
-
-    per = [scan_accuracy(make_scan(s), share) for s in seeds]
+def terrain_accuracy(scans, share: float = LABELLED_SHARE) -> dict:
+    """The mean figures over scans of the set, each scan's own figures in ``scans``."""
+    per = [scan_accuracy(scan, share) for scan in scans]
     return {"terrain_accuracy": round(float(np.mean([p["accuracy"] for p in per])), 4),
             "terrain_accuracy_worst": round(float(min(p["accuracy"] for p in per)), 4),
             "terrain_reviewed": round(float(np.mean([p["reviewed"] for p in per])), 4),
@@ -92,14 +92,51 @@ def terrain_speed(repeat: int = SPEED_REPEAT, seed: int = 1) -> dict:
             "terrain_s_image": f"{image.shape[1]}x{image.shape[0]}"}
 
 
+def hexside_figures(scans, threshold: float = SIDE_ACCEPT) -> dict:
+    """Per hexside feature: one of its hexsides on each scan (chosen from the scan's seed) is the sample; the
+    share of its other hexsides suggested at ``threshold`` or more (recall) and the share of those suggested
+    that carry it (precision), over the scans that have two or more."""
+    counts: dict[str, list[int]] = {}
+    for scan in scans:
+        board = scan.board
+        images = {scan.sheet.id: np.asarray(scan.image.convert("RGB"))}
+        for feature in sorted({f for fs in board.hexsides.values() for f in fs}):
+            truth = sorted(s for s, fs in board.hexsides.items() if feature in fs and s.a in board and s.b in board)
+            if len(truth) < 2:
+                continue
+            sample = random.Random(scan.seed).choice(truth)
+            kept, board.hexsides = board.hexsides, {sample: {feature}}
+            try:
+                got = set(suggest_hexsides(board, images, feature, [sample]).above(threshold))
+            except SuggestError:
+                got = set()
+            finally:
+                board.hexsides = kept
+            want = set(truth) - {sample}
+            c = counts.setdefault(feature, [0, 0, 0, 0])
+            c[0] += len(got & want)
+            c[1] += len(want)
+            c[2] += len(got)
+            c[3] += 1
+    out = {}
+    for feature, (hit, want, got, n) in sorted(counts.items()):
+        out[f"{feature}_recall"] = round(hit / want, 4) if want else None
+        out[f"{feature}_precision"] = round(hit / got, 4) if got else None
+        out[f"{feature}_scans"] = n
+    return out
+
+
 def run(args) -> list[dict]:
-    """``python -m engine bench digitise_terrain``: the terrain figures over the whole test set, then the speed."""
-    from engine.maps.scanset import SET_SIZE
+    """``python -m engine bench digitise_terrain``: per-scan terrain figures over the whole test set, then the
+    means, the hexside figures and the speed."""
+    from engine.maps.scanset import SET_SIZE, make_scan
 
     repeat = getattr(args, "repeat", None) or SPEED_REPEAT
-    figures = terrain_accuracy(range(SET_SIZE))
+    scans = [make_scan(s) for s in range(SET_SIZE)]
+    figures = terrain_accuracy(scans)
     per = figures.pop("scans")
     rows = [{"scan": p["seed"], "hexes": p["hexes"], "labelled": p["labelled"], "accuracy": round(p["accuracy"], 4),
              "reviewed": round(p["reviewed"], 4)} for p in per]
     figures.update(terrain_speed(repeat))
+    figures["hexsides"] = hexside_figures(scans)
     return rows + [figures]

@@ -52,6 +52,7 @@ SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex size
 SIDE_BESIDE = 0.22                              # beyond this the strip shows the hexes beside the line
 SIDE_LINE = 0.09                                # a line drawn along a hexside lies within this of it
 LINE_DELTA_E = 12.0                             # colours nearer than this (CIE76) are taken as the same ink
+SIDE_ACCEPT = 0.7                               # the threshold the map editor offers for hexsides first
 SIDE_MIN_CONFIDENCE = 0.25                      # below this a hexside only touches such a line: not suggested
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
@@ -450,7 +451,10 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     drop out. A hexside's confidence is the share of the points along it where a pixel across its line
     has one of the inks (1 for a hexside drawn like the sample from end to end, 0 for a plain one),
     times the share of the strip beside the line (beyond SIDE_BESIDE, on the more inked side) that
-    does not: a lake's shore is blue on one side all along, a river only on its line.
+    does not (a lake's shore is blue on one side all along, a river only on its line), times how much
+    nearer the sample's its look across the line is than a plain hexside's (the median colours at each
+    offset, either way round; halfway or nearer counts in full): a wall and a hex line are both dark, but
+    not equally wide.
     """
     samples = [s for s in samples if s.a in board and s.b in board]
     if not samples:
@@ -486,6 +490,17 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     side_a = hit[:, :, SIDE_ACROSS <= -SIDE_BESIDE].mean(axis=(1, 2))
     side_b = hit[:, :, SIDE_ACROSS >= SIDE_BESIDE].mean(axis=(1, 2))
     conf = on_line * (1.0 - np.maximum(side_a, side_b))
+    # the line's look across the hexside (its width, its inks in order): nearer the sample's than a plain one's
+    core = np.abs(SIDE_ACROSS) <= SIDE_LINE + 0.04
+    prof = np.median(lab[:, :, core], axis=1)                                 # n x c x 3
+    flip = prof[:, ::-1]
+    sample = prof[sample_rows].mean(axis=0)
+    plain_p = np.median(np.concatenate([prof[ok], flip[ok]]), axis=0)
+    d_s = np.minimum(np.sqrt(((prof - sample) ** 2).sum(axis=(1, 2))),
+                     np.sqrt(((flip - sample) ** 2).sum(axis=(1, 2))))
+    d_p = np.sqrt(((prof - plain_p) ** 2).sum(axis=(1, 2)))
+    like = np.clip(d_p / np.maximum(d_p + d_s, 1e-9), 0, 1)
+    conf = conf * np.clip(2 * like, 0, 1)        # halfway between the sample's look and a plain one's: 1
     wanted = set(every) if sides is None else set(sides)
     taken = set(samples)
     out = HexsideSuggestions(feature)
@@ -498,4 +513,4 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
 
 __all__ = ["SuggestError", "load_image", "rgb_to_lab", "hex_features", "FEATURE_NAMES", "classify",
            "TerrainSuggestions", "suggest_terrain", "HexsideSuggestions", "board_hexsides", "hexside_strips",
-           "suggest_hexsides", "LOW_CONFIDENCE"]
+           "suggest_hexsides", "LOW_CONFIDENCE", "SIDE_ACCEPT"]

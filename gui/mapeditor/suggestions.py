@@ -15,12 +15,13 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
-from engine.maps.suggest import LOW_CONFIDENCE, SuggestError, load_image, suggest_hexsides, suggest_terrain
+from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, load_image, suggest_hexsides,
+                                 suggest_terrain)
 
 from .overlay import CODES_MIN_PX, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
 
 ACCEPT_ABOVE = LOW_CONFIDENCE        # the threshold the panel starts with
-SIDES_ABOVE = 0.7                    # ... and for hexsides (a hexside's confidence: how much of it shows the line)
+SIDES_ABOVE = SIDE_ACCEPT            # ... and for hexsides (a hexside's confidence: how much of it shows the line)
 REVIEW_ROWS = 300                    # the review list shows at most this many hexes
 
 
