@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.bench.digitise_terrain import pick_examples
+from engine.bench.digitise_terrain import hexside_figures, pick_examples, terrain_accuracy
 from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
@@ -17,8 +17,13 @@ def crossing():
     return board, {"A": load_image(board.image_path(board.sheets[0]))}
 
 
-def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes():
-    scan = make_scan(11)                                  # a drawing style the project's map art does not use
+@pytest.fixture(scope="module")
+def scan11():
+    return make_scan(11)                                  # a drawing style the project's map art does not use
+
+
+def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes(scan11):
+    scan = scan11
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
     examples = pick_examples(truth, 0.05, 11)
@@ -99,3 +104,13 @@ def test_suggestions_are_undoable_and_never_saved(crossing):
     h = next(iter(ed.suggested))
     ed.paint(h, "town")                                    # painting a suggested hex decides it by hand
     assert h not in ed.suggested and h in ed.painted and b.terrain[h] == "town"
+
+
+def test_the_bench_figures_of_one_scan(scan11):
+    terrain = terrain_accuracy([scan11])
+    assert terrain["terrain_accuracy"] == round(terrain["scans"][0]["accuracy"], 4) >= 0.97      # measured 0.995
+    sides = hexside_figures([scan11])
+    assert sides["river_scans"] == sides["wall_scans"] == sides["ridge_scans"] == 1
+    assert sides["river_recall"] >= 0.95 and sides["river_precision"] >= 0.95          # measured 1.0 and 1.0
+    assert sides["wall_recall"] >= 0.95 and sides["wall_precision"] >= 0.85            # measured 1.0 and 0.9
+    assert scan11.board.hexsides and all(len(fs) for fs in scan11.board.hexsides.values())   # truth left as it was
