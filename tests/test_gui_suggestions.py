@@ -115,3 +115,13 @@ def test_accept_one_terrain_and_suggest_the_river_like_one_marked(qtbot, editor,
     assert all("river" in b.hexsides[s] for s in found)
     editor.undo_act.trigger()
     assert all(s not in b.hexsides for s in found) and set(ed.suggested_sides) >= found
+
+
+def test_suggesting_before_painting_says_what_to_do(qtbot, editor, tmp_path):
+    path, _truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    editor.suggest_act.trigger()
+    assert editor.last_message.startswith("Cannot suggest terrain: paint a few hexes of each terrain first")
+    assert editor.edit.suggested == {} and not editor.edit.can_undo()
+    editor.suggest_sides_act.trigger()
+    assert editor.last_message.startswith("Cannot suggest river: mark one hexside with river first")

@@ -114,3 +114,20 @@ def test_the_bench_figures_of_one_scan(scan11):
     assert sides["river_recall"] >= 0.95 and sides["river_precision"] >= 0.95          # measured 1.0 and 1.0
     assert sides["wall_recall"] >= 0.95 and sides["wall_precision"] >= 0.85            # measured 1.0 and 0.9
     assert scan11.board.hexsides and all(len(fs) for fs in scan11.board.hexsides.values())   # truth left as it was
+
+
+def test_one_terrain_painted_or_no_calibrated_grid_is_refused_in_words(crossing):
+    board, images = crossing
+    woods = [h for h, t in board.terrain.items() if t == "woods"][:3]
+    with pytest.raises(SuggestError, match="every painted hex is woods: paint a few hexes of each other terrain"):
+        suggest_terrain(board, images, {h: "woods" for h in woods})
+    b = load_map("maps/crossing.toml")
+    b.sheets[0].transform = type(b.sheets[0].transform)()       # the identity: a grid never fitted to the scan
+    examples = pick_examples(dict(b.terrain), 0.05, 0)
+    with pytest.raises(SuggestError, match="calibrate the grid on the scan first"):
+        suggest_terrain(b, images, examples)
+    river = next(s for s, fs in b.hexsides.items() if "river" in fs)
+    with pytest.raises(SuggestError, match="calibrate the grid"):
+        suggest_hexsides(b, images, "river", [river])
+    with pytest.raises(SuggestError, match="no scan to read from"):
+        suggest_terrain(board, {}, examples)

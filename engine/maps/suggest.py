@@ -33,7 +33,8 @@ from engine.errors import SandtableError
 from engine.maps.board import Board, Sheet
 from engine.maps.hexes import SQRT3, Hex, Hexside, hex_neighbors, hexside
 
-MAX_IMAGE_PIXELS = 1_000_000_000   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
+MAX_IMAGE_PIXELS = 1_000_000_000
+MIN_HEX_PX = 12.0                  # a hex fewer pixels across than this (an uncalibrated grid) is not read   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
 SAMPLE_RADIUS = 0.66               # hex sizes from the centre: inside the inscribed circle (0.866), clear of the lines
 SAMPLE_RINGS = 6                   # rings of sample points inside that radius (1 + 6 + 12 + ... points)
 FINE_STEP_PX = 1.0                 # the fine texture scale: neighbouring pixels
@@ -155,6 +156,17 @@ def _disc_offsets(radius: float, rings: int) -> np.ndarray:
         ang = (np.arange(n) + 0.5 * (k % 2)) * 2 * math.pi / n
         pts.append(np.stack([r * np.cos(ang), r * np.sin(ang)], axis=1))
     return np.concatenate(pts)
+
+
+def calibrated_scans(board: Board, images: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The scans of the sheets whose grid is fitted to them (hexes MIN_HEX_PX or more across), by sheet id;
+    SuggestError when there is none."""
+    out = {sid: im for sid, im in images.items()
+           if any(sh.id == sid and 2 * sh.transform.scale >= MIN_HEX_PX for sh in board.sheets)}
+    if not out:
+        raise SuggestError("no sheet has a scan with its grid calibrated: calibrate the grid on the scan first"
+                           if images else "the map has no scan to read from")
+    return out
 
 
 # ---------------------------------------------------------------- what a hex looks like
@@ -353,8 +365,10 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
     examples = {h: t for h, t in examples.items() if h in board and t}
     if not examples:
         raise SuggestError("paint a few hexes of each terrain first, then ask for suggestions")
-    if not images:
-        raise SuggestError("the map has no scan to read terrain from")
+    if len(set(examples.values())) < 2:
+        raise SuggestError(f"every painted hex is {next(iter(examples.values()))}: paint a few hexes of each "
+                           "other terrain too, so that there is something to tell apart")
+    images = calibrated_scans(board, images)
     targets = [h for h in (board.hexes() if targets is None else targets) if h in board and h not in examples]
     hexes = board.hexes()                     # every hex of the board takes part in learning the classes
     row = {h: i for i, h in enumerate(hexes)}
@@ -459,6 +473,7 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     samples = [s for s in samples if s.a in board and s.b in board]
     if not samples:
         raise SuggestError(f"mark one hexside with {feature} first, then ask for more like it")
+    images = calibrated_scans(board, images)
     every = board_hexsides(board)
     lab, valid = hexside_strips(board, images, every)
     ok = valid.all(axis=(1, 2))
