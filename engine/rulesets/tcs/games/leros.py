@@ -117,6 +117,7 @@ class Tracks:
     reserve_groups: int = 0
     reserve_lock_until: int = -1                                # turn index of the next allowed request
     overstack_check: int = -1                                   # 3.6g: turn whose German action phase ends it
+    german_sorties: tuple = (-1, 0)                             # 2.3b: (turn, sorties) of the German roll
 
     def copy(self) -> "Tracks":
         return replace(self, boats={k: b.copy() for k, b in self.boats.items()},
@@ -135,7 +136,7 @@ class Tracks:
                 "batteries_lost": list(self.batteries_lost), "landed": dict(sorted(self.landed.items())),
                 "free_until": dict(sorted(self.free_until.items())), "naval_plot": list(self.naval_plot),
                 "reserve": [self.reserve_requested, self.reserve_groups, self.reserve_lock_until],
-                "overstack_check": self.overstack_check}
+                "overstack_check": self.overstack_check, "german_sorties": list(self.german_sorties)}
 
 
 # ---------------------------------------------------------------- the map's Leros facts

@@ -21,6 +21,7 @@ from ..procs import PROCS
 from ..rules import CHARTS, TcsRules
 from ..state import State
 from . import leros as L
+from .leros_variants import lrdg_rovers
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,45 @@ def _proc_surrender(rules, st, ctx, side: str) -> None:
             tr.surrendered, tr.surrender_turn = other, label
 
 
-PROCS_LEROS = {**PROCS, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
+def _air_roll(rules, st, ctx, side: str) -> int:
+    """One side's sortie availability roll (Leros 3.3b, 2.3b): 0 off day turns or in weather without sorties."""
+    from ..proc import Step
+
+    n = 0
+    for a in rules.scenario.air:
+        if a.side != side:
+            continue
+        if rules.turns[st.turn].kind != "day" or (a.weather and st.weather not in a.weather):
+            ctx.events.append(Event("sorties", f"no sorties for {side}: {rules.turns[st.turn].kind} turn, {st.weather}"))
+            continue
+        roll = ctx.roll_dice(rules.charts[a.table].axes[-1].dice, f"{side} sortie availability")
+        n += int(ctx.cell(a.table, (roll,), (Step(f"roll {roll}"),), f"{side} sorties"))
+    return n
+
+
+def _proc_sortie_roll(rules, st, ctx, side: str) -> None:
+    """Leros 2.3b: with British air (4.1, 4.2) the British roll only when the German roll gave no sortie; the
+    German roll is made once a turn, by whichever side's Aircraft step comes first."""
+    if not any(a.side == L.BRITISH for a in rules.scenario.air):
+        PROCS["sortie_roll"](rules, st, ctx, side)
+        return
+    tr = st.leros
+    turn, german = tr.german_sorties
+    if turn != st.turn:
+        german = _air_roll(rules, st, ctx, L.GERMAN)
+    if side == L.GERMAN:
+        n = german
+    elif german > 0:
+        n = 0
+        ctx.events.append(Event("sorties", f"no British sorties: the Germans have {german} (Leros 2.3b)"))
+    else:
+        n = _air_roll(rules, st, ctx, L.BRITISH)       # Leros 2.3b: the British Sortie Availability Table
+    tr.german_sorties = (st.turn, german)               # written last: a chart prompt reruns this from its start
+    st.sorties = n
+    ctx.events.append(Event("sorties", f"{side}: {n} sorties available", {"side": side, "sorties": n}))
+
+
+PROCS_LEROS = {**PROCS, "sortie_roll": _proc_sortie_roll, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
                "leros_surrender": _proc_surrender}
 
 
@@ -250,6 +289,8 @@ class LerosRules(TcsRules):
         from fractions import Fraction
         if uid in self.leros.get("trucked", ()) and st.units[uid].mode == "move":
             return Fraction(12)         # 1.6: trucked heavy weapons move 12 MPs in Move mode
+        if st.units[uid].mode == "move" and lrdg_rovers(self, uid):
+            return Fraction(15)         # Leros 4.7: the LRDG on its Rovers, 15 vehicle MPs in Move mode
         return super().ma(st, uid)
 
     # ------------------------------------------------------------ actions
