@@ -56,6 +56,8 @@ class MainWindow(QMainWindow):
         self.phase_bar = PhaseBar(self)
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
         self.addToolBarBreak(Qt.TopToolBarArea)
+        # a message longer than the bar is cut off at the window's edge: the whole of it shows on hovering
+        self.statusBar().messageChanged.connect(self.statusBar().setToolTip)
         self.guide_bar = QToolBar("Guidance", self)       # the ruleset's one line for this phase
         self.guide_bar.setObjectName("guidebar")
         self.guide_bar.setMovable(False)

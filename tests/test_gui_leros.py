@@ -138,3 +138,21 @@ def test_each_leros_scenario_opens_with_its_set_up_tracks_and_zones(open_window,
     assert tops == [f"Sea Movement Track ({n})" for n in sides] + ["Air Movement Track"] * bool(view["air"]) \
         + ["Drop zones and Landing Zones"]
     assert len(win.tcs.zone_marks.labels()) == len(view["drop_zones"]) + len(view["landing_zones"])
+
+
+def test_file_new_game_offers_the_leros_variants_and_starts_the_game_with_those_ticked(open_window, qtbot):
+    from engine.scenario.newgame import new_game
+    win = open_window("leros-1-curtain-rises.toml")
+    dlg = win.new_game_dialog()
+    assert list(dlg.variant_boxes) == ["4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7"]   # Leros 4.0
+    assert dlg.variant_boxes["4.6"].text() == "4.6 Lt. Col. French Takes Command"
+    dlg.variant_boxes["4.1"].setChecked(True)
+    dlg.variant_boxes["4.6"].setChecked(True)
+    dlg.seed_box.setValue(11)
+    qtbot.mouseClick(dlg.start_button, Qt.LeftButton)
+    game = win.session.game
+    assert (game.seed, game.variants) == (11, ("4.1", "4.6"))
+    sc = win.session.rules.scenario
+    assert sc.sides["british"].command_prep == 4 and any(a.side == "british" for a in sc.air)   # 4.6, 4.1
+    assert game.hash() == new_game(SCEN / "leros-1-curtain-rises.toml", 11, ("4.1", "4.6")).hash()
+    assert win.new_game_dialog().variant_boxes["4.1"].isChecked()            # offered again for the next game

@@ -239,3 +239,11 @@ def test_only_a_calibration_click_that_disagrees_with_the_fit_is_marked(qtbot, t
     assert fit.suspect() == 2
     ed.palette.show_clicks(off, fit)
     assert marked() == [2]
+
+
+def test_a_status_message_too_long_for_the_bar_can_be_read_whole_on_hovering(window):
+    long = "Computer: attack 1412 with sov-7gd, sov-rb-14 and sov-rb-127 at 3:1 — " + "a result that goes on " * 12
+    window.statusBar().showMessage(long, 8000)
+    assert window.statusBar().toolTip() == long
+    window.statusBar().clearMessage()
+    assert window.statusBar().toolTip() == ""

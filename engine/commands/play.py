@@ -22,6 +22,8 @@ def register(subparsers) -> None:
                         "'random' plays every side of any ruleset with random legal actions; 'strong' plays every "
                         "side with the strong player (Demyansk); SIDE=PLAYER (baseline or strong) chooses per side, "
                         "like german=strong,soviet=baseline")
+    p.add_argument("--variant", action="append", default=[], metavar="X",
+                   help="play with the scenario's variant X (repeat for more; the new-game dialog offers the same)")
     p.add_argument("--explain", action="store_true", help="print each of the strong player's decisions with its "
                                                            "reason")
     p.add_argument("--save", metavar="FILE", help="write the saved game (TOML) at the end")
@@ -40,7 +42,7 @@ def run(args) -> int:
     own = _ruleset_play(args.scenario)
     if own is not None:
         return own(args)
-    rules = load_rules(args.scenario)
+    rules = load_rules(args.scenario, tuple(args.variant))
     sides = sorted({s.side for s in rules.specs.values()})
     players = _players(args.bot, sides, rules.name)
     bot_mod = importlib.import_module(f"engine.rulesets.{rules.name}.bot")
@@ -53,7 +55,7 @@ def run(args) -> int:
         else:
             bots[s] = bot_mod.DemyanskBot(s)
     keeper = keeper_for(rules, args.charts) if args.charts else None
-    game = Game(rules, args.seed, args.scenario)
+    game = Game(rules, args.seed, args.scenario, tuple(args.variant))
     t0 = time.perf_counter()
     if args.explain:
         bots = {s: _Explaining(b) for s, b in bots.items()}
@@ -139,16 +141,18 @@ def _random_play(args) -> int:
 
     from ..charts import keeper_for
 
-    rules = load_rules(args.scenario)
+    variants = tuple(getattr(args, "variant", None) or ())
+    rules = load_rules(args.scenario, variants)
     keeper = keeper_for(rules, args.charts) if getattr(args, "charts", None) else None
-    game = Game(rules, args.seed, args.scenario)
+    game = Game(rules, args.seed, args.scenario, variants)
     t0 = time.perf_counter()
     play_random(game, charts=keeper)
     seconds = time.perf_counter() - t0
     out = game.outcome()
     if args.save:
         game.save(args.save)
-    report = {"scenario": args.scenario, "seed": args.seed, "bot": "random", "over": game.is_over(),
+    report = {"scenario": args.scenario, "seed": args.seed, "bot": "random", "variants": list(variants),
+              "over": game.is_over(),
               "winner": out.winner if out else None, "reason": out.reason if out else "not finished",
               "breakdown": out.breakdown if out else {}, "actions": len(game.log),
               "chart_prompts_answered": sum(isinstance(e.action, ChartAnswer) for e in game.log)
@@ -163,7 +167,8 @@ def _random_play(args) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{args.scenario}, seed {args.seed}, random play: {report['actions']} actions, {report['seconds']} s")
+    print(f"{args.scenario}, seed {args.seed}" + (f", variants {', '.join(variants)}" if variants else "")
+          + f", random play: {report['actions']} actions, {report['seconds']} s")
     print(f"winner: {report['winner'] or 'nobody (a draw)'} - {report['reason']}")
     _print_breakdown(report["breakdown"], "  ")
     if report["chart_prompts_answered"]:

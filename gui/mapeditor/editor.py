@@ -20,6 +20,7 @@ from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_tran
 
 from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
+from .gridfinder import GridFinder
 from .palette import TOOLS, Palette
 from .suggestions import SuggestionPanel, paint_suggestions
 from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
@@ -74,6 +75,7 @@ class MapEditor(QMainWindow):
         self._centres = None
         self._sight = None
         self.overlay_cache: dict = {}
+        self.grid_finder = GridFinder(self)
         self.view = EditorView(self, self, cache=cache)
         self.setCentralWidget(self.view)
         self.palette = Palette()
@@ -108,6 +110,10 @@ class MapEditor(QMainWindow):
         p.finding_chosen.connect(self.go_to_finding)
         p.click_chosen.connect(self._go_to_click)
         p.remove_click_button.clicked.connect(self._remove_click)
+        p.find_grid_button.clicked.connect(self.find_grid)
+        p.grid_accepted.connect(self.grid_finder.accept)
+        p.grid_discard_button.clicked.connect(self.grid_finder.discard)
+        p.grid_id_edit.textChanged.connect(lambda _t: self.view.viewport().update())    # the id shown on the hex
         p.align_button.clicked.connect(self._align)
         p.fit_view_button.clicked.connect(self.fit_view)
         p.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
@@ -155,6 +161,10 @@ class MapEditor(QMainWindow):
             t.addAction(act)
             self.tool_acts[key] = act
         t.addSeparator()
+        self.find_grid_act = QAction("&Find the grid", self, shortcut="Ctrl+Shift+G", triggered=self.find_grid)
+        self.find_grid_act.setToolTip("Look for the printed hex lines on the current sheet's scan and propose "
+                                      "the calibration")
+        t.addAction(self.find_grid_act)
         self.suggest_act = QAction("Suggest &terrain", self, shortcut="Ctrl+Shift+T",
                                    triggered=lambda: self.suggestions.suggest_terrain())
         self.suggest_sides_act = QAction("Suggest &hexsides like the marked ones", self,
@@ -183,8 +193,8 @@ class MapEditor(QMainWindow):
         v.addActions([fit, zin, zout])
 
     def _enable(self, on: bool) -> None:
-        for a in (self.save_act, self.save_as_act, self.check_act, *self.tool_acts.values(), self.suggest_act,
-                  self.suggest_sides_act):
+        for a in (self.save_act, self.save_as_act, self.check_act, self.find_grid_act, *self.tool_acts.values(),
+                  self.suggest_act, self.suggest_sides_act):
             a.setEnabled(on)
         self.palette.setEnabled(on)
         self.suggestions.setEnabled(on)
@@ -197,6 +207,7 @@ class MapEditor(QMainWindow):
     # ------------------------------------------------------------ boards in and out
     def open_board(self, board: Board, path: Path | None = None) -> None:
         """Edit a board (a loaded map or a new one)."""
+        self.grid_finder.discard()
         self.board = board
         self.edit = MapEdit(board)
         self.path = Path(path) if path else None
@@ -399,6 +410,10 @@ class MapEditor(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     # ------------------------------------------------------------ calibration
+    def find_grid(self) -> None:
+        """Look for the hex grid on the current sheet's scan in the background, then show it to be accepted."""
+        self.grid_finder.start()
+
     def ask_click_id(self, suggestion: str) -> None:
         e = self.palette.id_edit
         e.setText(suggestion)

@@ -347,7 +347,8 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
         else:
             st.turn += 1
             st.phase = names[0]
-        events.append(Event("phase", f"turn {st.turn}, {st.phase} phase"))
+        words = st.phase.replace("-", " ")
+        events.append(Event("phase", f"now turn {st.turn}: {words[:1].upper() + words[1:]} phase"))
         self._begin_phase(st, events)
 
     def _begin_phase(self, st: State, events: list) -> None:

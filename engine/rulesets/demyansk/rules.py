@@ -344,7 +344,7 @@ class DemyanskRules:
         if st.phase in SETUP_PHASES:
             later = setup_phases(self, st)
             st.phase = later[0] if later else PHASES[0]
-            events.append(Event("phase", f"turn {st.turn}, {st.phase} phase"))
+            events.append(Event("phase", f"now turn {st.turn}: {phase_name(st.phase)} phase"))
             if not later:
                 self._begin_phase(st, events)
             return
@@ -367,7 +367,7 @@ class DemyanskRules:
                 return
             st.turn += 1
             st.phase = PHASES[0]
-        events.append(Event("phase", f"turn {st.turn}, {st.phase} phase"))
+        events.append(Event("phase", f"now turn {st.turn}: {phase_name(st.phase)} phase"))
         self._begin_phase(st, events)
 
     def _end_turn(self, st: State, events: list) -> None:

@@ -60,21 +60,28 @@ def chart_slots():
     return load_slots(CHARTS)
 
 
-def rules_for_path(path: str | Path) -> TcsRules:
-    return rules_for_scenario(load_tcs_scenario(path))
+def rules_for_path(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:
+    from .variants import apply
+
+    sc = load_tcs_scenario(path)
+    apply(sc, variants)             # the game's variants chosen for a new game (Leros 4.0, BW 4.0)
+    return rules_for_scenario(sc)
 
 
 def rules_for_own_scenario(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:
-    """The rules bound to a TCS scenario file (the hook ``engine.game.load_rules`` looks for)."""
-    return rules_for_path(path)
+    """The rules bound to a TCS scenario file with its ``variants`` (the hook ``engine.game.load_rules`` looks for)."""
+    return rules_for_path(path, tuple(variants))
 
 
 def scenario_offer(path: str | Path):
-    """The scenario's name and sides as a new game offers them (any side may be the player's)."""
+    """The scenario's name, the variants its game offers and its sides as a new game offers them (any side may be
+    the player's)."""
     from ...scenario.newgame import ScenarioOffer, SideOffer
+    from .variants import offered
 
     sc = load_tcs_scenario(path)
-    return ScenarioOffer(str(path), sc.name, (), tuple(SideOffer(s.id, s.name) for s in sc.sides.values()))
+    return ScenarioOffer(str(path), sc.name, offered(sc), tuple(SideOffer(s.id, s.name) for s in sc.sides.values()),
+                         "tcs")
 
 
 def rules_for_scenario(scenario) -> TcsRules:

@@ -56,6 +56,8 @@ def implement(rules, st, ctx, sheet: str) -> None:
             col = c
     f = rules.scenario.formations.get(s.formation)
     prep, size, staff = side.command_prep, s.size, side.staff
+    if side.staff_asked:                        # Leros 4.6: the printed Staff modifier, asked when first needed
+        staff = int(ctx.cell("tcs.staff_modifier", (side.id,), purpose=f"the {side.name} Staff modifier"))
     if f is not None and f.command_prep:        # BW 2.1d, 3.1c: the formation's own rating
         prep = f.command_prep
         if f.uncoordinated:                     # BW 2.1d: no Size or Staff modifiers for Soviet sheets

@@ -32,6 +32,7 @@ class SideSpec:
     command_prep: int               # TCS 6.9f
     staff: int = 0                  # the Staff modifier to the row (Leros 2.1d: some sides have none)
     max_implemented: int = 99       # implemented Op Sheets at one time (Leros 2.1b, BW 2.1b)
+    staff_asked: bool = False       # the Staff modifier is the printed one, asked in play (Leros 4.6)
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,8 @@ class Tracks:
     reserve_groups: int = 0
     reserve_lock_until: int = -1                                # turn index of the next allowed request
     overstack_check: int = -1                                   # 3.6g: turn whose German action phase ends it
+    german_sorties: tuple = (-1, 0)                             # 2.3b: (turn, sorties) of the German roll
+    deadline: int = -1                                          # 3.5: turn by whose end the British must surrender
 
     def copy(self) -> "Tracks":
         return replace(self, boats={k: b.copy() for k, b in self.boats.items()},
@@ -135,7 +137,8 @@ class Tracks:
                 "batteries_lost": list(self.batteries_lost), "landed": dict(sorted(self.landed.items())),
                 "free_until": dict(sorted(self.free_until.items())), "naval_plot": list(self.naval_plot),
                 "reserve": [self.reserve_requested, self.reserve_groups, self.reserve_lock_until],
-                "overstack_check": self.overstack_check}
+                "overstack_check": self.overstack_check, "german_sorties": list(self.german_sorties),
+                "deadline": self.deadline}
 
 
 # ---------------------------------------------------------------- the map's Leros facts
@@ -692,20 +695,114 @@ def naval_cancelled(ctx) -> bool:
     return ctx.roll("naval gunfire cancellation (1-2 cancels)") <= 2
 
 
-def reserve_request(rules, st, ctx) -> int:
-    """3.5: once requested, a die each hour turn; a 6 releases the next group (of three); then no request for
-    24 hours.  Returns the group released (1-3) or 0."""
+def naval_plot_refused(rules, st, side: str, hexes: list[str]) -> str:
+    """Why a naval gunfire plot is refused now ("" when allowed): 2.5, the British on a 1200 turn, two hexes
+    (or five for the solitaire method), on the map, once."""
+    if side != BRITISH:
+        return "only the British plot the Royal Navy's bombardment (Leros 2.5)"
+    if rules.turns[st.turn].hhmm != "1200":
+        return "the Royal Navy's hexes are noted on a 1200 turn (Leros 2.5)"
+    if st.leros.naval_plot:
+        return f"the bombardment is already noted: {', '.join(st.leros.naval_plot)} (Leros 2.5)"
+    if len(hexes) not in (2, 5) or len(set(hexes)) != len(hexes):
+        return "note two different hexes, or five for the solitaire method (two drawn at 2400) (Leros 2.5)"
+    for h in hexes:
+        try:
+            rules.board.parse_hex(h)
+        except Exception:  # noqa: BLE001 - a hex off the map, named in the message
+            return f"{h} is not a hex of the map (Leros 2.5)"
+    return ""
+
+
+def naval_fire(rules, st, ctx) -> None:
+    """2.5: the 2400 turn after a 1200 plot: the solitaire draw of two of five, a die (1-2 cancels), then each hex
+    attacked as a 100 mm battalion mission adjusted on the 4-6 hex row with no spotter, HE only."""
+    from ..procs import barrage_attack, scatter, zone_of
+    from ..scenario import BatterySpec
+    from ..state import Barrage
+
     tr = st.leros
-    if tr.reserve_groups >= 3:
+    plot = list(tr.naval_plot)
+    targets = naval_solitaire_pick(ctx, plot) if len(plot) == 5 else plot      # 2.5 solitaire play note
+    if len(plot) == 5:
+        ctx.events.append(Event("naval", f"the slips drawn: {', '.join(targets)} (Leros 2.5 solitaire play)"))
+    if naval_cancelled(ctx):
+        tr.naval_plot = []
+        ctx.events.append(Event("naval", "the Royal Navy's bombardment is cancelled (Leros 2.5)"))
+        return
+    navy = BatterySpec("Royal Navy", BRITISH, "100mm", fires_as="battalion")
+    line = rules.scenario.sides[BRITISH].nation
+    for hid in targets:
+        h = rules.board.parse_hex(hid)
+        why = f"the Royal Navy's bombardment of {hid}"
+        roll = ctx.roll_dice("1d6", f"adjustment of {why}")
+        res = ctx.cell("tcs.artillery_adjustment", (line, "4-6", roll),
+                       (Step(f"{line} line"), Step("the 4-6 hex row, no spotter", "Leros 2.5"), Step(f"roll {roll}")),
+                       why)
+        ctx.events.append(Event("adjust", f"{why}: {res} Shoot (Leros 2.5)", {"result": res}))
+        if res == "Bad":
+            h = scatter(rules, st, ctx, h, why)
+            if h is None:
+                continue
+        zone = zone_of(rules, h, "battalion")
+        mid = f"M{st.next_id}"
+        st.next_id += 1
+        st.markers.append(Barrage(mid, BRITISH, "he", h, zone, "Royal Navy"))
+        barrage_attack(rules, st, ctx, navy, zone, mid)
+    tr.naval_plot = []
+
+
+# 3.5: Army Group E's reserve groups in release order (organisations as the book names them)
+RESERVE_GROUPS = (("Para-Co", "9-III-Brg"), ("10-III-Brg", "11-III-Brg"), ("5-II-Brg", "6-II-Brg", "7-II-Brg"))
+RESERVE_DEADLINE_HOURS = {2: 72, 3: 24}      # 3.5: the British must surrender within these hours (scenario 1)
+
+
+def reserve_refused(rules, st, side: str) -> str:
+    """Why an Army Group E request is refused now ("" when allowed), Leros 3.5."""
+    tr = st.leros
+    if side != GERMAN:
+        return "only the Germans request Army Group E's reserves (Leros 3.5)"
+    if not rules.leros.get("campaign"):
+        return "Army Group E's reserves come only in campaign games (Leros 3.5)"
+    if tr.reserve_groups >= len(RESERVE_GROUPS):
+        return "every reserve group has been released (Leros 3.5)"
+    if tr.reserve_requested:
+        return "the request is made: a die each hour turn until a 6 (Leros 3.5)"
+    t = rules.turns[st.turn]
+    if not rules.leros.get("reserve_start") and (t.when.month, t.when.day, t.when.hour) < (11, 12, 18):
+        return "reserves may be requested from 1800 Nov 12 (Leros 3.5)"
+    if st.turn < tr.reserve_lock_until:
+        return (f"no request until 24 hours after the last release: {rules.turns[tr.reserve_lock_until].label} "
+                "(Leros 3.5)")
+    return ""
+
+
+def reserve_request(rules, st, ctx) -> int:
+    """3.5: once requested, a die each hour turn; a 6 releases the next group (of three) into the Kos box (the
+    Para Co into Athens); then no request for 24 hours.  In scenario 1's campaign the second group's release
+    gives the Germans 72 hours to force a surrender, the third 24.  Returns the group released (1-3) or 0."""
+    tr = st.leros
+    if tr.reserve_groups >= len(RESERVE_GROUPS):
         return 0
     r = ctx.roll("Army Group E reserve release (6 releases)")
     if r != 6:
+        ctx.events.append(Event("reserve", f"Army Group E holds its reserves: {r} (Leros 3.5)"))
         return 0
     tr.reserve_groups += 1
     tr.reserve_requested = False
     tr.reserve_lock_until = st.turn + hours_to_turns(rules, st.turn, 24)
-    ctx.events.append(Event("reserve", f"Army Group E releases group {tr.reserve_groups} (Leros 3.5)"))
-    return tr.reserve_groups
+    g = tr.reserve_groups
+    for u in rules.leros.get("reserves", {}).get(str(g), []):
+        tr.boxed[u] = "athens" if u.startswith("Para-Co") else "kos"
+    ctx.events.append(Event("reserve", f"Army Group E releases group {g}: "
+                                       f"{', '.join(RESERVE_GROUPS[g - 1])} (Leros 3.5)"))
+    hours = RESERVE_DEADLINE_HOURS.get(g)
+    if hours and rules.leros.get("reserve_deadlines"):
+        end = st.turn + hours_to_turns(rules, st.turn, hours)
+        tr.deadline = end if tr.deadline < 0 else min(tr.deadline, end)
+        label = rules.turns[tr.deadline].label if tr.deadline < len(rules.turns) else "the end of the game"
+        ctx.events.append(Event("reserve", f"the Germans must force a surrender by {label} (Leros 3.5)"))
+    return g
 
 
 def hours_to_turns(rules, turn: int, hours: int) -> int:

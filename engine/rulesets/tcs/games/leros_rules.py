@@ -8,6 +8,9 @@ Extra actions (text forms):
 - ``takeoff PLANE``: a loaded Ju-52 leaves Athens (3.6b); ``abortflight PLANE``: call it off (3.6j)
 - ``drift DIR``: the Direction of Drift for this turn's drops (3.6a), German Command review step
 - ``demand``: a surrender demand (1.3), own Command review step
+- ``naval HEX+HEX`` (or five hexes, the solitaire method): the Royal Navy's bombardment noted on a 1200 turn,
+  British Command review step, fired at the next 2400 (2.5)
+- ``request``: Army Group E's reserves requested (3.5), German Command review step of a campaign game
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from ..procs import PROCS
 from ..rules import CHARTS, TcsRules
 from ..state import State
 from . import leros as L
+from .leros_variants import lrdg_rovers
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,20 @@ class Demand:
         return "demand"
 
 
+@dataclass(frozen=True)
+class NavalPlot:
+    hexes: tuple[str, ...]
+
+    def text(self) -> str:
+        return f"naval {'+'.join(self.hexes)}"
+
+
+@dataclass(frozen=True)
+class Request:
+    def text(self) -> str:
+        return "request"
+
+
 def parse_leros(text: str):
     """A Leros action's text form, or None when it is a series action."""
     w = text.split()
@@ -82,6 +100,10 @@ def parse_leros(text: str):
             return Drift(w[1])
         if w == ["demand"]:
             return Demand()
+        if w[0] == "naval" and len(w) == 2:
+            return NavalPlot(tuple(w[1].split("+")))
+        if w == ["request"]:
+            return Request()
     except (IndexError, ValueError):
         raise IllegalAction("", f"cannot read {text!r}: see the Leros action forms in "
                                 "engine/rulesets/tcs/games/leros_rules.py") from None
@@ -150,7 +172,53 @@ def _proc_surrender(rules, st, ctx, side: str) -> None:
             tr.surrendered, tr.surrender_turn = other, label
 
 
-PROCS_LEROS = {**PROCS, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
+def _air_roll(rules, st, ctx, side: str) -> int:
+    """One side's sortie availability roll (Leros 3.3b, 2.3b): 0 off day turns or in weather without sorties."""
+    from ..proc import Step
+
+    n = 0
+    for a in rules.scenario.air:
+        if a.side != side:
+            continue
+        if rules.turns[st.turn].kind != "day" or (a.weather and st.weather not in a.weather):
+            ctx.events.append(Event("sorties", f"no sorties for {side}: {rules.turns[st.turn].kind} turn, {st.weather}"))
+            continue
+        roll = ctx.roll_dice(rules.charts[a.table].axes[-1].dice, f"{side} sortie availability")
+        n += int(ctx.cell(a.table, (roll,), (Step(f"roll {roll}"),), f"{side} sorties"))
+    return n
+
+
+def _proc_sortie_roll(rules, st, ctx, side: str) -> None:
+    """Leros 2.3b: with British air (4.1, 4.2) the British roll only when the German roll gave no sortie; the
+    German roll is made once a turn, by whichever side's Aircraft step comes first."""
+    if not any(a.side == L.BRITISH for a in rules.scenario.air):
+        PROCS["sortie_roll"](rules, st, ctx, side)
+        return
+    tr = st.leros
+    turn, german = tr.german_sorties
+    if turn != st.turn:
+        german = _air_roll(rules, st, ctx, L.GERMAN)
+    if side == L.GERMAN:
+        n = german
+    elif german > 0:
+        n = 0
+        ctx.events.append(Event("sorties", f"no British sorties: the Germans have {german} (Leros 2.3b)"))
+    else:
+        n = _air_roll(rules, st, ctx, L.BRITISH)       # Leros 2.3b: the British Sortie Availability Table
+    tr.german_sorties = (st.turn, german)               # written last: a chart prompt reruns this from its start
+    st.sorties = n
+    ctx.events.append(Event("sorties", f"{side}: {n} sorties available", {"side": side, "sorties": n}))
+
+
+def _proc_naval(rules, st, ctx) -> None:
+    L.naval_fire(rules, st, ctx)
+
+
+def _proc_reserve(rules, st, ctx) -> None:
+    L.reserve_request(rules, st, ctx)
+
+
+PROCS_LEROS = {**PROCS, "sortie_roll": _proc_sortie_roll, "leros_naval": _proc_naval, "leros_reserve": _proc_reserve, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
                "leros_surrender": _proc_surrender}
 
 
@@ -167,6 +235,8 @@ class LerosRules(TcsRules):
         for side, lz_box in (("german", scenario.leros.get("sea_boxes", {})),):
             for lz, box in lz_box.items():
                 charts["leros.sea_box"].known[(side, str(lz))] = box
+        from .leros_setup import add_reserves
+        add_reserves(scenario)              # Leros 3.5: Army Group E's groups held back in a campaign
         super().__init__(scenario, charts, los_base)
         self.leros = scenario.leros
         self.features = self.leros.get("victory", {}).get("features", [])
@@ -185,6 +255,9 @@ class LerosRules(TcsRules):
         lr = self.leros
         tr = L.Tracks(drift=lr.get("drift", "N"), batteries_lost=list(lr.get("batteries_lost", [])))
         tr.boxed = {u: b for u, b in lr.get("boxes", {}).items()}
+        for us in lr.get("reserves", {}).values():
+            tr.boxed.update(dict.fromkeys(us, "reserve"))           # 3.5: held by Army Group E until released
+        tr.reserve_groups = lr.get("reserve_start", 0)
         for b in lr.get("boats", []):
             tr.boats[b["id"]] = L.Boat(b["id"], b["type"], b["side"], b["box"], list(b["load"]), b["lz"],
                                        sheet=b["sheet"])
@@ -213,6 +286,12 @@ class LerosRules(TcsRules):
         phase, step, who = self.current(st)
         if step == "action":
             self._run(st, "leros_phase", {"side": who}, [], events, False)
+        elif step == "initiative" and phase == "artillery" and st.leros.naval_plot and \
+                self.turns[st.turn].hhmm == "0000":
+            self._run(st, "leros_naval", {}, [], events, False)        # 2.5: the 2400 turn after the plot
+        elif step == "review" and who == L.GERMAN and st.leros.reserve_requested and \
+                self.turns[st.turn].hhmm.endswith("00"):
+            self._run(st, "leros_reserve", {}, [], events, False)      # 3.5: a die each hour turn
 
     def _run(self, st, proc, args, inputs, events, then) -> None:
         if proc == "weather" and self.turns[st.turn].hhmm in self.leros.get("no_weather_roll", ()):
@@ -224,6 +303,12 @@ class LerosRules(TcsRules):
     def _next_step(self, st, events) -> None:
         if isinstance(st, LerosState) and st.leros.surrendered and st.step + 1 >= len(self.sequence(st.turn)):
             st.over = True          # 1.3: the surrender takes effect at the end of the turn it is made
+            out = self.outcome(st)
+            events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
+            return
+        if isinstance(st, LerosState) and 0 <= st.leros.deadline <= st.turn and \
+                st.step + 1 >= len(self.sequence(st.turn)):
+            st.over = True          # 3.5: no surrender forced in time after the reserves were committed
             out = self.outcome(st)
             events.append(Event("game-over", f"{out.winner or 'nobody'} wins: {out.reason}", {"breakdown": out.breakdown}))
             return
@@ -250,6 +335,8 @@ class LerosRules(TcsRules):
         from fractions import Fraction
         if uid in self.leros.get("trucked", ()) and st.units[uid].mode == "move":
             return Fraction(12)         # 1.6: trucked heavy weapons move 12 MPs in Move mode
+        if st.units[uid].mode == "move" and lrdg_rovers(self, uid):
+            return Fraction(15)         # Leros 4.7: the LRDG on its Rovers, 15 vehicle MPs in Move mode
         return super().ma(st, uid)
 
     # ------------------------------------------------------------ actions
@@ -263,6 +350,26 @@ class LerosRules(TcsRules):
                  or 0 <= st.leros.overstack_check <= st.turn):
             events.append(Event("end", f"{side} ends {step}"))
             self._run(st, "leros_drop", {}, [], events, True)
+            return
+        if isinstance(action, NavalPlot):
+            why = L.naval_plot_refused(self, st, side, list(action.hexes))
+            if not why and step != "review":
+                why = "the Royal Navy's hexes are noted in the British Command review step (the program's choice)"
+            if why:
+                raise IllegalAction("Leros 2.5", why)
+            st.leros.naval_plot = list(action.hexes)            # 2.5: noted at 1200, fired at the next 2400
+            events.append(Event("naval", f"the British note {len(action.hexes)} hexes for the Royal Navy (Leros 2.5)"))
+            return
+        if isinstance(action, Request):
+            why = L.reserve_refused(self, st, side)
+            if not why and step != "review":
+                why = "reserves are requested in the German Command review step (the program's choice)"
+            if why:
+                raise IllegalAction("Leros 3.5", why)
+            st.leros.reserve_requested = True
+            events.append(Event("reserve", "the Germans request Army Group E's reserves (Leros 3.5)"))
+            if self.turns[st.turn].hhmm.endswith("00"):
+                self._run(st, "leros_reserve", {}, [], events, False)  # 3.5: the first die on an hour turn
             return
         if isinstance(action, (Embark, Plan, PlaneOrder, Drift, Demand)):
             self.check_leros(st, action, side, step)
@@ -326,6 +433,10 @@ class LerosRules(TcsRules):
         if step == "review":
             if not L.surrender_allowed(self, st, side):
                 extra.append(Demand())
+            if not L.reserve_refused(self, st, side):
+                extra.append(Request())
+            if side == L.BRITISH and self.turns[st.turn].hhmm == "1200" and not st.leros.naval_plot:
+                extra += self._naval_offers(st)
             if side == L.GERMAN and any(p.load for p in st.leros.planes.values()):
                 extra += [Drift(d) for d in ("N", "NE", "SE", "S", "SW", "NW") if d != st.leros.drift]
         elif step == "action":
@@ -333,6 +444,14 @@ class LerosRules(TcsRules):
             if side == L.GERMAN:
                 extra += self._air_offers(st)
         return extra + out
+
+    def _naval_offers(self, st) -> list:
+        """2.5: plots the listing offers: the first two German-held hexes (then the victory features' hexes) and,
+        for the computer's plot, the solitaire method's five (any plot of hexes on the map may be typed)."""
+        held = sorted({self.hid(u.hex) for k, u in st.units.items() if u.hex is not None
+                       and self.specs[k].side == L.GERMAN})
+        held += [h for f in self.features for h in f["hexes"] if h not in held]     # then the features' hexes
+        return [NavalPlot(tuple(held[:n])) for n in (2, 5) if len(held) >= n]
 
     def _embark_offers(self, st, side: str) -> list:
         tr = st.leros
@@ -376,6 +495,9 @@ class LerosRules(TcsRules):
         for v in self.leros.get("variants", []):
             from .leros_setup import VARIANT_SHIFT
             shift += VARIANT_SHIFT.get(v, 0)
+        if st.leros.deadline >= 0:
+            breakdown["surrender deadline"] = (self.turns[st.leros.deadline].label
+                                               if st.leros.deadline < len(self.turns) else "after the last turn")
         if self.leros.get("campaign"):
             if st.leros.surrendered:
                 winner = L.BRITISH if st.leros.surrendered == L.GERMAN else L.GERMAN

@@ -289,9 +289,11 @@ class Scn:
         for side, cal, he, smoke, illum in self.ammo:
             L += ["[[ammo]]", f"side = {q(side)}", f"calibre = {q(cal)}", f"he = {he}", f"smoke = {smoke}",
                   f"illum = {illum}", ""]
-        L += ["[[air]]", 'side = "german"', 'table = "leros.german_sorties"', 'sortie_type = "german stuka sortie"',
+        raf = "4.1" in self.leros.get("variants", []) or "4.2" in self.leros.get("variants", [])
+        L += ["[[air]]", 'side = "german"', f'table = {q("leros.german_sorties_raf" if raf else "leros.german_sorties")}',
+              'sortie_type = "german stuka sortie"',
               'weather = ["Normal", "Wind"]   # Leros 3.3b, 1.4', ""]
-        if "4.1" in self.leros.get("variants", []) or "4.2" in self.leros.get("variants", []):
+        if raf:
             L += ["[[air]]", 'side = "british"', 'table = "leros.british_sorties"',
                   'sortie_type = "british beaufighter sortie"', 'weather = ["Normal", "Wind"]   # Leros 2.3', ""]
         L += ["[[fire_shifts]]", 'feature = "castle"', "shift = -2", 'rule = "Leros 1.1c"', ""]

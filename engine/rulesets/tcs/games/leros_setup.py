@@ -186,3 +186,37 @@ def read_section(r, doc, board, units, sheets) -> dict:
     out["independent"] = unit_list("independent")
     out["trucked"] = unit_list("trucked")
     return out
+
+
+def add_reserves(sc) -> None:
+    """Leros 3.5 (campaign games): Army Group E's reserve groups the file does not hold join the scenario as
+    units held back (``boxed`` "reserve") until released; a group the file holds (any of its units) counts as
+    released already, and then requests may be made from the first turn (3.5 play note).  The surrender deadlines
+    apply only when no group is released at the start (scenario 1 as a campaign).  Each company is three
+    platoons, as the scenario writer makes every company (``leros_scenarios.py``)."""
+    from ..scenario import UnitSpec
+    from .leros import RESERVE_GROUPS
+
+    lr = sc.leros
+    if not lr.get("campaign") or "reserves" in lr:
+        return
+    have = {u.id for u in sc.units}
+    start, held = 0, {}
+    for g, orgs in enumerate(RESERVE_GROUPS, 1):
+        ids = [f"{o}-{i}" for o in orgs for i in (1, 2, 3)]
+        if any(u in have for u in ids):
+            start = g
+            continue
+        held[str(g)] = ids
+        for o in orgs:
+            bn = "Para-Co" if o == "Para-Co" else o.split("-", 1)[1]
+            sc.battalions.setdefault(bn, ("german", 0))           # Leros 5.1c: morale 0
+            kind = "parachute" if o == "Para-Co" else "rifle"
+            for i in (1, 2, 3):
+                sc.units.append(UnitSpec(f"{o}-{i}", "german", f"german {kind} platoon",
+                                         "athens" if o == "Para-Co" else "kos", formation="German", battalion=bn))
+        if "Para-Co" in orgs:
+            lr["paratroops"] = list(lr.get("paratroops", [])) + [f"Para-Co-{i}" for i in (1, 2, 3)]
+    lr["reserves"] = held
+    lr["reserve_start"] = start
+    lr["reserve_deadlines"] = start == 0

@@ -1,0 +1,51 @@
+"""A TCS game's variants in a new game: which a scenario offers and the loaded scenario with the chosen ones applied.
+
+One mechanism for every TCS game: ``offered(sc)`` lists the variants (``VariantOffer``) the new-game dialog shows
+and ``python -m engine play --variant`` accepts; ``apply(sc, ids)`` changes the loaded scenario (never its file),
+so a saved game names the variants and replays with them.  Leros: ``games/leros_variants.py``.  Black Wednesday:
+the built variants join the scenario's ``[options] variants`` (read by ``games/black_wednesday_rules.py``).
+"""
+from __future__ import annotations
+
+from ...errors import BadFile, Problem
+
+# Black Wednesday 4.0: the variants the engine plays (4.3 is the scenarios' default Prep Log; 4.4 and 4.5 need
+# what our documents lack, docs/rules-coverage.md)
+BW_OFFERED = {
+    "4.1": ("German Cooperation", "German and Spanish units may share Op Sheets (4.1a) and one Axis ammunition "
+                                  "pool (4.1d)"),
+    "4.2": ("Spanish Panic", "A die for each Spanish unit before an overrun (4.2a)"),
+    "4.6": ("Grandes in Command", "The Spanish Command Prep rating is 2"),
+    "4.7": ("Gustav the Great (Dora)", "The Axis plots Dora's 800 mm fire an hour ahead from 0600 10 Feb"),
+}
+
+
+def offered(sc) -> tuple:
+    """The variants a loaded TCS scenario offers, in the book's order (those it already uses are left out)."""
+    from ...scenario.newgame import VariantOffer
+
+    if getattr(sc, "leros", None):
+        from .games.leros_variants import offered as leros_offered
+        return leros_offered(sc)
+    if sc.options.get("game_rules") == "black_wednesday":
+        used = set(sc.options.get("variants", []))
+        return tuple(VariantOffer(v, f"{v} {name}", text) for v, (name, text) in BW_OFFERED.items() if v not in used)
+    return ()
+
+
+def apply(sc, ids) -> None:
+    """The scenario ``sc`` with the variants ``ids`` applied in place (BadFile naming ``variants`` if unknown)."""
+    ids = list(ids)
+    if not ids:
+        return
+    if getattr(sc, "leros", None):
+        from .games.leros_variants import apply as leros_apply
+        leros_apply(sc, ids)
+        return
+    known = [v.id for v in offered(sc)]
+    bad = [v for v in ids if v not in known]
+    if bad:
+        raise BadFile([Problem(sc.path, "variants", f"there is no variant {bad[0]!r} in this scenario "
+                                                   f"(variants: {', '.join(known) or 'none'})")])
+    sc.options["variants"] = list(sc.options.get("variants", [])) + [v for v in ids if v not in
+                                                                    sc.options.get("variants", [])]
