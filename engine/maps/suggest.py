@@ -3,19 +3,21 @@
 A calibrated board says where every hex lies on its sheet's scan. Each hex is
 described by a handful of numbers read from the pixels well inside it (clear of
 the printed hex lines): its colour in CIE Lab (medians, robust to the hex id,
-the centre dot or a label printed over part of it), how much the colour varies
-(interquartile ranges) and how busy its texture is (the median brightness
-step between neighbouring pixels at a fine and a coarse scale). The hexes a
-person painted teach a linear discriminant (class means and one shared,
-shrunk covariance); a few rounds of expectation-maximisation over every hex of
-the sheet then let the unlabelled hexes sharpen the classes. Every other hex
-gets the terrain with the highest posterior probability, and that probability
-is its confidence (docs/terrain-suggestion.md has the method and the figures).
+the centre dot or a label printed over part of it), how much the colour varies,
+how much of it is covered by printed marks darker than its ground (trees,
+stipple, blocks, contours), where in the hex they lie and what colour they
+are, and how busy its texture is and which way it runs. The hexes a person
+painted teach a linear discriminant (class means and one shared, shrunk
+covariance); a few rounds of expectation-maximisation over every hex of the
+map then let the unlabelled hexes sharpen the classes. Every other hex gets
+the terrain with the highest score, with a confidence from how much nearer
+that terrain is than the next (docs/terrain-suggestion.md has the method and
+the figures).
 
 Hexside features drawn as lines (rivers, walls, ridges) are suggested from a
-sample of one: the pixels in a thin strip along each hexside, described the
-same way across the strip, are compared with the sample's strip and with an
-ordinary hexside's.
+sample of one: the inks of the sample's line are looked for along every
+hexside, but not beside it, and the look across the line is compared with the
+sample's and with an ordinary hexside's.
 
 numpy only; no Qt (engine/ never imports it).
 """
@@ -31,22 +33,22 @@ import numpy as np
 
 from engine.errors import SandtableError
 from engine.maps.board import Board, Sheet
-from engine.maps.hexes import SQRT3, Hex, Hexside, hex_neighbors, hexside
+from engine.maps.hexes import Hex, Hexside, hex_neighbors, hexside
 
-MAX_IMAGE_PIXELS = 1_000_000_000
-MIN_HEX_PX = 12.0                  # a hex fewer pixels across than this (an uncalibrated grid) is not read   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
+MAX_IMAGE_PIXELS = 1_000_000_000   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
+MIN_HEX_PX = 12.0                  # a hex fewer pixels across than this (an uncalibrated grid) is not read
 SAMPLE_RADIUS = 0.66               # hex sizes from the centre: inside the inscribed circle (0.866), clear of the lines
 SAMPLE_RINGS = 6                   # rings of sample points inside that radius (1 + 6 + 12 + ... points)
 FINE_STEP_PX = 1.0                 # the fine texture scale: neighbouring pixels
 COARSE_STEP = 0.12                 # the coarse texture scale, in hex sizes
 EM_ROUNDS = 6                      # rounds of expectation-maximisation over the unlabelled hexes
-LABEL_WEIGHT = 10.0                 # in the EM rounds a painted hex counts as this many suggested ones
+LABEL_WEIGHT = 10.0                # in the EM rounds a painted hex counts as this many suggested ones
 LEARN_PRIOR = True                 # the EM rounds learn how common each terrain is
 LOW_CONFIDENCE = 0.5               # a suggestion below this is listed for review
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
-                 "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b", "fine texture", "fine texture direction",
-                 "coarse texture", "coarse texture direction")
+                 "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
+                 "fine texture", "fine texture direction", "coarse texture", "coarse texture direction")
 
 SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
 SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
@@ -117,7 +119,8 @@ def _to_image(t, pts: np.ndarray) -> np.ndarray:
 def _gather(image: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The pixels under image points (..., 2) and whether each point lies on the image."""
     h, w = image.shape[:2]
-    u = np.floor(uv[..., 0]).astype(np.int64)          # pixel (i, j) covers [i, i+1) x [j, j+1) (the map format's terms)
+    # pixel (i, j) covers [i, i+1) x [j, j+1): the map format's terms
+    u = np.floor(uv[..., 0]).astype(np.int64)
     v = np.floor(uv[..., 1]).astype(np.int64)
     inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
     flat = np.clip(v, 0, h - 1) * w + np.clip(u, 0, w - 1)
@@ -414,7 +417,8 @@ def board_hexsides(board: Board) -> list[Hexside]:
     return sorted(out)
 
 
-def hexside_strips(board: Board, images: Mapping[str, np.ndarray], sides: list[Hexside]) -> tuple[np.ndarray, np.ndarray]:
+def hexside_strips(board: Board, images: Mapping[str, np.ndarray],
+                   sides: list[Hexside]) -> tuple[np.ndarray, np.ndarray]:
     """The Lab pixels of each hexside's strip (sides x SIDE_ALONG x SIDE_ACROSS x 3) and which lie on a scan.
 
     The offsets across run from hex ``a``'s side to hex ``b``'s; a hexside is read from a sheet that
