@@ -835,3 +835,45 @@ def test_1_3a_in_an_assault_the_trench_shift_helps_only_the_defender():
     p = need.pending["prompt"]
     assert p.slot == "tcs.area_fire" and p.key == ("7", "2")                        # no -2 for the attacker's trench
     assert not any("trench" in step.text for step in p.steps)
+
+
+def test_1_9_the_air_sortie_table_is_a_chart_prompt_whose_result_names_the_side_and_the_count():
+    from engine.rulesets.tcs.procs import sortie_roll
+    r, st = fresh()                                      # scenario 6 opens at 1000 10 Feb: a day turn, Clear
+    assert {a.side: a.sortie_type for a in r.scenario.air} == {"axis": "german stuka sortie",
+                                                                "soviet": "soviet air sortie"}
+    assert r.turns[st.turn].kind == "day" and st.weather == "clear"
+    _ev, need = run_proc(r, st, sortie_roll, [3, 5], side="soviet")               # 11..66: tens 3, units 5
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.air_sortie", ("35",)) and "German 2" in r.charts["bw.air_sortie"].domain.values
+    st.memory.put("bw.air_sortie", ("35",), "German 2")
+    _ev, need = run_proc(r, st, sortie_roll, [3, 5], side="soviet")
+    assert need is None and st.sorties == 0 and st.marks["air 1000 10 Feb"] == "axis 2"
+    _ev, need = run_proc(r, st, sortie_roll, [], side="axis")                       # one roll a turn: no dice now
+    assert need is None and st.sorties == 2
+    st.turn, st.weather = 1, "overcast"                                             # 1.9: Clear turns only
+    events, need = run_proc(r, st, sortie_roll, [], side="axis")
+    assert need is None and st.sorties == 0 and st.marks["air 1020 10 Feb"] == "none"
+
+
+def test_4_1c_german_cooperation_doubles_german_sorties_and_halves_soviet_ones(tmp_path):
+    from engine.rulesets.tcs.procs import sortie_roll
+    r = s8_with(tmp_path, '["4.1"]')
+    st = r.initial_state(1)
+    st.pending = []
+    st.weather = "clear"
+    st.turn = next(i for i, t in enumerate(r.turns) if t.kind == "day")
+    label = r.turns[st.turn].label
+    st.memory.put("bw.air_sortie", ("35",), "German 2")
+    st.memory.put("bw.air_sortie", ("61",), "Soviet 3")
+    run_proc(r, st, sortie_roll, [3, 5], side="axis")
+    assert st.sorties == 4 and st.marks["air " + label] == "axis 4"              # 2x Stuka becomes 4x
+    del st.marks["air " + label]
+    run_proc(r, st, sortie_roll, [6, 1], side="soviet")
+    assert st.sorties == 1                                                         # 3 halved, rounded down
+    base = rules_n("8-counter-attack-at-krasni-bor")
+    sb = base.initial_state(1)
+    sb.pending, sb.weather, sb.turn = [], "clear", st.turn
+    sb.memory.put("bw.air_sortie", ("61",), "Soviet 3")
+    run_proc(base, sb, sortie_roll, [6, 1], side="soviet")
+    assert sb.sorties == 3                                                         # without the variant

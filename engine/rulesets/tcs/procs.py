@@ -414,6 +414,9 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
 
 def sortie_roll(rules, st, ctx, side: str) -> None:
     """Aircraft step (TCS 25.0; BW 1.9, Leros 3.3b): sorties come on day turns in the allowed weather."""
+    if rules.game is not None and hasattr(rules.game, "sortie_roll"):     # BW 1.9: one roll says whose sorties
+        rules.game.sortie_roll(rules, st, ctx, side)
+        return
     st.sorties = 0
     for a in rules.scenario.air:
         if a.side != side:

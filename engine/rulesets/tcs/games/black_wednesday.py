@@ -228,6 +228,11 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
                                      ("axis", "105mm de", 100, 20), ("axis", "150mm de", 120, 15)):  # German
             lines += ["", "[[ammo_arrivals]]", 'clock = "0500 11 Feb"', f"side = {_v(side)}", f"calibre = {_v(cal)}",
                       f"he = {he}", f"smoke = {smoke}"]
+    # BW 1.9: every scenario rolls the Air Sortie Table on its Clear day turns; its results are German (Stuka,
+    # 4.1c) or Soviet sorties, attacking with their counter type's firepower (the manifest's, asked in play)
+    for side, typ in (("axis", "german stuka sortie"), ("soviet", "soviet air sortie")):
+        lines += ["", "[[air]]", f"side = {_v(side)}", 'table = "bw.air_sortie"', f"sortie_type = {_v(typ)}",
+                  'weather = ["clear"]']
     for t in releases:
         lines += ["", "[[releases]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     lines += ["", "[[fire_shifts]]", 'feature = "trench"', "shift = -2", 'rule = "BW 1.3a"',

@@ -656,3 +656,50 @@ def dora_fire(rules, st, ctx) -> None:
     mid = f"M{st.next_id}"
     st.next_id += 1
     st.markers.append(Barrage(mid, "axis", "smoke", h, [h], "Dora", False, rules.options["smoke_level"]))
+
+
+# ---------------------------------------------------------------- BW 1.9 / 4.1c: air power
+
+AIR_SIDES = {"German": "axis", "Soviet": "soviet"}      # BW 1.9: the Air Sortie Table's results name the side
+
+
+def air_result(rules, st, ctx) -> tuple[str, int]:
+    """BW 1.9: once each Day turn whose weather is Clear the Soviet player rolls 11..66 on the Air Sortie Table;
+    the printed result (a chart prompt: side and count) is read once a turn and kept in the state.  BW 4.1c
+    (variant): German sorties doubled, Soviet sorties halved, rounding down (the book leaves the rounding open;
+    our choice: half of one sortie is none)."""
+    label = rules.turns[st.turn].kind, rules.turns[st.turn].label
+    key = "air " + label[1]
+    if key not in st.marks:
+        if label[0] != "day" or st.weather != "clear":
+            st.marks[key] = "none"
+            ctx.events.append(Event("sorties", f"no sorties: {label[0]} turn, {st.weather} (BW 1.9)"))
+        else:
+            from ....charts import Step
+            roll = ctx.roll_dice("d66", "the Air Sortie Table (BW 1.9)")
+            res = str(ctx.cell("bw.air_sortie", (roll,), (Step(f"roll {roll}"),), "whose sorties and how many"))
+            if res != "none":
+                who, n = res.split()
+                n = int(n)
+                if "4.1" in rules.options.get("variants", []):           # BW 4.1c
+                    n = n * 2 if who == "German" else n // 2
+                res = f"{AIR_SIDES[who]} {n}" if n else "none"
+            st.marks[key] = res
+            ctx.events.append(Event("sorties", f"Air Sortie Table {roll}: {res} (BW 1.9)", {"roll": roll, "result": res}))
+    res = st.marks[key]
+    if res == "none":
+        return "", 0
+    who, n = res.split()
+    return who, int(n)
+
+
+def sortie_roll(rules, st, ctx, side: str) -> None:
+    """BW 1.9: the phasing side's sorties are the turn's Air Sortie result if it names that side (and the
+    scenario gives that side's sortie counter type in ``[[air]]``); sorties are used at once, never saved."""
+    st.sorties = 0
+    if not rules.scenario.air:
+        return
+    who, n = air_result(rules, st, ctx)
+    if who == side and any(a.side == side for a in rules.scenario.air):
+        st.sorties = n
+        ctx.events.append(Event("sorties", f"{side}: {n} sorties available", {"side": side, "sorties": n}))
