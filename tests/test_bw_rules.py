@@ -877,3 +877,39 @@ def test_4_1c_german_cooperation_doubles_german_sorties_and_halves_soviet_ones(t
     sb.memory.put("bw.air_sortie", ("61",), "Soviet 3")
     run_proc(base, sb, sortie_roll, [6, 1], side="soviet")
     assert sb.sorties == 3                                                         # without the variant
+
+
+def with_variants(tmp_path, stem, variants):
+    src = (ROOT / "scenarios" / f"black-wednesday-{stem}.toml").read_text()
+    p = tmp_path / f"{stem}-v.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', f'game_rules = "black_wednesday"\nvariants = {variants}')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    return rules_for_path(p)
+
+
+def test_3_5_and_4_1b_the_german_table_is_read_on_its_modified_row_asked_above_12(tmp_path):
+    from engine.rulesets.tcs.procs import release
+    r = with_variants(tmp_path, "3c-campaign", '["4.1"]')
+    st = r.initial_state(1)
+    st.pending = []
+    st.flags.append("trench:soviet")                                   # BW 3.5: a Soviet unit entered a trench
+    st.released.append("spanish-reserve")                              # the Spanish table is not rolled again
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "0100 11 Feb")
+    _ev, need = run_proc(r, st, release, [6, 5])                        # 11, from 0100 11 Feb: the table's modifier
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcement_modifier", ("0100 11 Feb",))
+    st.memory.put("bw.german_reinforcement_modifier", ("0100 11 Feb",), 1)
+    _ev, need = run_proc(r, st, release, [6, 5])                        # 11 + 1 + 2 (4.1b) = row 14
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcements", ("14",))
+    assert [s.text for s in p.steps] == ["roll 11", "+1 on or after 0100 11 Feb", "+2 German Cooperation"]
+    st.memory.put("bw.german_reinforcements", ("14",), "B")
+    events, need = run_proc(r, st, release, [6, 5])
+    assert need is None and "de-226" in st.released                    # the first B group waiting
+    base = rules_n("3c-campaign")
+    sb = base.initial_state(1)
+    sb.pending, sb.flags, sb.released = [], ["trench:soviet"], ["spanish-reserve"]
+    sb.turn = next(i for i, t in enumerate(base.turns) if t.label == "1000 10 Feb")   # before 0100, no variant
+    _ev, need = run_proc(base, sb, release, [6, 5])
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcements", ("11",)) and len(p.steps) == 1

@@ -587,8 +587,10 @@ def release(rules, st, ctx) -> None:
         if r.table:
             if r.table not in rolled:
                 roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
-                rolled[r.table] = str(ctx.cell(r.table, (roll,), (Step(f"roll {roll}", r.rule),),
-                                               f"{r.rule} variable reinforcements"))
+                steps = (Step(f"roll {roll}", r.rule),)
+                if rules.game is not None and hasattr(rules.game, "release_row"):     # BW 3.5, 4.1b modifiers
+                    roll, steps = rules.game.release_row(rules, st, ctx, r, roll, steps)
+                rolled[r.table] = str(ctx.cell(r.table, (roll,), steps, f"{r.rule} variable reinforcements"))
             res = rolled[r.table]
             if res != r.result:
                 continue

@@ -703,3 +703,30 @@ def sortie_roll(rules, st, ctx, side: str) -> None:
     if who == side and any(a.side == side for a in rules.scenario.air):
         st.sorties = n
         ctx.events.append(Event("sorties", f"{side}: {n} sorties available", {"side": side, "sorties": n}))
+
+
+# ---------------------------------------------------------------- BW 3.5 / 4.1b: the German table's modified row
+
+LATE_CLOCK = "0100 11 Feb"                               # BW 3.5 / 4.1b: the table's own modifier applies from here
+
+
+def _at_or_after(rules, st, label: str) -> bool:
+    return any(t.label == label for t in rules.turns[:st.turn + 1])
+
+
+def release_row(rules, st, ctx, r, roll: str, steps: tuple) -> tuple[str, tuple]:
+    """BW 3.5: the German Variable Reinforcement Table's roll takes the table's printed modifier on or after
+    0100 11 Feb (asked once: a chart prompt), and BW 4.1b (variant) adds +2 more; rows above 12 are asked
+    from the printed table like any other row.  Other tables are read on the plain roll."""
+    if r.table != "bw.german_reinforcements":
+        return roll, steps
+    from ....charts import Step
+    total, steps = int(roll), tuple(steps)
+    if _at_or_after(rules, st, LATE_CLOCK):
+        m = int(ctx.cell("bw.german_reinforcement_modifier", (LATE_CLOCK,), (), "the table's late modifier"))
+        total += m
+        steps += (Step(f"{m:+d} on or after {LATE_CLOCK}", "BW 3.5"),)
+    if "4.1" in rules.options.get("variants", []):
+        total += 2
+        steps += (Step("+2 German Cooperation", "BW 4.1b"),)
+    return str(max(2, min(20, total))), steps
