@@ -904,8 +904,8 @@ def test_3_5_and_4_1b_the_german_table_is_read_on_its_modified_row_asked_above_1
     assert (p.slot, p.key) == ("bw.german_reinforcements", ("14",))
     assert [s.text for s in p.steps] == ["roll 11", "+1 on or after 0100 11 Feb", "+2 German Cooperation"]
     st.memory.put("bw.german_reinforcements", ("14",), "B")
-    events, need = run_proc(r, st, release, [6, 5])
-    assert need is None and "de-226" in st.released                    # the first B group waiting
+    events, need = run_proc(r, st, release, [6, 5, "de-226"])          # B: the player picks the armour company
+    assert need is None and "de-226" in st.released
     base = rules_n("3c-campaign")
     sb = base.initial_state(1)
     sb.pending, sb.flags, sb.released = [], ["trench:soviet"], ["spanish-reserve"]
@@ -913,3 +913,32 @@ def test_3_5_and_4_1b_the_german_table_is_read_on_its_modified_row_asked_above_1
     _ev, need = run_proc(base, sb, release, [6, 5])
     p = need.pending["prompt"]
     assert (p.slot, p.key) == ("bw.german_reinforcements", ("11",)) and len(p.steps) == 1
+
+
+def test_3_5_a_german_result_is_the_players_pick_i_215_first_and_3_5a_a_battery_brings_its_rounds():
+    from engine.rulesets.tcs.procs import release
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending = []
+    st.flags.append("trench:soviet")
+    st.released.append("spanish-reserve")
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "1000 10 Feb")
+    refused(lambda: r._check_battery(st, "I-215-1", "he", "axis"), "BW 3.5")     # not released yet
+    st.memory.put("bw.german_reinforcements", ("7",), "A")
+    st.memory.put("bw.german_reinforcements", ("9",), "B")
+    _ev, need = run_proc(r, st, release, [3, 4])                                   # 7: A
+    opts = need.pending["options"]
+    assert "de-1-635Ost" in opts and "de-I-215-1" in opts and "de-850-1" not in opts   # 3.5 note
+    assert "de-226" not in opts                                                    # a B group is not an A
+    he = st.ammo.get("axis|105mm de|he", 0)
+    _ev, need = run_proc(r, st, release, [3, 4, "de-I-215-1"])
+    assert need is None and st.released[-1] == "de-I-215-1"
+    assert st.ammo["axis|105mm de|he"] == he + 20 and st.ammo["axis|105mm de|smoke"] >= 4     # 3.5a
+    r._check_battery(st, "I-215-1", "he", "axis")                                   # now it fires
+    st.released += ["de-I-215-2"]
+    _ev, need = run_proc(r, st, release, [4, 5])                                   # 9: B
+    opts = need.pending["options"]
+    assert {"de-226", "de-flak", "de-1-635Ost+de-2-635Ost", "de-I-215-3+de-III-215-9"} <= set(opts)
+    _ev, need = run_proc(r, st, release, [4, 5, "de-I-215-3+de-III-215-9"])
+    assert need is None and st.released[-2:] == ["de-I-215-3", "de-III-215-9"]
+    assert st.ammo["axis|150mm de|illum"] >= 1

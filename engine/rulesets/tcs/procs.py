@@ -570,10 +570,11 @@ def release(rules, st, ctx) -> None:
     """Variable reinforcements (BW 2.7, 3.3a, 3.5): once a group's trigger holds, roll for it each Command Phase.
 
     Groups read on the same printed table share one roll a phase; the result releases the first group still
-    waiting whose ``result`` it is (the groups' order is the scenario's, so I-215's batteries come before the
-    others, BW 3.5 note).  A group with ``at_least`` is released on two dice at least that (BW 2.7: 11 or 12).
+    waiting whose ``result`` it is, or what the game's ``release_pick`` lets the player choose (BW 3.5).  A group
+    with ``at_least`` is released on two dice at least that (BW 2.7: 11 or 12).
     Released units enter at once through their entry areas (BW 1.10h)."""
-    rolled: dict[str, str] = {}
+    done: set[str] = set()
+    waiting = []
     for r in rules.scenario.releases:
         if r.id in st.released:
             continue
@@ -584,24 +585,33 @@ def release(rules, st, ctx) -> None:
             g = r.trigger[8:]
             if g not in st.released or any(u in st.waiting for u in rules.release_units.get(g, [])):
                 continue
+        waiting.append(r)
+    for r in waiting:
         if r.table:
-            if r.table not in rolled:
-                roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
-                steps = (Step(f"roll {roll}", r.rule),)
-                if rules.game is not None and hasattr(rules.game, "release_row"):     # BW 3.5, 4.1b modifiers
-                    roll, steps = rules.game.release_row(rules, st, ctx, r, roll, steps)
-                rolled[r.table] = str(ctx.cell(r.table, (roll,), steps, f"{r.rule} variable reinforcements"))
-            res = rolled[r.table]
-            if res != r.result:
+            if r.table in done:
                 continue
-            rolled[r.table] = "used"
+            done.add(r.table)
+            roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
+            steps = (Step(f"roll {roll}", r.rule),)
+            if rules.game is not None and hasattr(rules.game, "release_row"):     # BW 3.5, 4.1b modifiers
+                roll, steps = rules.game.release_row(rules, st, ctx, r, roll, steps)
+            res = str(ctx.cell(r.table, (roll,), steps, f"{r.rule} variable reinforcements"))
+            same = [x for x in waiting if x.table == r.table]
+            if rules.game is not None and hasattr(rules.game, "release_pick"):    # BW 3.5: the player's pick
+                picked = rules.game.release_pick(rules, st, ctx, res, same)
+            else:
+                picked = [x for x in same if x.result == res][:1]
         else:
             roll = int(ctx.roll_dice("2d6", f"{r.rule} release of {r.id}"))
             if roll < r.at_least:
                 ctx.events.append(Event("release", f"{r.id}: rolled {roll}, needs {r.at_least} ({r.rule})"))
                 continue
-        st.released.append(r.id)
-        ctx.events.append(Event("release", f"{r.id} is released ({r.rule})", {"group": r.id}))
+            picked = [r]
+        for x in picked:
+            st.released.append(x.id)
+            ctx.events.append(Event("release", f"{x.id} is released ({x.rule})", {"group": x.id}))
+            if rules.game is not None and hasattr(rules.game, "on_release"):      # BW 3.5a: a battery's rounds
+                rules.game.on_release(rules, st, ctx, x)
     rules.arrive(st, ctx.events)
 
 

@@ -558,6 +558,9 @@ class TcsRules:
         bat = self.batteries.get(battery)
         if bat is None or bat.side != side:
             raise IllegalAction("TCS 18.0", f"{side} has no battery {battery!r}")
+        if bat.release and bat.release not in st.released:          # BW 3.5: a German battery comes by the table
+            rule = next((r.rule for r in self.scenario.releases if r.id == bat.release), "TCS 18.0")
+            raise IllegalAction(rule, f"{battery} is not released yet ({bat.release})")
         if battery in st.batteries_used or any(m.battery == battery for m in st.markers if m.continuous):
             raise IllegalAction("TCS 18.0", f"{battery} already fires this phase")
         if ammo not in ("he", "smoke", "illum"):

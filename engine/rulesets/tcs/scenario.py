@@ -89,6 +89,7 @@ class BatterySpec:
     fires_as: str = "battery"       # or "battalion"
     unit: str = ""                  # an on-map mortar or gun unit that fires it and may spot for itself
     smoke: bool | None = None       # None: the series rule (80 mm and more, Leros 2.6)
+    release: str = ""               # a variable-reinforcement group that makes it available (BW 3.5)
 
 
 @dataclass(frozen=True)
@@ -389,7 +390,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                 r.bad(f"{where}.unit", f"no unit {u!r}")
             batteries.append(BatterySpec(i, side_of(t, where), r.get(t, "calibre", str, where, required=True, default=""),
                                          r.get(t, "fires_as", str, where, default="battery", choices=("battery", "battalion")),
-                                         u, r.get(t, "smoke", bool, where, default=None)))
+                                         u, r.get(t, "smoke", bool, where, default=None),
+                                         r.get(t, "release", str, where, default="")))
     ammo = {}
     for where, t in r.tables(doc, "ammo"):
         s = side_of(t, where)
@@ -434,6 +436,9 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     for i, u in enumerate(units):
         if u.release and u.release not in rel_ids:
             r.bad(f"units[{i}].release", f"no [[releases]] group {u.release!r}")
+    for i, b in enumerate(batteries):
+        if b.release and b.release not in rel_ids:
+            r.bad(f"batteries[{i}].release", f"no [[releases]] group {b.release!r}")
     conditions, levels, vshifts, holder = [], [], [], ""
     objs = []
     vic = doc.get("victory", {})

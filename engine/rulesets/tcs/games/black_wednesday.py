@@ -220,6 +220,11 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         lines += ["", "[[op_sheets]]"] + [f"{k} = {_v(v)}" for k, v in s.items()]
     for t in batteries:
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
+    rel_ids = {t["id"] for t in releases}
+    for bid, cal in GERMAN_BATTERIES:          # BW 3.5: a German battery the table releases (3.5a: with its rounds)
+        if "de-" + bid in rel_ids:
+            lines += ["", "[[batteries]]", f"id = {_v(bid)}", 'side = "axis"', f"calibre = {_v(cal)}",
+                      'fires_as = "battery"', f"release = {_v('de-' + bid)}"]
     for t in ammo:
         lines += ["", "[[ammo]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     if head["start"].endswith("10 Feb") and head["end"].endswith("11 Feb") and head["end"][:4] >= "0500":
@@ -314,6 +319,10 @@ GERMAN_GROUPS = [  # BW 3.5: A = a company or a battery, B = an armour company, 
     ("de-7-390", ["7-II-390"], "A"), ("de-8-390", ["8-II-390"], "A"),
     ("de-226", ["1-226"], "B"), ("de-563", ["1-563"], "B"), ("de-102", ["102"], "B"), ("de-flak", ["KG-Flak"], "B"),
 ]
+GERMAN_BATTERIES = [  # BW 3.2 / 3.5: the German batteries not set up come by the table (A: one, B: two), I-215 first
+    ("I-215-1", "105mm de"), ("I-215-2", "105mm de"), ("I-215-3", "105mm de"),
+    ("III-215-9", "150mm de"), ("850-1", "150mm de"), ("850-2", "150mm de"), ("850-3", "150mm de"),
+]
 
 
 def _variable(b, spanish=True, german=True, soviet14=False):
@@ -329,6 +338,9 @@ def _variable(b, spanish=True, german=True, soviet14=False):
                         "trigger": "trench", "result": size})
             for g in groups:
                 b.enter(units_of(g), "", GERMAN_ENTRY, "BW 3.5", release=gid)
+        for bid, _cal in GERMAN_BATTERIES:
+            rel.append({"id": "de-" + bid, "side": "axis", "rule": "BW 3.5", "table": "bw.german_reinforcements",
+                        "trigger": "trench", "result": "A"})
     if soviet14:
         rel.append({"id": "14-72", "side": "soviet", "rule": "BW 2.7", "at_least": 11,
                     "trigger": "entered:spanish-reserve"})

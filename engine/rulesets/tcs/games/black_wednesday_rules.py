@@ -730,3 +730,53 @@ def release_row(rules, st, ctx, r, roll: str, steps: tuple) -> tuple[str, tuple]
         total += 2
         steps += (Step("+2 German Cooperation", "BW 4.1b"),)
     return str(max(2, min(20, total))), steps
+
+
+# ---------------------------------------------------------------- BW 3.5 / 3.5a: what a German result releases
+
+BATTERY_ROUNDS = {"he": 20, "smoke": 4, "illum": 1}      # BW 3.5a: added with each released battery
+FIRST_BATTERIES = "I-215"                                # BW 3.5 note: I-215's batteries before 9-III-215 or 850's
+
+
+def _battery_of(rules, group_id: str):
+    return next((b for b in rules.batteries.values() if b.release == group_id), None)
+
+
+def release_pick(rules, st, ctx, res: str, waiting: list) -> list:
+    """BW 3.5: the German table's result is the Axis player's choice: A is one company or one battery, B one
+    armour company, KG III Flak, two infantry companies or two batteries; every battery of I-215 comes before
+    9-III-215 or any of 850 Bn's (note).  Other tables release their first waiting group."""
+    if not waiting or waiting[0].table != "bw.german_reinforcements":
+        return [x for x in waiting if x.result == res][:1]
+    if res not in ("A", "B"):
+        return []
+    bats = [x for x in waiting if _battery_of(rules, x.id) is not None]
+    if any(_battery_of(rules, x.id).id.startswith(FIRST_BATTERIES) for x in bats):
+        bats = [x for x in bats if _battery_of(rules, x.id).id.startswith(FIRST_BATTERIES)]
+    companies = [x for x in waiting if x.result == "A" and _battery_of(rules, x.id) is None]
+    if res == "A":
+        options = {x.id: [x] for x in companies + bats}
+    else:
+        options = {x.id: [x] for x in waiting if x.result == "B"}
+        if len(companies) >= 2:
+            options["+".join(x.id for x in companies[:2])] = companies[:2]
+        rest = [x for x in waiting if _battery_of(rules, x.id) is not None]
+        pair = bats[:2] if len(bats) >= 2 else (bats + [x for x in rest if x not in bats])[:2]
+        if len(pair) == 2:
+            options["+".join(x.id for x in pair)] = pair
+    if not options:
+        return []
+    pick = ctx.choose("german_reinforcement", "axis", list(options),
+                      f"German Variable Reinforcements: result {res} releases (BW 3.5)")
+    return options[pick]
+
+
+def on_release(rules, st, ctx, group) -> None:
+    """BW 3.5a: a released battery brings 20 HE, 4 Smoke and 1 Illum of its calibre to the German pool."""
+    bat = _battery_of(rules, group.id)
+    if bat is None:
+        return
+    for kind, n in BATTERY_ROUNDS.items():
+        key = f"{bat.side}|{bat.calibre}|{kind}"
+        st.ammo[key] = st.ammo.get(key, 0) + n
+    ctx.events.append(Event("ammo", f"{bat.id} brings 20 HE, 4 Smoke, 1 Illum {bat.calibre} (BW 3.5a)"))
