@@ -942,3 +942,31 @@ def test_3_5_a_german_result_is_the_players_pick_i_215_first_and_3_5a_a_battery_
     _ev, need = run_proc(r, st, release, [4, 5, "de-I-215-3+de-III-215-9"])
     assert need is None and st.released[-2:] == ["de-I-215-3", "de-III-215-9"]
     assert st.ammo["axis|150mm de|illum"] >= 1
+
+
+def test_4_5_mined_wire_attacks_a_soviet_unit_breaching_it_through_a_chart_prompt(tmp_path):
+    r = with_variants(tmp_path, "6-the-assault-continues", '["4.5"]')
+    st = r.initial_state(1)
+    st.pending = []
+    uid, frm, wire = "1-133-72:1Co-P1", r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    assert st.marks["mines " + uid] == "A02.27" and bw.due(r, st) == ("bw_mines", {})
+    _ev, need = run_proc(r, st.copy(), bw.mine_attack, [4, 4])           # (the engine runs a procedure on a copy)
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.minefield_attack", ("8",))
+    st.memory.put("bw.minefield_attack", ("8",), "1")
+    st.memory.put("tcs.counter.steps", (r.specs[uid].type,), 5)
+    lost = st.units[uid].steps_lost
+    events, need = run_proc(r, st, bw.mine_attack, [4, 4])
+    assert any(e.kind == "mines" and e.data["result"] == "1" for e in events)
+    assert st.units[uid].steps_lost == lost + 1                           # then its morale check (TCS 13.0)
+    assert need is None or need.pending["prompt"].slot.startswith("tcs.")
+    st.marks["wire A02.27"] = "full"                                      # cleared with the wire
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    assert "mines " + uid not in st.marks
+    r6, s6 = fresh()                                                      # without the variant: no mines (1.7)
+    put(r6, s6, uid, "A02.27", mode="move")
+    bw.after_move(r6, s6, uid, frm, wire)
+    assert "mines " + uid not in s6.marks and "breaching " + uid in s6.marks

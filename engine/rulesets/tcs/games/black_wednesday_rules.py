@@ -104,6 +104,8 @@ def after_move(rules, st, uid: str, frm, to) -> None:
         st.marks.pop(key, None)
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         st.marks["breaching " + uid] = rules.hid(frm)
+        if "4.5" in rules.options.get("variants", []) and rules.specs[uid].side == "soviet":
+            st.marks["mines " + uid] = rules.hid(to)         # BW 4.5: the breach is also a minefield breach
 
 
 def breaches(rules, st) -> list[tuple]:
@@ -273,7 +275,7 @@ def bind(rules) -> None:
     """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
     from dataclasses import replace
     rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
-                   "bw_consolidate": consolidate, "bw_dora": dora_fire}
+                   "bw_consolidate": consolidate, "bw_dora": dora_fire, "bw_mines": mine_attack}
     rules.bw_prep = scenario_prep_log(rules)
     rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
     rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
@@ -308,6 +310,8 @@ def due(rules, st):
         return "bw_return", {}
     if step == "execute" and who == "axis" and st.marks.get("dora " + label) and not st.marks.get("dora fired " + label):
         return "bw_dora", {}                             # BW 4.7
+    if any(k.startswith("mines ") for k in st.marks):
+        return "bw_mines", {}                            # BW 4.5: the mined wire attacks the breaching unit
     if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
         return "bw_consolidate", {}                      # BW 2.2c
     log = rules.bw_prep
@@ -780,3 +784,30 @@ def on_release(rules, st, ctx, group) -> None:
         key = f"{bat.side}|{bat.calibre}|{kind}"
         st.ammo[key] = st.ammo.get(key, 0) + n
     ctx.events.append(Event("ammo", f"{bat.id} brings 20 HE, 4 Smoke, 1 Illum {bat.calibre} (BW 3.5a)"))
+
+
+# ---------------------------------------------------------------- BW 4.5: Improved Spanish Defenses (mined wire)
+
+def mine_attack(rules, st, ctx) -> None:
+    """BW 4.5 (variant): the wire hexes are mined; a Soviet unit attempting to breach one also breaches the
+    mines, which attack it as the series' minefield attack: the printed result is asked through the
+    ``bw.minefield_attack`` chart slot (a roll, read like the Area Fire Table: '-', a morale check, or steps
+    lost and a morale check).  The mines are cleared with the wire: a Fully Breached hex attacks no one (our
+    reading: a Partial Breach leaves the mines live, as it leaves the wire)."""
+    from ....charts import Step
+    from ..procs import lose_steps, morale_check
+    for key in sorted(k for k in st.marks if k.startswith("mines ")):
+        uid, hid = key[6:], st.marks.pop(key)
+        if st.units[uid].hex is None:
+            continue
+        roll = ctx.roll_dice("2d6", f"minefield attack on {uid} at {hid} (BW 4.5)")
+        res = str(ctx.cell("bw.minefield_attack", (roll,), (Step(f"roll {roll}", "BW 4.5"),),
+                           f"the mined wire at {hid} attacks {uid}"))
+        ctx.events.append(Event("mines", f"the mined wire at {hid} attacks {uid}: roll {roll}: {res} (BW 4.5)",
+                                {"unit": uid, "hex": hid, "result": res}))
+        if res == "-":
+            continue
+        if res != "M":
+            lose_steps(rules, st, ctx, uid, int(res))
+        if st.units[uid].hex is not None:
+            morale_check(rules, st, ctx, uid)
