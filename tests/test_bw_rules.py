@@ -970,3 +970,37 @@ def test_4_5_mined_wire_attacks_a_soviet_unit_breaching_it_through_a_chart_promp
     put(r6, s6, uid, "A02.27", mode="move")
     bw.after_move(r6, s6, uid, frm, wire)
     assert "mines " + uid not in s6.marks and "breaching " + uid in s6.marks
+
+
+def test_5_1_axis_massive_holds_every_town_south_of_the_trench_and_soviet_major_needs_two_villages():
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending, st.over = [], True
+    south = r.condition_hexes["south-cb"]
+    assert r.board.parse_hex("A25.23") in south                        # the Mill, behind the line
+    assert r.board.parse_hex("B20.02") not in south                    # north of the first trench line
+    assert r.condition_hexes["kb"] <= south                            # Krasni Bor lies behind it
+    for h in south:
+        st.control[h] = "axis"
+    out = r.outcome(st)
+    assert out.reason == "Axis Massive Victory" and "met" in out.breakdown["no-exit-plt"]
+    edge = next(h for h in sorted(r.condition_hexes["no-exit-plt"]) if len(r.board.neighbors(h)) < 6)
+    p = next(k for k in r.order if r.specs[k].side == "soviet" and r.specs[k].type == "soviet rifle platoon")
+    st.memory.put("tcs.counter.steps", (r.specs[p].type,), 5)
+    st.units[p].hex, st.units[p].steps_lost, st.marks["exited " + p] = None, 0, r.hid(edge)
+    assert r.outcome(st).reason != "Axis Massive Victory"               # an intact platoon got out
+    for h in r.condition_hexes["kb"]:
+        st.control[h] = "soviet"
+    bn = [k for k in r.order if r.specs[k].battalion == r.specs[p].battalion]
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.units[k].hex, st.units[k].steps_lost, st.marks["exited " + k] = None, 0, r.hid(edge)
+    for h in r.condition_parts["two"][0]:                               # Potrolovo only: one village
+        st.control[h] = "soviet"
+    out = r.outcome(st)
+    assert out.breakdown.get("before shifts", out.reason) == "Soviet Minor Victory"
+    assert "not met" in out.breakdown["two"] and "(needs 2)" in out.breakdown["two"]
+    for h in r.condition_parts["two"][1]:                               # and Mondolovo: two
+        st.control[h] = "soviet"
+    out = r.outcome(st)
+    assert out.breakdown.get("before shifts", out.reason) == "Soviet Major Victory"

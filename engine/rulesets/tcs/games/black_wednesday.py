@@ -385,6 +385,18 @@ def _hexes_expr(hexes) -> str:
     return " or ".join(sorted(hexes))
 
 
+def _south_of_trench(board, hexes) -> list[str]:
+    """BW 5.1 "south of the trench line": a hex whose first number is at least the first trench line's
+    northernmost hex in its own hex line (same sheet, same second number; the sheets' first number runs north
+    to south, docs/tcs-maps.md); hex lines the trench does not cross (the west of sheet A) lie behind it."""
+    front: dict[str, int] = {}
+    for h in board.areas["first trench line"].hexes:
+        hid = board.hex_id(h)
+        front[hid[0] + hid[4:]] = min(front.get(hid[0] + hid[4:], 99), int(hid[1:3]))
+    ids = [board.hex_id(h) for h in hexes]
+    return [x for x in ids if int(x[1:3]) >= front.get(x[0] + x[4:], 0)]
+
+
 def campaign_victory(board):
     """BW 5.1 with its shifts: one level toward the Soviets per 40 Axis units lost, toward the Axis per 80 Soviet."""
     cb = [h for h in board.hexes() if board.terrain_of(h) in ("city", "building")] if hasattr(board, "terrain_of") \
@@ -405,12 +417,19 @@ def campaign_victory(board):
               GERMAN_ENTRY, group="battalion"),
          cond("kb20", "Axis occupy at least 20 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 20),
          cond("kb40", "Axis occupy at least 40 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 40),
-         cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb)]
+         cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb),
+         cond("two", "Soviets occupy two of Potrolovo, Mondolovo, Samsonovka and Staraia Myza", "occupy_any",
+              "soviet", "potrolovo; mondolovo; samsonovka; staraia_myza", 2),
+         cond("south-cb", "Axis occupy every City and Building hex south of the trench line", "occupy_all", "axis",
+              _hexes_expr(_south_of_trench(board, cb))),
+         cond("no-exit-plt", "no intact Soviet formation (platoon or higher) exits through E-H", "no_exit",
+              "soviet", GERMAN_ENTRY, group="platoon")]
     levels = [
         {"name": "Soviet Massive Victory", "winner": "soviet", "conditions": ["kb", "sm", "po", "mo", "sa", "hw",
                                                                                "exit-rgt"], "rank": 6},
-        {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "exit-bn"], "rank": 5},
+        {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "two", "exit-bn"], "rank": 5},
         {"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["kb"], "rank": 4},
+        {"name": "Axis Massive Victory", "winner": "axis", "conditions": ["south-cb", "no-exit-plt"], "rank": 0},
         {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west", "no-exit-bn"], "rank": 1},
         {"name": "Axis Minor Victory", "winner": "axis", "conditions": ["kb20"], "rank": 2},
         {"name": "Draw", "winner": "", "conditions": [], "rank": 3},
