@@ -1004,3 +1004,38 @@ def test_5_1_axis_massive_holds_every_town_south_of_the_trench_and_soviet_major_
         st.control[h] = "soviet"
     out = r.outcome(st)
     assert out.breakdown.get("before shifts", out.reason) == "Soviet Major Victory"
+
+
+def test_scenario_2_each_released_axis_reserve_company_credits_a_hex_of_krasni_bor():
+    from engine.rulesets.tcs.victory import condition_met
+    r = rules_n("2-assault-of-the-guards")
+    st = r.initial_state(1)
+    st.pending = []
+    kb5 = next(c for c in r.scenario.conditions if c.id == "kb5")
+    res = st.sheets["Sp-reserve"]
+    assert res.reserve and "8-II-262:MG1" in res.units                 # the listed reserves wait on their sheet
+    kb = sorted(r.condition_hexes["kb5"])
+    for h in kb[:3]:
+        st.control[h] = "soviet"
+    ok, why = condition_met(r, st, kb5)
+    assert not ok and "3 hexes + 0 credited" in why
+    res.reserve, res.implemented = False, True                          # the reserve check released it
+    ok, why = condition_met(r, st, kb5)
+    assert ok and "+ 10 credited" in why                                # 10 companies on the sheet
+    st.control = {}
+    ok, _why = condition_met(r, st, kb5)
+    assert ok                                                           # 0 held + 10 credited >= 5
+    assert not condition_met(rules_n("4-melee-in-krasni-bor"), st, next(
+        c for c in rules_n("4-melee-in-krasni-bor").scenario.conditions if c.id == "kb50"))[1].count("credited")
+
+
+def test_1_10j_scenarios_1_to_3_start_with_the_set_ups_orders_as_sheets():
+    r = rules_n("3-assault-the-line")
+    st = r.initial_state(1)
+    sov = {s.id: s for s in st.sheets.values() if s.side == "soviet"}
+    assert set(sov) == {"43-attack", "63Gd-attack", "72-attack", "armour-attack"}
+    assert all(s.implemented and s.type == "attack" for s in sov.values())
+    assert st.units["1-269-63Gd:1Co-P1"].sheet == "63Gd-attack"
+    assert st.sheets["Sp-prepared"].implemented and st.sheets["Sp-prepared"].type == "prepared_defense"
+    assert st.units["1-I-262:P1"].sheet == "Sp-prepared"
+    assert st.sheets["Sp-reserve"].reserve and not st.sheets["Sp-reserve"].implemented

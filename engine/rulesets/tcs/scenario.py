@@ -139,6 +139,7 @@ class Condition:
     area: str = ""                  # an area expression on the map
     count: int = 0
     group: str = "battalion"        # exit and no_exit: the formation that must leave intact (EXIT_GROUPS)
+    credit: str = ""                # occupy_at_least: hexes the game credits besides those held (BW scenario 2)
 
 
 @dataclass(frozen=True)
@@ -452,7 +453,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                                               choices=CONDITION_KINDS),
                                         side_of(t, w), r.get(t, "area", str, w, default=""),
                                         r.get(t, "count", int, w, default=0),
-                                        r.get(t, "group", str, w, default="battalion", choices=EXIT_GROUPS)))
+                                        r.get(t, "group", str, w, default="battalion", choices=EXIT_GROUPS),
+                                        r.get(t, "credit", str, w, default="", choices=("", "released_reserves"))))
         cids = {c.id for c in conditions}
         for where, t in r.tables(vic, "levels"):
             w = "victory." + where

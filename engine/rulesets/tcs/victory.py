@@ -26,6 +26,9 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
     if c.kind == "occupy_all":
         return held == len(hexes) and bool(hexes), f"{c.side} occupies {held} of {len(hexes)} hexes"
     if c.kind == "occupy_at_least":
+        if c.credit and rules.game is not None and hasattr(rules.game, "hex_credit"):    # BW scenarios 2, 3
+            n, why = rules.game.hex_credit(rules, st, c)
+            return held + n >= c.count, f"{c.side} occupies {held} hexes + {n} credited ({why}) (needs {c.count})"
         return held >= c.count, f"{c.side} occupies {held} hexes (needs {c.count})"
     if c.kind == "hold_fewer":
         return held < c.count, f"{c.side} occupies {held} hexes (fewer than {c.count} needed)"

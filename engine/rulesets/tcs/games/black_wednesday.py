@@ -134,8 +134,10 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
 
 
 # ------------------------------------------------------------------ victory
-def cond(i, text, kind, side, area="", count=0, group=""):
+def cond(i, text, kind, side, area="", count=0, group="", credit=""):
     c = {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+    if credit:                # BW scenarios 2 and 3: hexes credited for released Axis reserve companies
+        c["credit"] = credit
     if group:                 # BW 5.1: the intact formation an exit condition counts
         c["group"] = group
     return c
@@ -438,6 +440,28 @@ def campaign_victory(board):
             "shifts": [{"side": "axis", "per": 40, "toward": "soviet"}, {"side": "soviet", "per": 80, "toward": "axis"}]}
 
 
+def _early_sheets(b: Builder, soviet: list, axis_objectives: list, reserve_objective: str) -> list[dict]:
+    """Scenarios 1-3 (BW 1.10j): the set-ups' historical orders as at-start sheets.  The Soviet divisions and
+    the armour each attack on an implemented sheet whose objective lies inside the looting limit (2.1f);
+    the Spanish front holds on an implemented Prepared Defense ("allowed at start"), the listed reserves
+    wait on a reserve sheet (TCS 6.14) that the reserve check releases (the scenarios' reserve credit)."""
+    out = [{"id": f"{f}-attack", "side": "soviet", "formation": f, "type": "attack", "units": _ids(*groups),
+            "objective": objs, "implemented": True} for f, groups, objs in soviet]
+    front = [k for k, x in b.units.items() if x["u"].side == "axis" and x.get("rule") == "BW 1.10f"]
+    reserve = [k for k, x in b.units.items() if x["u"].side == "axis" and x.get("rule") == "BW 1.10f (reserves)"]
+    out.append({"id": "Sp-prepared", "side": "axis", "formation": "spanish", "type": "prepared_defense",
+                "units": front, "objective": axis_objectives, "implemented": True})
+    out.append({"id": "Sp-reserve", "side": "axis", "formation": "spanish", "type": "hasty_defense",
+                "units": reserve, "objective": [reserve_objective], "reserve": True})
+    return out
+
+
+S1_ORDERS = [("43", ["708-43*"], ["B16.31"]), ("armour", ["IndTk"], ["B16.31"])]      # trenches east of the railroad
+S2_ORDERS = [("63Gd", ["63Gd-div", "269-63Gd*", "270-63Gd*", "342-63Gd*"], ["B40.16"])]  # Krasni Bor from the north
+S3_ORDERS = [S1_ORDERS[0], S2_ORDERS[0], ("72", ["72-div", "133-72*", "187-72*"], ["A30.33"]),  # toward Staraia Myza
+             ("armour", ["IndTk", "1-RB", "2-RB"], ["B16.31", "A30.33"])]
+
+
 def build_all(root: Path = ROOT) -> list[Path]:
     from ....maps.mapfile import load_map
     board = load_map(root / "maps" / "black-wednesday.toml")
@@ -467,6 +491,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
     b.enter(units_of("3-Recon"), "0900 10 Feb", "train_station", "BW Scenario 1")
     emit(1, "turning-the-left", _head(1, "", "Turning the Left", "0600 10 Feb", "0940 10 Feb", "soviet",
                                       "The 43 Rifle Division and 1 Independent Tank Battalion against I-262."), b,
+         sheets=_early_sheets(b, S1_ORDERS, ["B16.29", "B16.33"], "B21.32"),
          batteries=sov_bats_43 + _bats("axis", ["Bty1", "Bty2"], "105mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 48, 8), _ammo("soviet", "122mm", 12), _ammo("axis", "105mm", 70, 20, 2)],
          victory={"conditions": [cond("trenches", "Soviets clear all the trench hexes in the play area", "occupy_all",
@@ -482,11 +507,12 @@ def build_all(root: Path = ROOT) -> list[Path]:
     rel = _variable(b, spanish=False)
     emit(2, "assault-of-the-guards", _head(2, "", "Assault of the Guards", "0600 10 Feb", "0940 10 Feb", "soviet",
                                            "The 63 Guards against II-262's trenches and Krasni Bor."), b,
+         sheets=_early_sheets(b, S2_ORDERS, ["B19.26", "B29.25", "B34.15", "B33.12"], "B38.16"),
          batteries=sov_bats_63 + _bats("axis", ["Bty3", "Bty9"], "105mm", "battery") + _bats("axis", ["Bty12"], "150mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 48, 8), _ammo("soviet", "122mm", 12), _ammo("axis", "105mm", 70, 20, 2),
                _ammo("axis", "150mm", 25, 6)], releases=rel,
          victory={"conditions": [cond("kb5", "Soviets occupy 5 or more hexes of Krasni Bor", "occupy_at_least",
-                                      "soviet", "krasni_bor", 5),
+                                      "soviet", "krasni_bor", 5, credit="released_reserves"),
                                  cond("bastion", "Soviets capture El Bastion", "occupy_all", "soviet", "el_bastion")],
                   "levels": levels_count(["kb5", "bastion"], 1, 0, "Axis Minor Victory")},
          comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.",
@@ -498,7 +524,10 @@ def build_all(root: Path = ROOT) -> list[Path]:
         _soviet_enter(b, ["708-43*", "IndTk", "63Gd-div", "269-63Gd*", "270-63Gd*", "342-63Gd*", "133-72*", "187-72*",
                           "1-RB", "2-RB"])
         rel = _variable(b, soviet14=True)
-        kw = dict(batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
+        kw = dict(sheets=_early_sheets(b, S3_ORDERS, ["B16.29", "B16.33", "B19.26", "B29.25", "B34.15", "B33.12",
+                                                      "B29.03", "A30.33", "A25.23", "A21.31", "A15.32", "A12.29"],
+                                       "B38.16"),
+                  batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
                   + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
                   + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
                   ammo=[_ammo("soviet", "76mm", 168, 28), _ammo("soviet", "122mm", 36),
@@ -512,7 +541,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                      "occupy_all", "soviet", east),
                                 cond("bastion", "Soviets occupy El Bastion", "occupy_all", "soviet", "el_bastion"),
                                 cond("kb5", "Soviets occupy 5 or more hexes of Krasni Bor", "occupy_at_least",
-                                     "soviet", "krasni_bor", 5),
+                                     "soviet", "krasni_bor", 5, credit="released_reserves"),
                                 cond("west", "Soviets occupy 25 or more trench hexes west of the railroad",
                                      "occupy_at_least", "soviet", west, 25)],
                  "levels": levels_count(["east", "bastion", "kb5", "west"], 3, 2)}

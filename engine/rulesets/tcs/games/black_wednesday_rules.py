@@ -811,3 +811,23 @@ def mine_attack(rules, st, ctx) -> None:
             lose_steps(rules, st, ctx, uid, int(res))
         if st.units[uid].hex is not None:
             morale_check(rules, st, ctx, uid)
+
+
+# ---------------------------------------------------------------- BW scenarios 2 and 3: the reserve credit
+
+def hex_credit(rules, st, c) -> tuple[int, str]:
+    """BW scenarios 2 and 3 (note): each Axis reserve company released during play credits the Soviet player
+    with one more hex of Krasni Bor.  The reserves are the units on the scenario's at-start reserve sheets;
+    a sheet the reserve check has released counts each company on it once (the Engineer and Recon
+    battalions listed as reserves count their three companies each)."""
+    if c.credit != "released_reserves":
+        return 0, ""
+    start = {s.id for s in rules.scenario.op_sheets if s.reserve and s.side != c.side}
+    companies = set()
+    for sid in sorted(start):
+        s = st.sheets.get(sid)
+        if s is None or s.reserve:
+            continue
+        for k in s.units:
+            companies.add(k.partition(":")[0])       # the order of battle's company ("13-262:IG75-1": 13-262)
+    return len(companies), f"{len(companies)} Axis reserve companies released"
