@@ -1039,3 +1039,34 @@ def test_1_10j_scenarios_1_to_3_start_with_the_set_ups_orders_as_sheets():
     assert st.sheets["Sp-prepared"].implemented and st.sheets["Sp-prepared"].type == "prepared_defense"
     assert st.units["1-I-262:P1"].sheet == "Sp-prepared"
     assert st.sheets["Sp-reserve"].reserve and not st.sheets["Sp-reserve"].implemented
+
+
+def test_2_1f_the_looting_limit_is_map_data_and_bounds_looting_units_sheets(tmp_path):
+    r = rules_n("4-melee-in-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    P = r.board.parse_hex
+    limit = r.board.areas["looting limit"].hexes
+    assert P("B43.18") in limit                                          # second trench line B38.18 + 5
+    assert not bw.beyond_limit(r, P("B43.18")) and bw.beyond_limit(r, P("B44.18"))
+    looter, free = "1-269-63Gd:1Co-P1", "1-270-63Gd:1Co-P1"              # 1-270 already on its follow-on
+    assert looter in r.bw_looting and free not in r.bw_looting
+    st.units[looter].sheet = ""
+    del st.sheets["63Gd-released"]                                        # room for one more 63Gd sheet (2.1b)
+    far = A.NewSheet("L1", "attack", "63Gd", (looter,), ("B45.18",), ())
+    refused(lambda: r.check_new_sheet(st, far, "soviet"), "BW 2.1f")
+    assert r.check_new_sheet(st, A.NewSheet("L2", "attack", "63Gd", (looter,), ("B42.18",), ()), "soviet")
+    assert r.check_new_sheet(st, A.NewSheet("L3", "attack", "63Gd", (free,), ("B45.18",), ()), "soviet")
+    st.sheets["L3"] = r.check_new_sheet(st, A.NewSheet("L3", "attack", "63Gd", (free,), ("B45.18",), ()), "soviet")
+    refused(lambda: r.check_assign(st, looter, "L3", "soviet"), "BW 2.1f")        # 2.5b: joining a deep sheet
+    st.units[looter].sheet = "63Gd-follow-on"                                     # its follow-on implements:
+    st.sheets["63Gd-follow-on"].implemented = True                                # looting is over
+    assert bw.sheet_problem(r, st, [looter], [P("B45.18")]) is None
+    src = (ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml").read_text()
+    p = tmp_path / "s1far.toml"
+    p.write_text(src.replace('objective = ["B16.31"]', 'objective = ["B30.31"]', 1)
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    from engine.errors import BadFile
+    with pytest.raises(BadFile) as e:                                          # an at-start sheet, scenario 1
+        rules_for_path(p)
+    assert "BW 2.1f" in str(e.value) and "B30.31" in str(e.value)

@@ -491,6 +491,8 @@ class TcsRules:
             raise IllegalAction("TCS 6.13", f"{uid} is carrying out {cur}; complete or cancel it first")
         if self.specs[uid].formation and s.formation and not self.fits_formation(uid, s.formation):
             raise IllegalAction("TCS 6.13", f"{uid} belongs to {self.specs[uid].formation}, not {s.formation}")
+        if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
+            self.game.check(self.game.sheet_problem(self, st, [uid], s.objective, s.id))
         return s
 
     def fits_formation(self, uid: str, formation: str) -> bool:
@@ -525,6 +527,8 @@ class TcsRules:
                 raise IllegalAction("TCS 6.8", f"{u} is not a unit of {side} on the map")
             if not self.fits_formation(u, a.formation):
                 raise IllegalAction("TCS 6.8", f"{u} is not in {a.formation}")
+        if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
+            self.game.check(self.game.sheet_problem(self, st, a.units, obj))
         s.units = list(a.units)
         return s
 

@@ -220,6 +220,8 @@ DEFAULT_OPTIONS = {
     "prep_log": "",                 # BW 2.4: the Prep Log fired ("historical" or a Log file beside the scenario)
     "prep_battalions": [],          # BW 2.4: the Log's columns this scenario uses (empty: all)
     "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
+    "looting_at_start": False,      # BW 2.1f: sheets implemented before play stay inside the looting limit
+    "looting": [],                  # BW 2.1f: units under the looting restriction at the start (scenarios 4-6)
 }
 
 

@@ -474,10 +474,12 @@ def build_all(root: Path = ROOT) -> list[Path]:
 
     # BW 2.4: scenarios 1 and 2 use the Log's columns aimed at their sectors (the program's reading of "a subset
     # of positions": the battalions whose historical targets all lie in that division's sector), 3 all of it
-    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"]}
-    prep2 = {"prep_log": "historical",
+    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"], "looting_at_start": True}
+    prep2 = {"prep_log": "historical", "looting_at_start": True,              # BW 2.1f: the at-start sheets
              "prep_battalions": ["Katyusha 1", "Katyusha 2", "122mm 3", "122mm 4", "152mm 8"]}
-    prep3 = {"prep_log": "historical"}
+    prep3 = {"prep_log": "historical", "looting_at_start": True}
+    loot4 = S4_SHEETS[0]["units"]                        # BW 2.1f: units that completed their initial sheets
+    loot5 = S5_SHEETS[0]["units"]
 
     def emit(n, slug, head, b, **kw):
         p = root / "scenarios" / f"black-wednesday-{n}-{slug}.toml"
@@ -560,7 +562,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "axis", "krasni_bor", 50),
                                  cond("bastion", "no Spanish unit in El Bastion", "no_units", "axis", "el_bastion")],
                   "levels": levels_count(["kb50", "bastion"], 2, 1)},
-         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.", breaches=8)
+         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.", breaches=8,
+         options={"looting": loot4})
     # Scenario 5: Assaulting the Mill
     b5 = _s5(Builder())
     v5 = [cond("mill", "Soviets occupy the Mill", "occupy_all", "soviet", "the_mill"),
@@ -575,7 +578,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
          releases=_variable(b5, german=False, soviet14=True),
          victory={"conditions": v5, "levels": levels_count(["mill", "bastion", "sm"], 2, 1)},
          comment="Black Wednesday scenario 5, Assaulting the Mill: both maps west of Bxx.07, 1000-1540 10 Feb.",
-         breaches=4)
+         breaches=4, options={"looting": loot5})
     # Scenario 6: The Assault Continues
     b6 = _s5(_s4(Builder()))
     soviet_setup(b6, {"1-708-43": (w(2, "B15.32"), 6), "2-708-43": (w(2, "B15.31"), 6), "3-708-43": (w(2, "B15.33"), 6)},
@@ -591,7 +594,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
          victory={"conditions": v5 + [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor",
                                            "hold_fewer", "axis", "krasni_bor", 50)],
                   "levels": levels_count(["mill", "bastion", "sm", "kb50"], 3, 2)},
-         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15)
+         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15,
+         options={"looting": loot4 + loot5 + _ids("708-43*")})
     return out
 
 

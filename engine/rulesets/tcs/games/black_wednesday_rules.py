@@ -279,6 +279,9 @@ def bind(rules) -> None:
     rules.bw_prep = scenario_prep_log(rules)
     rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
     rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
+    rules.bw_limit = looting_limit(rules.board)                                      # BW 2.1f
+    rules.bw_looting = frozenset(rules.options.get("looting", []))
+    _check_looting_at_start(rules)
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
     if bad:
@@ -831,3 +834,67 @@ def hex_credit(rules, st, c) -> tuple[int, str]:
         for k in s.units:
             companies.add(k.partition(":")[0])       # the order of battle's company ("13-262:IG75-1": 13-262)
     return len(companies), f"{len(companies)} Axis reserve companies released"
+
+
+# ---------------------------------------------------------------- BW 2.1f / 2.5b: looting
+
+def looting_limit(board) -> dict[tuple[str, str], int]:
+    """BW 2.1f: the map's "looting limit" line (5 hexes south of the second trench line) as (sheet, row) ->
+    the southernmost first number allowed in that hex row; rows the line does not cross are not limited."""
+    area = board.areas.get("looting limit")
+    out: dict[tuple[str, str], int] = {}
+    for h in (area.hexes if area is not None else ()):
+        hid = board.hex_id(h)
+        out[(hid[0], hid[4:])] = max(out.get((hid[0], hid[4:]), 0), int(hid[1:3]))
+    return out
+
+
+def beyond_limit(rules, h) -> bool:
+    """BW 2.1f: whether a hex lies south of the looting limit in its hex row."""
+    hid = rules.hid(h)
+    n = rules.bw_limit.get((hid[0], hid[4:]))
+    return n is not None and int(hid[1:3]) > n
+
+
+def still_looting(rules, st, uid: str) -> bool:
+    """BW 2.1f: a unit listed as looting stays so until a sheet it had at the start (its follow-on) implements
+    for it; the at-start sheets themselves are not restricted."""
+    if uid not in rules.bw_looting:
+        return False
+    cur = st.units[uid].sheet
+    return not (cur and cur in st.sheets and st.sheets[cur].implemented
+                and any(x.id == cur for x in rules.scenario.op_sheets))
+
+
+def sheet_problem(rules, st, units, objective, sheet: str = "") -> tuple[str, str] | None:
+    """BW 2.1f, 2.5b: a unit under the looting restriction (and its division's company units) takes no Op
+    Sheet with a movement or attack objective beyond the looting limit; the non-implemented sheets the
+    units have at the start are not restricted."""
+    if sheet and any(x.id == sheet for x in rules.scenario.op_sheets):
+        return None
+    loot = [u for u in units if still_looting(rules, st, u)]
+    far = [h for h in objective if beyond_limit(rules, h)]
+    if loot and far:
+        return "BW 2.1f", (f"{loot[0]} is under the looting restriction: no objective beyond the looting limit "
+                           f"({rules.hid(far[0])} is more than 5 hexes south of the second trench line)")
+    return None
+
+
+def _check_looting_at_start(rules) -> None:
+    """BW 2.1f: in scenarios 1-3 (option ``looting_at_start``) no Soviet sheet implemented before play has an
+    objective beyond the limit; looting units set up inside it (scenarios 4-6)."""
+    bad = []
+    if rules.options.get("looting_at_start"):
+        for i, s in enumerate(rules.scenario.op_sheets):
+            far = [x for x in s.objective if beyond_limit(rules, rules.board.parse_hex(x))]
+            if s.implemented and far and s.side == "soviet":          # a Soviet rule (2.0)
+                bad.append(Problem(rules.scenario.path, f"op_sheets[{i}].objective",
+                                   f"{far[0]} is beyond the looting limit: a sheet implemented before play "
+                                   f"keeps its objectives within 5 hexes south of the second trench line (BW 2.1f)"))
+    for u in rules.scenario.units:
+        if u.id in rules.bw_looting and u.hex and not (u.enters or u.release) \
+                and beyond_limit(rules, rules.board.parse_hex(u.hex)):
+            bad.append(Problem(rules.scenario.path, f"units.{u.id}.hex",
+                               f"{u.id} is under the looting restriction and sets up beyond the limit (BW 2.1f)"))
+    if bad:
+        raise BadFile(bad)
