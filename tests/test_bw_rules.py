@@ -1070,3 +1070,35 @@ def test_2_1f_the_looting_limit_is_map_data_and_bounds_looting_units_sheets(tmp_
     with pytest.raises(BadFile) as e:                                          # an at-start sheet, scenario 1
         rules_for_path(p)
     assert "BW 2.1f" in str(e.value) and "B30.31" in str(e.value)
+
+
+def test_1_3b_vehicles_in_a_trench_hex_are_in_open_terrain_on_their_own_area_fire_roll():
+    from engine.rulesets.tcs.procs import area_attack, point_fire
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    t = next(h for h in sorted(r.trench) if "wire" not in r.board.features_of(h)
+             and "el bastion" not in r.board.features_of(h))
+    for k, u in st.units.items():
+        if u.hex == t:
+            u.hex = None
+    tank, inf = "1-RB:KV1", "1-269-63Gd:1Co-P1"
+    put(r, st, tank, r.hid(t))
+    put(r, st, inf, r.hid(t))
+    m = st.memory
+    key = terrain_key(r.board, t)
+    m.put("tcs.terrain.combat", (key,), "Partly Protective")
+    m.put("tcs.terrain.fire_shift", ("Partly Protective",), -1)
+    m.put("tcs.terrain.fire_shift", ("Open",), 0)
+    m.put("tcs.area_fire_column", ("6",), 8)
+    for col in range(1, 21):
+        m.put("tcs.area_fire", (str(col), "7"), "-")
+    events, need = run_proc(r, st, area_attack, [3, 4, 3, 4], 6, t, "a test battery")
+    assert need is None
+    fires = [e.data["column"] for e in events if e.kind == "fire"]
+    assert fires == [5, 8]             # the platoon: 8 - 1 (class) - 2 (trench, 1.3a); the tank: Open, no trench
+    assert [b for b in r.scenario.fire_shifts if b.feature == "trench"][0].shift == -2
+    assert bw.target_class(r, st, tank, "Partly Protective") == "Open"                # point fire (1.3b)
+    assert bw.target_class(r, st, inf, "Partly Protective") == "Protective"           # 1.3a
+    out = next(n for n in r.board.neighbors(t) if "trench" not in r.board.features_of(n))
+    st.units[inf].hex = out
+    assert bw.target_class(r, st, inf, "Partly Protective") == "Partly Protective"  # off the trench: its terrain

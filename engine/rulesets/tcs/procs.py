@@ -135,10 +135,12 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
 
-def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True) -> tuple[int, list[Step]]:
+def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True,
+                cls: str = "") -> tuple[int, list[Step]]:
     """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...); an
-    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender)."""
-    cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
+    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender).  ``cls`` overrides
+    the terrain's combat class (BW 1.3b: vehicles in a trench hex are in Open terrain)."""
+    cls = cls or ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
     sh = int(ctx.cell("tcs.terrain.fire_shift", (cls,), purpose=f"{cls} targets"))
     steps = [Step(f"{sh:+d} {cls} target", "TCS 8.0")] if sh else []
     total = sh
@@ -157,12 +159,23 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features:
 
 def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tuple[int, Step]] = (), sfa: bool = False,
                 assault: bool = False, features: bool = True) -> None:
-    """One roll on the Area Fire Table against every unit in a hex (TCS 8.0)."""
+    """One roll on the Area Fire Table against every unit in a hex (TCS 8.0); a game may split the hex's units
+    into groups read on different terms, each with its own roll (BW 1.3b: vehicles in a trench hex)."""
     targets = [k for k, u in st.units.items() if u.hex == h]
     if not targets or firepower <= 0:
         return
+    if rules.game is not None and hasattr(rules.game, "area_groups"):
+        groups = rules.game.area_groups(rules, st, h, targets, features)
+    else:
+        groups = [(targets, "", features)]
+    for group, cls, feats in groups:
+        _area_roll(rules, st, ctx, firepower, h, who, group, cls, feats, extra, sfa, assault)
+
+
+def _area_roll(rules, st, ctx, firepower: int, h: Hex, who: str, targets: list, cls: str, features: bool,
+               extra, sfa: bool, assault: bool) -> None:
     base = int(ctx.cell("tcs.area_fire_column", (firepower,), purpose=f"{who}: firepower {firepower}"))
-    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features)
+    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features, cls)
     col = _clip(base + shift, 1, 20)
     roll = ctx.roll_dice("2d6", f"area fire by {who} at {rules.hid(h)}")
     work = (Step(f"column {base} (firepower {firepower})", "TCS 8.0"), *steps, Step(f"roll {roll}"))
@@ -316,6 +329,8 @@ def point_fire(rules, st, ctx, unit: str, target: str) -> None:
     f.fired = f.fired_turn = t.fired_turn = True
     rating = int(ctx.cell("tcs.counter.point_fire", (rules.specs[unit].type,), purpose=f"{unit}'s point fire"))
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, t.hex),), purpose="the target's terrain")
+    if rules.game is not None and hasattr(rules.game, "target_class"):       # BW 1.3a/b: trench hexes
+        cls = rules.game.target_class(rules, st, target, cls)
     col = _clip(rating, 1, 12)
     roll = ctx.roll_dice("2d6", f"point fire by {unit} at {target}")
     res = ctx.cell("tcs.point_fire", (col, cls, roll), (Step(f"column {col}", "TCS 9.0"), Step(f"{cls} target"),

@@ -516,7 +516,7 @@ def _check_references(r: _Reader, sides, formations, units, sheets, batteries, p
     slots = load_slots(Path(__file__).with_name("charts.toml"))
     for i, a in enumerate(air):
         if a.table not in slots:
-            r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"bw.air_sortie\")")
+            r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"tcs.air_sortie\")")
     if weather_table and weather_table not in slots:
         r.bad("scenario.weather_table", f"no chart {weather_table!r} (a weather table like \"bw.weather\")")
 

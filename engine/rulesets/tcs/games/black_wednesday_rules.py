@@ -898,3 +898,28 @@ def _check_looting_at_start(rules) -> None:
                                f"{u.id} is under the looting restriction and sets up beyond the limit (BW 2.1f)"))
     if bad:
         raise BadFile(bad)
+
+
+# ---------------------------------------------------------------- BW 1.3a/b: who the trench protects
+
+def area_groups(rules, st, h, targets: list, features: bool) -> list:
+    """BW 1.3b: vehicles in a trench hex are in Open terrain for regular fire and take none of the trench's
+    shift, so Area Fire at a trench hex holding vehicles and other units reads the vehicles on their own roll
+    (our choice: the book gives one hex two classes, the series resolves one class a roll)."""
+    if not _has(rules, h, "trench"):
+        return [(targets, "", features)]
+    veh = [k for k in targets if rules.specs[k].vehicle]
+    rest = [k for k in targets if not rules.specs[k].vehicle]
+    out = [(rest, "", features)] if rest else []
+    if veh:
+        out.append((veh, "Open", False))
+    return out
+
+
+def target_class(rules, st, uid: str, cls: str) -> str:
+    """BW 1.3a/b: on the Point Fire Table a non-vehicle unit in a trench hex is in Protective terrain and a
+    vehicle there in Open terrain."""
+    h = st.units[uid].hex
+    if h is None or not _has(rules, h, "trench"):
+        return cls
+    return "Open" if rules.specs[uid].vehicle else "Protective"
