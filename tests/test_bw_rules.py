@@ -1102,3 +1102,19 @@ def test_1_3b_vehicles_in_a_trench_hex_are_in_open_terrain_on_their_own_area_fir
     out = next(n for n in r.board.neighbors(t) if "trench" not in r.board.features_of(n))
     st.units[inf].hex = out
     assert bw.target_class(r, st, inf, "Partly Protective") == "Partly Protective"  # off the trench: its terrain
+
+
+def test_1_10k_a_sheet_drawn_before_play_starts_with_15_weighted_turns_and_later_ones_with_none():
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    st.step = r.sequence(0).index(("command", "create", "soviet"))
+    tank = "IndTk:T34-13"
+    events = []
+    r._do_newsheet(st, A.NewSheet("T1", "attack", "armour", (tank,), ("B40.16",), ()), "soviet", events)
+    assert st.sheets["T1"].weighted_turns == 15 and not st.sheets["T1"].implemented
+    del st.sheets["T1"]
+    st.turn = 1                                                        # play has begun
+    st.step = r.sequence(1).index(("command", "create", "soviet"))
+    r._do_newsheet(st, A.NewSheet("T2", "attack", "armour", (tank,), ("B40.16",), ()), "soviet", events)
+    assert st.sheets["T2"].weighted_turns == 0

@@ -534,6 +534,8 @@ class TcsRules:
 
     def _do_newsheet(self, st, a: A.NewSheet, side, events) -> None:
         st.sheets[a.sheet] = self.check_new_sheet(st, a, side)
+        if self.game is not None and hasattr(self.game, "drawn_before_play"):        # BW 1.10k
+            st.sheets[a.sheet].weighted_turns = self.game.drawn_before_play(self, st)
         st.next_id += 1
         events.append(Event("opsheet", f"new Op Sheet {a.sheet}: {a.type} for {a.formation}"))
 

@@ -923,3 +923,15 @@ def target_class(rules, st, uid: str, cls: str) -> str:
     if h is None or not _has(rules, h, "trench"):
         return cls
     return "Open" if rules.specs[uid].vehicle else "Protective"
+
+
+# ---------------------------------------------------------------- BW 1.10k: sheets drawn before play
+
+BEFORE_PLAY_WEIGHTED = 15                                 # BW 1.10k
+
+
+def drawn_before_play(rules, st) -> int:
+    """BW 1.10k: a non-implemented sheet drawn before play begins starts with 15 weighted turns.  The engine's
+    first chance to draw a sheet is the first turn's Command Phase, before any unit has moved or fired: a
+    sheet drawn there counts as drawn before play (our reading); later sheets start at 0."""
+    return BEFORE_PLAY_WEIGHTED if st.turn == 0 and rules.current(st)[0] == "command" else 0
