@@ -1118,3 +1118,24 @@ def test_1_10k_a_sheet_drawn_before_play_starts_with_15_weighted_turns_and_later
     st.step = r.sequence(1).index(("command", "create", "soviet"))
     r._do_newsheet(st, A.NewSheet("T2", "attack", "armour", (tank,), ("B40.16",), ()), "soviet", events)
     assert st.sheets["T2"].weighted_turns == 0
+
+
+def test_3_2_an_axis_battalion_fires_its_batteries_together_or_they_fire_alone_never_both_in_a_turn():
+    r = rules_n("3-assault-the-line")
+    st = r.initial_state(1)
+    st.pending = []
+    bn = r.batteries["I-250"]
+    assert bn.fires_as == "battalion" and bn.calibre == "105mm" and "IV-250" in r.batteries
+    de = r.batteries["I-215"]                                          # its batteries come by the table (3.5)
+    assert bw.battalion_problem(r, st, de)[0] == "BW 3.2"                # not until all three are released
+    st.released += ["de-I-215-1", "de-I-215-2", "de-I-215-3"]
+    assert bw.battalion_problem(r, st, de) is None
+    assert bw.battalion_problem(r, st, bn) is None
+    st.batteries_used.append("Bty2")                                   # Bty2 fires alone this turn
+    assert bw.battalion_problem(r, st, bn)[0] == "BW 3.2"
+    refused(lambda: bw.check(bw.mission_problem(r, st, bn, "1-I-262:P1")), "BW 3.2")
+    st.batteries_used = ["I-250"]                                      # the battalion fired: its batteries wait
+    assert bw.battalion_problem(r, st, r.batteries["Bty1"])[0] == "BW 3.2"
+    assert bw.battalion_problem(r, st, r.batteries["Bty7"]) is None     # another battalion's battery
+    r4 = rules_n("4-melee-in-krasni-bor")                              # Bty1-3 and 9: I-250 whole, III-250 not
+    assert "I-250" in r4.batteries and "III-250" not in r4.batteries

@@ -223,10 +223,17 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     for t in batteries:
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     rel_ids = {t["id"] for t in releases}
+    have = {t["id"]: t["calibre"] for t in batteries if t["side"] == "axis"}
     for bid, cal in GERMAN_BATTERIES:          # BW 3.5: a German battery the table releases (3.5a: with its rounds)
         if "de-" + bid in rel_ids:
+            have[bid] = cal
             lines += ["", "[[batteries]]", f"id = {_v(bid)}", 'side = "axis"', f"calibre = {_v(cal)}",
                       'fires_as = "battery"', f"release = {_v('de-' + bid)}"]
+    from .black_wednesday_rules import AXIS_BATTALIONS
+    for bn, members in AXIS_BATTALIONS.items():    # BW 3.2: the batteries of a battalion may fire together
+        if all(m in have for m in members):
+            lines += ["", "[[batteries]]", f"id = {_v(bn)}", 'side = "axis"', f"calibre = {_v(have[members[0]])}",
+                      'fires_as = "battalion"']
     for t in ammo:
         lines += ["", "[[ammo]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     if head["start"].endswith("10 Feb") and head["end"].endswith("11 Feb") and head["end"][:4] >= "0500":

@@ -183,7 +183,7 @@ def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
     spot only for their own 120mm mortar company, never for the artillery (the 289 AT Regiment's division is
     the player's assignment before play: any division's artillery FO)."""
     if bat.side != "soviet":
-        return None
+        return battalion_problem(rules, st, bat)
     spec = rules.specs[spotter]
     if spec.type == "soviet mortar forward observer":
         return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
@@ -935,3 +935,34 @@ def drawn_before_play(rules, st) -> int:
     first chance to draw a sheet is the first turn's Command Phase, before any unit has moved or fired: a
     sheet drawn there counts as drawn before play (our reading); later sheets start at 0."""
     return BEFORE_PLAY_WEIGHTED if st.turn == 0 and rules.current(st)[0] == "command" else 0
+
+
+# ---------------------------------------------------------------- BW 3.2: Axis batteries fire together as a battalion
+
+AXIS_BATTALIONS = {            # BW 3.2: the Axis artillery battalions and their batteries (III-215 has one only)
+    "I-250": ("Bty1", "Bty2", "Bty3"), "III-250": ("Bty7", "Bty8", "Bty9"), "IV-250": ("Bty10", "Bty11", "Bty12"),
+    "I-215": ("I-215-1", "I-215-2", "I-215-3"), "850": ("850-1", "850-2", "850-3"),
+}
+
+
+def _fired(st, bid: str) -> bool:
+    return bid in st.batteries_used or any(m.battery == bid for m in st.markers if m.continuous)
+
+
+def battalion_problem(rules, st, bat) -> tuple[str, str] | None:
+    """BW 3.2: Axis artillery fires as batteries or as battalions, never both in one turn: a battalion fires
+    (as one battalion mission) only with every one of its batteries available and none of them firing this
+    turn; a battery does not fire in a turn its battalion does."""
+    members = AXIS_BATTALIONS.get(bat.id)
+    if members is not None:
+        for m in members:
+            b = rules.batteries.get(m)
+            if b is None or (b.release and b.release not in st.released):
+                return "BW 3.2", f"{bat.id} fires as a battalion only with all its batteries: {m} is not available"
+            if _fired(st, m):
+                return "BW 3.2", f"{m} fires as a battery this turn, so {bat.id} cannot fire as a battalion"
+        return None
+    for bn, ms in AXIS_BATTALIONS.items():
+        if bat.id in ms and _fired(st, bn):
+            return "BW 3.2", f"{bn} fires as a battalion this turn, so its battery {bat.id} cannot fire alone"
+    return None
