@@ -50,3 +50,10 @@ def test_the_set_varies_as_asked():
     assert all(abs(s.rotation) <= MAX_ROTATION and abs(s.stretch) <= MAX_STRETCH for s in styles)
     assert min(s.jpeg_quality for s in styles) < 70
     assert len({s.palette for s in styles}) >= 3 and len({s.line_rgb for s in styles}) >= 4
+
+
+def test_every_seed_makes_a_scan_whose_sheet_lies_inside_its_frame():
+    for seed in range(40):
+        scan = make_scan(seed, width=420, height=320, hex_px=36.0)
+        assert len(scan.terrain) == len(scan.board.hexes()) > 0
+        assert scan.whole

@@ -276,17 +276,18 @@ class _Painter:
 
     def make_sheet(self) -> NumberingScheme:
         st, rng, s = self.st, self.rng, self.s
+        hpx = s * SQRT3                    # centre to centre on the page
         x0, y0, x1, y1 = self.area
         first_shifted = bool(rng.random() < 0.5)
         ex, ey = rng.uniform(0.2, 0.8) * s, rng.uniform(0.2, 0.8) * s
         keep = 0.12 * s
         if st.orientation == FLAT:
             cols = 1 + int((x1 - x0 - ex - keep) // (1.5 * s))
-            rows = 1 + int((y1 - y0 - ey - keep - st.hex_px / 2) // st.hex_px)
+            rows = 1 + int((y1 - y0 - ey - keep - hpx / 2) // hpx)
             first_shifted_units = st.first_col
         else:
             rows = 1 + int((y1 - y0 - ey - keep) // (1.5 * s))
-            cols = 1 + int((x1 - x0 - ex - keep - st.hex_px / 2) // st.hex_px)
+            cols = 1 + int((x1 - x0 - ex - keep - hpx / 2) // hpx)
             first_shifted_units = st.first_row
         style = st.numbering
         if style == "classic" and (st.first_col + cols > 100 or st.first_row + rows > 100):
@@ -300,20 +301,23 @@ class _Painter:
         self.o = (x0 + ex - s * mn[0], y0 + ey - s * mn[1])
         return ns
 
-    def drawn_hexes(self) -> list[Hex]:
-        """Every lattice hex that shows (in part) inside the map area."""
+    def drawn_hexes(self, start: Hex) -> list[Hex]:
+        """Every lattice hex that shows (in part) inside the map area, found outwards from a hex inside it."""
+        from engine.maps.hexes import hex_neighbors
+
         x0, y0, x1, y1 = self.area
-        corners = [((x - self.o[0]) / self.s, (y - self.o[1]) / self.s) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
-        ax = [self.layout.point_to_axial(x, y) for x, y in corners]
-        qs = [a[0] for a in ax]
-        rs = [a[1] for a in ax]
-        out = []
-        for q in range(int(math.floor(min(qs))) - 2, int(math.ceil(max(qs))) + 3):
-            for r in range(int(math.floor(min(rs))) - 2 - abs(q), int(math.ceil(max(rs))) + 3 + abs(q)):
-                cx, cy = self.hex_page_centre(Hex(q, r))
+        seen = {start}
+        todo = [start]
+        while todo:
+            h = todo.pop()
+            for n in hex_neighbors(h):
+                if n in seen:
+                    continue
+                cx, cy = self.hex_page_centre(n)
                 if x0 - self.s < cx < x1 + self.s and y0 - self.s < cy < y1 + self.s:
-                    out.append(Hex(q, r))
-        return out
+                    seen.add(n)
+                    todo.append(n)
+        return sorted(seen)
 
     # ------------------------------------------------------------ truth content
     def lay_terrain(self, hexes: list[Hex]) -> dict[Hex, str]:
@@ -369,7 +373,7 @@ class _Painter:
         W, H = self.page_size
         ns = self.make_sheet()
         sheet_hexes = set(ns.hexes())
-        drawn = self.drawn_hexes()
+        drawn = self.drawn_hexes(ns.hexes()[0])
         terrain = self.lay_terrain(drawn)
         sides = self.lay_hexsides(set(drawn))
         page = Image.new("RGB", (W, H), st.paper_rgb)
