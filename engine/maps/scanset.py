@@ -19,6 +19,8 @@ and stored as JPEG at quality 60-95.
 
 ``hex_px`` is the distance between the centres of two neighbouring hexes (the
 hex's width across its flat sides), the size a person measures on a scan.
+Image points are in the map format's terms: pixel ``(i, j)`` covers
+``[i, i+1) x [j, j+1)``, so its centre is ``(i + 0.5, j + 0.5)``.
 """
 from __future__ import annotations
 
@@ -266,7 +268,9 @@ class _Painter:
 
     # ------------------------------------------------------------ geometry
     def page_point(self, x: float, y: float) -> tuple[float, float]:
-        return (self.s * x + self.o[0], self.s * y + self.o[1])
+        """Where to draw a lattice point on the page.  Pillow truncates drawing coordinates to whole pixels, so
+        half a pixel is added to make it round them instead (the truth is exact, in pixel-centre terms)."""
+        return (self.s * x + self.o[0] + 0.5, self.s * y + self.o[1] + 0.5)
 
     def hex_page_centre(self, h: Hex) -> tuple[float, float]:
         return self.page_point(*self.layout.hex_to_pixel(h))
@@ -430,7 +434,8 @@ class _Painter:
         # the truth: lattice -> page -> scan
         Lp = np.array([[self.s, 0.0], [0.0, self.s]])
         A = M @ Lp
-        tt = M @ (np.array(self.o) - c) + c_scan
+        # pixel-centre terms so far; the map format counts from pixels' corners (a pixel's centre is at +0.5)
+        tt = M @ (np.array(self.o) - c) + c_scan + 0.5
         transform = Affine(float(A[0, 0]), float(A[0, 1]), float(tt[0]), float(A[1, 0]), float(A[1, 1]), float(tt[1]))
         return self.truth(image, ns, transform, terrain, sides, links)
 
