@@ -1,0 +1,753 @@
+"""Finding a scan's hex grid from its printed hex lines: orientation, size, turn, stretch and offset.
+
+``find_grid(image)`` returns a :class:`GridProposal`: the sheet's transform in the
+map format's own terms (lattice plane of hexes of size 1 to image pixels, with
+hex ``(0, 0)`` at a hex centre near the middle of the scan), the orientation,
+the hex size, the turn and stretch read from it, and a confidence; or, when no
+grid can be trusted, ``found = False`` with the reason in plain words.  The
+method (docs/grid-detection.md):
+
+1. *Coarse lattice.*  The middle of the scan (up to 4,096 pixels square) is
+   averaged down to at most 1,024 pixels and Fourier transformed.  A printed
+   hex grid is periodic on the lattice of hex centres, so its spectrum has
+   peaks on the reciprocal lattice; three peaks 60 degrees apart and of one
+   length (a hexagonal triple, allowing for a few per cent of stretch) give the
+   lattice.  Tables, hatching and text give peaks too, but not hexagonal triples.
+2. *Which lattice and where its centres are.*  A hexagonal triple could also be
+   the second or third ring of peaks of a larger grid, and a phase fixes the
+   offset only up to a corner or an edge midpoint of the hexes; every
+   candidate is scored by how much darker the scan is along its predicted hex
+   edges than beside them, and the best one is kept only if it clearly wins.
+3. *Fit.*  Across the lines predicted by the candidate (short profiles
+   across each hex edge, at full resolution), the darkest point gives where the
+   printed line really is; a robust least-squares fit of the six numbers of the
+   transform to those offsets starts from the middle and spreads outwards,
+   doubling its reach each round, until it covers the scan.
+4. *Check.*  The share of predicted edges that find their line within a pixel
+   or so, over the part of the scan where lines are found at all, and the
+   agreement of the fit across the scan's regions, give the confidence; below
+   the threshold the proposal is refused with the reason.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.errors import BadFile, Problem
+from engine.maps.board import Affine
+from engine.maps.hexes import FLAT, POINTY, SQRT3, Layout
+
+GRID_MAX_PIXELS = 300_000_000     # a 22 x 34 inch sheet scanned at 400 dpi is 120 megapixels
+COARSE_REGION = 4096              # the middle of the scan looked at for the coarse lattice, full-resolution pixels
+COARSE_SIDE = 1024                # ... averaged down to at most this many pixels a side
+HEX_PX_RANGE = (16.0, 400.0)      # centre-to-centre distances looked for, full-resolution pixels
+MIN_CONFIDENCE = 0.6              # below this the grid is not proposed
+
+
+@dataclass
+class GridProposal:
+    """What :func:`find_grid` found.
+
+    ``transform``: lattice plane (hexes of size 1, ``orientation``) to image
+    pixels, ``[a, b, c, d, e, f]`` as a sheet's ``transform`` in a map file,
+    with lattice hex ``(0, 0)`` on a hex centre.  ``hex_px``: mean distance
+    between neighbouring centres.  ``rotation``: degrees the grid is turned
+    anticlockwise as seen; ``stretch``: how much longer the image's vertical
+    scale is than its horizontal (0.02 = 2 %).  ``extent``: the bounding box
+    of the image region where the printed lines were found.
+    """
+
+    found: bool
+    reason: str = ""
+    orientation: str | None = None
+    transform: Affine | None = None
+    hex_px: float = 0.0
+    rotation: float = 0.0
+    stretch: float = 0.0
+    confidence: float = 0.0
+    image_size: tuple[int, int] = (0, 0)
+    extent: tuple[float, float, float, float] | None = None
+    seconds: float = 0.0
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = {"found": self.found, "confidence": round(self.confidence, 3),
+             "image_size": list(self.image_size), "seconds": round(self.seconds, 3)}
+        if not self.found:
+            d["reason"] = self.reason
+            return d
+        d.update(orientation=self.orientation, transform=[round(v, 6) for v in self.transform.as_list()],
+                 hex_px=round(self.hex_px, 3), rotation=round(self.rotation, 4), stretch=round(self.stretch, 5),
+                 extent=[round(v, 1) for v in self.extent] if self.extent else None)
+        return d
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        """The image pixel of lattice hex ``(q, r)``'s centre."""
+        x, y = Layout(self.orientation).axial_to_point(q, r)
+        return self.transform.apply(x, y)
+
+
+class NoImage(BadFile):
+    """An image that cannot be searched for a grid (missing, unreadable, too large)."""
+
+
+# ---------------------------------------------------------------- loading
+
+def load_grey(source) -> np.ndarray:
+    """A scan as 8-bit grey pixels; ``source`` is a path, a PIL image or an array.  BadFile names a bad file."""
+    from PIL import Image
+
+    if isinstance(source, np.ndarray):
+        a = source
+        if a.ndim == 3:
+            a = a[..., :3].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)
+        return np.ascontiguousarray(a, dtype=np.uint8) if a.dtype == np.uint8 else np.clip(a, 0, 255).astype(np.uint8)
+    if isinstance(source, Image.Image):
+        return np.asarray(source.convert("L"))
+    path = Path(source)
+    name = str(path)
+    if not path.is_file():
+        raise NoImage([Problem(name, "", "no such image file" if not path.exists() else "not a file")])
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            old = Image.MAX_IMAGE_PIXELS
+            Image.MAX_IMAGE_PIXELS = None
+            try:
+                im = Image.open(path)
+            finally:
+                Image.MAX_IMAGE_PIXELS = old
+            with im:
+                w, h = im.size
+                if w * h > GRID_MAX_PIXELS:
+                    raise NoImage([Problem(name, "", f"the image is {w:,} x {h:,} pixels ({w * h / 1e6:,.0f} megapixels); "
+                                                     f"grids are looked for in images up to "
+                                                     f"{GRID_MAX_PIXELS // 1_000_000} megapixels")])
+                if im.format == "JPEG":
+                    im.draft("L", im.size)       # decode the brightness only
+                im.load()
+                grey = np.asarray(im if im.mode == "L" else im.convert("L"))
+    except NoImage:
+        raise
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+        raise NoImage([Problem(name, "", f"not an image that can be read ({e})")]) from None
+    except MemoryError:
+        raise NoImage([Problem(name, "", "the image is too large to decode in the memory available")]) from None
+    return grey
+
+
+# ---------------------------------------------------------------- the search
+
+def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal:
+    """Find the hex grid printed on a scan (a path, a PIL image or an array); see the module's docstring."""
+    t0 = time.perf_counter()
+    grey = load_grey(source)
+    h, w = grey.shape
+    prop = _search(grey)
+    prop.image_size = (w, h)
+    if prop.found and prop.confidence < min_confidence:
+        prop = GridProposal(False, reason=f"the grid found is not certain enough (confidence {prop.confidence:.2f} "
+                                          f"below {min_confidence:.2f}); its lines may be too faint or hidden",
+                            confidence=prop.confidence, image_size=(w, h), details=prop.details)
+    prop.seconds = time.perf_counter() - t0
+    return prop
+
+
+def _search(grey: np.ndarray) -> GridProposal:
+    h, w = grey.shape
+    if min(h, w) < 64:
+        return GridProposal(False, reason=f"the image is too small ({w} x {h} pixels) to hold a hex grid")
+    if float(grey[::7, ::7].std()) < 1.0:
+        return GridProposal(False, reason="the image is blank: no hex lines")
+    coarse, f, (ox, oy) = _coarse(grey)
+    lattices = _lattices(coarse, f)
+    if not lattices:
+        return GridProposal(False, reason="no hex lines found: the image shows no regular hexagonal pattern")
+    img = _Sampler(grey)
+    fold = _Fold(_thin_dark(coarse), f, (ox, oy))
+    tried = []
+    for lat in lattices:
+        for A in _related(lat["A"]):
+            cand = _place(fold, A)
+            if cand is not None and cand["score"] > 0.5:
+                tried.append(cand)
+    tried.sort(key=lambda c: -c["score"])
+    distinct = []
+    for c in tried:
+        if not any(_same_lattice(c, o) for o in distinct):
+            distinct.append(c)
+    if not distinct:
+        return GridProposal(False, reason="no hex lines found: a regular pattern shows, but no hex edges lie along it",
+                            details={"candidates": len(tried)})
+    # each of the likeliest lattices is fitted to the printed lines near the middle; the one whose edges sit on
+    # the lines best wins and is then fitted across the whole scan
+    local = []
+    for c in distinct[:3]:
+        fit = _fit(img, c["M"], c["t"], c["orientation"], whole=False)
+        if fit is not None:
+            local.append((fit[2], c, fit))
+    if not local:
+        return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)")
+    local.sort(key=lambda x: -x[0])
+    best_share, best, (M0, t0, _) = local[0]
+    runner_up = local[1][0] if len(local) > 1 else 0.0
+    fit = _fit(img, M0, t0, best["orientation"])
+    if fit is None:
+        return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)")
+    M, t, stats = fit
+    orient = best["orientation"]
+    # hex (0, 0) on the centre nearest the middle of the found lines
+    lay = Layout(orient)
+    ex = stats["extent"]
+    mid = np.array([(ex[0] + ex[2]) / 2, (ex[1] + ex[3]) / 2])
+    x, y = np.linalg.solve(M, mid - t)
+    hq = lay.pixel_to_hex(float(x), float(y))
+    t = t + M @ np.array(lay.hex_to_pixel(hq))
+    # the search works in array indices (a pixel's centre is its index); the map format counts from the
+    # pixels' corners, as the map view and the project's map art do (a pixel's centre is at index + 0.5)
+    t = t + 0.5
+    ex = tuple(v + 0.5 for v in ex)
+    transform = Affine(float(M[0, 0]), float(M[0, 1]), float(t[0]), float(M[1, 0]), float(M[1, 1]), float(t[1]))
+    row1, row2 = np.hypot(*M[0]), np.hypot(*M[1])
+    # M = diag(1, 1 + stretch) * turn * scale: the first row is scale * (cos, sin)
+    rotation = math.degrees(math.atan2(M[0, 1], M[0, 0]))
+    stretch = row2 / row1 - 1.0
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    margin = best_share / max(runner_up, 0.1)
+    conf = _confidence(stats, margin)
+    details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3),
+               **{k: v for k, v in stats.items() if k != "extent"}}
+    return GridProposal(True, orientation=orient, transform=transform, hex_px=hex_px, rotation=rotation,
+                        stretch=stretch, confidence=conf, extent=tuple(float(v) for v in ex), details=details)
+
+
+def _confidence(stats: dict, margin: float) -> float:
+    """0-1: how surely the fit is the printed grid.  Every factor must be good; the weakest decides."""
+    parts = [
+        min(1.0, stats["confirmed"] / 0.5),                          # predicted edges that found their line
+        min(1.0, max(0.0, (1.3 - stats["region_err"]) / 0.5)),      # the worst region's shift off the fit, pixels
+        min(1.0, max(0.0, (margin - 1.2) / 0.4)),                    # against the next likeliest grid
+        min(1.0, stats["edges_used"] / 150.0),
+    ]
+    return float(min(parts))
+
+
+# ---------------------------------------------------------------- coarse lattice
+
+def _coarse(grey: np.ndarray):
+    """The middle of the scan, averaged down; returns (array, factor, (x0, y0) of the region)."""
+    h, w = grey.shape
+    rw, rh = min(w, COARSE_REGION), min(h, COARSE_REGION)
+    f = max(1, math.ceil(max(rw, rh) / COARSE_SIDE))
+    rw, rh = rw // f * f, rh // f * f
+    x0, y0 = (w - rw) // 2, (h - rh) // 2
+    region = grey[y0:y0 + rh, x0:x0 + rw].astype(np.float32)
+    small = region.reshape(rh // f, f, rw // f, f).mean(axis=(1, 3))
+    return small, f, (x0, y0)
+
+
+def _filter(a: np.ndarray, size: int, fn) -> np.ndarray:
+    """A separable square max or min filter (``fn`` = np.maximum or np.minimum) of odd ``size``."""
+    r = size // 2
+    out = a.copy()
+    for axis in (0, 1):
+        src = out
+        acc = src.copy()
+        n = src.shape[axis]
+        for d in range(1, r + 1):
+            lo = [slice(None)] * 2
+            hi = [slice(None)] * 2
+            lo[axis], hi[axis] = slice(0, n - d), slice(d, n)
+            acc[tuple(lo)] = fn(acc[tuple(lo)], src[tuple(hi)])
+            acc[tuple(hi)] = fn(acc[tuple(hi)], src[tuple(lo)])
+        out = acc
+    return out
+
+
+def _thin_dark(coarse: np.ndarray, size: int = 5) -> np.ndarray:
+    """Dark marks thinner than ``size`` pixels (lines, text, dots): the black top-hat, closing minus image."""
+    closed = _filter(_filter(coarse, size, np.maximum), size, np.minimum)
+    return closed - coarse
+
+
+def _lattices(coarse: np.ndarray, f: int) -> list[dict]:
+    """Candidate hex lattices from the autocorrelation of the scan's thin dark marks, most likely first.
+
+    Each is ``{"A": 2 x 2 (columns: two neighbour steps, full-resolution pixels), "strength": ...}``.
+    """
+    h, w = coarse.shape
+    x = _thin_dark(coarse)
+    x = x - x.mean()
+    win = np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
+    ph, pw = _fast_size(h + h // 2), _fast_size(w + w // 2)     # padded: shifts up to half the side do not wrap
+    F = np.fft.rfft2(x * win, s=(ph, pw))
+    ac = np.fft.irfft2(np.abs(F) ** 2, s=(ph, pw))
+    ac = np.fft.fftshift(ac)
+    cy, cx = ph // 2, pw // 2
+    ac = ac / max(ac[cy, cx], 1e-9)
+    # the window shrinks the overlap of long shifts: undo that with the window's own autocorrelation (separable)
+    wy = _autocorr_1d(np.hanning(h), ph)
+    wx = _autocorr_1d(np.hanning(w), pw)
+    wac = np.outer(wy, wx)
+    rmax = min(HEX_PX_RANGE[1] / f, 0.3 * min(h, w))
+    rmin = max(HEX_PX_RANGE[0] / f, 3.0)
+    R = int(math.ceil(rmax)) + 2
+    sub = ac[cy - R:cy + R + 1, cx - R:cx + R + 1] / np.maximum(wac[cy - R:cy + R + 1, cx - R:cx + R + 1], 0.05)
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    rr = np.hypot(xx, yy)
+    loc = np.ones_like(sub, dtype=bool)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy or dx:
+                loc &= sub >= np.roll(np.roll(sub, dy, 0), dx, 1)
+    half = (yy > 0) | ((yy == 0) & (xx > 0))
+    cand = np.argwhere(loc & half & (rr >= rmin) & (rr <= rmax) & (sub > 0.02))
+    if len(cand) == 0:
+        return []
+    vals = sub[cand[:, 0], cand[:, 1]]
+    top = cand[np.argsort(-vals)[:60]]
+    peaks = []
+    for iy, ix in top:
+        py, px = _subpixel(sub, iy, ix)
+        peaks.append((np.array([px - R, py - R]), float(sub[iy, ix])))
+
+    def value(v):
+        ix, iy = int(round(v[0])) + R, int(round(v[1])) + R
+        if not (1 <= ix < 2 * R and 1 <= iy < 2 * R):
+            return 0.0
+        return float(sub[iy - 1:iy + 2, ix - 1:ix + 2].max())
+
+    triples = []
+    for i, (v1, s1) in enumerate(peaks):
+        for v2, s2 in peaks:
+            if v2 is v1:
+                continue
+            l1, l2 = np.hypot(*v1), np.hypot(*v2)
+            if not 0.9 < l1 / l2 < 1.11:
+                continue
+            cross = v1[0] * v2[1] - v1[1] * v2[0]
+            ang = math.degrees(math.atan2(abs(cross), float(v1 @ v2)))
+            if abs(ang - 60.0) > 7.0 or cross <= 0:
+                continue
+            s3 = value(v2 - v1)
+            strength = min(s1, s2, s3)
+            if strength <= 0.02:
+                continue
+            triples.append({"A": np.column_stack([v1, v2]) * f, "strength": strength, "radius": (l1 + l2) / 2 * f})
+    if not triples:
+        return []
+    best = max(t["strength"] for t in triples)
+    strong = [t for t in triples if t["strength"] >= 0.6 * best]
+    strong.sort(key=lambda t: t["radius"])
+    out = []
+    for t in strong + sorted(triples, key=lambda t: -t["strength"]):
+        if not any(abs(t["radius"] / o["radius"] - 1) < 0.03 for o in out):
+            out.append(t)
+    return out[:4]
+
+
+def _fast_size(n: int) -> int:
+    """The smallest size at least ``n`` made of the factors 2, 3 and 5 (quick for the FFT)."""
+    while True:
+        m = n
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        if m == 1:
+            return n
+        n += 1
+
+
+def _autocorr_1d(v: np.ndarray, size: int) -> np.ndarray:
+    """A window's autocorrelation, centred in ``size`` samples and 1 at zero shift."""
+    f = np.fft.rfft(v, size)
+    a = np.fft.fftshift(np.fft.irfft(np.abs(f) ** 2, size))
+    return a / a[size // 2]
+
+
+def _subpixel(N, iy, ix):
+    """A peak's position to a fraction of a bin (a parabola through each axis's three values)."""
+    h, w = N.shape
+
+    def para(a, b, c):
+        den = a - 2 * b + c
+        return 0.0 if abs(den) < 1e-12 else 0.5 * (a - c) / den
+    dy = para(N[(iy - 1) % h, ix], N[iy, ix], N[(iy + 1) % h, ix])
+    dx = para(N[iy, (ix - 1) % w], N[iy, ix], N[iy, (ix + 1) % w])
+    return iy + max(-0.5, min(0.5, dy)), ix + max(-0.5, min(0.5, dx))
+
+
+def _related(A: np.ndarray) -> list[np.ndarray]:
+    """A lattice (columns: neighbour steps) and the lattices its hexagonal ring of peaks might also belong to:
+    the grid a third of its area (its steps the ring's corners), and half its size; and the grids three and four
+    times its area."""
+    v1, v2 = A[:, 0], A[:, 1]
+    return [A,
+            np.column_stack([(v1 + v2) / 3, (2 * v2 - v1) / 3]),
+            A / 2,
+            np.column_stack([v1 + v2, 2 * v2 - v1]),
+            A * 2]
+
+
+def _same_lattice(a: dict, b: dict) -> bool:
+    return abs(a["hex_px"] / b["hex_px"] - 1) < 0.03 and a["orientation"] == b["orientation"]
+
+
+# ---------------------------------------------------------------- placing a lattice
+
+def _orient(A: np.ndarray):
+    """Orientation and the matrix M (lattice plane -> pixels, no offset) of a lattice (columns: neighbour steps)."""
+    a1, a2 = A[:, 0], A[:, 1]
+    vecs = sorted([a1, a2, a1 - a2, a1 + a2], key=lambda v: np.hypot(*v))[:3]
+    nbrs = vecs + [-v for v in vecs]
+    angles = np.array([math.atan2(v[1], v[0]) for v in nbrs])
+    # flat hexes have neighbours at 30, 90, 150 degrees (y down); pointy at 0, 60, 120
+    off = math.degrees(np.angle(np.mean(np.exp(1j * angles * 6))) / 6)      # mean angle mod 60, in (-30, 30]
+    orient = POINTY if abs(off) < 15 else FLAT
+    lay = Layout(orient)
+    if orient == FLAT:
+        want_q, want_r = (math.cos(math.radians(30)), math.sin(math.radians(30))), (0.0, 1.0)
+    else:
+        want_q, want_r = (1.0, 0.0), (math.cos(math.radians(60)), math.sin(math.radians(60)))
+
+    def nearest(d):
+        return max(nbrs, key=lambda v: (v @ np.array(d)) / np.hypot(*v))
+    Pq, Pr = nearest(want_q), nearest(want_r)
+    Lq, Lr = lay.axial_to_point(1, 0), lay.axial_to_point(0, 1)
+    L = np.array([[Lq[0], Lr[0]], [Lq[1], Lr[1]]])
+    M = np.column_stack([Pq, Pr]) @ np.linalg.inv(L)
+    return orient, M
+
+
+def _place(fold: "_Fold", A: np.ndarray) -> dict | None:
+    """The best offset of a candidate lattice (by folding the thin dark marks onto one cell), orientation, score."""
+    if abs(np.linalg.det(A)) < 1e-9:
+        return None
+    orient, M = _orient(A)
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    if not HEX_PX_RANGE[0] * 0.9 <= hex_px <= HEX_PX_RANGE[1] * 1.1:
+        return None
+    score, t = fold.best_offset(M, orient)
+    return {"score": score, "t": t, "M": M, "orientation": orient, "hex_px": hex_px}
+
+
+class _Fold:
+    """The coarse image's thin dark marks, folded onto one cell of a candidate lattice."""
+
+    BINS = 32
+
+    def __init__(self, marks: np.ndarray, f: int, origin):
+        h, w = marks.shape
+        step = 2 if h * w > 300_000 else 1
+        ys, xs = np.mgrid[0:h:step, 0:w:step]
+        self.vals = marks[::step, ::step].ravel().astype(np.float64)
+        # coarse pixel centres in full-resolution pixels, about their mean
+        x = (xs.ravel() * f + (f - 1) / 2.0 + origin[0]).astype(np.float64)
+        y = (ys.ravel() * f + (f - 1) / 2.0 + origin[1]).astype(np.float64)
+        self.base = np.array([x.mean(), y.mean()])
+        self.x, self.y = x - self.base[0], y - self.base[1]
+        self.f = f
+
+    def best_offset(self, M: np.ndarray, orient: str):
+        """The edge score and hex centre of the best offset: edges where the folded marks form a ridge."""
+        lay = Layout(orient)
+        Lq, Lr = np.array(lay.axial_to_point(1, 0)), np.array(lay.axial_to_point(0, 1))
+        P = M @ np.column_stack([Lq, Lr])            # pixel steps of q and r
+        hex_coarse = math.sqrt(abs(np.linalg.det(M))) * SQRT3 / self.f
+        n = int(min(40, max(16, hex_coarse / 1.5)))
+        base = self.base
+        Pi = np.linalg.inv(P)
+        fq = self.x * Pi[0, 0] + self.y * Pi[0, 1]
+        fr = self.x * Pi[1, 0] + self.y * Pi[1, 1]
+        iq = (np.floor(fq * n).astype(np.int64)) % n
+        ir = (np.floor(fr * n).astype(np.int64)) % n
+        idx = iq * n + ir
+        sums = np.bincount(idx, weights=self.vals, minlength=n * n)
+        counts = np.bincount(idx, minlength=n * n)
+        C = (sums / np.maximum(counts, 1)).reshape(n, n)
+        # labels printed in every hex fold into a blob far darker than the lines: cap it at the lines' level
+        C = np.minimum(C, np.percentile(C, 85))
+        spread = C.std()
+        if spread < 1e-9:
+            return 0.0, base
+        # the ridge of each of the three edge directions: the folded marks on a line minus a little either side
+        L = np.column_stack([Lq, Lr])
+        Li = np.linalg.inv(L)
+        corners = np.array([lay.corner_offset(i) for i in range(6)])
+        delta = max(0.1, 1.6 * self.f / (math.sqrt(abs(np.linalg.det(M)))))   # lattice units, about 1.6 coarse pixels
+        ridges = []
+        for i in range(3):
+            a, b = corners[i], corners[i + 1]
+            nrm = np.array([(b - a)[1], -(b - a)[0]])
+            nrm /= np.hypot(*nrm)
+            v = Li @ (delta * nrm) * n                  # the step across the edge, in bins
+            ridges.append(C - 0.5 * (_shifted(C, v) + _shifted(C, -v)))
+        # hex (0, 0)'s edge points in bins of the cell; the score of every offset at once, by rolling
+        stack = []
+        for i in range(6):
+            a, b = corners[i], corners[(i + 1) % 6]
+            for lam in (0.1, 0.25, 0.4, 0.6, 0.75, 0.9):
+                bi = np.rint(Li @ (a + lam * (b - a)) * n).astype(int)
+                stack.append(np.roll(ridges[i % 3], (-bi[0], -bi[1]), axis=(0, 1)))
+        # most of the edge must lie on a ridge, not a few points of it on something dark
+        vals = np.percentile(np.array(stack), 35, axis=0)
+        k = np.unravel_index(int(np.argmax(vals)), vals.shape)
+        score = float(vals[k] / spread)
+        off = (np.array(k, float) + 0.5) / n
+        t = base + P @ off
+        return score, t
+
+
+def _shifted(C: np.ndarray, v) -> np.ndarray:
+    """``C`` read at ``(i + v0, j + v1)``, wrapping round, bilinear."""
+    i0, j0 = int(math.floor(v[0])), int(math.floor(v[1]))
+    fi, fj = v[0] - i0, v[1] - j0
+    r = lambda di, dj: np.roll(C, (-(i0 + di), -(j0 + dj)), axis=(0, 1))   # noqa: E731
+    return ((1 - fi) * ((1 - fj) * r(0, 0) + fj * r(0, 1)) + fi * ((1 - fj) * r(1, 0) + fj * r(1, 1)))
+
+
+def _edge_points(M, t, orient, centre, reach_px, limit=None, rng=None, along=(0.25, 0.5, 0.75)):
+    """Points on predicted hex edges within ``reach_px`` of ``centre``: positions (n x 2), unit normals, lattice coords."""
+    lay = Layout(orient)
+    Mi = np.linalg.inv(M)
+    cx, cy = Mi @ (np.asarray(centre) - t)
+    hc = lay.pixel_to_hex(float(cx), float(cy))
+    scale = math.sqrt(abs(np.linalg.det(M)))
+    rad = int(reach_px / (scale * SQRT3)) + 2
+    # the three edges a hex owns (the other three belong to its neighbours)
+    corners = np.array([lay.corner_offset(i) for i in range(6)])
+    own = [(0, 1), (1, 2), (2, 3)]
+    qs, rs = np.meshgrid(np.arange(-rad, rad + 1), np.arange(-rad, rad + 1))
+    qs, rs = qs.ravel(), rs.ravel()
+    keep = np.abs(qs + rs) <= rad
+    qs, rs = qs[keep] + hc.q, rs[keep] + hc.r
+    if orient == FLAT:
+        cxs, cys = 1.5 * qs, SQRT3 * (rs + qs / 2.0)
+    else:
+        cxs, cys = SQRT3 * (qs + rs / 2.0), 1.5 * rs
+    centres = np.column_stack([cxs, cys])
+    pix = centres @ M.T + t
+    d = np.hypot(*(pix - centre).T)
+    sel = d <= reach_px
+    centres = centres[sel]
+    if limit is not None and len(centres) > limit:
+        idx = (rng or np.random.default_rng(0)).choice(len(centres), limit, replace=False)
+        centres = centres[idx]
+    pts, normals = [], []
+    for i, j in own:
+        a, b = corners[i], corners[j]
+        edge = b - a
+        nrm = np.array([edge[1], -edge[0]])
+        # the normal in the image: the transpose-inverse carries normals
+        nimg = Mi.T @ nrm
+        nimg = nimg / np.hypot(*nimg)
+        for lam in along:
+            p = a + lam * edge
+            pts.append(centres + p)
+            normals.append(np.repeat(nimg[None, :], len(centres), 0))
+    lat = np.vstack(pts)
+    return lat @ M.T + t, np.vstack(normals), lat
+
+
+def _edge_score(img: "_Sampler", pts, nrm, hex_px: float) -> float:
+    """How much darker the scan is on predicted edge points than a little off them, against its spread."""
+    ok = img.inside(pts, 4)
+    if ok.sum() < 30:
+        return 0.0
+    pts, nrm = pts[ok], nrm[ok]
+    w = max(2.0, 0.08 * hex_px)
+    on = img.sample(pts)
+    off = (img.sample(pts + nrm * w) + img.sample(pts - nrm * w)) / 2
+    diff = off - on                    # positive where a dark line is
+    return float(np.mean(diff) / (np.std(diff) + 1.0))
+
+
+# ---------------------------------------------------------------- the fit
+
+def _fit(img: "_Sampler", M, t, orient, whole: bool = True):
+    """Robust least-squares fit of the transform to the printed lines, spreading from the middle of the scan.
+
+    ``whole=False``: only the middle (a few hexes around it), returning the edge score there instead of the
+    statistics of the whole scan.
+    """
+    h, w = img.shape
+    centre = np.array([w / 2.0, h / 2.0])
+    scale = math.sqrt(abs(np.linalg.det(M)))
+    hex_px = scale * SQRT3
+    reach = max(5 * hex_px, 300.0)
+    full = math.hypot(w, h) / 2
+    rng = np.random.default_rng(1)
+    window = max(3.0, min(0.16 * hex_px, 12.0))
+    rounds = 0
+    while True:
+        for _ in range(3 if rounds == 0 else 2):
+            pts, nrm, lat = _edge_points(M, t, orient, centre, reach, limit=400, rng=rng)
+            ok = img.inside(pts, window + 3)
+            pts, nrm, lat = pts[ok], nrm[ok], lat[ok]
+            if len(pts) < 40:
+                return None
+            delta, strength = _line_offsets(img, pts, nrm, window)
+            good = np.isfinite(delta)
+            if good.sum() < 30:
+                return None
+            dM, dt = _solve(lat[good], nrm[good], delta[good], strength[good])
+            M = M + dM
+            t = t + dt
+            window = max(3.0, window * 0.7)
+        rounds += 1
+        if not whole:
+            pts, nrm, _ = _edge_points(M, t, orient, centre, reach, limit=400, rng=rng, along=(0.2, 0.35, 0.5, 0.65, 0.8))
+            return M, t, _edge_score(img, pts, nrm, hex_px)
+        if reach >= full:
+            break
+        reach *= 2
+    return M, t, _stats(img, M, t, orient)
+
+
+def _line_offsets(img: "_Sampler", pts, nrm, window: float):
+    """For each point and normal: where the darkest line is along the normal within ``window`` (NaN: none), and its strength."""
+    step = max(0.5, window / 10)
+    steps = np.arange(-math.ceil(window), math.ceil(window) + step / 2, step)
+    P = pts[:, None, :] + nrm[:, None, :] * steps[None, :, None]
+    vals = img.sample(P.reshape(-1, 2)).reshape(len(pts), len(steps))
+    # smooth a little along the profile
+    k = np.array([0.25, 0.5, 0.25])
+    sm = vals.copy()
+    sm[:, 1:-1] = vals[:, :-2] * k[0] + vals[:, 1:-1] * k[1] + vals[:, 2:] * k[2]
+    i = np.argmin(sm[:, 1:-1], axis=1) + 1
+    rows = np.arange(len(pts))
+    a, b, c = sm[rows, i - 1], sm[rows, i], sm[rows, i + 1]
+    den = a - 2 * b + c
+    frac = np.where(np.abs(den) > 1e-6, 0.5 * (a - c) / np.where(np.abs(den) > 1e-6, den, 1.0), 0.0)
+    frac = np.clip(frac, -0.5, 0.5)
+    pos = steps[i] + frac * step
+    # the line's depth against the profile's ends
+    ends = np.maximum(sm[:, :2].mean(axis=1), sm[:, -2:].mean(axis=1))
+    depth = np.minimum(sm[:, :2].mean(axis=1), sm[:, -2:].mean(axis=1)) - b
+    noise = np.median(np.abs(np.diff(vals, axis=1)), axis=1) + 1.0
+    strength = depth / noise
+    edge_hit = (i <= 1) | (i >= len(steps) - 2)
+    pos = np.where((strength > 2.0) & ~edge_hit, pos, np.nan)
+    del ends
+    return pos, strength
+
+
+def _solve(lat, nrm, delta, strength):
+    """Least squares for the change of M and t that moves each predicted edge point by ``delta`` along its normal."""
+    x, y = lat[:, 0], lat[:, 1]
+    nx, ny = nrm[:, 0], nrm[:, 1]
+    # delta = nx * (dA*x + dB*y + dC) + ny * (dD*x + dE*y + dF)
+    G = np.column_stack([nx * x, nx * y, nx, ny * x, ny * y, ny])
+    wts = np.minimum(strength, 10.0)
+    res = delta.copy()
+    sol = np.zeros(6)
+    for _ in range(4):
+        Wd = np.sqrt(wts)
+        sol, *_ = np.linalg.lstsq(G * Wd[:, None], res * Wd, rcond=None)
+        r = delta - G @ sol
+        s = 1.4826 * np.median(np.abs(r)) + 0.3
+        # Tukey's biweight: points far off the fit (labels, counters, rivers) stop counting
+        u = r / (4.0 * s)
+        wts = np.minimum(strength, 10.0) * np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
+    dM = np.array([[sol[0], sol[1]], [sol[3], sol[4]]])
+    dt = np.array([sol[2], sol[5]])
+    return dM, dt
+
+
+def _stats(img: "_Sampler", M, t, orient) -> dict:
+    """How well the final fit sits on the printed lines: over the scan and region by region."""
+    h, w = img.shape
+    centre = np.array([w / 2.0, h / 2.0])
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    pts, nrm, lat = _edge_points(M, t, orient, centre, math.hypot(w, h), limit=3000, rng=np.random.default_rng(2),
+                                 along=(0.2, 0.35, 0.5, 0.65, 0.8))
+    window = max(2.5, min(0.12 * hex_px, 6.0))
+    ok = img.inside(pts, window + 3)
+    pts, nrm = pts[ok], nrm[ok]
+    edge_score = _edge_score(img, pts, nrm, hex_px)
+    delta, strength = _line_offsets(img, pts, nrm, window)
+    found = np.isfinite(delta)
+    dabs = np.abs(np.nan_to_num(delta, nan=99.0))
+    close = found & (dabs <= 1.5)
+    # region by region (tiles of a few hexes): where the predicted edges find lines that agree on one local
+    # shift, the grid is printed there; that shift (0 where the fit is right) is how far off the fit is there
+    tile = max(4 * hex_px, min(w, h) / 12)
+    tx = (pts[:, 0] // tile).astype(int)
+    ty = (pts[:, 1] // tile).astype(int)
+    keys = tx * 100000 + ty
+    region_err = 0.0
+    lined = np.zeros(len(pts), bool)
+    regions = 0
+    for k in np.unique(keys):
+        m = keys == k
+        fm = m & found
+        if fm.sum() < 12 or fm.sum() < 0.4 * m.sum():
+            continue
+        shift, inliers = _local_shift(nrm[fm], delta[fm])
+        if inliers < 0.5:
+            continue                  # lines there, but not the grid's (a table, text, a river)
+        regions += 1
+        lined |= m
+        region_err = max(region_err, float(np.hypot(*shift)))
+    if not lined.any():
+        return {"confirmed": 0.0, "region_err": 99.0, "regions": 0, "edges_used": 0,
+                "edge_score": round(edge_score, 4), "extent": (0.0, 0.0, float(w), float(h))}
+    confirmed = float(close[lined].mean())
+    lp = pts[lined]
+    extent = (float(lp[:, 0].min()), float(lp[:, 1].min()), float(lp[:, 0].max()), float(lp[:, 1].max()))
+    return {"confirmed": round(confirmed, 4), "region_err": round(region_err, 4), "regions": regions,
+            "edges_used": int(lined.sum()), "edge_score": round(edge_score, 4), "extent": extent}
+
+
+def _local_shift(nrm, delta):
+    """The one shift (2-vector) that best explains the offsets ``delta`` seen along normals ``nrm``, robustly,
+    and the share of offsets within a pixel of it."""
+    w = np.ones(len(delta))
+    s = np.zeros(2)
+    for _ in range(4):
+        Wd = np.sqrt(w)
+        s, *_ = np.linalg.lstsq(nrm * Wd[:, None], delta * Wd, rcond=None)
+        r = delta - nrm @ s
+        u = r / 2.0
+        w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
+    r = delta - nrm @ s
+    return s, float((np.abs(r) <= 1.0).mean())
+
+
+# ---------------------------------------------------------------- sampling
+
+class _Sampler:
+    """Bilinear samples of a grey image at arbitrary points."""
+
+    def __init__(self, grey: np.ndarray):
+        self.g = grey
+        self.shape = grey.shape
+
+    def inside(self, pts, margin: float = 1.0) -> np.ndarray:
+        h, w = self.shape
+        return ((pts[:, 0] >= margin) & (pts[:, 0] < w - 1 - margin)
+                & (pts[:, 1] >= margin) & (pts[:, 1] < h - 1 - margin))
+
+    def sample(self, pts) -> np.ndarray:
+        h, w = self.shape
+        x = np.clip(pts[:, 0], 0, w - 1.001)
+        y = np.clip(pts[:, 1], 0, h - 1.001)
+        x0 = x.astype(np.int64)
+        y0 = y.astype(np.int64)
+        fx = (x - x0).astype(np.float32)
+        fy = (y - y0).astype(np.float32)
+        g = self.g
+        a = g[y0, x0].astype(np.float32)
+        b = g[y0, x0 + 1].astype(np.float32)
+        c = g[y0 + 1, x0].astype(np.float32)
+        d = g[y0 + 1, x0 + 1].astype(np.float32)
+        return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+
+
+__all__ = ["GridProposal", "find_grid", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS"]
