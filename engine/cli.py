@@ -12,8 +12,8 @@ import sys
 
 from .errors import BadFile, SandtableError
 
-COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench", "balance", "import")
-MODULES = {"import": "importfile"}     # a sub-command whose module name differs (``import`` is a Python keyword)
+COMMANDS = ("validate", "hex", "los", "viewshed", "moves", "play", "bench", "balance", "import", "detect-grid")
+MODULES = {"import": "importfile", "detect-grid": "detectgrid"}     # a sub-command whose module name differs (``import`` is a Python keyword)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,7 +40,7 @@ import numpy as np
 
 from engine.errors import BadFile, Problem
 from engine.maps.board import Affine
-from engine.maps.hexes import FLAT, POINTY, SQRT3, Layout
+from engine.maps.hexes import FLAT, POINTY, SQRT3, Hex, Layout
 
 GRID_MAX_PIXELS = 300_000_000     # a 22 x 34 inch sheet scanned at 400 dpi is 120 megapixels
 COARSE_REGION = 4096              # the middle of the scan looked at for the coarse lattice, full-resolution pixels
@@ -74,6 +74,7 @@ class GridProposal:
     extent: tuple[float, float, float, float] | None = None
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
+    whole: tuple = ()             # lattice hexes (q, r) printed whole: six edges found, inside the image
 
     def to_dict(self) -> dict:
         d = {"found": self.found, "confidence": round(self.confidence, 3),
@@ -84,6 +85,8 @@ class GridProposal:
         d.update(orientation=self.orientation, transform=[round(v, 6) for v in self.transform.as_list()],
                  hex_px=round(self.hex_px, 3), rotation=round(self.rotation, 4), stretch=round(self.stretch, 5),
                  extent=[round(v, 1) for v in self.extent] if self.extent else None)
+        d["checks"] = {k: self.details[k] for k in ("confirmed", "region_err", "margin", "whole_hexes")
+                       if k in self.details}
         return d
 
     def centre(self, q: int, r: int) -> tuple[float, float]:
@@ -94,6 +97,204 @@ class GridProposal:
 
 class NoImage(BadFile):
     """An image that cannot be searched for a grid (missing, unreadable, too large)."""
+
+
+# ---------------------------------------------------------------- numbering the found grid
+
+@dataclass(frozen=True)
+class FoundSheet:
+    """The found grid as a sheet: its hexes printed whole, numbered from the top-left one.
+
+    ``origin``: lattice hex (in the proposal's lattice) of the first column's top hex;
+    ``first_shifted``: whether the first column (flat) or row (pointy) sits half a
+    hex down (right) of the next; ``cols``/``rows``: how many; ``transform``: the
+    proposal's transform moved so that ``origin`` is lattice hex ``(0, 0)``.
+    """
+
+    orientation: str
+    origin: tuple[int, int]
+    first_shifted: bool
+    cols: int
+    rows: int
+    transform: Affine
+    hexes: tuple = ()             # the whole hexes kept, relative to ``origin`` (which is (0, 0) here)
+
+
+def found_sheet(prop: GridProposal) -> FoundSheet:
+    """The found grid's whole hexes as a rectangle of columns and rows, numbered from its top-left hex.
+
+    Flat hexes: the top whole hex of the leftmost column is the first column's top
+    hex; pointy: the leftmost whole hex of the top row.  Whole hexes above (left
+    of) that rectangle's top row (first column) are left out.
+    """
+    if not prop.found:
+        raise ValueError("no grid was found")
+    from engine.maps.hexes import Hex
+    from engine.maps.numbering import NumberingScheme
+
+    hexes = [Hex(q, r) for q, r in prop.whole]
+    if not hexes:
+        raise ValueError("no hex of the found grid is printed whole on the image")
+    lay = Layout(prop.orientation)
+    flat = prop.orientation == FLAT
+    # flat: columns are q, rows run down (y); pointy: rows are r, columns run right (x)
+    across = [hx.q if flat else hx.r for hx in hexes]
+    down = np.array([lay.hex_to_pixel(hx)[1 if flat else 0] for hx in hexes])
+    step = SQRT3                                     # centre to centre along a column (flat) / row (pointy)
+    across = np.array(across)
+    # a hex at the frame found whole by a hair's breadth must not start a line of its own: lines at the edges
+    # with few whole hexes (under a third of the usual) are left out
+    for _ in range(2):
+        low = float(down.min())
+        index = np.floor((down - low) / step + 1e-6).astype(int)
+        keep = np.ones(len(hexes), bool)
+        for key in (across, index):
+            values, counts = np.unique(key, return_counts=True)
+            enough = counts >= max(1, 0.3 * float(np.median(counts)))
+            lo, hi = values[np.argmax(enough)], values[len(enough) - 1 - np.argmax(enough[::-1])]
+            keep &= (key >= lo) & (key <= hi)
+        hexes = [hx for hx, k in zip(hexes, keep) if k]
+        across, down = across[keep], down[keep]
+    low = float(down.min())
+    first = int(across.min())
+    index = np.floor((down - low) / step + 1e-6).astype(int)
+    # the first line's first hex: the one of that column (row) within a step of the lowest centre
+    if flat:
+        r0 = math.ceil((low - 1e-6) / SQRT3 - first / 2.0)
+        h0 = Hex(first, r0)
+        shifted = lay.hex_to_pixel(h0)[1] > low + 1e-6
+    else:
+        q0 = math.ceil((low - 1e-6) / SQRT3 - first / 2.0)
+        h0 = Hex(q0, first)
+        shifted = lay.hex_to_pixel(h0)[0] > low + 1e-6
+    cols = int(across.max()) - first + 1
+    rows = int(index.max()) + 1
+    if not flat:
+        cols, rows = rows, cols
+    T = prop.transform
+    cx, cy = lay.hex_to_pixel(h0)
+    moved = Affine(T.a, T.b, T.a * cx + T.b * cy + T.c, T.d, T.e, T.d * cx + T.e * cy + T.f)
+    kept = tuple((hx.q - h0.q, hx.r - h0.r) for hx in hexes)
+    return FoundSheet(prop.orientation, (h0.q, h0.r), bool(shifted), int(cols), int(rows), moved, kept)
+
+
+_TCS_ID = __import__("re").compile(r"^([A-Za-z]+)(\d{1,3})\.(\d{1,3})$")
+_CLASSIC_ID = __import__("re").compile(r"^(\d{2})(\d{2})$")
+
+
+def parse_origin_id(text: str) -> tuple[str, str, int, int]:
+    """A printed id for the top-left hex: ``(numbering, sheet letter, column, row)``.
+
+    ``"0101"`` (classic: two digits of column, two of row) or ``"A01.01"`` (TCS);
+    ValueError says what was expected.
+    """
+    t = text.strip()
+    m = _TCS_ID.match(t)
+    if m:
+        return "tcs", m.group(1), int(m.group(2)), int(m.group(3))
+    m = _CLASSIC_ID.match(t)
+    if m:
+        return "classic", "A", int(m.group(1)), int(m.group(2))
+    raise ValueError(f"{text!r} is not a hex id: expected four digits like 0101 (column 01, row 01) "
+                     "or a TCS id like A01.01")
+
+
+def grid_board(prop: GridProposal, image: str, *, origin_id: str = "0101", shifted: str | None = None,
+               name: str = "Untitled"):
+    """A new map (a Board of one sheet) for a scan from its found grid; the found sheet's first hex (the first
+    column's top hex) is ``origin_id`` (``shifted`` as in :func:`sheet_numbering`).
+
+    Every hex is clear, as a new map in the map editor; ``image`` is the sheet's
+    image as the map file will name it.  BadHexId or ValueError for a bad id.
+    """
+    from engine.maps.mapedit import SheetSpec, new_board
+    from engine.maps.numbering import NumberingScheme
+
+    style, letter, _col, _row = parse_origin_id(origin_id)
+    numbering = NumberingScheme(style=style, sheet=letter, orientation=prop.orientation, col_digits=2, row_digits=2)
+    ns, anchor = sheet_numbering(prop, numbering, origin_id, shifted)
+    if style == "classic" and (ns.first_col + ns.cols > 100 or ns.first_row + ns.rows > 100):
+        raise ValueError(f"{ns.cols} columns and {ns.rows} rows from {origin_id} need more than two digits each: "
+                         "give a TCS id like A01.01")
+    spec = SheetSpec(id=letter, image=image, cols=ns.cols, rows=ns.rows, numbering=style, first_col=ns.first_col,
+                     first_row=ns.first_row, shifted=ns.shifted, origin=(0, 0))
+    board = new_board(name, prop.orientation, [spec])
+    T = prop.transform
+    cx, cy = Layout(prop.orientation).hex_to_pixel(Hex(*anchor))
+    board.sheets[0].transform = Affine(T.a, T.b, T.a * cx + T.b * cy + T.c, T.d, T.e, T.d * cx + T.e * cy + T.f)
+    return board
+
+
+def sheet_numbering(prop: GridProposal, numbering, top_left_id: str, shifted: str | None = None):
+    """A sheet's numbering resized to the found grid, the found sheet's first hex being ``top_left_id``.
+
+    ``numbering`` (a NumberingScheme) gives the style, sheet letter, digits, row
+    direction and lattice origin to keep.  ``shifted`` (``"even"``/``"odd"``):
+    which printed columns (flat) or rows (pointy) sit half a hex down (right),
+    as printed on the map; None takes the found sheet's first column (row) as
+    the first one, shifted if it sits lower (further right) than the next.  The
+    orientation, columns, rows and first numbers come from the found grid's
+    whole hexes.  Returns the numbering and the found lattice's hex that is the
+    numbering's first column and top row (hex ``(0, 0)`` of the proposal being
+    the found sheet's first hex).  Raises BadHexId for an id the numbering
+    cannot read, ValueError when columns or rows would number below 0.
+    """
+    import dataclasses
+
+    from engine.errors import BadHexId
+
+    fs = found_sheet(prop)
+    flat = fs.orientation == FLAT
+    probe = dataclasses.replace(numbering, first_col=0, first_row=0, cols=999, rows=999, origin=(0, 0),
+                                orientation=fs.orientation, row_direction="down")
+    text = top_left_id.strip()
+    try:
+        col, row = probe.hex_to_colrow(probe.parse(text))
+    except BadHexId as e:
+        raise BadHexId(f"{text!r} is not a hex id of sheet {numbering.sheet} ({e})") from None
+    if shifted is None:
+        lead = col if flat else row
+        shifted = "even" if (lead % 2 == 0) == fs.first_shifted else "odd"
+    big = 999
+    up = numbering.row_direction == "up"
+    # the found sheet's first hex is lattice hex (0, 0) and bears the typed column and row
+    ns0 = dataclasses.replace(numbering, orientation=fs.orientation, first_col=col, cols=big, rows=big,
+                              first_row=row - (big - 1) if up else row, shifted=shifted, origin=(0, 0))
+    colrows = [ns0.hex_to_colrow(Hex(q, r)) for q, r in fs.hexes]
+    cmin, cmax = min(c for c, _ in colrows), max(c for c, _ in colrows)
+    rmin, rmax = min(r for _, r in colrows), max(r for _, r in colrows)
+    if cmin < 0 or rmin < 0:
+        raise ValueError(f"with {text} on the highlighted hex, the sheet's {'columns' if cmin < 0 else 'rows'} "
+                         "would be numbered below 0")
+    ns = dataclasses.replace(numbering, orientation=fs.orientation, first_col=cmin, first_row=rmin,
+                             cols=cmax - cmin + 1, rows=rmax - rmin + 1, shifted=shifted)
+    anchor = ns0.colrow_to_hex(cmin, rmax if up else rmin)
+    return ns, (anchor.q, anchor.r)
+
+
+def grid_clicks(prop: GridProposal, numbering, anchor: tuple[int, int] = (0, 0),
+                count: int = 5) -> list[tuple[str, tuple[float, float]]]:
+    """Calibration points from a found grid, for a numbering and anchor made by :func:`sheet_numbering`: the ids
+    and image centres of whole hexes at the sheet's four corners and its middle, as if clicked."""
+    lay = Layout(prop.orientation)
+    top = numbering.colrow_to_hex(numbering.first_col, numbering.top_row)
+    pts = []
+    for q, r in prop.whole:
+        h = Hex(q - anchor[0] + top.q, r - anchor[1] + top.r)
+        if numbering.contains(h):
+            pts.append((numbering.format(h), prop.transform.apply(*lay.hex_to_pixel(Hex(q, r)))))
+    if len(pts) < 3:
+        return pts
+    uv = np.array([p[1] for p in pts])
+    mid = uv.mean(axis=0)
+    picks = [int(np.argmin(uv[:, 0] + uv[:, 1])), int(np.argmax(uv[:, 0] - uv[:, 1])),
+             int(np.argmax(uv[:, 0] + uv[:, 1])), int(np.argmin(uv[:, 0] - uv[:, 1])),
+             int(np.argmin(np.hypot(*(uv - mid).T)))]
+    out = []
+    for i in picks[:count]:
+        if pts[i] not in out:
+            out.append(pts[i])
+    return [(hid, (round(float(u), 3), round(float(v), 3))) for hid, (u, v) in out]
 
 
 # ---------------------------------------------------------------- loading
@@ -209,6 +410,12 @@ def _search(grey: np.ndarray) -> GridProposal:
     x, y = np.linalg.solve(M, mid - t)
     hq = lay.pixel_to_hex(float(x), float(y))
     t = t + M @ np.array(lay.hex_to_pixel(hq))
+    whole = _whole_hexes(img, M, t, orient)
+    if whole:
+        corners = np.array([lay.corner_offset(i) for i in range(6)])
+        cs = np.array([lay.hex_to_pixel(Hex(q, r)) for q, r in whole])
+        allc = (cs[:, None, :] + corners[None, :, :]).reshape(-1, 2) @ M.T + t
+        ex = (float(allc[:, 0].min()), float(allc[:, 1].min()), float(allc[:, 0].max()), float(allc[:, 1].max()))
     # the search works in array indices (a pixel's centre is its index); the map format counts from the
     # pixels' corners, as the map view and the project's map art do (a pixel's centre is at index + 0.5)
     t = t + 0.5
@@ -223,8 +430,62 @@ def _search(grey: np.ndarray) -> GridProposal:
     conf = _confidence(stats, margin)
     details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3),
                **{k: v for k, v in stats.items() if k != "extent"}}
-    return GridProposal(True, orientation=orient, transform=transform, hex_px=hex_px, rotation=rotation,
-                        stretch=stretch, confidence=conf, extent=tuple(float(v) for v in ex), details=details)
+    details["whole_hexes"] = len(whole)
+    if not whole:
+        conf = 0.0
+    prop = GridProposal(True, orientation=orient, transform=transform, hex_px=hex_px, rotation=rotation,
+                        stretch=stretch, confidence=conf, extent=tuple(float(v) for v in ex), details=details,
+                        whole=tuple(whole), image_size=(w, h))
+    if whole:
+        # lattice hex (0, 0) on the found sheet's first hex (the first column's top hex), as a map file has it
+        fs = found_sheet(prop)
+        q0, r0 = fs.origin
+        prop.transform = fs.transform
+        prop.whole = tuple((q - q0, r - r0) for q, r in whole)
+    return prop
+
+
+def _whole_hexes(img: "_Sampler", M, t, orient) -> list[tuple[int, int]]:
+    """Hexes printed whole: inside the image, and a line found along (nearly) every one of their six edges."""
+    h, w = img.shape
+    lay = Layout(orient)
+    Mi = np.linalg.inv(M)
+    qs, rs = [], []
+    for u, v in ((0, 0), (w, 0), (0, h), (w, h)):
+        q, r = lay.point_to_axial(*(Mi @ (np.array([u, v], float) - t)))
+        qs.append(q)
+        rs.append(r)
+    qa, qb = int(math.floor(min(qs))) - 1, int(math.ceil(max(qs))) + 1
+    ra, rb = int(math.floor(min(rs))) - 1, int(math.ceil(max(rs))) + 1
+    span = qb - qa
+    Q, R = np.meshgrid(np.arange(qa, qb + 1), np.arange(ra - span, rb + span + 1), indexing="ij")
+    Q, R = Q.ravel(), R.ravel()
+    if orient == FLAT:
+        cx, cy = 1.5 * Q, SQRT3 * (R + Q / 2.0)
+    else:
+        cx, cy = SQRT3 * (Q + R / 2.0), 1.5 * R
+    corners = np.array([lay.corner_offset(i) for i in range(6)])
+    cen = np.column_stack([cx, cy])
+    cpix = (cen[:, None, :] + corners[None, :, :]) @ M.T + t            # (n, 6, 2)
+    inside = ((cpix[..., 0] >= 2) & (cpix[..., 0] <= w - 3) & (cpix[..., 1] >= 2) & (cpix[..., 1] <= h - 3)).all(axis=1)
+    Q, R, cen = Q[inside], R[inside], cen[inside]
+    if len(Q) == 0:
+        return []
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    along = (0.3, 0.5, 0.7) if len(Q) < 30000 else (0.5,)
+    window = max(2.5, min(0.12 * hex_px, 6.0))
+    hits = np.zeros((len(Q), 6))
+    for i in range(6):
+        a, b = corners[i], corners[(i + 1) % 6]
+        nrm = Mi.T @ np.array([(b - a)[1], -(b - a)[0]])
+        nrm = nrm / np.hypot(*nrm)
+        for lam in along:
+            p = (cen + a + lam * (b - a)) @ M.T + t
+            delta, _ = _line_offsets(img, p, np.repeat(nrm[None, :], len(p), 0), window)
+            hits[:, i] += np.isfinite(delta) & (np.abs(np.nan_to_num(delta, nan=99.0)) <= 1.5)
+    edges_found = (hits >= max(1, len(along) - 1)).sum(axis=1)
+    keep = edges_found >= 5
+    return [(int(q), int(r)) for q, r in zip(Q[keep], R[keep])]
 
 
 def _confidence(stats: dict, margin: float) -> float:
@@ -270,10 +531,15 @@ def _filter(a: np.ndarray, size: int, fn) -> np.ndarray:
     return out
 
 
-def _thin_dark(coarse: np.ndarray, size: int = 5) -> np.ndarray:
-    """Dark marks thinner than ``size`` pixels (lines, text, dots): the black top-hat, closing minus image."""
+def _thin_dark(coarse: np.ndarray, size: int = 5, cap: float = 90.0) -> np.ndarray:
+    """Dark marks thinner than ``size`` pixels (lines, text, dots): the black top-hat, closing minus image.
+
+    Capped at its ``cap`` percentile, so that a few very dark marks (tree symbols, text) count no more than
+    the faint but long hex lines."""
     closed = _filter(_filter(coarse, size, np.maximum), size, np.minimum)
-    return closed - coarse
+    marks = closed - coarse
+    top = float(np.percentile(marks[::3, ::3], cap))
+    return np.minimum(marks, max(top, 1e-6))
 
 
 def _lattices(coarse: np.ndarray, f: int) -> list[dict]:
@@ -678,6 +944,9 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
     # region by region (tiles of a few hexes): where the predicted edges find lines that agree on one local
     # shift, the grid is printed there; that shift (0 where the fit is right) is how far off the fit is there
     tile = max(4 * hex_px, min(w, h) / 12)
+    # which of the three edge directions each point is on
+    dirs = np.unique(np.round(nrm, 6), axis=0)
+    kinds = np.argmax(np.abs(nrm @ dirs.T), axis=1) if len(dirs) else np.zeros(len(nrm), int)
     tx = (pts[:, 0] // tile).astype(int)
     ty = (pts[:, 1] // tile).astype(int)
     keys = tx * 100000 + ty
@@ -689,9 +958,9 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
         fm = m & found
         if fm.sum() < 12 or fm.sum() < 0.4 * m.sum():
             continue
-        shift, inliers = _local_shift(nrm[fm], delta[fm])
-        if inliers < 0.5:
-            continue                  # lines there, but not the grid's (a table, text, a river)
+        shift, inliers = _local_shift(nrm[fm], delta[fm], kinds[fm])
+        if inliers < 0.4:
+            continue                  # lines there, but not the grid's (a frame, a table, text, a river)
         regions += 1
         lined |= m
         region_err = max(region_err, float(np.hypot(*shift)))
@@ -705,9 +974,10 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
             "edges_used": int(lined.sum()), "edge_score": round(edge_score, 4), "extent": extent}
 
 
-def _local_shift(nrm, delta):
+def _local_shift(nrm, delta, kinds):
     """The one shift (2-vector) that best explains the offsets ``delta`` seen along normals ``nrm``, robustly,
-    and the share of offsets within a pixel of it."""
+    and the least share, over the three edge directions, of offsets within a pixel of it (a frame or a table
+    line explains one direction only)."""
     w = np.ones(len(delta))
     s = np.zeros(2)
     for _ in range(4):
@@ -716,8 +986,9 @@ def _local_shift(nrm, delta):
         r = delta - nrm @ s
         u = r / 2.0
         w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
-    r = delta - nrm @ s
-    return s, float((np.abs(r) <= 1.0).mean())
+    ok = np.abs(delta - nrm @ s) <= 1.0
+    shares = [float(ok[kinds == k].mean()) if (kinds == k).sum() >= 3 else 0.0 for k in range(3)]
+    return s, min(shares)
 
 
 # ---------------------------------------------------------------- sampling
@@ -750,4 +1021,5 @@ class _Sampler:
         return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
 
 
-__all__ = ["GridProposal", "find_grid", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS"]
+__all__ = ["GridProposal", "find_grid", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS", "FoundSheet",
+           "found_sheet", "parse_origin_id", "grid_board", "sheet_numbering", "grid_clicks"]

@@ -931,6 +931,41 @@ class MapEdit:
             return cal.fit_to(self.board)
         return self.edit("remove calibration point", ("sheets", "calibrations"), change)
 
+    def use_found_grid(self, sheet_id: str, orientation: str, numbering: NumberingScheme,
+                       clicks: list[tuple[str, tuple[float, float]]]) -> Fit | None:
+        """Calibrate a sheet from a grid found on its scan, as one step: the sheet takes the found grid's
+        orientation and size (``numbering``) and ``clicks`` become its calibration points, fitted at once.
+
+        Hexes the sheet gains get the terrain most of the map has (a new map's starting terrain); hexes it
+        loses keep nothing.  ValueError when another sheet has the other orientation.
+        """
+        b = self.board
+        sh = b.sheet(sheet_id)
+        if orientation != b.orientation and len(b.sheets) > 1:
+            raise ValueError(f"the grid found on sheet {sheet_id} is {orientation}-top but the map's other sheets "
+                             f"are {b.orientation}-top")
+        for hid, _uv in clicks:
+            numbering.parse(hid)
+
+        def change():
+            counts: dict[str, int] = {}
+            for t in b.terrain.values():
+                counts[t] = counts.get(t, 0) + 1
+            common = max(counts, key=counts.get) if counts else None
+            b.orientation = orientation
+            sh.numbering = numbering
+            b.invalidate()
+            on_board = set(b.hexes())
+            b.terrain = {h: t for h, t in b.terrain.items() if h in on_board}
+            if common is not None:
+                for h in sh.hexes():
+                    b.terrain.setdefault(h, common)
+            cal = Calibration(sheet_id, clicks=[(hid, (float(u), float(v))) for hid, (u, v) in clicks],
+                              start=sh.transform)
+            self.calibrations[sheet_id] = cal
+            return cal.fit_to(b)
+        return self.edit("find the grid", ("sheets", "orientation", "terrain", "calibrations"), change)
+
     def place_sheet(self, sheet_id: str, id_here: str, id_on_board: str) -> None:
         """Move a sheet on the lattice; its hexes keep their terrain where the new place has none yet."""
         b = self.board

@@ -20,6 +20,7 @@ from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_tran
 
 from ..settings import last_folder, remember_folder
 from ..tiles import MapImageError, open_map_image
+from .gridfinder import GridFinder
 from .palette import TOOLS, Palette
 from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
 from .view import EditorView
@@ -73,6 +74,7 @@ class MapEditor(QMainWindow):
         self._centres = None
         self._sight = None
         self.overlay_cache: dict = {}
+        self.grid_finder = GridFinder(self)
         self.view = EditorView(self, self, cache=cache)
         self.setCentralWidget(self.view)
         self.palette = Palette()
@@ -98,6 +100,9 @@ class MapEditor(QMainWindow):
         p.finding_chosen.connect(self.go_to_finding)
         p.click_chosen.connect(self._go_to_click)
         p.remove_click_button.clicked.connect(self._remove_click)
+        p.find_grid_button.clicked.connect(self.find_grid)
+        p.grid_accepted.connect(self.grid_finder.accept)
+        p.grid_discard_button.clicked.connect(self.grid_finder.discard)
         p.align_button.clicked.connect(self._align)
         p.fit_view_button.clicked.connect(self.fit_view)
         p.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
@@ -144,6 +149,11 @@ class MapEditor(QMainWindow):
             act.setShortcutContext(Qt.WindowShortcut)
             t.addAction(act)
             self.tool_acts[key] = act
+        t.addSeparator()
+        self.find_grid_act = QAction("&Find the grid", self, shortcut="Ctrl+Shift+G", triggered=self.find_grid)
+        self.find_grid_act.setToolTip("Look for the printed hex lines on the current sheet's scan and propose "
+                                      "the calibration")
+        t.addAction(self.find_grid_act)
         v = self.menuBar().addMenu("&View")
         self.codes_act = QAction("&Terrain codes", self, checkable=True, checked=True, shortcut="T",
                                  toggled=lambda on: self.palette.codes_check.setChecked(on))
@@ -167,7 +177,7 @@ class MapEditor(QMainWindow):
         v.addActions([fit, zin, zout])
 
     def _enable(self, on: bool) -> None:
-        for a in (self.save_act, self.save_as_act, self.check_act, *self.tool_acts.values()):
+        for a in (self.save_act, self.save_as_act, self.check_act, self.find_grid_act, *self.tool_acts.values()):
             a.setEnabled(on)
         self.palette.setEnabled(on)
         self._update_undo()
@@ -179,6 +189,7 @@ class MapEditor(QMainWindow):
     # ------------------------------------------------------------ boards in and out
     def open_board(self, board: Board, path: Path | None = None) -> None:
         """Edit a board (a loaded map or a new one)."""
+        self.grid_finder.discard()
         self.board = board
         self.edit = MapEdit(board)
         self.path = Path(path) if path else None
@@ -379,6 +390,10 @@ class MapEditor(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     # ------------------------------------------------------------ calibration
+    def find_grid(self) -> None:
+        """Look for the hex grid on the current sheet's scan in the background, then show it to be accepted."""
+        self.grid_finder.start()
+
     def ask_click_id(self, suggestion: str) -> None:
         e = self.palette.id_edit
         e.setText(suggestion)

@@ -89,6 +89,7 @@ def paint_overlays(painter: QPainter, view, editor) -> None:
             painter.drawPolygon(hex_polygon(view, h))
     if editor.tool is not None:
         editor.tool.paint(painter, view)
+    editor.grid_finder.paint(painter, view)
 
 
 def _paint_terrain(painter, view, board, shown, px, with_elevation) -> None:

@@ -60,6 +60,7 @@ class Palette(QWidget):
 
     tool_chosen = Signal(str)
     id_entered = Signal(str)
+    grid_accepted = Signal(str)       # the id typed for the found grid's highlighted hex
     finding_chosen = Signal(int)
     click_chosen = Signal(int)
     acted = Signal()
@@ -107,6 +108,14 @@ class Palette(QWidget):
             b.setFocusPolicy(Qt.NoFocus)
             b.clicked.connect(lambda _=False: self.acted.emit())
 
+    def show_grid_answer(self, on: bool, suggestion: str) -> None:
+        """Show (or hide) the field for the found grid's first hex id, filled with ``suggestion``."""
+        self.grid_answer.setVisible(on)
+        if on:
+            self.grid_id_edit.setText(suggestion)
+            self.grid_id_edit.selectAll()
+            self.grid_id_edit.setFocus()
+
     def show_tool(self, key: str) -> None:
         for k, _text, _s, page in TOOLS:
             if k == key:
@@ -117,6 +126,30 @@ class Palette(QWidget):
     def _calibrate_page(self) -> QWidget:
         w = QWidget()
         lay = QVBoxLayout(w)
+        found = QGroupBox("Find the grid on the scan")
+        fl = QVBoxLayout(found)
+        self.find_grid_button = QPushButton("Find the grid")
+        self.find_grid_button.setToolTip("Look for the printed hex lines on this sheet's scan and propose the "
+                                         "calibration (Ctrl+Shift+G)")
+        fl.addWidget(self.find_grid_button)
+        self.grid_label = QLabel("")
+        self.grid_label.setWordWrap(True)
+        fl.addWidget(self.grid_label)
+        self.grid_answer = QWidget()
+        al = QHBoxLayout(self.grid_answer)
+        al.setContentsMargins(0, 0, 0, 0)
+        self.grid_id_edit = QLineEdit()
+        self.grid_id_edit.setPlaceholderText("id of the highlighted hex")
+        self.grid_id_edit.returnPressed.connect(lambda: self.grid_accepted.emit(self.grid_id_edit.text()))
+        self.grid_accept_button = QPushButton("Accept")
+        self.grid_accept_button.clicked.connect(lambda: self.grid_accepted.emit(self.grid_id_edit.text()))
+        self.grid_discard_button = QPushButton("Discard")
+        al.addWidget(self.grid_id_edit, 1)
+        al.addWidget(self.grid_accept_button)
+        al.addWidget(self.grid_discard_button)
+        fl.addWidget(self.grid_answer)
+        self.grid_answer.setVisible(False)
+        lay.addWidget(found)
         form = QFormLayout()
         self.sheet_combo = QComboBox()
         form.addRow("Sheet", self.sheet_combo)

@@ -1,0 +1,119 @@
+"""Benchmark: digitising scans the project did not draw with its own map art (``engine.maps.scanset``).
+
+One row of named measurements, each made by one function of ``MEASURES``:
+
+- ``grid``: on the test set (seeds 0-29), ``grid_found`` is the share of scans
+  where every whole hex's centre of the found grid lies within 2 px of the
+  truth (target at least 0.95); ``grid_wrong`` counts scans where a grid was
+  proposed with any centre off by more than 2 px (target 0); ``grid_refused``
+  those where none was proposed; ``grid_worst_px`` the worst centre error
+  over the grids found.
+- ``grid_speed``: ``grid_s``, the median time of ``find_grid`` on a
+  10,000 x 7,000 JPEG scan, read from its file (target under 5 s).
+
+Further measurements (terrain suggestions: ``terrain_accuracy``, ``terrain_s``)
+join by adding a function to ``MEASURES``; each takes the run's arguments and
+the shared :class:`Bench` (the test set made once) and returns a dict.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from engine.maps.gridfind import GridProposal, find_grid
+from engine.maps.hexes import Layout
+from engine.maps.scanset import SET_SIZE, Scan, make_scan
+
+TOLERANCE_PX = 2.0
+BIG_SCAN = (10_000, 7_000)
+BIG_SEED = 1000
+BIG_HEX_PX = 150.0            # a 22 x 34 inch sheet of about 2,300 hexes scanned at 300 dpi has hexes about this size
+DEFAULT_REPEAT = 3
+
+
+def centre_error(scan: Scan, prop: GridProposal) -> float:
+    """The largest distance, in pixels, from a whole hex's true centre to the nearest centre of the proposed grid,
+    or infinity when the proposed hexes are not the printed ones' size (a grid of half or double the size has
+    centres near every true centre too)."""
+    T = prop.transform
+    a, b, _, d, e, _ = scan.transform
+    if abs(abs(T.a * T.e - T.b * T.d) / abs(a * e - b * d) - 1) > 0.05:
+        return math.inf
+    lay = Layout(prop.orientation)
+    Ti = T.inverse()
+    worst = 0.0
+    for u, v in scan.centres().values():
+        h = lay.pixel_to_hex(*Ti.apply(u, v))
+        pu, pv = T.apply(*lay.hex_to_pixel(h))
+        worst = max(worst, math.hypot(pu - u, pv - v))
+    return worst
+
+
+class Bench:
+    """What the measurements share: the test set, made once."""
+
+    def __init__(self, n: int = SET_SIZE):
+        self.n = n
+        self._scans: list[Scan] | None = None
+
+    def scans(self) -> list[Scan]:
+        if self._scans is None:
+            self._scans = [make_scan(seed) for seed in range(self.n)]
+        return self._scans
+
+
+def measure_grid(args, bench: Bench) -> dict:
+    found = wrong = refused = 0
+    worst = 0.0
+    times = []
+    for scan in bench.scans():
+        t0 = time.perf_counter()
+        prop = find_grid(scan.image)
+        times.append(time.perf_counter() - t0)
+        if not prop.found:
+            refused += 1
+            continue
+        err = centre_error(scan, prop)
+        if err <= TOLERANCE_PX:
+            found += 1
+            worst = max(worst, err)
+        else:
+            wrong += 1
+    n = len(bench.scans())
+    return {"scans": n, "grid_found": round(found / n, 3), "grid_wrong": wrong, "grid_refused": refused,
+            "grid_worst_px": round(worst, 2), "grid_set_median_s": round(statistics.median(times), 3)}
+
+
+def measure_grid_speed(args, bench: Bench) -> dict:
+    repeat = getattr(args, "repeat", None) or DEFAULT_REPEAT
+    scan = make_scan(BIG_SEED, width=BIG_SCAN[0], height=BIG_SCAN[1], hex_px=BIG_HEX_PX)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.jpg"
+        scan.image.save(path, format="JPEG", quality=scan.style.jpeg_quality)
+        times, prop = [], None
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            prop = find_grid(path)
+            times.append(time.perf_counter() - t0)
+    err = centre_error(scan, prop) if prop.found else None
+    return {"grid_s": round(statistics.median(times), 2), "grid_s_image": f"{BIG_SCAN[0]}x{BIG_SCAN[1]}",
+            "grid_s_found": bool(prop.found and err is not None and err <= TOLERANCE_PX), "repeat": repeat}
+
+
+# name -> measurement; each returns a dict of figures merged into the one row printed
+MEASURES: dict[str, Callable[[object, Bench], dict]] = {
+    "grid": measure_grid,
+    "grid_speed": measure_grid_speed,
+}
+
+
+def run(args) -> list[dict]:
+    bench = Bench()
+    row: dict = {}
+    for measure in MEASURES.values():
+        row.update(measure(args, bench))
+    return [row]

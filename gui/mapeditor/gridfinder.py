@@ -1,0 +1,197 @@
+"""Find the grid: look for the hex grid printed on a sheet's scan in the background, show it, and calibrate from it.
+
+The search is ``engine.maps.gridfind.find_grid``; this module runs it off the GUI
+thread, draws the proposal over the scan (its whole hexes, the first one
+highlighted) and, once the person has typed that hex's id, hands the numbering
+and the calibration points to ``MapEdit.use_found_grid`` as one undoable step.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPen, QPolygonF
+
+from engine.errors import BadFile, BadHexId
+from engine.maps.gridfind import GridProposal, find_grid, grid_clicks, sheet_numbering
+from engine.maps.hexes import Hex, Layout
+
+
+class GridJob(QObject):
+    """One search: ``done(proposal)`` on the GUI thread (found or not), or ``failed(message)`` for a bad image."""
+
+    done = Signal(object)
+    failed = Signal(str)
+    _found = Signal(object)
+    _broken = Signal(str)
+
+    def __init__(self, image: Path, parent=None):
+        super().__init__(parent)
+        self.image = Path(image)
+        self.proposal: GridProposal | None = None
+        self.error: str | None = None
+        self._thread = threading.Thread(target=self._run, name=f"grid {self.image.name}", daemon=True)
+        self._found.connect(self._deliver)
+        self._broken.connect(self._deliver_failure)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the search ends (for tests); True if it has."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    @property
+    def finished(self) -> bool:
+        return self.proposal is not None or self.error is not None
+
+    def _run(self) -> None:
+        try:
+            prop = find_grid(self.image)
+        except BadFile as e:
+            self._broken.emit("\n".join(str(p) for p in e.problems))
+            return
+        except (OSError, MemoryError, ValueError) as e:
+            self._broken.emit(f"{self.image}: {e}")
+            return
+        self._found.emit(prop)
+
+    def _deliver(self, prop) -> None:
+        self.proposal = prop
+        self.done.emit(prop)
+
+    def _deliver_failure(self, message: str) -> None:
+        self.error = message
+        self.failed.emit(message)
+
+
+class GridFinder:
+    """The editor's side of Find the grid: the running search, the proposal shown, accepting it."""
+
+    def __init__(self, editor):
+        self.editor = editor
+        self.job: GridJob | None = None
+        self.proposal: GridProposal | None = None
+        self.sheet_id: str | None = None
+
+    @property
+    def palette(self):
+        return self.editor.palette
+
+    def start(self) -> None:
+        ed = self.editor
+        if ed.board is None or (self.job is not None and not self.job.finished):
+            return
+        sheet = ed.current_sheet()
+        image = ed.board.image_path(sheet)
+        if image is None:
+            ed.show_error("Cannot look for the grid", f"sheet {sheet.id} has no scan")
+            return
+        self.discard()
+        self.sheet_id = sheet.id
+        ed.set_tool("calibrate")
+        self.job = GridJob(image, ed)
+        self.job.done.connect(self._done)
+        self.job.failed.connect(self._failed)
+        self.palette.grid_label.setText(f"Looking for the hex grid on {image.name}…")
+        self.palette.find_grid_button.setEnabled(False)
+        ed.find_grid_act.setEnabled(False)
+        ed.status(f"Looking for the hex grid on {image.name}…")
+        self.job.start()
+
+    def _idle(self) -> None:
+        self.palette.find_grid_button.setEnabled(True)
+        self.editor.find_grid_act.setEnabled(True)
+
+    def _failed(self, message: str) -> None:
+        self._idle()
+        self.palette.grid_label.setText(message)
+        self.editor.show_error("Cannot look for the grid", message)
+
+    def _done(self, prop: GridProposal) -> None:
+        self._idle()
+        ed = self.editor
+        if ed.board is None or self.sheet_id not in [sh.id for sh in ed.board.sheets]:
+            return
+        if not prop.found:
+            self.palette.grid_label.setText(f"No grid found: {prop.reason}. Calibrate by clicking hex centres.")
+            ed.status(f"No grid found: {prop.reason}")
+            return
+        self.proposal = prop
+        sheet = ed.board.sheet(self.sheet_id)
+        ns = sheet.numbering
+        suggestion = ns.format_colrow(ns.first_col, ns.top_row)
+        self.palette.grid_label.setText(
+            f"Found {prop.orientation}-top hexes {prop.hex_px:.1f} px apart, turned {prop.rotation:+.2f}°, "
+            f"stretched {prop.stretch * 100:+.2f} % (confidence {prop.confidence:.2f}, {prop.seconds:.1f} s). "
+            "Type the id of the highlighted hex and accept.")
+        self.palette.show_grid_answer(True, suggestion)
+        ed.status(f"Grid found: type the id of the highlighted hex (suggested {suggestion}) and press Enter")
+        ed.view.viewport().update()
+
+    def accept(self, text: str | None = None) -> bool:
+        """Number the found grid with ``text`` on its highlighted hex and calibrate the sheet from it."""
+        ed, prop = self.editor, self.proposal
+        if prop is None or ed.board is None:
+            return False
+        text = (text if text is not None else self.palette.grid_id_edit.text()).strip()
+        sheet = ed.board.sheet(self.sheet_id)
+        try:
+            # the printed numbering's shifted columns (rows) are what the person said in New map
+            ns, anchor = sheet_numbering(prop, sheet.numbering, text, sheet.numbering.shifted)
+            clicks = grid_clicks(prop, ns, anchor)
+            fit = ed.edit.use_found_grid(sheet.id, prop.orientation, ns, clicks)
+        except (BadHexId, ValueError) as e:
+            self.palette.grid_label.setText(str(e))
+            ed.status(str(e))
+            return False
+        self.discard()
+        ed._centres = None
+        ed.view.show_board(ed.board)
+        ed.calibrated(sheet)
+        rms = f", {fit.rms:.2f} px from its points" if fit is not None else ""
+        ed.status(f"Sheet {sheet.id} calibrated from the found grid: {ns.cols} columns x {ns.rows} rows, "
+                  f"{text} top left{rms}")
+        return True
+
+    def discard(self) -> None:
+        self.proposal = None
+        self.palette.show_grid_answer(False, "")
+        self.editor.view.viewport().update()
+
+    def paint(self, painter, view) -> None:
+        """The found grid's whole hexes over the scan; its first hex (the one to name) filled."""
+        prop = self.proposal
+        if prop is None or view.board is None:
+            return
+        try:
+            sheet = view.board.sheet(self.sheet_id)
+        except KeyError:
+            return
+        lay = Layout(prop.orientation)
+        T = prop.transform
+        corners = [lay.corner_offset(i) for i in range(6)]
+        vp = view.viewport().rect()
+        margin = 60
+
+        def poly(q, r):
+            cx, cy = lay.hex_to_pixel(Hex(q, r))
+            return QPolygonF([view.image_to_viewport(sheet, *T.apply(cx + dx, cy + dy)) for dx, dy in corners])
+
+        painter.setBrush(Qt.NoBrush)
+        painter.setPen(QPen(QColor(220, 0, 200, 200), 2))
+        for q, r in prop.whole:
+            c = view.image_to_viewport(sheet, *T.apply(*lay.hex_to_pixel(Hex(q, r))))
+            if -margin <= c.x() <= vp.width() + margin and -margin <= c.y() <= vp.height() + margin:
+                painter.drawPolygon(poly(q, r))
+        painter.setPen(QPen(QColor(255, 120, 0), 4))
+        painter.setBrush(QColor(255, 160, 0, 110))
+        first = poly(0, 0)
+        painter.drawPolygon(first)
+        text = self.palette.grid_id_edit.text().strip()
+        if text:
+            c = first.boundingRect().center()
+            painter.setPen(QPen(QColor(0, 0, 0)))
+            painter.drawText(QPointF(c.x() - 20, c.y() + 5), text)

@@ -1,0 +1,82 @@
+"""Find the grid in the map editor: a new map from a scan, the grid found in the background, one id typed, accepted."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.maps.mapedit import SheetSpec
+from engine.maps.scanset import make_scan
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import Qt  # noqa: E402
+
+from gui.mapeditor import MapEditor  # noqa: E402
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path):
+    ed = MapEditor(cache=tmp_path / "tiles")
+    qtbot.addWidget(ed)
+    ed.resize(1200, 800)
+    ed.show()
+    yield ed
+    ed.edit = None   # nothing to ask about on close
+
+
+def test_find_the_grid_type_one_id_accept_then_undo(qtbot, editor, tmp_path):
+    scan = make_scan(21, width=760, height=560, hex_px=52.0, orientation="pointy", rotation=1.8, stretch=0.025)
+    path = tmp_path / "scan.png"
+    scan.image.save(path)
+    # New map says which printed rows are shifted (the scan's own); the size and orientation are left wrong
+    editor.new_map("Scan", "flat", [SheetSpec("A", str(path), 10, 10, shifted=scan.sheet.numbering.shifted)])
+    before = editor.board.sheets[0].transform
+    qtbot.mouseClick(editor.palette.find_grid_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: editor.grid_finder.job is not None and editor.grid_finder.job.finished, timeout=30000)
+    prop = editor.grid_finder.proposal
+    assert prop is not None and prop.found, editor.palette.grid_label.text()
+    assert editor.palette.grid_answer.isVisibleTo(editor.palette)
+    assert editor.palette.grid_id_edit.text() == "A01.01"          # the numbering's origin is suggested
+    # the highlighted hex is the found sheet's first hex: name it as the scan prints it (sheet A, TCS style)
+    truth_sheet = scan.sheet
+    u, v = prop.centre(0, 0)
+    x, y = truth_sheet.transform.inverse().apply(u, v)
+    col, row = truth_sheet.numbering.hex_to_colrow(scan.board.hex_at(x, y))
+    typed = f"A{col:02d}.{row:02d}"
+    edit = editor.palette.grid_id_edit
+    edit.selectAll()
+    qtbot.keyClicks(edit, typed)
+    qtbot.mouseClick(editor.palette.grid_accept_button, Qt.LeftButton)
+    board, sheet = editor.board, editor.board.sheets[0]
+    assert board.orientation == "pointy" and editor.grid_finder.proposal is None
+    assert editor.edit.calibrations["A"].fit is not None and len(editor.edit.calibrations["A"].clicks) == 5
+    # every hex printed whole on the scan is where the map now puts the hex of the same printed column and row
+    checked = 0
+    for hid, (tu, tv) in scan.centres().items():
+        c, r = truth_sheet.numbering.hex_to_colrow(truth_sheet.numbering.parse(hid))
+        mine = f"A{c:02d}.{r:02d}"
+        if not sheet.numbering.matches(mine) or not sheet.numbering.contains_colrow(c, r):
+            continue
+        mu, mv = sheet.transform.apply(*board.center(sheet.numbering.parse(mine)))
+        assert math.hypot(mu - tu, mv - tv) <= 2.0, mine
+        checked += 1
+    assert checked >= 0.8 * len(scan.whole)
+    assert "find the grid" in editor.undo_act.text()
+    editor.undo()
+    assert editor.board.orientation == "flat"
+    assert editor.board.sheets[0].transform == before
+    assert (editor.board.sheets[0].numbering.cols, editor.board.sheets[0].numbering.rows) == (10, 10)
+
+
+def test_no_grid_on_a_blank_scan_is_said_plainly(qtbot, editor, tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "blank.png"
+    Image.new("RGB", (500, 400), (245, 240, 230)).save(path)
+    editor.new_map("Blank", "flat", [SheetSpec("A", str(path), 6, 5)])
+    editor.find_grid_act.trigger()
+    qtbot.waitUntil(lambda: editor.grid_finder.job.finished, timeout=10000)
+    assert editor.grid_finder.proposal is None
+    assert editor.palette.grid_label.text().startswith("No grid found: the image is blank")
+    assert not editor.edit.can_undo()
