@@ -398,6 +398,10 @@ def _search(grey: np.ndarray) -> GridProposal:
     local.sort(key=lambda x: -x[0])
     best_share, best, (M0, t0, _) = local[0]
     runner_up = local[1][0] if len(local) > 1 else 0.0
+    # how clearly it beats the next likeliest grid: by its edges on the lines near the middle, or by the
+    # marks folded onto its cell
+    fold_runner = max((c["score"] for c in distinct if c is not best), default=0.0)
+    margin = max(best_share / max(runner_up, 0.1), best["score"] / max(fold_runner, 0.1))
     fit = _fit(img, M0, t0, best["orientation"])
     if fit is None:
         return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)")
@@ -411,6 +415,7 @@ def _search(grey: np.ndarray) -> GridProposal:
     hq = lay.pixel_to_hex(float(x), float(y))
     t = t + M @ np.array(lay.hex_to_pixel(hq))
     whole = _whole_hexes(img, M, t, orient)
+    stats["whole_hexes"] = len(whole)
     if whole:
         corners = np.array([lay.corner_offset(i) for i in range(6)])
         cs = np.array([lay.hex_to_pixel(Hex(q, r)) for q, r in whole])
@@ -426,7 +431,6 @@ def _search(grey: np.ndarray) -> GridProposal:
     rotation = math.degrees(math.atan2(M[0, 1], M[0, 0]))
     stretch = row2 / row1 - 1.0
     hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
-    margin = best_share / max(runner_up, 0.1)
     conf = _confidence(stats, margin)
     details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3),
                **{k: v for k, v in stats.items() if k != "extent"}}
@@ -491,10 +495,12 @@ def _whole_hexes(img: "_Sampler", M, t, orient) -> list[tuple[int, int]]:
 def _confidence(stats: dict, margin: float) -> float:
     """0-1: how surely the fit is the printed grid.  Every factor must be good; the weakest decides."""
     parts = [
-        min(1.0, stats["confirmed"] / 0.5),                          # predicted edges that found their line
-        min(1.0, max(0.0, (1.3 - stats["region_err"]) / 0.5)),      # the worst region's shift off the fit, pixels
+        min(1.0, max(0.0, (stats["confirmed"] - 0.35) / 0.15)),     # predicted edges that found their line
+        min(1.0, max(0.0, (1.3 - stats["region_err"]) / 0.5)),      # the worst regions' shift off the fit, pixels
         min(1.0, max(0.0, (margin - 1.2) / 0.4)),                    # against the next likeliest grid
-        min(1.0, stats["edges_used"] / 150.0),
+        min(1.0, stats["edges_used"] / 150.0),                       # edges in the regions where lines are
+        min(1.0, max(0.0, stats["edge_score"] / 0.3)),               # darker on the edges than beside them
+        min(1.0, stats.get("whole_hexes", 0) / 12.0),                # hexes printed whole with all their edges
     ]
     return float(min(parts))
 
@@ -508,8 +514,8 @@ def _coarse(grey: np.ndarray):
     f = max(1, math.ceil(max(rw, rh) / COARSE_SIDE))
     rw, rh = rw // f * f, rh // f * f
     x0, y0 = (w - rw) // 2, (h - rh) // 2
-    region = grey[y0:y0 + rh, x0:x0 + rw].astype(np.float32)
-    small = region.reshape(rh // f, f, rw // f, f).mean(axis=(1, 3))
+    region = grey[y0:y0 + rh, x0:x0 + rw]
+    small = region.reshape(rh // f, f, rw // f, f).sum(axis=(1, 3), dtype=np.uint32).astype(np.float32) / (f * f)
     return small, f, (x0, y0)
 
 
@@ -914,8 +920,7 @@ def _solve(lat, nrm, delta, strength):
     res = delta.copy()
     sol = np.zeros(6)
     for _ in range(4):
-        Wd = np.sqrt(wts)
-        sol, *_ = np.linalg.lstsq(G * Wd[:, None], res * Wd, rcond=None)
+        sol = _weighted_lstsq(G, res, wts)
         r = delta - G @ sol
         s = 1.4826 * np.median(np.abs(r)) + 0.3
         # Tukey's biweight: points far off the fit (labels, counters, rivers) stop counting
@@ -947,23 +952,29 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
     # which of the three edge directions each point is on
     dirs = np.unique(np.round(nrm, 6), axis=0)
     kinds = np.argmax(np.abs(nrm @ dirs.T), axis=1) if len(dirs) else np.zeros(len(nrm), int)
-    tx = (pts[:, 0] // tile).astype(int)
-    ty = (pts[:, 1] // tile).astype(int)
+    # whole tiles across the image (no thin strip along an edge, where a frame line can pass for the grid)
+    tw, th = w / max(1, round(w / tile)), h / max(1, round(h / tile))
+    tx = (pts[:, 0] // tw).astype(int)
+    ty = (pts[:, 1] // th).astype(int)
     keys = tx * 100000 + ty
-    region_err = 0.0
+    shifts = []
     lined = np.zeros(len(pts), bool)
-    regions = 0
     for k in np.unique(keys):
         m = keys == k
         fm = m & found
-        if fm.sum() < 12 or fm.sum() < 0.4 * m.sum():
+        if fm.sum() < 18 or fm.sum() < 0.4 * m.sum():
             continue
         shift, inliers = _local_shift(nrm[fm], delta[fm], kinds[fm])
         if inliers < 0.4:
             continue                  # lines there, but not the grid's (a frame, a table, text, a river)
-        regions += 1
         lined |= m
-        region_err = max(region_err, float(np.hypot(*shift)))
+        shifts.append(float(np.hypot(*shift)))
+    regions = len(shifts)
+    # a fit that is off (a wrong size, turn or stretch) is off over a stretch of the scan, growing towards an
+    # edge: the second worst region says so as well as the worst; one odd region alone (a table's ruled
+    # lines that happen to run along the grid's) does not
+    shifts.sort(reverse=True)
+    region_err = shifts[1] if len(shifts) >= 6 else (shifts[0] if shifts else 99.0)
     if not lined.any():
         return {"confirmed": 0.0, "region_err": 99.0, "regions": 0, "edges_used": 0,
                 "edge_score": round(edge_score, 4), "extent": (0.0, 0.0, float(w), float(h))}
@@ -974,6 +985,17 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
             "edges_used": int(lined.sum()), "edge_score": round(edge_score, 4), "extent": extent}
 
 
+def _weighted_lstsq(G: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The weighted least-squares solution of ``G x = y`` by its normal equations (zero where they are singular)."""
+    Gw = G * w[:, None]
+    A = G.T @ Gw
+    b = Gw.T @ y
+    try:
+        return np.linalg.solve(A + np.eye(len(A)) * 1e-9 * max(1.0, float(np.trace(A))), b)
+    except np.linalg.LinAlgError:
+        return np.zeros(G.shape[1])
+
+
 def _local_shift(nrm, delta, kinds):
     """The one shift (2-vector) that best explains the offsets ``delta`` seen along normals ``nrm``, robustly,
     and the least share, over the three edge directions, of offsets within a pixel of it (a frame or a table
@@ -981,13 +1003,12 @@ def _local_shift(nrm, delta, kinds):
     w = np.ones(len(delta))
     s = np.zeros(2)
     for _ in range(4):
-        Wd = np.sqrt(w)
-        s, *_ = np.linalg.lstsq(nrm * Wd[:, None], delta * Wd, rcond=None)
+        s = _weighted_lstsq(nrm, delta, w)
         r = delta - nrm @ s
         u = r / 2.0
         w = np.where(np.abs(u) < 1, (1 - u ** 2) ** 2, 0.0)
     ok = np.abs(delta - nrm @ s) <= 1.0
-    shares = [float(ok[kinds == k].mean()) if (kinds == k).sum() >= 3 else 0.0 for k in range(3)]
+    shares = [float(ok[kinds == k].mean()) if (kinds == k).sum() >= 5 else 0.0 for k in range(3)]
     return s, min(shares)
 
 

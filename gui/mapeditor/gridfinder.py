@@ -125,8 +125,8 @@ class GridFinder:
         suggestion = ns.format_colrow(ns.first_col, ns.top_row)
         self.palette.grid_label.setText(
             f"Found {prop.orientation}-top hexes {prop.hex_px:.1f} px apart, turned {prop.rotation:+.2f}°, "
-            f"stretched {prop.stretch * 100:+.2f} % (confidence {prop.confidence:.2f}, {prop.seconds:.1f} s). "
-            "Type the id of the highlighted hex and accept.")
+            f"stretched {prop.stretch * 100:+.2f} % (confidence {prop.confidence:.2f}, {prop.seconds:.1f} s).\n"
+            "The id of the highlighted hex:")
         self.palette.show_grid_answer(True, suggestion)
         ed.status(f"Grid found: type the id of the highlighted hex (suggested {suggestion}) and press Enter")
         ed.view.viewport().update()
@@ -152,8 +152,10 @@ class GridFinder:
         ed.view.show_board(ed.board)
         ed.calibrated(sheet)
         rms = f", {fit.rms:.2f} px from its points" if fit is not None else ""
-        ed.status(f"Sheet {sheet.id} calibrated from the found grid: {ns.cols} columns x {ns.rows} rows, "
-                  f"{text} top left{rms}")
+        done = (f"Sheet {sheet.id} calibrated from the found grid: {ns.cols} columns x {ns.rows} rows, "
+                f"{text} top left{rms}")
+        self.palette.grid_label.setText(done + ". Undo takes it back.")
+        ed.status(done)
         return True
 
     def discard(self) -> None:

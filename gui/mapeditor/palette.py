@@ -134,6 +134,8 @@ class Palette(QWidget):
         fl.addWidget(self.find_grid_button)
         self.grid_label = QLabel("")
         self.grid_label.setWordWrap(True)
+        self.grid_label.setMinimumHeight(self.grid_label.fontMetrics().lineSpacing() * 4)
+        self.grid_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         fl.addWidget(self.grid_label)
         self.grid_answer = QWidget()
         al = QHBoxLayout(self.grid_answer)

@@ -1,0 +1,135 @@
+"""Finding the hex grid on scans of the digitising test set, refusing images without one, and detect-grid."""
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from engine.bench.digitise import centre_error
+from engine.cli import main
+from engine.maps.gridfind import find_grid
+from engine.maps.mapfile import load_map
+from engine.maps.scanset import make_scan
+
+
+@pytest.mark.parametrize("fixed", [
+    dict(seed=3, width=640, height=480),                                   # flat, 128 px hexes, 1.6 degrees
+    dict(seed=8, width=640, height=480),                                   # pointy, heavy lines, JPEG 63
+    dict(seed=40, width=700, height=520, rotation=-3.0, stretch=-0.04, jpeg_quality=60, labels=True, counters=10,
+         hex_px=64.0),                                                     # the extremes, numbers and counters
+    dict(seed=41, width=600, height=460, hex_px=30.0, orientation="pointy", rotation=2.5, stretch=0.035),
+])
+def test_every_whole_hex_centre_within_two_pixels(fixed):
+    scan = make_scan(**fixed)
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert prop.orientation == scan.style.orientation
+    assert centre_error(scan, prop) <= 2.0
+    assert abs(prop.rotation - scan.style.rotation) < 0.1
+    assert abs(prop.stretch - scan.style.stretch) < 0.005
+    assert 0.6 <= prop.confidence <= 1.0
+
+
+def test_a_faint_grid_is_found_and_an_invisible_one_refused():
+    faint = make_scan(5, width=640, height=480, line_rgb=(200, 200, 200), palette="faded")
+    prop = find_grid(faint.image)
+    assert prop.found and centre_error(faint, prop) <= 2.0
+    # lines the colour of the clear hexes: only the terrain fills show the hexes, and that is not enough
+    gone = make_scan(5, width=640, height=480, line_rgb=(236, 230, 200), palette="pastel", line_width=1)
+    prop = find_grid(gone.image)
+    assert not prop.found
+    assert "too faint" in prop.reason or "no hex lines" in prop.reason
+
+
+def test_images_without_a_hex_grid_are_refused_in_words():
+    rng = np.random.default_rng(0)
+    blank = Image.new("RGB", (500, 400), (240, 238, 230))
+    noise = Image.fromarray(rng.integers(0, 255, (400, 500, 3), dtype=np.uint8))
+    squares = Image.new("RGB", (600, 450), (250, 250, 250))
+    d = ImageDraw.Draw(squares)
+    for x in range(0, 600, 40):
+        d.line([(x, 0), (x, 450)], fill=(0, 0, 0))
+    for y in range(0, 450, 40):
+        d.line([(0, y), (600, y)], fill=(0, 0, 0))
+    reasons = []
+    for im in (blank, noise, squares):
+        prop = find_grid(im)
+        assert not prop.found and prop.transform is None
+        reasons.append(prop.reason)
+    assert reasons[0] == "the image is blank: no hex lines"
+    assert all("no hex lines" in r or "not certain" in r for r in reasons)
+
+
+def _save(scan, folder):
+    path = folder / "scan.jpg"
+    scan.image.save(path, quality=90)
+    return path
+
+
+def test_detect_grid_json_and_write_map_that_validate_accepts(tmp_path, capsys):
+    scan = make_scan(8, width=640, height=480)
+    image = _save(scan, tmp_path)
+    out = tmp_path / "maps" / "found.toml"
+    out.parent.mkdir()
+    assert main(["detect-grid", str(image), "--json", "--write-map", str(out), "--origin", "0304"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["found"] and d["orientation"] == scan.style.orientation and len(d["transform"]) == 6
+    assert 0.6 <= d["confidence"] <= 1 and d["map"] == str(out)
+    assert main(["validate", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"{out}: ok (map)"
+    board = load_map(out)
+    sheet = board.sheets[0]
+    assert sheet.image == "../scan.jpg" and (sheet.numbering.first_col, sheet.numbering.first_row) == (3, 4)
+    assert sheet.transform.as_list() == pytest.approx(d["transform"], abs=1e-3)
+    # hex 0304 is the found sheet's first hex; every hex of the written map sits on a hex of the scan
+    truth = scan.sheet
+    centres = np.array([scan.centre(i) for i in scan.terrain])
+    for h in sheet.hexes():
+        u, v = sheet.transform.apply(*board.center(h))
+        if 0 <= u < 640 and 0 <= v < 480:
+            assert np.hypot(*(centres - (u, v)).T).min() <= 2.0
+    u, v = sheet.transform.apply(*board.center(board.parse_hex("0304")))
+    x, y = truth.transform.inverse().apply(u, v)
+    assert scan.board.hex_at(x, y) in scan.board
+
+
+def test_detect_grid_says_plainly_when_there_is_no_grid(tmp_path, capsys):
+    path = tmp_path / "blank.png"
+    Image.new("RGB", (300, 200), (250, 250, 250)).save(path)
+    out = tmp_path / "never.toml"
+    assert main(["detect-grid", str(path), "--json", "--write-map", str(out)]) == 1
+    d = json.loads(capsys.readouterr().out)
+    assert d == {"file": str(path), "found": False, "confidence": 0.0, "image_size": [300, 200],
+                 "seconds": d["seconds"], "reason": "the image is blank: no hex lines"}
+    assert not out.exists()
+
+
+def _huge_png(path, w, h):
+    """A PNG whose header claims w x h pixels (its data is a single empty row: never decoded)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0")) +
+                     chunk(b"IEND", b""))
+
+
+def test_bad_images_and_ids_are_refused_with_the_file_named(tmp_path, capsys):
+    missing = tmp_path / "nope.png"
+    text = tmp_path / "notes.png"
+    text.write_text("not a picture")
+    huge = tmp_path / "huge.png"
+    _huge_png(huge, 40_000, 30_000)
+    for path, words in ((missing, "no such image file"), (text, "not an image that can be read"),
+                        (huge, "40,000 x 30,000 pixels")):
+        assert main(["detect-grid", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"{path}: ") and words in err and "Traceback" not in err
+    scan = make_scan(3, width=500, height=380)
+    image = _save(scan, tmp_path)
+    assert main(["detect-grid", str(image), "--write-map", str(tmp_path / "m.toml"), "--origin", "B7"]) == 1
+    assert "is not a hex id" in capsys.readouterr().err
+    assert not (tmp_path / "m.toml").exists()
