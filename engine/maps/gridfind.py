@@ -1,37 +1,27 @@
-"""Finding a scan's hex grid from its printed hex lines: orientation, size, turn, stretch and offset.
+"""Finding a scan's hex grid from its printed lines: orientation, size, turn, stretch and offset.
 
 ``find_grid(image)`` returns a :class:`GridProposal`: the sheet's transform in the
 map format's own terms (lattice plane of hexes of size 1 to image pixels, with
-hex ``(0, 0)`` at a hex centre near the middle of the scan), the orientation,
-the hex size, the turn and stretch read from it, and a confidence; or, when no
-grid can be trusted, ``found = False`` with the reason in plain words.  The
-method (docs/grid-detection.md):
+hex ``(0, 0)`` on the found sheet's first hex), the orientation, the hex size,
+the turn and stretch read from it, the hexes printed whole, and a confidence;
+or, when no grid can be trusted, ``found = False`` with the reason in plain
+words.  The method, in short (docs/grid-detection.md has it in full):
 
-1. *Coarse lattice.*  The middle of the scan (up to 4,096 pixels square) is
-   averaged down to at most 1,024 pixels and Fourier transformed.  A printed
-   hex grid is periodic on the lattice of hex centres, so its spectrum has
-   peaks on the reciprocal lattice; three peaks 60 degrees apart and of one
-   length (a hexagonal triple, allowing for a few per cent of stretch) give the
-   lattice.  Tables, hatching and text give peaks too, but not hexagonal triples.
-2. *Which lattice and where its centres are.*  A hexagonal triple could also be
-   the second or third ring of peaks of a larger grid, and a phase fixes the
-   offset only up to a corner or an edge midpoint of the hexes; every
-   candidate is scored by how much darker the scan is along its predicted hex
-   edges than beside them, and the best one is kept only if it clearly wins.
-3. *Fit.*  Across the lines predicted by the candidate (short profiles
-   across each hex edge, at full resolution), the darkest point gives where the
-   printed line really is; a robust least-squares fit of the six numbers of the
-   transform to those offsets starts from the middle and spreads outwards,
-   doubling its reach each round, until it covers the scan.
-4. *Check.*  The share of predicted edges that find their line within a pixel
-   or so, over the part of the scan where lines are found at all, and the
-   agreement of the fit across the scan's regions, give the confidence; below
-   the threshold the proposal is refused with the reason.
+1. *Coarse lattice*: the autocorrelation (numpy's FFT) of the thin dark marks of
+   the scan's middle, averaged down, has peaks on the lattice of hex centres;
+   three of one length 60 degrees apart are a candidate.
+2. *Offset*: the marks folded onto one cell of each candidate show the hex
+   edges as ridges; the offset whose edges lie on them gives the centres.
+3. *Fit*: short profiles across the predicted edges at full resolution find the
+   printed lines; a robust least-squares fit of the transform's six numbers,
+   spreading from the middle, puts the grid on them.
+4. *Check*: edges found, region-by-region agreement, edge contrast, the margin
+   over the next likeliest lattice and the hexes found whole give the
+   confidence; below the threshold nothing is proposed.
 """
 from __future__ import annotations
 
 import math
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -900,13 +890,11 @@ def _line_offsets(img: "_Sampler", pts, nrm, window: float):
     frac = np.clip(frac, -0.5, 0.5)
     pos = steps[i] + frac * step
     # the line's depth against the profile's ends
-    ends = np.maximum(sm[:, :2].mean(axis=1), sm[:, -2:].mean(axis=1))
     depth = np.minimum(sm[:, :2].mean(axis=1), sm[:, -2:].mean(axis=1)) - b
     noise = np.median(np.abs(np.diff(vals, axis=1)), axis=1) + 1.0
     strength = depth / noise
     edge_hit = (i <= 1) | (i >= len(steps) - 2)
     pos = np.where((strength > 2.0) & ~edge_hit, pos, np.nan)
-    del ends
     return pos, strength
 
 

@@ -103,6 +103,7 @@ class MapEditor(QMainWindow):
         p.find_grid_button.clicked.connect(self.find_grid)
         p.grid_accepted.connect(self.grid_finder.accept)
         p.grid_discard_button.clicked.connect(self.grid_finder.discard)
+        p.grid_id_edit.textChanged.connect(lambda _t: self.view.viewport().update())    # the id shown on the hex
         p.align_button.clicked.connect(self._align)
         p.fit_view_button.clicked.connect(self.fit_view)
         p.sheet_combo.currentIndexChanged.connect(lambda _i: self._sheet_chosen())
