@@ -99,6 +99,14 @@ class Palette(QWidget):
                             ("line", self._line_page), ("obstacle", self._obstacle_page),
                             ("contour", self._contour_page), ("los", self._los_page)):
             page = maker()
+            if name == "calibrate":
+                # the tallest page: it scrolls rather than make the window taller than a small screen
+                scroll = QScrollArea()
+                scroll.setWidgetResizable(True)
+                scroll.setFrameShape(QFrame.NoFrame)
+                scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+                scroll.setWidget(page)
+                page = scroll
             self.pages[name] = page
             self.stack.addWidget(page)
         box.addWidget(self.stack, 3)
