@@ -51,12 +51,19 @@ class GridJob(QObject):
         try:
             prop = find_grid(self.image)
         except BadFile as e:
-            self._broken.emit("\n".join(str(p) for p in e.problems))
+            self._send(self._broken, "\n".join(str(p) for p in e.problems))
             return
         except (OSError, MemoryError, ValueError) as e:
-            self._broken.emit(f"{self.image}: {e}")
+            self._send(self._broken, f"{self.image}: {e}")
             return
-        self._found.emit(prop)
+        self._send(self._found, prop)
+
+    @staticmethod
+    def _send(signal, value) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:        # the job was deleted with its window while the search ran: nobody is waiting
+            pass
 
     def _deliver(self, prop) -> None:
         self.proposal = prop
