@@ -835,3 +835,307 @@ def test_1_3a_in_an_assault_the_trench_shift_helps_only_the_defender():
     p = need.pending["prompt"]
     assert p.slot == "tcs.area_fire" and p.key == ("7", "2")                        # no -2 for the attacker's trench
     assert not any("trench" in step.text for step in p.steps)
+
+
+def test_1_9_the_air_sortie_table_is_a_chart_prompt_whose_result_names_the_side_and_the_count():
+    from engine.rulesets.tcs.procs import sortie_roll
+    r, st = fresh()                                      # scenario 6 opens at 1000 10 Feb: a day turn, Clear
+    assert {a.side: a.sortie_type for a in r.scenario.air} == {"axis": "german stuka sortie",
+                                                                "soviet": "soviet air sortie"}
+    assert r.turns[st.turn].kind == "day" and st.weather == "clear"
+    _ev, need = run_proc(r, st, sortie_roll, [3, 5], side="soviet")               # 11..66: tens 3, units 5
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.air_sortie", ("35",)) and "German 2" in r.charts["bw.air_sortie"].domain.values
+    st.memory.put("bw.air_sortie", ("35",), "German 2")
+    _ev, need = run_proc(r, st, sortie_roll, [3, 5], side="soviet")
+    assert need is None and st.sorties == 0 and st.marks["air 1000 10 Feb"] == "axis 2"
+    _ev, need = run_proc(r, st, sortie_roll, [], side="axis")                       # one roll a turn: no dice now
+    assert need is None and st.sorties == 2
+    st.turn, st.weather = 1, "overcast"                                             # 1.9: Clear turns only
+    events, need = run_proc(r, st, sortie_roll, [], side="axis")
+    assert need is None and st.sorties == 0 and st.marks["air 1020 10 Feb"] == "none"
+
+
+def test_4_1c_german_cooperation_doubles_german_sorties_and_halves_soviet_ones(tmp_path):
+    from engine.rulesets.tcs.procs import sortie_roll
+    r = s8_with(tmp_path, '["4.1"]')
+    st = r.initial_state(1)
+    st.pending = []
+    st.weather = "clear"
+    st.turn = next(i for i, t in enumerate(r.turns) if t.kind == "day")
+    label = r.turns[st.turn].label
+    st.memory.put("bw.air_sortie", ("35",), "German 2")
+    st.memory.put("bw.air_sortie", ("61",), "Soviet 3")
+    run_proc(r, st, sortie_roll, [3, 5], side="axis")
+    assert st.sorties == 4 and st.marks["air " + label] == "axis 4"              # 2x Stuka becomes 4x
+    del st.marks["air " + label]
+    run_proc(r, st, sortie_roll, [6, 1], side="soviet")
+    assert st.sorties == 1                                                         # 3 halved, rounded down
+    base = rules_n("8-counter-attack-at-krasni-bor")
+    sb = base.initial_state(1)
+    sb.pending, sb.weather, sb.turn = [], "clear", st.turn
+    sb.memory.put("bw.air_sortie", ("61",), "Soviet 3")
+    run_proc(base, sb, sortie_roll, [6, 1], side="soviet")
+    assert sb.sorties == 3                                                         # without the variant
+
+
+def with_variants(tmp_path, stem, variants):
+    src = (ROOT / "scenarios" / f"black-wednesday-{stem}.toml").read_text()
+    p = tmp_path / f"{stem}-v.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', f'game_rules = "black_wednesday"\nvariants = {variants}')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    return rules_for_path(p)
+
+
+def test_3_5_and_4_1b_the_german_table_is_read_on_its_modified_row_asked_above_12(tmp_path):
+    from engine.rulesets.tcs.procs import release
+    r = with_variants(tmp_path, "3c-campaign", '["4.1"]')
+    st = r.initial_state(1)
+    st.pending = []
+    st.flags.append("trench:soviet")                                   # BW 3.5: a Soviet unit entered a trench
+    st.released.append("spanish-reserve")                              # the Spanish table is not rolled again
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "0100 11 Feb")
+    _ev, need = run_proc(r, st, release, [6, 5])                        # 11, from 0100 11 Feb: the table's modifier
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcement_modifier", ("0100 11 Feb",))
+    st.memory.put("bw.german_reinforcement_modifier", ("0100 11 Feb",), 1)
+    _ev, need = run_proc(r, st, release, [6, 5])                        # 11 + 1 + 2 (4.1b) = row 14
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcements", ("14",))
+    assert [s.text for s in p.steps] == ["roll 11", "+1 on or after 0100 11 Feb", "+2 German Cooperation"]
+    st.memory.put("bw.german_reinforcements", ("14",), "B")
+    events, need = run_proc(r, st, release, [6, 5, "de-226"])          # B: the player picks the armour company
+    assert need is None and "de-226" in st.released
+    base = rules_n("3c-campaign")
+    sb = base.initial_state(1)
+    sb.pending, sb.flags, sb.released = [], ["trench:soviet"], ["spanish-reserve"]
+    sb.turn = next(i for i, t in enumerate(base.turns) if t.label == "1000 10 Feb")   # before 0100, no variant
+    _ev, need = run_proc(base, sb, release, [6, 5])
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.german_reinforcements", ("11",)) and len(p.steps) == 1
+
+
+def test_3_5_a_german_result_is_the_players_pick_i_215_first_and_3_5a_a_battery_brings_its_rounds():
+    from engine.rulesets.tcs.procs import release
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending = []
+    st.flags.append("trench:soviet")
+    st.released.append("spanish-reserve")
+    st.turn = next(i for i, t in enumerate(r.turns) if t.label == "1000 10 Feb")
+    refused(lambda: r._check_battery(st, "I-215-1", "he", "axis"), "BW 3.5")     # not released yet
+    st.memory.put("bw.german_reinforcements", ("7",), "A")
+    st.memory.put("bw.german_reinforcements", ("9",), "B")
+    _ev, need = run_proc(r, st, release, [3, 4])                                   # 7: A
+    opts = need.pending["options"]
+    assert "de-1-635Ost" in opts and "de-I-215-1" in opts and "de-850-1" not in opts   # 3.5 note
+    assert "de-226" not in opts                                                    # a B group is not an A
+    he = st.ammo.get("axis|105mm de|he", 0)
+    _ev, need = run_proc(r, st, release, [3, 4, "de-I-215-1"])
+    assert need is None and st.released[-1] == "de-I-215-1"
+    assert st.ammo["axis|105mm de|he"] == he + 20 and st.ammo["axis|105mm de|smoke"] >= 4     # 3.5a
+    r._check_battery(st, "I-215-1", "he", "axis")                                   # now it fires
+    st.released += ["de-I-215-2"]
+    _ev, need = run_proc(r, st, release, [4, 5])                                   # 9: B
+    opts = need.pending["options"]
+    assert {"de-226", "de-flak", "de-1-635Ost+de-2-635Ost", "de-I-215-3+de-III-215-9"} <= set(opts)
+    _ev, need = run_proc(r, st, release, [4, 5, "de-I-215-3+de-III-215-9"])
+    assert need is None and st.released[-2:] == ["de-I-215-3", "de-III-215-9"]
+    assert st.ammo["axis|150mm de|illum"] >= 1
+
+
+def test_4_5_mined_wire_attacks_a_soviet_unit_breaching_it_through_a_chart_prompt(tmp_path):
+    r = with_variants(tmp_path, "6-the-assault-continues", '["4.5"]')
+    st = r.initial_state(1)
+    st.pending = []
+    uid, frm, wire = "1-133-72:1Co-P1", r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    assert st.marks["mines " + uid] == "A02.27" and bw.due(r, st) == ("bw_mines", {})
+    _ev, need = run_proc(r, st.copy(), bw.mine_attack, [4, 4])           # (the engine runs a procedure on a copy)
+    p = need.pending["prompt"]
+    assert (p.slot, p.key) == ("bw.minefield_attack", ("8",))
+    st.memory.put("bw.minefield_attack", ("8",), "1")
+    st.memory.put("tcs.counter.steps", (r.specs[uid].type,), 5)
+    lost = st.units[uid].steps_lost
+    events, need = run_proc(r, st, bw.mine_attack, [4, 4])
+    assert any(e.kind == "mines" and e.data["result"] == "1" for e in events)
+    assert st.units[uid].steps_lost == lost + 1                           # then its morale check (TCS 13.0)
+    assert need is None or need.pending["prompt"].slot.startswith("tcs.")
+    st.marks["wire A02.27"] = "full"                                      # cleared with the wire
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    assert "mines " + uid not in st.marks
+    r6, s6 = fresh()                                                      # without the variant: no mines (1.7)
+    put(r6, s6, uid, "A02.27", mode="move")
+    bw.after_move(r6, s6, uid, frm, wire)
+    assert "mines " + uid not in s6.marks and "breaching " + uid in s6.marks
+
+
+def test_5_1_axis_massive_holds_every_town_south_of_the_trench_and_soviet_major_needs_two_villages():
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending, st.over = [], True
+    south = r.condition_hexes["south-cb"]
+    assert r.board.parse_hex("A25.23") in south                        # the Mill, behind the line
+    assert r.board.parse_hex("B20.02") not in south                    # north of the first trench line
+    assert r.condition_hexes["kb"] <= south                            # Krasni Bor lies behind it
+    for h in south:
+        st.control[h] = "axis"
+    out = r.outcome(st)
+    assert out.reason == "Axis Massive Victory" and "met" in out.breakdown["no-exit-plt"]
+    edge = next(h for h in sorted(r.condition_hexes["no-exit-plt"]) if len(r.board.neighbors(h)) < 6)
+    p = next(k for k in r.order if r.specs[k].side == "soviet" and r.specs[k].type == "soviet rifle platoon")
+    st.memory.put("tcs.counter.steps", (r.specs[p].type,), 5)
+    st.units[p].hex, st.units[p].steps_lost, st.marks["exited " + p] = None, 0, r.hid(edge)
+    assert r.outcome(st).reason != "Axis Massive Victory"               # an intact platoon got out
+    for h in r.condition_hexes["kb"]:
+        st.control[h] = "soviet"
+    bn = [k for k in r.order if r.specs[k].battalion == r.specs[p].battalion]
+    for k in bn:
+        st.memory.put("tcs.counter.steps", (r.specs[k].type,), 5)
+        st.units[k].hex, st.units[k].steps_lost, st.marks["exited " + k] = None, 0, r.hid(edge)
+    for h in r.condition_parts["two"][0]:                               # Potrolovo only: one village
+        st.control[h] = "soviet"
+    out = r.outcome(st)
+    assert out.breakdown.get("before shifts", out.reason) == "Soviet Minor Victory"
+    assert "not met" in out.breakdown["two"] and "(needs 2)" in out.breakdown["two"]
+    for h in r.condition_parts["two"][1]:                               # and Mondolovo: two
+        st.control[h] = "soviet"
+    out = r.outcome(st)
+    assert out.breakdown.get("before shifts", out.reason) == "Soviet Major Victory"
+
+
+def test_scenario_2_each_released_axis_reserve_company_credits_a_hex_of_krasni_bor():
+    from engine.rulesets.tcs.victory import condition_met
+    r = rules_n("2-assault-of-the-guards")
+    st = r.initial_state(1)
+    st.pending = []
+    kb5 = next(c for c in r.scenario.conditions if c.id == "kb5")
+    res = st.sheets["Sp-reserve"]
+    assert res.reserve and "8-II-262:MG1" in res.units                 # the listed reserves wait on their sheet
+    kb = sorted(r.condition_hexes["kb5"])
+    for h in kb[:3]:
+        st.control[h] = "soviet"
+    ok, why = condition_met(r, st, kb5)
+    assert not ok and "3 hexes + 0 credited" in why
+    res.reserve, res.implemented = False, True                          # the reserve check released it
+    ok, why = condition_met(r, st, kb5)
+    assert ok and "+ 10 credited" in why                                # 10 companies on the sheet
+    st.control = {}
+    ok, _why = condition_met(r, st, kb5)
+    assert ok                                                           # 0 held + 10 credited >= 5
+    assert not condition_met(rules_n("4-melee-in-krasni-bor"), st, next(
+        c for c in rules_n("4-melee-in-krasni-bor").scenario.conditions if c.id == "kb50"))[1].count("credited")
+
+
+def test_1_10j_scenarios_1_to_3_start_with_the_set_ups_orders_as_sheets():
+    r = rules_n("3-assault-the-line")
+    st = r.initial_state(1)
+    sov = {s.id: s for s in st.sheets.values() if s.side == "soviet"}
+    assert set(sov) == {"43-attack", "63Gd-attack", "72-attack", "armour-attack"}
+    assert all(s.implemented and s.type == "attack" for s in sov.values())
+    assert st.units["1-269-63Gd:1Co-P1"].sheet == "63Gd-attack"
+    assert st.sheets["Sp-prepared"].implemented and st.sheets["Sp-prepared"].type == "prepared_defense"
+    assert st.units["1-I-262:P1"].sheet == "Sp-prepared"
+    assert st.sheets["Sp-reserve"].reserve and not st.sheets["Sp-reserve"].implemented
+
+
+def test_2_1f_the_looting_limit_is_map_data_and_bounds_looting_units_sheets(tmp_path):
+    r = rules_n("4-melee-in-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    P = r.board.parse_hex
+    limit = r.board.areas["looting limit"].hexes
+    assert P("B43.18") in limit                                          # second trench line B38.18 + 5
+    assert not bw.beyond_limit(r, P("B43.18")) and bw.beyond_limit(r, P("B44.18"))
+    looter, free = "1-269-63Gd:1Co-P1", "1-270-63Gd:1Co-P1"              # 1-270 already on its follow-on
+    assert looter in r.bw_looting and free not in r.bw_looting
+    st.units[looter].sheet = ""
+    del st.sheets["63Gd-released"]                                        # room for one more 63Gd sheet (2.1b)
+    far = A.NewSheet("L1", "attack", "63Gd", (looter,), ("B45.18",), ())
+    refused(lambda: r.check_new_sheet(st, far, "soviet"), "BW 2.1f")
+    assert r.check_new_sheet(st, A.NewSheet("L2", "attack", "63Gd", (looter,), ("B42.18",), ()), "soviet")
+    assert r.check_new_sheet(st, A.NewSheet("L3", "attack", "63Gd", (free,), ("B45.18",), ()), "soviet")
+    st.sheets["L3"] = r.check_new_sheet(st, A.NewSheet("L3", "attack", "63Gd", (free,), ("B45.18",), ()), "soviet")
+    refused(lambda: r.check_assign(st, looter, "L3", "soviet"), "BW 2.1f")        # 2.5b: joining a deep sheet
+    st.units[looter].sheet = "63Gd-follow-on"                                     # its follow-on implements:
+    st.sheets["63Gd-follow-on"].implemented = True                                # looting is over
+    assert bw.sheet_problem(r, st, [looter], [P("B45.18")]) is None
+    src = (ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml").read_text()
+    p = tmp_path / "s1far.toml"
+    p.write_text(src.replace('objective = ["B16.31"]', 'objective = ["B30.31"]', 1)
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    from engine.errors import BadFile
+    with pytest.raises(BadFile) as e:                                          # an at-start sheet, scenario 1
+        rules_for_path(p)
+    assert "BW 2.1f" in str(e.value) and "B30.31" in str(e.value)
+
+
+def test_1_3b_vehicles_in_a_trench_hex_are_in_open_terrain_on_their_own_area_fire_roll():
+    from engine.rulesets.tcs.procs import area_attack, point_fire
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    t = next(h for h in sorted(r.trench) if "wire" not in r.board.features_of(h)
+             and "el bastion" not in r.board.features_of(h))
+    for k, u in st.units.items():
+        if u.hex == t:
+            u.hex = None
+    tank, inf = "1-RB:KV1", "1-269-63Gd:1Co-P1"
+    put(r, st, tank, r.hid(t))
+    put(r, st, inf, r.hid(t))
+    m = st.memory
+    key = terrain_key(r.board, t)
+    m.put("tcs.terrain.combat", (key,), "Partly Protective")
+    m.put("tcs.terrain.fire_shift", ("Partly Protective",), -1)
+    m.put("tcs.terrain.fire_shift", ("Open",), 0)
+    m.put("tcs.area_fire_column", ("6",), 8)
+    for col in range(1, 21):
+        m.put("tcs.area_fire", (str(col), "7"), "-")
+    events, need = run_proc(r, st, area_attack, [3, 4, 3, 4], 6, t, "a test battery")
+    assert need is None
+    fires = [e.data["column"] for e in events if e.kind == "fire"]
+    assert fires == [5, 8]             # the platoon: 8 - 1 (class) - 2 (trench, 1.3a); the tank: Open, no trench
+    assert [b for b in r.scenario.fire_shifts if b.feature == "trench"][0].shift == -2
+    assert bw.target_class(r, st, tank, "Partly Protective") == "Open"                # point fire (1.3b)
+    assert bw.target_class(r, st, inf, "Partly Protective") == "Protective"           # 1.3a
+    out = next(n for n in r.board.neighbors(t) if "trench" not in r.board.features_of(n))
+    st.units[inf].hex = out
+    assert bw.target_class(r, st, inf, "Partly Protective") == "Partly Protective"  # off the trench: its terrain
+
+
+def test_1_10k_a_sheet_drawn_before_play_starts_with_15_weighted_turns_and_later_ones_with_none():
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    st.step = r.sequence(0).index(("command", "create", "soviet"))
+    tank = "IndTk:T34-13"
+    events = []
+    r._do_newsheet(st, A.NewSheet("T1", "attack", "armour", (tank,), ("B40.16",), ()), "soviet", events)
+    assert st.sheets["T1"].weighted_turns == 15 and not st.sheets["T1"].implemented
+    del st.sheets["T1"]
+    st.turn = 1                                                        # play has begun
+    st.step = r.sequence(1).index(("command", "create", "soviet"))
+    r._do_newsheet(st, A.NewSheet("T2", "attack", "armour", (tank,), ("B40.16",), ()), "soviet", events)
+    assert st.sheets["T2"].weighted_turns == 0
+
+
+def test_3_2_an_axis_battalion_fires_its_batteries_together_or_they_fire_alone_never_both_in_a_turn():
+    r = rules_n("3-assault-the-line")
+    st = r.initial_state(1)
+    st.pending = []
+    bn = r.batteries["I-250"]
+    assert bn.fires_as == "battalion" and bn.calibre == "105mm" and "IV-250" in r.batteries
+    de = r.batteries["I-215"]                                          # its batteries come by the table (3.5)
+    assert bw.battalion_problem(r, st, de)[0] == "BW 3.2"                # not until all three are released
+    st.released += ["de-I-215-1", "de-I-215-2", "de-I-215-3"]
+    assert bw.battalion_problem(r, st, de) is None
+    assert bw.battalion_problem(r, st, bn) is None
+    st.batteries_used.append("Bty2")                                   # Bty2 fires alone this turn
+    assert bw.battalion_problem(r, st, bn)[0] == "BW 3.2"
+    refused(lambda: bw.check(bw.mission_problem(r, st, bn, "1-I-262:P1")), "BW 3.2")
+    st.batteries_used = ["I-250"]                                      # the battalion fired: its batteries wait
+    assert bw.battalion_problem(r, st, r.batteries["Bty1"])[0] == "BW 3.2"
+    assert bw.battalion_problem(r, st, r.batteries["Bty7"]) is None     # another battalion's battery
+    r4 = rules_n("4-melee-in-krasni-bor")                              # Bty1-3 and 9: I-250 whole, III-250 not
+    assert "I-250" in r4.batteries and "III-250" not in r4.batteries

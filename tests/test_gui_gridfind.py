@@ -80,3 +80,33 @@ def test_no_grid_on_a_blank_scan_is_said_plainly(qtbot, editor, tmp_path):
     assert editor.grid_finder.proposal is None
     assert editor.palette.grid_label.text().startswith("No grid found: the image is blank")
     assert not editor.edit.can_undo()
+
+
+def test_closing_the_editor_while_the_search_runs_is_quiet(qtbot, tmp_path):
+    import threading
+
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    scan = make_scan(2, width=700, height=520)
+    path = tmp_path / "scan.png"
+    scan.image.save(path)
+    ed = MapEditor(cache=tmp_path / "tiles")
+    ed.show()
+    ed.new_map("Scan", "flat", [SheetSpec("A", str(path), 10, 10)])
+    ed.find_grid_act.trigger()
+    job = ed.grid_finder.job
+    thread = job._thread
+    errors = []
+    old_hook = threading.excepthook
+    threading.excepthook = lambda args: errors.append(args.exc_value)
+    try:
+        ed.edit = None
+        ed.close()
+        shiboken6.delete(ed)               # the window and its job go at once, the search still running
+        del job
+        thread.join(30)
+        QApplication.processEvents()
+    finally:
+        threading.excepthook = old_hook
+    assert not thread.is_alive() and errors == []

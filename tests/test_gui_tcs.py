@@ -14,7 +14,7 @@ from tcs_fixtures import SCENARIO, filled_memory
 def owner_memory():
     """The cells an owner has entered (counter values, terrain, spotting, a few fire and barrage values)."""
     m = filled_memory()
-    m.put("bw.air_sortie", ("11",), 0)
+    m.put("tcs.air_sortie", ("11",), 0)
     m.put("tcs.barrage_values", ("122mm", "battery"), 8)
     m.put("tcs.barrage_values", ("105mm", "battalion"), 12)
     m.put("tcs.barrage_values", ("82mm", "battery"), 4)
@@ -87,7 +87,7 @@ def answer(win, value):
 
 
 ANSWERS = {"tcs.bn_morale_reduction": 0, "tcs.area_fire": "-", "tcs.morale": "-", "tcs.area_fire_column": 4,
-           "bw.air_sortie": 0, "tcs.artillery_adjustment": "Good"}
+           "tcs.air_sortie": 0, "tcs.artillery_adjustment": "Good"}
 
 
 def end_until(win, wanted, side=None, first="red", limit=80):

@@ -9,7 +9,7 @@ from engine.errors import IllegalAction
 from engine.rulesets.tcs.sight import spotted_hexes
 from tcs_fixtures import advance, filled_memory, new_game, where
 
-ANS = {"tcs.bn_morale_reduction": 0, "bw.air_sortie": 0, "tcs.barrage_values": 6, "tcs.area_fire_column": 2,
+ANS = {"tcs.bn_morale_reduction": 0, "tcs.air_sortie": 0, "tcs.barrage_values": 6, "tcs.area_fire_column": 2,
        "tcs.area_fire": "-"}
 
 

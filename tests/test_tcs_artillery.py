@@ -19,7 +19,7 @@ def answer(g, slot, value):
 
 def memory():
     m = filled_memory()
-    m.put("bw.air_sortie", ("11",), 0)
+    m.put("tcs.air_sortie", ("11",), 0)
     m.put("tcs.barrage_values", ("122mm", "battery"), 8)
     m.put("tcs.barrage_values", ("105mm", "battalion"), 12)
     m.put("tcs.barrage_values", ("82mm", "battery"), 4)
@@ -54,8 +54,8 @@ def test_25_0_sorties_are_rolled_on_the_games_table_on_clear_day_turns_only():
     answer(g, "tcs.bn_morale_reduction", 0)
     g.play("choose initiative red")
     p = g.state.pending[0]["prompt"]
-    assert p.slot == "bw.air_sortie" and p.key == ("42",)                  # an 11-66 roll, tens die first
-    g.play("chart bw.air_sortie [42] = 2")
+    assert p.slot == "tcs.air_sortie" and p.key == ("42",)                  # an 11-66 roll, tens die first
+    g.play("chart tcs.air_sortie [42] = 2")
     assert g.state.sorties == 2 and where(g)[1:] == ("sorties", "red")
     assert g.legal_actions()[-1].text() == "end"
     st = g.state.copy()
@@ -75,7 +75,7 @@ def test_25_0_an_airstrike_attacks_a_spotted_enemy_hex_with_the_sortie_counters_
     g.play("end")
     answer(g, "tcs.bn_morale_reduction", 0)
     g.play("choose initiative red")
-    g.play("chart bw.air_sortie [42] = 1")
+    g.play("chart tcs.air_sortie [42] = 1")
     assert "airstrike B08.07" in [a.text() for a in g.legal_actions()]
     g.state.preset_dice = [6, 6]
     g.play("airstrike B08.07")

@@ -55,7 +55,7 @@ def test_the_slot_file_ships_the_command_prep_table_and_leaves_everything_else_b
     assert shipped == {"tcs.command_prep", "tcs.command_prep_thresholds", "tcs.terrain.height"}
     for sid in ("tcs.area_fire", "tcs.point_fire", "tcs.at", "tcs.morale", "tcs.spotting_range", "tcs.terrain.move",
                 "tcs.artillery_adjustment", "tcs.barrage_values", "tcs.scatter_direction", "tcs.syr_retreat",
-                "tcs.assault", "bw.weather", "bw.air_sortie", "leros.coastal_gunfire", "leros.parachute_loss",
+                "tcs.assault", "bw.weather", "tcs.air_sortie", "leros.coastal_gunfire", "leros.parachute_loss",
                 "tcs.counter.morale"):
         assert sid in slots
     assert slots["tcs.counter.morale"].axes[0].open
@@ -149,7 +149,7 @@ def test_6_9f_row_9_is_asked_once_and_remembered_and_a_bad_answer_is_refused():
     g.play("chart tcs.command_prep [9][3] = 23")
     assert not g.state.sheets["R2"].implemented               # 11 < 23
     assert g.state.memory.get("tcs.command_prep", ("9", "3")) == "23"
-    ans = {"tcs.bn_morale_reduction": 0, "bw.air_sortie": 0, "tcs.barrage_values": 6, "tcs.area_fire_column": 2,
+    ans = {"tcs.bn_morale_reduction": 0, "tcs.air_sortie": 0, "tcs.barrage_values": 6, "tcs.area_fire_column": 2,
            "tcs.area_fire": "-"}
     advance(g, "review", "red", answers=ans)
     advance(g, "implement", "red", answers=ans)
@@ -235,7 +235,7 @@ def test_17_1d_battalion_morale_is_reduced_on_full_hour_turns_only():
 def test_a_tcs_scenario_with_bad_values_is_refused_naming_the_key(tmp_path):
     text = SCENARIO.read_text().replace('start = "1700 10 Feb"', 'start = "1710 10 Feb"') \
         .replace('units = ["1-3"]', 'units = ["1-9"]').replace('hex = "B13.04"', 'hex = "Z13.04"') \
-        .replace('table = "bw.air_sortie"', 'table = "bw.air_sorties"') \
+        .replace('table = "tcs.air_sortie"', 'table = "tcs.air_sorties"') \
         .replace('units = ["B-1", "AT-1", "B-2", "FO-B"]', 'units = ["1-1", "AT-1"]') \
         .replace('map = "../maps/tcs-test.toml"',
                                                              f'map = "{SCENARIO.parent.parent / "maps" / "tcs-test.toml"}"')
@@ -246,7 +246,7 @@ def test_a_tcs_scenario_with_bad_values_is_refused_naming_the_key(tmp_path):
     got = {x.key: x.message for x in e.value.problems}
     assert "not a turn on the track" in got["scenario.start"] and "no unit '1-9'" in got["op_sheets[1].units"]
     assert got["op_sheets[2].units"] == "1-1 is a unit of red, not blue"
-    assert got["air[0].table"].startswith("no chart 'bw.air_sorties'")
+    assert got["air[0].table"].startswith("no chart 'tcs.air_sorties'")
     assert "'Z13.04' is not a hex id of this map" in got["units[7].hex"]
 
 

@@ -17,7 +17,8 @@ DOCUMENTS = (("Getting started (README)", content.readme()),
              ("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
              ("Line of sight", DOCS / "los.md"), ("Map files", DOCS / "map-format.md"),
              ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"),
-             ("Importing VASSAL modules", DOCS / "vassal-import.md"))
+             ("Importing VASSAL modules", DOCS / "vassal-import.md"),
+             ("Finding the grid on a scan", DOCS / "grid-detection.md"))
 
 
 def help_documents() -> list[tuple[str, Path]]:

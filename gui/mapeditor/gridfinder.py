@@ -51,12 +51,19 @@ class GridJob(QObject):
         try:
             prop = find_grid(self.image)
         except BadFile as e:
-            self._broken.emit("\n".join(str(p) for p in e.problems))
+            self._send(self._broken, "\n".join(str(p) for p in e.problems))
             return
         except (OSError, MemoryError, ValueError) as e:
-            self._broken.emit(f"{self.image}: {e}")
+            self._send(self._broken, f"{self.image}: {e}")
             return
-        self._found.emit(prop)
+        self._send(self._found, prop)
+
+    @staticmethod
+    def _send(signal, value) -> None:
+        try:
+            signal.emit(value)
+        except RuntimeError:        # the job was deleted with its window while the search ran: nobody is waiting
+            pass
 
     def _deliver(self, prop) -> None:
         self.proposal = prop
@@ -95,7 +102,7 @@ class GridFinder:
         self.job = GridJob(image, ed)
         self.job.done.connect(self._done)
         self.job.failed.connect(self._failed)
-        self.palette.grid_label.setText(f"Looking for the hex grid on {image.name}…")
+        self.palette.set_grid_message(f"Looking for the hex grid on {image.name}…")
         self.palette.find_grid_button.setEnabled(False)
         ed.find_grid_act.setEnabled(False)
         ed.status(f"Looking for the hex grid on {image.name}…")
@@ -107,7 +114,7 @@ class GridFinder:
 
     def _failed(self, message: str) -> None:
         self._idle()
-        self.palette.grid_label.setText(message)
+        self.palette.set_grid_message(message)
         self.editor.show_error("Cannot look for the grid", message)
 
     def _done(self, prop: GridProposal) -> None:
@@ -116,14 +123,14 @@ class GridFinder:
         if ed.board is None or self.sheet_id not in [sh.id for sh in ed.board.sheets]:
             return
         if not prop.found:
-            self.palette.grid_label.setText(f"No grid found: {prop.reason}. Calibrate by clicking hex centres.")
+            self.palette.set_grid_message(f"No grid found: {prop.reason}. Calibrate by clicking hex centres.")
             ed.status(f"No grid found: {prop.reason}")
             return
         self.proposal = prop
         sheet = ed.board.sheet(self.sheet_id)
         ns = sheet.numbering
         suggestion = ns.format_colrow(ns.first_col, ns.top_row)
-        self.palette.grid_label.setText(
+        self.palette.set_grid_message(
             f"Found {prop.orientation}-top hexes {prop.hex_px:.1f} px apart, turned {prop.rotation:+.2f}°, "
             f"stretched {prop.stretch * 100:+.2f} % (confidence {prop.confidence:.2f}, {prop.seconds:.1f} s).\n"
             "The id of the highlighted hex:")
@@ -144,7 +151,7 @@ class GridFinder:
             clicks = grid_clicks(prop, ns, anchor)
             fit = ed.edit.use_found_grid(sheet.id, prop.orientation, ns, clicks)
         except (BadHexId, ValueError) as e:
-            self.palette.grid_label.setText(str(e))
+            self.palette.set_grid_message(str(e))
             ed.status(str(e))
             return False
         self.discard()
@@ -154,7 +161,7 @@ class GridFinder:
         rms = f", {fit.rms:.2f} px from its points" if fit is not None else ""
         done = (f"Sheet {sheet.id} calibrated from the found grid: {ns.cols} columns x {ns.rows} rows, "
                 f"{text} top left{rms}")
-        self.palette.grid_label.setText(done + ". Undo takes it back.")
+        self.palette.set_grid_message(done + ". Undo takes it back.")
         ed.status(done)
         return True
 

@@ -116,6 +116,11 @@ class Palette(QWidget):
             b.setFocusPolicy(Qt.NoFocus)
             b.clicked.connect(lambda _=False: self.acted.emit())
 
+    def set_grid_message(self, text: str) -> None:
+        """What Find the grid has to say (the label takes room only when there is something to say)."""
+        self.grid_label.setText(text)
+        self.grid_label.setVisible(bool(text))
+
     def show_grid_answer(self, on: bool, suggestion: str) -> None:
         """Show (or hide) the field for the found grid's first hex id, filled with ``suggestion``."""
         self.grid_answer.setVisible(on)
@@ -142,8 +147,9 @@ class Palette(QWidget):
         fl.addWidget(self.find_grid_button)
         self.grid_label = QLabel("")
         self.grid_label.setWordWrap(True)
-        self.grid_label.setMinimumHeight(self.grid_label.fontMetrics().lineSpacing() * 4)
+        self.grid_label.setMinimumHeight(self.grid_label.fontMetrics().lineSpacing() * 3)
         self.grid_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.grid_label.setVisible(False)
         fl.addWidget(self.grid_label)
         self.grid_answer = QWidget()
         al = QHBoxLayout(self.grid_answer)

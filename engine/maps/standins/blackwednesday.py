@@ -240,6 +240,16 @@ def build_board() -> Board:
     add_area(board, "El Bastion", "feature", bastion)
     add_area(board, "first trench line", "trench line", first)
     add_area(board, "second trench line", "trench line", second)
+    # Black Wednesday 2.1f: the looting limit, 5 hexes south of the second trench line in each hex row it
+    # crosses (the first number runs north to south, so: the line's southernmost hex in the row, plus 5).
+    south: dict[tuple[str, str], int] = {}
+    for x in second:
+        hid = board.hex_id(x)
+        key = (hid[0], hid[4:])
+        south[key] = max(south.get(key, 0), int(hid[1:3]))
+    limit = [board.parse_hex(f"{sh}{n + 5:02d}.{row}") for (sh, row), n in sorted(south.items())
+             if n + 5 <= COLS]
+    add_area(board, "looting limit", "limit line", limit)
     wire = set(route(board, WIRE_LINE)) - first - second
     add_feature(board, wire, "wire")
     add_area(board, "wire line", "wire line", wire)

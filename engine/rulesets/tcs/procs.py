@@ -135,10 +135,12 @@ def initiative(rules, st, ctx, phase: str) -> None:
 
 # ---------------------------------------------------------------- fire and morale (TCS 8, 9, 13)
 
-def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True) -> tuple[int, list[Step]]:
+def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features: bool = True,
+                cls: str = "") -> tuple[int, list[Step]]:
     """Column shifts against a target hex: its combat class and the game's features (BW 1.3a trench, ...); an
-    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender)."""
-    cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
+    assault's attackers never get the features' shifts (BW 1.3a, 1.6: only the defender).  ``cls`` overrides
+    the terrain's combat class (BW 1.3b: vehicles in a trench hex are in Open terrain)."""
+    cls = cls or ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, h),), purpose=f"the terrain of {rules.hid(h)}")
     sh = int(ctx.cell("tcs.terrain.fire_shift", (cls,), purpose=f"{cls} targets"))
     steps = [Step(f"{sh:+d} {cls} target", "TCS 8.0")] if sh else []
     total = sh
@@ -157,12 +159,23 @@ def fire_shifts(rules, st, ctx, h: Hex, extra: list[tuple[int, Step]], features:
 
 def area_attack(rules, st, ctx, firepower: int, h: Hex, who: str, extra: list[tuple[int, Step]] = (), sfa: bool = False,
                 assault: bool = False, features: bool = True) -> None:
-    """One roll on the Area Fire Table against every unit in a hex (TCS 8.0)."""
+    """One roll on the Area Fire Table against every unit in a hex (TCS 8.0); a game may split the hex's units
+    into groups read on different terms, each with its own roll (BW 1.3b: vehicles in a trench hex)."""
     targets = [k for k, u in st.units.items() if u.hex == h]
     if not targets or firepower <= 0:
         return
+    if rules.game is not None and hasattr(rules.game, "area_groups"):
+        groups = rules.game.area_groups(rules, st, h, targets, features)
+    else:
+        groups = [(targets, "", features)]
+    for group, cls, feats in groups:
+        _area_roll(rules, st, ctx, firepower, h, who, group, cls, feats, extra, sfa, assault)
+
+
+def _area_roll(rules, st, ctx, firepower: int, h: Hex, who: str, targets: list, cls: str, features: bool,
+               extra, sfa: bool, assault: bool) -> None:
     base = int(ctx.cell("tcs.area_fire_column", (firepower,), purpose=f"{who}: firepower {firepower}"))
-    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features)
+    shift, steps = fire_shifts(rules, st, ctx, h, list(extra), features, cls)
     col = _clip(base + shift, 1, 20)
     roll = ctx.roll_dice("2d6", f"area fire by {who} at {rules.hid(h)}")
     work = (Step(f"column {base} (firepower {firepower})", "TCS 8.0"), *steps, Step(f"roll {roll}"))
@@ -316,6 +329,8 @@ def point_fire(rules, st, ctx, unit: str, target: str) -> None:
     f.fired = f.fired_turn = t.fired_turn = True
     rating = int(ctx.cell("tcs.counter.point_fire", (rules.specs[unit].type,), purpose=f"{unit}'s point fire"))
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, t.hex),), purpose="the target's terrain")
+    if rules.game is not None and hasattr(rules.game, "target_class"):       # BW 1.3a/b: trench hexes
+        cls = rules.game.target_class(rules, st, target, cls)
     col = _clip(rating, 1, 12)
     roll = ctx.roll_dice("2d6", f"point fire by {unit} at {target}")
     res = ctx.cell("tcs.point_fire", (col, cls, roll), (Step(f"column {col}", "TCS 9.0"), Step(f"{cls} target"),
@@ -414,6 +429,9 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
 
 def sortie_roll(rules, st, ctx, side: str) -> None:
     """Aircraft step (TCS 25.0; BW 1.9, Leros 3.3b): sorties come on day turns in the allowed weather."""
+    if rules.game is not None and hasattr(rules.game, "sortie_roll"):     # BW 1.9: one roll says whose sorties
+        rules.game.sortie_roll(rules, st, ctx, side)
+        return
     st.sorties = 0
     for a in rules.scenario.air:
         if a.side != side:
@@ -567,10 +585,11 @@ def release(rules, st, ctx) -> None:
     """Variable reinforcements (BW 2.7, 3.3a, 3.5): once a group's trigger holds, roll for it each Command Phase.
 
     Groups read on the same printed table share one roll a phase; the result releases the first group still
-    waiting whose ``result`` it is (the groups' order is the scenario's, so I-215's batteries come before the
-    others, BW 3.5 note).  A group with ``at_least`` is released on two dice at least that (BW 2.7: 11 or 12).
+    waiting whose ``result`` it is, or what the game's ``release_pick`` lets the player choose (BW 3.5).  A group
+    with ``at_least`` is released on two dice at least that (BW 2.7: 11 or 12).
     Released units enter at once through their entry areas (BW 1.10h)."""
-    rolled: dict[str, str] = {}
+    done: set[str] = set()
+    waiting = []
     for r in rules.scenario.releases:
         if r.id in st.released:
             continue
@@ -581,22 +600,33 @@ def release(rules, st, ctx) -> None:
             g = r.trigger[8:]
             if g not in st.released or any(u in st.waiting for u in rules.release_units.get(g, [])):
                 continue
+        waiting.append(r)
+    for r in waiting:
         if r.table:
-            if r.table not in rolled:
-                roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
-                rolled[r.table] = str(ctx.cell(r.table, (roll,), (Step(f"roll {roll}", r.rule),),
-                                               f"{r.rule} variable reinforcements"))
-            res = rolled[r.table]
-            if res != r.result:
+            if r.table in done:
                 continue
-            rolled[r.table] = "used"
+            done.add(r.table)
+            roll = ctx.roll_dice("2d6", f"{r.rule} variable reinforcements")
+            steps = (Step(f"roll {roll}", r.rule),)
+            if rules.game is not None and hasattr(rules.game, "release_row"):     # BW 3.5, 4.1b modifiers
+                roll, steps = rules.game.release_row(rules, st, ctx, r, roll, steps)
+            res = str(ctx.cell(r.table, (roll,), steps, f"{r.rule} variable reinforcements"))
+            same = [x for x in waiting if x.table == r.table]
+            if rules.game is not None and hasattr(rules.game, "release_pick"):    # BW 3.5: the player's pick
+                picked = rules.game.release_pick(rules, st, ctx, res, same)
+            else:
+                picked = [x for x in same if x.result == res][:1]
         else:
             roll = int(ctx.roll_dice("2d6", f"{r.rule} release of {r.id}"))
             if roll < r.at_least:
                 ctx.events.append(Event("release", f"{r.id}: rolled {roll}, needs {r.at_least} ({r.rule})"))
                 continue
-        st.released.append(r.id)
-        ctx.events.append(Event("release", f"{r.id} is released ({r.rule})", {"group": r.id}))
+            picked = [r]
+        for x in picked:
+            st.released.append(x.id)
+            ctx.events.append(Event("release", f"{x.id} is released ({x.rule})", {"group": x.id}))
+            if rules.game is not None and hasattr(rules.game, "on_release"):      # BW 3.5a: a battery's rounds
+                rules.game.on_release(rules, st, ctx, x)
     rules.arrive(st, ctx.events)
 
 

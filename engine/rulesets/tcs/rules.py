@@ -491,6 +491,8 @@ class TcsRules:
             raise IllegalAction("TCS 6.13", f"{uid} is carrying out {cur}; complete or cancel it first")
         if self.specs[uid].formation and s.formation and not self.fits_formation(uid, s.formation):
             raise IllegalAction("TCS 6.13", f"{uid} belongs to {self.specs[uid].formation}, not {s.formation}")
+        if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
+            self.game.check(self.game.sheet_problem(self, st, [uid], s.objective, s.id))
         return s
 
     def fits_formation(self, uid: str, formation: str) -> bool:
@@ -525,11 +527,15 @@ class TcsRules:
                 raise IllegalAction("TCS 6.8", f"{u} is not a unit of {side} on the map")
             if not self.fits_formation(u, a.formation):
                 raise IllegalAction("TCS 6.8", f"{u} is not in {a.formation}")
+        if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
+            self.game.check(self.game.sheet_problem(self, st, a.units, obj))
         s.units = list(a.units)
         return s
 
     def _do_newsheet(self, st, a: A.NewSheet, side, events) -> None:
         st.sheets[a.sheet] = self.check_new_sheet(st, a, side)
+        if self.game is not None and hasattr(self.game, "drawn_before_play"):        # BW 1.10k
+            st.sheets[a.sheet].weighted_turns = self.game.drawn_before_play(self, st)
         st.next_id += 1
         events.append(Event("opsheet", f"new Op Sheet {a.sheet}: {a.type} for {a.formation}"))
 
@@ -558,6 +564,9 @@ class TcsRules:
         bat = self.batteries.get(battery)
         if bat is None or bat.side != side:
             raise IllegalAction("TCS 18.0", f"{side} has no battery {battery!r}")
+        if bat.release and bat.release not in st.released:          # BW 3.5: a German battery comes by the table
+            rule = next((r.rule for r in self.scenario.releases if r.id == bat.release), "TCS 18.0")
+            raise IllegalAction(rule, f"{battery} is not released yet ({bat.release})")
         if battery in st.batteries_used or any(m.battery == battery for m in st.markers if m.continuous):
             raise IllegalAction("TCS 18.0", f"{battery} already fires this phase")
         if ammo not in ("he", "smoke", "illum"):

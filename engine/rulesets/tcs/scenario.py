@@ -89,6 +89,7 @@ class BatterySpec:
     fires_as: str = "battery"       # or "battalion"
     unit: str = ""                  # an on-map mortar or gun unit that fires it and may spot for itself
     smoke: bool | None = None       # None: the series rule (80 mm and more, Leros 2.6)
+    release: str = ""               # a variable-reinforcement group that makes it available (BW 3.5)
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,7 @@ class Condition:
     area: str = ""                  # an area expression on the map
     count: int = 0
     group: str = "battalion"        # exit and no_exit: the formation that must leave intact (EXIT_GROUPS)
+    credit: str = ""                # occupy_at_least: hexes the game credits besides those held (BW scenario 2)
 
 
 @dataclass(frozen=True)
@@ -218,6 +220,8 @@ DEFAULT_OPTIONS = {
     "prep_log": "",                 # BW 2.4: the Prep Log fired ("historical" or a Log file beside the scenario)
     "prep_battalions": [],          # BW 2.4: the Log's columns this scenario uses (empty: all)
     "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
+    "looting_at_start": False,      # BW 2.1f: sheets implemented before play stay inside the looting limit
+    "looting": [],                  # BW 2.1f: units under the looting restriction at the start (scenarios 4-6)
 }
 
 
@@ -389,7 +393,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                 r.bad(f"{where}.unit", f"no unit {u!r}")
             batteries.append(BatterySpec(i, side_of(t, where), r.get(t, "calibre", str, where, required=True, default=""),
                                          r.get(t, "fires_as", str, where, default="battery", choices=("battery", "battalion")),
-                                         u, r.get(t, "smoke", bool, where, default=None)))
+                                         u, r.get(t, "smoke", bool, where, default=None),
+                                         r.get(t, "release", str, where, default="")))
     ammo = {}
     for where, t in r.tables(doc, "ammo"):
         s = side_of(t, where)
@@ -434,6 +439,9 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     for i, u in enumerate(units):
         if u.release and u.release not in rel_ids:
             r.bad(f"units[{i}].release", f"no [[releases]] group {u.release!r}")
+    for i, b in enumerate(batteries):
+        if b.release and b.release not in rel_ids:
+            r.bad(f"batteries[{i}].release", f"no [[releases]] group {b.release!r}")
     conditions, levels, vshifts, holder = [], [], [], ""
     objs = []
     vic = doc.get("victory", {})
@@ -447,7 +455,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                                               choices=CONDITION_KINDS),
                                         side_of(t, w), r.get(t, "area", str, w, default=""),
                                         r.get(t, "count", int, w, default=0),
-                                        r.get(t, "group", str, w, default="battalion", choices=EXIT_GROUPS)))
+                                        r.get(t, "group", str, w, default="battalion", choices=EXIT_GROUPS),
+                                        r.get(t, "credit", str, w, default="", choices=("", "released_reserves"))))
         cids = {c.id for c in conditions}
         for where, t in r.tables(vic, "levels"):
             w = "victory." + where
@@ -507,7 +516,7 @@ def _check_references(r: _Reader, sides, formations, units, sheets, batteries, p
     slots = load_slots(Path(__file__).with_name("charts.toml"))
     for i, a in enumerate(air):
         if a.table not in slots:
-            r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"bw.air_sortie\")")
+            r.bad(f"air[{i}].table", f"no chart {a.table!r} (a sortie table like \"tcs.air_sortie\")")
     if weather_table and weather_table not in slots:
         r.bad("scenario.weather_table", f"no chart {weather_table!r} (a weather table like \"bw.weather\")")
 

@@ -5,7 +5,8 @@ A condition is one of:
 - ``occupy_all``: ``side`` occupies every hex of ``area`` (BW 5.0: the last side to occupy or pass through it);
 - ``occupy_at_least``: ``side`` occupies at least ``count`` hexes of ``area``;
 - ``hold_fewer``: ``side`` occupies fewer than ``count`` hexes of ``area`` (scenario 4's "fewer than 50");
-- ``occupy_any``: ``side`` occupies all of one of the areas ``area`` lists, separated by ";";
+- ``occupy_any``: ``side`` occupies all of one of the areas ``area`` lists, separated by ";" (with ``count``: all
+  of at least that many of them, BW 5.1 "two of the following villages");
 - ``no_units``: no unit of ``side`` stands in ``area``;
 - ``exit``: an intact ``group`` (platoon, company, battalion, regiment) of ``side`` left the map through
   ``area`` (BW 5.0: exited units holding 80% or more of the group's original steps); ``no_exit``: none did.
@@ -25,6 +26,9 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
     if c.kind == "occupy_all":
         return held == len(hexes) and bool(hexes), f"{c.side} occupies {held} of {len(hexes)} hexes"
     if c.kind == "occupy_at_least":
+        if c.credit and rules.game is not None and hasattr(rules.game, "hex_credit"):    # BW scenarios 2, 3
+            n, why = rules.game.hex_credit(rules, st, c)
+            return held + n >= c.count, f"{c.side} occupies {held} hexes + {n} credited ({why}) (needs {c.count})"
         return held >= c.count, f"{c.side} occupies {held} hexes (needs {c.count})"
     if c.kind == "hold_fewer":
         return held < c.count, f"{c.side} occupies {held} hexes (fewer than {c.count} needed)"
@@ -32,7 +36,9 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
         parts = rules.condition_parts[c.id]
         full = [i for i, p in enumerate(parts) if p and all(st.control.get(h) == c.side for h in p)]
         names = [x.strip() for x in c.area.split(";")]
-        return bool(full), f"{c.side} occupies all of {', '.join(names[i] for i in full) or 'none of them'}"
+        need = max(c.count, 1)
+        return len(full) >= need, (f"{c.side} occupies all of {', '.join(names[i] for i in full) or 'none of them'}"
+                                   + (f" (needs {need})" if need > 1 else ""))
     if c.kind == "no_units":
         n = sum(1 for k, u in st.units.items() if u.hex in hexes and rules.specs[k].side == c.side)
         return n == 0, f"{n} {c.side} units there"

@@ -134,8 +134,10 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
 
 
 # ------------------------------------------------------------------ victory
-def cond(i, text, kind, side, area="", count=0, group=""):
+def cond(i, text, kind, side, area="", count=0, group="", credit=""):
     c = {"id": i, "text": text, "kind": kind, "side": side, "area": area, "count": count}
+    if credit:                # BW scenarios 2 and 3: hexes credited for released Axis reserve companies
+        c["credit"] = credit
     if group:                 # BW 5.1: the intact formation an exit condition counts
         c["group"] = group
     return c
@@ -220,6 +222,18 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         lines += ["", "[[op_sheets]]"] + [f"{k} = {_v(v)}" for k, v in s.items()]
     for t in batteries:
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
+    rel_ids = {t["id"] for t in releases}
+    have = {t["id"]: t["calibre"] for t in batteries if t["side"] == "axis"}
+    for bid, cal in GERMAN_BATTERIES:          # BW 3.5: a German battery the table releases (3.5a: with its rounds)
+        if "de-" + bid in rel_ids:
+            have[bid] = cal
+            lines += ["", "[[batteries]]", f"id = {_v(bid)}", 'side = "axis"', f"calibre = {_v(cal)}",
+                      'fires_as = "battery"', f"release = {_v('de-' + bid)}"]
+    from .black_wednesday_rules import AXIS_BATTALIONS
+    for bn, members in AXIS_BATTALIONS.items():    # BW 3.2: the batteries of a battalion may fire together
+        if all(m in have for m in members):
+            lines += ["", "[[batteries]]", f"id = {_v(bn)}", 'side = "axis"', f"calibre = {_v(have[members[0]])}",
+                      'fires_as = "battalion"']
     for t in ammo:
         lines += ["", "[[ammo]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     if head["start"].endswith("10 Feb") and head["end"].endswith("11 Feb") and head["end"][:4] >= "0500":
@@ -228,6 +242,11 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
                                      ("axis", "105mm de", 100, 20), ("axis", "150mm de", 120, 15)):  # German
             lines += ["", "[[ammo_arrivals]]", 'clock = "0500 11 Feb"', f"side = {_v(side)}", f"calibre = {_v(cal)}",
                       f"he = {he}", f"smoke = {smoke}"]
+    # BW 1.9: every scenario rolls the Air Sortie Table on its Clear day turns; its results are German (Stuka,
+    # 4.1c) or Soviet sorties, attacking with their counter type's firepower (the manifest's, asked in play)
+    for side, typ in (("axis", "german stuka sortie"), ("soviet", "soviet air sortie")):
+        lines += ["", "[[air]]", f"side = {_v(side)}", 'table = "bw.air_sortie"', f"sortie_type = {_v(typ)}",
+                  'weather = ["clear"]']
     for t in releases:
         lines += ["", "[[releases]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
     lines += ["", "[[fire_shifts]]", 'feature = "trench"', "shift = -2", 'rule = "BW 1.3a"',
@@ -309,6 +328,10 @@ GERMAN_GROUPS = [  # BW 3.5: A = a company or a battery, B = an armour company, 
     ("de-7-390", ["7-II-390"], "A"), ("de-8-390", ["8-II-390"], "A"),
     ("de-226", ["1-226"], "B"), ("de-563", ["1-563"], "B"), ("de-102", ["102"], "B"), ("de-flak", ["KG-Flak"], "B"),
 ]
+GERMAN_BATTERIES = [  # BW 3.2 / 3.5: the German batteries not set up come by the table (A: one, B: two), I-215 first
+    ("I-215-1", "105mm de"), ("I-215-2", "105mm de"), ("I-215-3", "105mm de"),
+    ("III-215-9", "150mm de"), ("850-1", "150mm de"), ("850-2", "150mm de"), ("850-3", "150mm de"),
+]
 
 
 def _variable(b, spanish=True, german=True, soviet14=False):
@@ -324,6 +347,9 @@ def _variable(b, spanish=True, german=True, soviet14=False):
                         "trigger": "trench", "result": size})
             for g in groups:
                 b.enter(units_of(g), "", GERMAN_ENTRY, "BW 3.5", release=gid)
+        for bid, _cal in GERMAN_BATTERIES:
+            rel.append({"id": "de-" + bid, "side": "axis", "rule": "BW 3.5", "table": "bw.german_reinforcements",
+                        "trigger": "trench", "result": "A"})
     if soviet14:
         rel.append({"id": "14-72", "side": "soviet", "rule": "BW 2.7", "at_least": 11,
                     "trigger": "entered:spanish-reserve"})
@@ -368,6 +394,18 @@ def _hexes_expr(hexes) -> str:
     return " or ".join(sorted(hexes))
 
 
+def _south_of_trench(board, hexes) -> list[str]:
+    """BW 5.1 "south of the trench line": a hex whose first number is at least the first trench line's
+    northernmost hex in its own hex line (same sheet, same second number; the sheets' first number runs north
+    to south, docs/tcs-maps.md); hex lines the trench does not cross (the west of sheet A) lie behind it."""
+    front: dict[str, int] = {}
+    for h in board.areas["first trench line"].hexes:
+        hid = board.hex_id(h)
+        front[hid[0] + hid[4:]] = min(front.get(hid[0] + hid[4:], 99), int(hid[1:3]))
+    ids = [board.hex_id(h) for h in hexes]
+    return [x for x in ids if int(x[1:3]) >= front.get(x[0] + x[4:], 0)]
+
+
 def campaign_victory(board):
     """BW 5.1 with its shifts: one level toward the Soviets per 40 Axis units lost, toward the Axis per 80 Soviet."""
     cb = [h for h in board.hexes() if board.terrain_of(h) in ("city", "building")] if hasattr(board, "terrain_of") \
@@ -388,18 +426,47 @@ def campaign_victory(board):
               GERMAN_ENTRY, group="battalion"),
          cond("kb20", "Axis occupy at least 20 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 20),
          cond("kb40", "Axis occupy at least 40 hexes of Krasni Bor", "occupy_at_least", "axis", "krasni_bor", 40),
-         cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb)]
+         cond("west", "Axis occupy every City and Building hex on the west map (A)", "occupy_all", "axis", west_cb),
+         cond("two", "Soviets occupy two of Potrolovo, Mondolovo, Samsonovka and Staraia Myza", "occupy_any",
+              "soviet", "potrolovo; mondolovo; samsonovka; staraia_myza", 2),
+         cond("south-cb", "Axis occupy every City and Building hex south of the trench line", "occupy_all", "axis",
+              _hexes_expr(_south_of_trench(board, cb))),
+         cond("no-exit-plt", "no intact Soviet formation (platoon or higher) exits through E-H", "no_exit",
+              "soviet", GERMAN_ENTRY, group="platoon")]
     levels = [
         {"name": "Soviet Massive Victory", "winner": "soviet", "conditions": ["kb", "sm", "po", "mo", "sa", "hw",
                                                                                "exit-rgt"], "rank": 6},
-        {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "exit-bn"], "rank": 5},
+        {"name": "Soviet Major Victory", "winner": "soviet", "conditions": ["kb", "two", "exit-bn"], "rank": 5},
         {"name": "Soviet Minor Victory", "winner": "soviet", "conditions": ["kb"], "rank": 4},
+        {"name": "Axis Massive Victory", "winner": "axis", "conditions": ["south-cb", "no-exit-plt"], "rank": 0},
         {"name": "Axis Major Victory", "winner": "axis", "conditions": ["kb40", "west", "no-exit-bn"], "rank": 1},
         {"name": "Axis Minor Victory", "winner": "axis", "conditions": ["kb20"], "rank": 2},
         {"name": "Draw", "winner": "", "conditions": [], "rank": 3},
     ]
     return {"conditions": c, "levels": levels, "holder": "axis",
             "shifts": [{"side": "axis", "per": 40, "toward": "soviet"}, {"side": "soviet", "per": 80, "toward": "axis"}]}
+
+
+def _early_sheets(b: Builder, soviet: list, axis_objectives: list, reserve_objective: str) -> list[dict]:
+    """Scenarios 1-3 (BW 1.10j): the set-ups' historical orders as at-start sheets.  The Soviet divisions and
+    the armour each attack on an implemented sheet whose objective lies inside the looting limit (2.1f);
+    the Spanish front holds on an implemented Prepared Defense ("allowed at start"), the listed reserves
+    wait on a reserve sheet (TCS 6.14) that the reserve check releases (the scenarios' reserve credit)."""
+    out = [{"id": f"{f}-attack", "side": "soviet", "formation": f, "type": "attack", "units": _ids(*groups),
+            "objective": objs, "implemented": True} for f, groups, objs in soviet]
+    front = [k for k, x in b.units.items() if x["u"].side == "axis" and x.get("rule") == "BW 1.10f"]
+    reserve = [k for k, x in b.units.items() if x["u"].side == "axis" and x.get("rule") == "BW 1.10f (reserves)"]
+    out.append({"id": "Sp-prepared", "side": "axis", "formation": "spanish", "type": "prepared_defense",
+                "units": front, "objective": axis_objectives, "implemented": True})
+    out.append({"id": "Sp-reserve", "side": "axis", "formation": "spanish", "type": "hasty_defense",
+                "units": reserve, "objective": [reserve_objective], "reserve": True})
+    return out
+
+
+S1_ORDERS = [("43", ["708-43*"], ["B16.31"]), ("armour", ["IndTk"], ["B16.31"])]      # trenches east of the railroad
+S2_ORDERS = [("63Gd", ["63Gd-div", "269-63Gd*", "270-63Gd*", "342-63Gd*"], ["B40.16"])]  # Krasni Bor from the north
+S3_ORDERS = [S1_ORDERS[0], S2_ORDERS[0], ("72", ["72-div", "133-72*", "187-72*"], ["A30.33"]),  # toward Staraia Myza
+             ("armour", ["IndTk", "1-RB", "2-RB"], ["B16.31", "A30.33"])]
 
 
 def build_all(root: Path = ROOT) -> list[Path]:
@@ -414,10 +481,12 @@ def build_all(root: Path = ROOT) -> list[Path]:
 
     # BW 2.4: scenarios 1 and 2 use the Log's columns aimed at their sectors (the program's reading of "a subset
     # of positions": the battalions whose historical targets all lie in that division's sector), 3 all of it
-    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"]}
-    prep2 = {"prep_log": "historical",
+    prep1 = {"prep_log": "historical", "prep_battalions": ["122mm 1", "122mm 2", "152mm 7"], "looting_at_start": True}
+    prep2 = {"prep_log": "historical", "looting_at_start": True,              # BW 2.1f: the at-start sheets
              "prep_battalions": ["Katyusha 1", "Katyusha 2", "122mm 3", "122mm 4", "152mm 8"]}
-    prep3 = {"prep_log": "historical"}
+    prep3 = {"prep_log": "historical", "looting_at_start": True}
+    loot4 = S4_SHEETS[0]["units"]                        # BW 2.1f: units that completed their initial sheets
+    loot5 = S5_SHEETS[0]["units"]
 
     def emit(n, slug, head, b, **kw):
         p = root / "scenarios" / f"black-wednesday-{n}-{slug}.toml"
@@ -431,6 +500,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
     b.enter(units_of("3-Recon"), "0900 10 Feb", "train_station", "BW Scenario 1")
     emit(1, "turning-the-left", _head(1, "", "Turning the Left", "0600 10 Feb", "0940 10 Feb", "soviet",
                                       "The 43 Rifle Division and 1 Independent Tank Battalion against I-262."), b,
+         sheets=_early_sheets(b, S1_ORDERS, ["B16.29", "B16.33"], "B21.32"),
          batteries=sov_bats_43 + _bats("axis", ["Bty1", "Bty2"], "105mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 48, 8), _ammo("soviet", "122mm", 12), _ammo("axis", "105mm", 70, 20, 2)],
          victory={"conditions": [cond("trenches", "Soviets clear all the trench hexes in the play area", "occupy_all",
@@ -446,11 +516,12 @@ def build_all(root: Path = ROOT) -> list[Path]:
     rel = _variable(b, spanish=False)
     emit(2, "assault-of-the-guards", _head(2, "", "Assault of the Guards", "0600 10 Feb", "0940 10 Feb", "soviet",
                                            "The 63 Guards against II-262's trenches and Krasni Bor."), b,
+         sheets=_early_sheets(b, S2_ORDERS, ["B19.26", "B29.25", "B34.15", "B33.12"], "B38.16"),
          batteries=sov_bats_63 + _bats("axis", ["Bty3", "Bty9"], "105mm", "battery") + _bats("axis", ["Bty12"], "150mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 48, 8), _ammo("soviet", "122mm", 12), _ammo("axis", "105mm", 70, 20, 2),
                _ammo("axis", "150mm", 25, 6)], releases=rel,
          victory={"conditions": [cond("kb5", "Soviets occupy 5 or more hexes of Krasni Bor", "occupy_at_least",
-                                      "soviet", "krasni_bor", 5),
+                                      "soviet", "krasni_bor", 5, credit="released_reserves"),
                                  cond("bastion", "Soviets capture El Bastion", "occupy_all", "soviet", "el_bastion")],
                   "levels": levels_count(["kb5", "bastion"], 1, 0, "Axis Minor Victory")},
          comment="Black Wednesday scenario 2, Assault of the Guards: map B west of the railroad, 0600-0940 10 Feb.",
@@ -462,7 +533,10 @@ def build_all(root: Path = ROOT) -> list[Path]:
         _soviet_enter(b, ["708-43*", "IndTk", "63Gd-div", "269-63Gd*", "270-63Gd*", "342-63Gd*", "133-72*", "187-72*",
                           "1-RB", "2-RB"])
         rel = _variable(b, soviet14=True)
-        kw = dict(batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
+        kw = dict(sheets=_early_sheets(b, S3_ORDERS, ["B16.29", "B16.33", "B19.26", "B29.25", "B34.15", "B33.12",
+                                                      "B29.03", "A30.33", "A25.23", "A21.31", "A15.32", "A12.29"],
+                                       "B38.16"),
+                  batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
                   + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
                   + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
                   ammo=[_ammo("soviet", "76mm", 168, 28), _ammo("soviet", "122mm", 36),
@@ -476,7 +550,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                      "occupy_all", "soviet", east),
                                 cond("bastion", "Soviets occupy El Bastion", "occupy_all", "soviet", "el_bastion"),
                                 cond("kb5", "Soviets occupy 5 or more hexes of Krasni Bor", "occupy_at_least",
-                                     "soviet", "krasni_bor", 5),
+                                     "soviet", "krasni_bor", 5, credit="released_reserves"),
                                 cond("west", "Soviets occupy 25 or more trench hexes west of the railroad",
                                      "occupy_at_least", "soviet", west, 25)],
                  "levels": levels_count(["east", "bastion", "kb5", "west"], 3, 2)}
@@ -495,7 +569,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
                                       "axis", "krasni_bor", 50),
                                  cond("bastion", "no Spanish unit in El Bastion", "no_units", "axis", "el_bastion")],
                   "levels": levels_count(["kb50", "bastion"], 2, 1)},
-         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.", breaches=8)
+         comment="Black Wednesday scenario 4, Melee in Krasni Bor: map B, 1000-1540 10 Feb.", breaches=8,
+         options={"looting": loot4})
     # Scenario 5: Assaulting the Mill
     b5 = _s5(Builder())
     v5 = [cond("mill", "Soviets occupy the Mill", "occupy_all", "soviet", "the_mill"),
@@ -510,7 +585,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
          releases=_variable(b5, german=False, soviet14=True),
          victory={"conditions": v5, "levels": levels_count(["mill", "bastion", "sm"], 2, 1)},
          comment="Black Wednesday scenario 5, Assaulting the Mill: both maps west of Bxx.07, 1000-1540 10 Feb.",
-         breaches=4)
+         breaches=4, options={"looting": loot5})
     # Scenario 6: The Assault Continues
     b6 = _s5(_s4(Builder()))
     soviet_setup(b6, {"1-708-43": (w(2, "B15.32"), 6), "2-708-43": (w(2, "B15.31"), 6), "3-708-43": (w(2, "B15.33"), 6)},
@@ -526,7 +601,8 @@ def build_all(root: Path = ROOT) -> list[Path]:
          victory={"conditions": v5 + [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor",
                                            "hold_fewer", "axis", "krasni_bor", 50)],
                   "levels": levels_count(["mill", "bastion", "sm", "kb50"], 3, 2)},
-         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15)
+         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15,
+         options={"looting": loot4 + loot5 + _ids("708-43*")})
     return out
 
 

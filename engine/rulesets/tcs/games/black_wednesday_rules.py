@@ -104,6 +104,8 @@ def after_move(rules, st, uid: str, frm, to) -> None:
         st.marks.pop(key, None)
     if _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
         st.marks["breaching " + uid] = rules.hid(frm)
+        if "4.5" in rules.options.get("variants", []) and rules.specs[uid].side == "soviet":
+            st.marks["mines " + uid] = rules.hid(to)         # BW 4.5: the breach is also a minefield breach
 
 
 def breaches(rules, st) -> list[tuple]:
@@ -181,7 +183,7 @@ def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
     spot only for their own 120mm mortar company, never for the artillery (the 289 AT Regiment's division is
     the player's assignment before play: any division's artillery FO)."""
     if bat.side != "soviet":
-        return None
+        return battalion_problem(rules, st, bat)
     spec = rules.specs[spotter]
     if spec.type == "soviet mortar forward observer":
         return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
@@ -273,10 +275,13 @@ def bind(rules) -> None:
     """Called once by the TCS rules: BW's own procedures, its Prep Log (BW 2.4) and its variants (BW 4.0)."""
     from dataclasses import replace
     rules.procs = {**rules.procs, "bw_prep": prep_fire, "bw_return": return_battalion,
-                   "bw_consolidate": consolidate, "bw_dora": dora_fire}
+                   "bw_consolidate": consolidate, "bw_dora": dora_fire, "bw_mines": mine_attack}
     rules.bw_prep = scenario_prep_log(rules)
     rules.bw_faux = faux_trp_hexes(rules.board)              # BW 3.2d
     rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
+    rules.bw_limit = looting_limit(rules.board)                                      # BW 2.1f
+    rules.bw_looting = frozenset(rules.options.get("looting", []))
+    _check_looting_at_start(rules)
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
     if bad:
@@ -308,6 +313,8 @@ def due(rules, st):
         return "bw_return", {}
     if step == "execute" and who == "axis" and st.marks.get("dora " + label) and not st.marks.get("dora fired " + label):
         return "bw_dora", {}                             # BW 4.7
+    if any(k.startswith("mines ") for k in st.marks):
+        return "bw_mines", {}                            # BW 4.5: the mined wire attacks the breaching unit
     if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
         return "bw_consolidate", {}                      # BW 2.2c
     log = rules.bw_prep
@@ -656,3 +663,306 @@ def dora_fire(rules, st, ctx) -> None:
     mid = f"M{st.next_id}"
     st.next_id += 1
     st.markers.append(Barrage(mid, "axis", "smoke", h, [h], "Dora", False, rules.options["smoke_level"]))
+
+
+# ---------------------------------------------------------------- BW 1.9 / 4.1c: air power
+
+AIR_SIDES = {"German": "axis", "Soviet": "soviet"}      # BW 1.9: the Air Sortie Table's results name the side
+
+
+def air_result(rules, st, ctx) -> tuple[str, int]:
+    """BW 1.9: once each Day turn whose weather is Clear the Soviet player rolls 11..66 on the Air Sortie Table;
+    the printed result (a chart prompt: side and count) is read once a turn and kept in the state.  BW 4.1c
+    (variant): German sorties doubled, Soviet sorties halved, rounding down (the book leaves the rounding open;
+    our choice: half of one sortie is none)."""
+    label = rules.turns[st.turn].kind, rules.turns[st.turn].label
+    key = "air " + label[1]
+    if key not in st.marks:
+        if label[0] != "day" or st.weather != "clear":
+            st.marks[key] = "none"
+            ctx.events.append(Event("sorties", f"no sorties: {label[0]} turn, {st.weather} (BW 1.9)"))
+        else:
+            from ....charts import Step
+            roll = ctx.roll_dice("d66", "the Air Sortie Table (BW 1.9)")
+            res = str(ctx.cell("bw.air_sortie", (roll,), (Step(f"roll {roll}"),), "whose sorties and how many"))
+            if res != "none":
+                who, n = res.split()
+                n = int(n)
+                if "4.1" in rules.options.get("variants", []):           # BW 4.1c
+                    n = n * 2 if who == "German" else n // 2
+                res = f"{AIR_SIDES[who]} {n}" if n else "none"
+            st.marks[key] = res
+            ctx.events.append(Event("sorties", f"Air Sortie Table {roll}: {res} (BW 1.9)", {"roll": roll, "result": res}))
+    res = st.marks[key]
+    if res == "none":
+        return "", 0
+    who, n = res.split()
+    return who, int(n)
+
+
+def sortie_roll(rules, st, ctx, side: str) -> None:
+    """BW 1.9: the phasing side's sorties are the turn's Air Sortie result if it names that side (and the
+    scenario gives that side's sortie counter type in ``[[air]]``); sorties are used at once, never saved."""
+    st.sorties = 0
+    if not rules.scenario.air:
+        return
+    who, n = air_result(rules, st, ctx)
+    if who == side and any(a.side == side for a in rules.scenario.air):
+        st.sorties = n
+        ctx.events.append(Event("sorties", f"{side}: {n} sorties available", {"side": side, "sorties": n}))
+
+
+# ---------------------------------------------------------------- BW 3.5 / 4.1b: the German table's modified row
+
+LATE_CLOCK = "0100 11 Feb"                               # BW 3.5 / 4.1b: the table's own modifier applies from here
+
+
+def _at_or_after(rules, st, label: str) -> bool:
+    return any(t.label == label for t in rules.turns[:st.turn + 1])
+
+
+def release_row(rules, st, ctx, r, roll: str, steps: tuple) -> tuple[str, tuple]:
+    """BW 3.5: the German Variable Reinforcement Table's roll takes the table's printed modifier on or after
+    0100 11 Feb (asked once: a chart prompt), and BW 4.1b (variant) adds +2 more; rows above 12 are asked
+    from the printed table like any other row.  Other tables are read on the plain roll."""
+    if r.table != "bw.german_reinforcements":
+        return roll, steps
+    from ....charts import Step
+    total, steps = int(roll), tuple(steps)
+    if _at_or_after(rules, st, LATE_CLOCK):
+        m = int(ctx.cell("bw.german_reinforcement_modifier", (LATE_CLOCK,), (), "the table's late modifier"))
+        total += m
+        steps += (Step(f"{m:+d} on or after {LATE_CLOCK}", "BW 3.5"),)
+    if "4.1" in rules.options.get("variants", []):
+        total += 2
+        steps += (Step("+2 German Cooperation", "BW 4.1b"),)
+    return str(max(2, min(20, total))), steps
+
+
+# ---------------------------------------------------------------- BW 3.5 / 3.5a: what a German result releases
+
+BATTERY_ROUNDS = {"he": 20, "smoke": 4, "illum": 1}      # BW 3.5a: added with each released battery
+FIRST_BATTERIES = "I-215"                                # BW 3.5 note: I-215's batteries before 9-III-215 or 850's
+
+
+def _battery_of(rules, group_id: str):
+    return next((b for b in rules.batteries.values() if b.release == group_id), None)
+
+
+def release_pick(rules, st, ctx, res: str, waiting: list) -> list:
+    """BW 3.5: the German table's result is the Axis player's choice: A is one company or one battery, B one
+    armour company, KG III Flak, two infantry companies or two batteries; every battery of I-215 comes before
+    9-III-215 or any of 850 Bn's (note).  Other tables release their first waiting group."""
+    if not waiting or waiting[0].table != "bw.german_reinforcements":
+        return [x for x in waiting if x.result == res][:1]
+    if res not in ("A", "B"):
+        return []
+    bats = [x for x in waiting if _battery_of(rules, x.id) is not None]
+    if any(_battery_of(rules, x.id).id.startswith(FIRST_BATTERIES) for x in bats):
+        bats = [x for x in bats if _battery_of(rules, x.id).id.startswith(FIRST_BATTERIES)]
+    companies = [x for x in waiting if x.result == "A" and _battery_of(rules, x.id) is None]
+    if res == "A":
+        options = {x.id: [x] for x in companies + bats}
+    else:
+        options = {x.id: [x] for x in waiting if x.result == "B"}
+        if len(companies) >= 2:
+            options["+".join(x.id for x in companies[:2])] = companies[:2]
+        rest = [x for x in waiting if _battery_of(rules, x.id) is not None]
+        pair = bats[:2] if len(bats) >= 2 else (bats + [x for x in rest if x not in bats])[:2]
+        if len(pair) == 2:
+            options["+".join(x.id for x in pair)] = pair
+    if not options:
+        return []
+    pick = ctx.choose("german_reinforcement", "axis", list(options),
+                      f"German Variable Reinforcements: result {res} releases (BW 3.5)")
+    return options[pick]
+
+
+def on_release(rules, st, ctx, group) -> None:
+    """BW 3.5a: a released battery brings 20 HE, 4 Smoke and 1 Illum of its calibre to the German pool."""
+    bat = _battery_of(rules, group.id)
+    if bat is None:
+        return
+    for kind, n in BATTERY_ROUNDS.items():
+        key = f"{bat.side}|{bat.calibre}|{kind}"
+        st.ammo[key] = st.ammo.get(key, 0) + n
+    ctx.events.append(Event("ammo", f"{bat.id} brings 20 HE, 4 Smoke, 1 Illum {bat.calibre} (BW 3.5a)"))
+
+
+# ---------------------------------------------------------------- BW 4.5: Improved Spanish Defenses (mined wire)
+
+def mine_attack(rules, st, ctx) -> None:
+    """BW 4.5 (variant): the wire hexes are mined; a Soviet unit attempting to breach one also breaches the
+    mines, which attack it as the series' minefield attack: the printed result is asked through the
+    ``bw.minefield_attack`` chart slot (a roll, read like the Area Fire Table: '-', a morale check, or steps
+    lost and a morale check).  The mines are cleared with the wire: a Fully Breached hex attacks no one (our
+    reading: a Partial Breach leaves the mines live, as it leaves the wire)."""
+    from ....charts import Step
+    from ..procs import lose_steps, morale_check
+    for key in sorted(k for k in st.marks if k.startswith("mines ")):
+        uid, hid = key[6:], st.marks.pop(key)
+        if st.units[uid].hex is None:
+            continue
+        roll = ctx.roll_dice("2d6", f"minefield attack on {uid} at {hid} (BW 4.5)")
+        res = str(ctx.cell("bw.minefield_attack", (roll,), (Step(f"roll {roll}", "BW 4.5"),),
+                           f"the mined wire at {hid} attacks {uid}"))
+        ctx.events.append(Event("mines", f"the mined wire at {hid} attacks {uid}: roll {roll}: {res} (BW 4.5)",
+                                {"unit": uid, "hex": hid, "result": res}))
+        if res == "-":
+            continue
+        if res != "M":
+            lose_steps(rules, st, ctx, uid, int(res))
+        if st.units[uid].hex is not None:
+            morale_check(rules, st, ctx, uid)
+
+
+# ---------------------------------------------------------------- BW scenarios 2 and 3: the reserve credit
+
+def hex_credit(rules, st, c) -> tuple[int, str]:
+    """BW scenarios 2 and 3 (note): each Axis reserve company released during play credits the Soviet player
+    with one more hex of Krasni Bor.  The reserves are the units on the scenario's at-start reserve sheets;
+    a sheet the reserve check has released counts each company on it once (the Engineer and Recon
+    battalions listed as reserves count their three companies each)."""
+    if c.credit != "released_reserves":
+        return 0, ""
+    start = {s.id for s in rules.scenario.op_sheets if s.reserve and s.side != c.side}
+    companies = set()
+    for sid in sorted(start):
+        s = st.sheets.get(sid)
+        if s is None or s.reserve:
+            continue
+        for k in s.units:
+            companies.add(k.partition(":")[0])       # the order of battle's company ("13-262:IG75-1": 13-262)
+    return len(companies), f"{len(companies)} Axis reserve companies released"
+
+
+# ---------------------------------------------------------------- BW 2.1f / 2.5b: looting
+
+def looting_limit(board) -> dict[tuple[str, str], int]:
+    """BW 2.1f: the map's "looting limit" line (5 hexes south of the second trench line) as (sheet, row) ->
+    the southernmost first number allowed in that hex row; rows the line does not cross are not limited."""
+    area = board.areas.get("looting limit")
+    out: dict[tuple[str, str], int] = {}
+    for h in (area.hexes if area is not None else ()):
+        hid = board.hex_id(h)
+        out[(hid[0], hid[4:])] = max(out.get((hid[0], hid[4:]), 0), int(hid[1:3]))
+    return out
+
+
+def beyond_limit(rules, h) -> bool:
+    """BW 2.1f: whether a hex lies south of the looting limit in its hex row."""
+    hid = rules.hid(h)
+    n = rules.bw_limit.get((hid[0], hid[4:]))
+    return n is not None and int(hid[1:3]) > n
+
+
+def still_looting(rules, st, uid: str) -> bool:
+    """BW 2.1f: a unit listed as looting stays so until a sheet it had at the start (its follow-on) implements
+    for it; the at-start sheets themselves are not restricted."""
+    if uid not in rules.bw_looting:
+        return False
+    cur = st.units[uid].sheet
+    return not (cur and cur in st.sheets and st.sheets[cur].implemented
+                and any(x.id == cur for x in rules.scenario.op_sheets))
+
+
+def sheet_problem(rules, st, units, objective, sheet: str = "") -> tuple[str, str] | None:
+    """BW 2.1f, 2.5b: a unit under the looting restriction (and its division's company units) takes no Op
+    Sheet with a movement or attack objective beyond the looting limit; the non-implemented sheets the
+    units have at the start are not restricted."""
+    if sheet and any(x.id == sheet for x in rules.scenario.op_sheets):
+        return None
+    loot = [u for u in units if still_looting(rules, st, u)]
+    far = [h for h in objective if beyond_limit(rules, h)]
+    if loot and far:
+        return "BW 2.1f", (f"{loot[0]} is under the looting restriction: no objective beyond the looting limit "
+                           f"({rules.hid(far[0])} is more than 5 hexes south of the second trench line)")
+    return None
+
+
+def _check_looting_at_start(rules) -> None:
+    """BW 2.1f: in scenarios 1-3 (option ``looting_at_start``) no Soviet sheet implemented before play has an
+    objective beyond the limit; looting units set up inside it (scenarios 4-6)."""
+    bad = []
+    if rules.options.get("looting_at_start"):
+        for i, s in enumerate(rules.scenario.op_sheets):
+            far = [x for x in s.objective if beyond_limit(rules, rules.board.parse_hex(x))]
+            if s.implemented and far and s.side == "soviet":          # a Soviet rule (2.0)
+                bad.append(Problem(rules.scenario.path, f"op_sheets[{i}].objective",
+                                   f"{far[0]} is beyond the looting limit: a sheet implemented before play "
+                                   f"keeps its objectives within 5 hexes south of the second trench line (BW 2.1f)"))
+    for u in rules.scenario.units:
+        if u.id in rules.bw_looting and u.hex and not (u.enters or u.release) \
+                and beyond_limit(rules, rules.board.parse_hex(u.hex)):
+            bad.append(Problem(rules.scenario.path, f"units.{u.id}.hex",
+                               f"{u.id} is under the looting restriction and sets up beyond the limit (BW 2.1f)"))
+    if bad:
+        raise BadFile(bad)
+
+
+# ---------------------------------------------------------------- BW 1.3a/b: who the trench protects
+
+def area_groups(rules, st, h, targets: list, features: bool) -> list:
+    """BW 1.3b: vehicles in a trench hex are in Open terrain for regular fire and take none of the trench's
+    shift, so Area Fire at a trench hex holding vehicles and other units reads the vehicles on their own roll
+    (our choice: the book gives one hex two classes, the series resolves one class a roll)."""
+    if not _has(rules, h, "trench"):
+        return [(targets, "", features)]
+    veh = [k for k in targets if rules.specs[k].vehicle]
+    rest = [k for k in targets if not rules.specs[k].vehicle]
+    out = [(rest, "", features)] if rest else []
+    if veh:
+        out.append((veh, "Open", False))
+    return out
+
+
+def target_class(rules, st, uid: str, cls: str) -> str:
+    """BW 1.3a/b: on the Point Fire Table a non-vehicle unit in a trench hex is in Protective terrain and a
+    vehicle there in Open terrain."""
+    h = st.units[uid].hex
+    if h is None or not _has(rules, h, "trench"):
+        return cls
+    return "Open" if rules.specs[uid].vehicle else "Protective"
+
+
+# ---------------------------------------------------------------- BW 1.10k: sheets drawn before play
+
+BEFORE_PLAY_WEIGHTED = 15                                 # BW 1.10k
+
+
+def drawn_before_play(rules, st) -> int:
+    """BW 1.10k: a non-implemented sheet drawn before play begins starts with 15 weighted turns.  The engine's
+    first chance to draw a sheet is the first turn's Command Phase, before any unit has moved or fired: a
+    sheet drawn there counts as drawn before play (our reading); later sheets start at 0."""
+    return BEFORE_PLAY_WEIGHTED if st.turn == 0 and rules.current(st)[0] == "command" else 0
+
+
+# ---------------------------------------------------------------- BW 3.2: Axis batteries fire together as a battalion
+
+AXIS_BATTALIONS = {            # BW 3.2: the Axis artillery battalions and their batteries (III-215 has one only)
+    "I-250": ("Bty1", "Bty2", "Bty3"), "III-250": ("Bty7", "Bty8", "Bty9"), "IV-250": ("Bty10", "Bty11", "Bty12"),
+    "I-215": ("I-215-1", "I-215-2", "I-215-3"), "850": ("850-1", "850-2", "850-3"),
+}
+
+
+def _fired(st, bid: str) -> bool:
+    return bid in st.batteries_used or any(m.battery == bid for m in st.markers if m.continuous)
+
+
+def battalion_problem(rules, st, bat) -> tuple[str, str] | None:
+    """BW 3.2: Axis artillery fires as batteries or as battalions, never both in one turn: a battalion fires
+    (as one battalion mission) only with every one of its batteries available and none of them firing this
+    turn; a battery does not fire in a turn its battalion does."""
+    members = AXIS_BATTALIONS.get(bat.id)
+    if members is not None:
+        for m in members:
+            b = rules.batteries.get(m)
+            if b is None or (b.release and b.release not in st.released):
+                return "BW 3.2", f"{bat.id} fires as a battalion only with all its batteries: {m} is not available"
+            if _fired(st, m):
+                return "BW 3.2", f"{m} fires as a battery this turn, so {bat.id} cannot fire as a battalion"
+        return None
+    for bn, ms in AXIS_BATTALIONS.items():
+        if bat.id in ms and _fired(st, bn):
+            return "BW 3.2", f"{bn} fires as a battalion this turn, so its battery {bat.id} cannot fire alone"
+    return None
