@@ -79,15 +79,17 @@ def load_image(path: str | Path) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            old, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, MAX_IMAGE_PIXELS
-            try:
-                with Image.open(p) as im:
-                    w, h = im.size
-                    if w * h > MAX_IMAGE_PIXELS:
-                        raise SuggestError(f"{p}: the image is {w:,} x {h:,} pixels, more than Sandtable reads")
-                    return np.asarray(im.convert("RGB"))
-            finally:
-                Image.MAX_IMAGE_PIXELS = old
+            # Pillow's guard is raised to the map view's limit for good, as the map view does (gui/tiles.py),
+            # never lowered and never put back: a grid search reading a scan in another thread sets and puts
+            # back the same global, and two saves and restores interleaved would leave it as the other found it
+            limit = Image.MAX_IMAGE_PIXELS
+            if limit is not None and limit < MAX_IMAGE_PIXELS:
+                Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+            with Image.open(p) as im:
+                w, h = im.size
+                if w * h > MAX_IMAGE_PIXELS:
+                    raise SuggestError(f"{p}: the image is {w:,} x {h:,} pixels, more than Sandtable reads")
+                return np.asarray(im.convert("RGB"))
     except SuggestError:
         raise
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
