@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from ...errors import BadFile, Problem
 
-# Black Wednesday 4.0: the variants the engine plays (4.3 is the scenarios' default Prep Log; 4.4 and 4.5 need
-# what our documents lack, docs/rules-coverage.md)
+# Black Wednesday 4.0: the variants the engine plays (4.3 is the scenarios' default Prep Log; 4.5 needs what our
+# documents lack, docs/rules-coverage.md)
 BW_OFFERED = {
     "4.1": ("German Cooperation", "German and Spanish units may share Op Sheets (4.1a) and one Axis ammunition "
                                   "pool (4.1d)"),
     "4.2": ("Spanish Panic", "A die for each Spanish unit before an overrun (4.2a)"),
+    "4.4": ("Axis Free Set Up", "The Axis sets up anywhere in play south of the trench line, every trench hex "
+                                "held or adjacent to an Axis unit (scenarios 1-3)"),
     "4.6": ("Grandes in Command", "The Spanish Command Prep rating is 2"),
     "4.7": ("Gustav the Great (Dora)", "The Axis plots Dora's 800 mm fire an hour ahead from 0600 10 Feb"),
 }
+BW_ONLY = {"4.4": ("black-wednesday-1", "black-wednesday-2", "black-wednesday-3", "black-wednesday-3c")}
 
 
 def offered(sc) -> tuple:
@@ -29,7 +32,8 @@ def offered(sc) -> tuple:
         return leros_offered(sc)
     if sc.options.get("game_rules") == "black_wednesday":
         used = set(sc.options.get("variants", []))
-        return tuple(VariantOffer(v, f"{v} {name}", text) for v, (name, text) in BW_OFFERED.items() if v not in used)
+        return tuple(VariantOffer(v, f"{v} {name}", text) for v, (name, text) in BW_OFFERED.items()
+                     if v not in used and sc.id in BW_ONLY.get(v, (sc.id,)))
     return ()
 
 
@@ -49,3 +53,19 @@ def apply(sc, ids) -> None:
                                                    f"(variants: {', '.join(known) or 'none'})")])
     sc.options["variants"] = list(sc.options.get("variants", [])) + [v for v in ids if v not in
                                                                     sc.options.get("variants", [])]
+    if "4.4" in ids:
+        _free_set_up(sc)
+
+
+def _free_set_up(sc) -> None:
+    """Black Wednesday 4.4: the Axis units set up again, freely south of the trench line (the engine's own set-up
+    from the rules: every trench hex covered first, then each unit at the first hex with room); the Soviet
+    units keep the file's hexes."""
+    from .setup import SetUp
+
+    s = SetUp(sc)
+    for u in sc.units:
+        if u.side != "axis" and u.hex and u.id in s.to_place():
+            s.hexes[u.id] = sc.board.parse_hex(u.hex)
+    s.auto()
+    sc.units = s.placed_scenario().units
