@@ -1139,3 +1139,37 @@ def test_3_2_an_axis_battalion_fires_its_batteries_together_or_they_fire_alone_n
     assert bw.battalion_problem(r, st, r.batteries["Bty7"]) is None     # another battalion's battery
     r4 = rules_n("4-melee-in-krasni-bor")                              # Bty1-3 and 9: I-250 whole, III-250 not
     assert "I-250" in r4.batteries and "III-250" not in r4.batteries
+
+
+def test_1_2b_a_vehicle_on_the_embankment_is_point_fired_as_a_road_movement_target():
+    from engine.rulesets.tcs.procs import point_fire
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    emb = next(h for h in sorted(r.board.features) if "rr embankment" in r.board.features_of(h)
+               and "trench" not in r.board.features_of(h))
+    off = next(n for n in r.board.neighbors(emb) if "rr embankment" not in r.board.features_of(n)
+               and "trench" not in r.board.features_of(n))
+    for u in st.units.values():
+        if u.hex in (emb, off):
+            u.hex = None
+    tank = "1-RB:KV1"
+    firer = next(k for k in r.order if r.specs[k].side == "axis" and not r.specs[k].vehicle)
+    put(r, st, tank, r.hid(emb))
+    put(r, st, firer, r.hid(off))
+    m = st.memory
+    for h in (emb, off):
+        m.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Partly Protective")
+    m.put("tcs.counter.point_fire", (r.specs[firer].type,), 5)
+    for cls, res in {"Billiard": "hit", "Open": "-", "Partly Protective": "-", "Protective": "-"}.items():
+        m.put("tcs.point_fire", ("5", cls, "7"), res)
+    _ev, need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    p = need.pending["prompt"]                           # the series' road-movement column is asked (BW 1.2b)
+    assert (p.slot, p.key) == ("tcs.road_target", ("Partly Protective",))
+    m.put("tcs.road_target", ("Partly Protective",), "Billiard")
+    events, _need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    assert [e.data["result"] for e in events if e.kind == "pointfire"] == ["hit"]   # read as Billiard
+    st.units[tank].hex = off                             # off the embankment: its own terrain, no road column
+    st.units[firer].hex = emb
+    events, _need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    assert [e.data["result"] for e in events if e.kind == "pointfire"] == ["-"]
+    assert bw.target_class(r, st, firer, "Partly Protective") == "Partly Protective"   # 1.2b: vehicles only

@@ -330,7 +330,7 @@ def point_fire(rules, st, ctx, unit: str, target: str) -> None:
     rating = int(ctx.cell("tcs.counter.point_fire", (rules.specs[unit].type,), purpose=f"{unit}'s point fire"))
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, t.hex),), purpose="the target's terrain")
     if rules.game is not None and hasattr(rules.game, "target_class"):       # BW 1.3a/b: trench hexes
-        cls = rules.game.target_class(rules, st, target, cls)
+        cls = rules.game.target_class(rules, st, target, cls, ctx)
     col = _clip(rating, 1, 12)
     roll = ctx.roll_dice("2d6", f"point fire by {unit} at {target}")
     res = ctx.cell("tcs.point_fire", (col, cls, roll), (Step(f"column {col}", "TCS 9.0"), Step(f"{cls} target"),

@@ -916,13 +916,21 @@ def area_groups(rules, st, h, targets: list, features: bool) -> list:
     return out
 
 
-def target_class(rules, st, uid: str, cls: str) -> str:
+def target_class(rules, st, uid: str, cls: str, ctx=None) -> str:
     """BW 1.3a/b: on the Point Fire Table a non-vehicle unit in a trench hex is in Protective terrain and a
-    vehicle there in Open terrain."""
+    vehicle there in Open terrain.  BW 1.2b: a vehicle on the railroad embankment always uses road movement,
+    read on the series' road-movement column (chart slot ``tcs.road_target``, asked if blank)."""
     h = st.units[uid].hex
-    if h is None or not _has(rules, h, "trench"):
+    if h is None:
         return cls
-    return "Open" if rules.specs[uid].vehicle else "Protective"
+    vehicle = rules.specs[uid].vehicle
+    if _has(rules, h, "trench"):
+        cls = "Open" if vehicle else "Protective"
+    if vehicle and ctx is not None and _has(rules, h, "rr embankment"):            # BW 1.2b
+        from ....charts import Step
+        cls = ctx.cell("tcs.road_target", (cls,), (Step(f"{uid} on the embankment uses road movement", "BW 1.2b"),),
+                       f"{uid} on the railroad embankment is a road-movement target")
+    return cls
 
 
 # ---------------------------------------------------------------- BW 1.10k: sheets drawn before play
