@@ -1173,3 +1173,39 @@ def test_1_2b_a_vehicle_on_the_embankment_is_point_fired_as_a_road_movement_targ
     events, _need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
     assert [e.data["result"] for e in events if e.kind == "pointfire"] == ["-"]
     assert bw.target_class(r, st, firer, "Partly Protective") == "Partly Protective"   # 1.2b: vehicles only
+
+
+def test_1_10b_the_soviet_player_writes_his_own_prep_log_before_play_and_it_is_fired_and_replayed(tmp_path):
+    from engine.game import load_game
+    from engine.scenario.newgame import new_game
+    path = ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml"
+    g = new_game(path, 3, ("own-prep-log",))
+    r = g.rules
+    hist = bw.encode_log(r, r.bw_prep)
+    assert [a.text() for a in g.legal_actions()] == ["preplog " + hist]       # the only action before play
+    with pytest.raises(IllegalAction) as e:
+        g.play("end")
+    assert e.value.rule == "BW 1.10b"
+    rows = hist.split("/")
+    idle = "/".join(["-," + rows[0].split(",", 1)[1]] + rows[1:])              # a gun battalion left idle
+    with pytest.raises(IllegalAction) as e:
+        g.play("preplog " + idle)
+    assert e.value.rule == "BW 2.4"
+    mine = "/".join(["B20.30," + rows[0].split(",", 1)[1]] + rows[1:])         # 0600: 122mm 1 on B20.30
+    g.play("preplog " + mine)
+    assert bw.prep_log(r, g.state).target("0600 10 Feb", "122mm 1") == "B20.30"
+    with pytest.raises(IllegalAction) as e:                                    # fixed once written (2.4)
+        g.play("preplog " + hist)
+    assert e.value.rule == "BW 2.4"
+    fired = []
+    for _ in range(400):                           # through the Command Phase (printed results answered) to the
+        evs = g.play(g.legal_actions()[0] if g.state.pending else "end")       # Soviet Action Phase (2.4e)
+        fired = [(e.data["battalion"], e.data["hex"]) for e in evs if e.kind == "prep"]
+        if fired:
+            break
+    assert fired[0] == ("122mm 1", "B20.30")       # the player's target, not the historical one
+    save = tmp_path / "game.toml"
+    g.save(save)
+    again = load_game(save)
+    assert again.hash() == g.hash()
+    assert bw.prep_log(again.rules, again.state).target("0600 10 Feb", "122mm 1") == "B20.30"

@@ -17,10 +17,13 @@ BW_OFFERED = {
     "4.2": ("Spanish Panic", "A die for each Spanish unit before an overrun (4.2a)"),
     "4.4": ("Axis Free Set Up", "The Axis sets up anywhere in play south of the trench line, every trench hex "
                                 "held or adjacent to an Axis unit (scenarios 1-3)"),
+    "own-prep-log": ("Own Prep Log", "Without 4.3's historical entries: the Soviet player fills the Preparatory "
+                                     "Barrage Log before the Axis sets up (BW 1.10b, 2.4)"),
     "4.6": ("Grandes in Command", "The Spanish Command Prep rating is 2"),
     "4.7": ("Gustav the Great (Dora)", "The Axis plots Dora's 800 mm fire an hour ahead from 0600 10 Feb"),
 }
 BW_ONLY = {"4.4": ("black-wednesday-1", "black-wednesday-2", "black-wednesday-3", "black-wednesday-3c")}
+BW_NEEDS = {"own-prep-log": "prep_log"}           # offered only where the scenario has a Prep (its option)
 
 
 def offered(sc) -> tuple:
@@ -33,7 +36,8 @@ def offered(sc) -> tuple:
     if sc.options.get("game_rules") == "black_wednesday":
         used = set(sc.options.get("variants", []))
         return tuple(VariantOffer(v, f"{v} {name}", text) for v, (name, text) in BW_OFFERED.items()
-                     if v not in used and sc.id in BW_ONLY.get(v, (sc.id,)))
+                     if v not in used and sc.id in BW_ONLY.get(v, (sc.id,))
+                     and sc.options.get(BW_NEEDS.get(v, "game_rules")))
     return ()
 
 
