@@ -1209,3 +1209,36 @@ def test_1_10b_the_soviet_player_writes_his_own_prep_log_before_play_and_it_is_f
     again = load_game(save)
     assert again.hash() == g.hash()
     assert bw.prep_log(again.rules, again.state).target("0600 10 Feb", "122mm 1") == "B20.30"
+
+
+def test_4_3_purely_historical_german_schedule_and_the_engineers_by_the_hospital(tmp_path):
+    from engine.errors import BadFile
+    from engine.maps.hexes import hex_distance
+    from engine.rulesets.tcs import rules_for_scenario
+    from engine.rulesets.tcs.procs import release
+    from engine.rulesets.tcs.scenario import load_tcs_scenario
+    from engine.rulesets.tcs.variants import apply
+    path = ROOT / "scenarios" / "black-wednesday-3c-campaign.toml"
+    sc = load_tcs_scenario(path)
+    with pytest.raises(BadFile):
+        apply(sc, ["4.3", "own-prep-log"])                 # 4.3 fires the historical Log
+    sc = load_tcs_scenario(path)
+    apply(sc, ["4.3"])
+    hospital = sc.board.parse_hex("B53.12")
+    eng = [u for u in sc.units if u.id.startswith("1-Engineer:")]
+    assert eng and all(hex_distance(sc.board.parse_hex(u.hex), hospital) <= 5 for u in eng)
+    assert all(u.setup_rule == "BW 4.3" for u in eng)
+    r = rules_for_scenario(sc)
+    st = r.initial_state(1)
+    st.pending = []
+    labels = [t.label for t in r.turns]
+    st.turn = labels.index("1440 10 Feb")
+    _ev, _need = run_proc(r, st, release, [])
+    assert "de-1-635Ost" not in st.released                # not before its time
+    st.turn = labels.index("1500 10 Feb")
+    events, need = run_proc(r, st, release, [])            # no dice: the schedule, not the 3.5 table
+    assert need is None
+    assert {"de-1-635Ost", "de-2-635Ost"} <= set(st.released) and "de-1-390" not in st.released
+    st.turn = labels.index("1700 11 Feb")
+    run_proc(r, st, release, [])
+    assert "de-flak" in st.released and "de-102" not in st.released and "de-226" not in st.released

@@ -596,13 +596,19 @@ def release(rules, st, ctx) -> None:
         enemy = next(s for s in rules.side_ids if s != r.side)
         if r.trigger == "trench" and f"trench:{enemy}" not in st.flags:
             continue
+        if r.trigger.startswith("at:"):               # a fixed schedule (BW 4.3): released at its clock, no roll
+            from .clock import parse_clock
+            if parse_clock(r.trigger[3:], rules.scenario.year) > rules.turns[st.turn].when:
+                continue
         if r.trigger.startswith("entered:"):
             g = r.trigger[8:]
             if g not in st.released or any(u in st.waiting for u in rules.release_units.get(g, [])):
                 continue
         waiting.append(r)
     for r in waiting:
-        if r.table:
+        if r.trigger.startswith("at:"):
+            picked = [r]
+        elif r.table:
             if r.table in done:
                 continue
             done.add(r.table)
