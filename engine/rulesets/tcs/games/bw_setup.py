@@ -21,14 +21,11 @@ def is_bw(scenario) -> bool:
     return scenario.options.get("game_rules") == "black_wednesday"
 
 
-_CACHE: dict[int, tuple] = {}
-
-
 def _fronts(board) -> tuple[dict, dict]:
     """(the first trench line's, the wire line's) northernmost first number in each hex line (sheet + second
-    number) the line crosses."""
-    got = _CACHE.get(id(board))
-    if got is None or got[0] is not board:
+    number) the line crosses; worked out once per board and kept on it."""
+    got = board.__dict__.get("_bw_fronts")
+    if got is None:
         fronts = []
         for name in ("first trench line", "wire line"):
             front: dict[str, int] = {}
@@ -37,8 +34,8 @@ def _fronts(board) -> tuple[dict, dict]:
                 hid = board.hex_id(h)
                 front[hid[0] + hid[4:]] = min(front.get(hid[0] + hid[4:], 99), int(hid[1:3]))
             fronts.append(front)
-        got = _CACHE[id(board)] = (board, *fronts)
-    return got[1], got[2]
+        got = board.__dict__["_bw_fronts"] = tuple(fronts)
+    return got
 
 
 def south_of_trench(board, h) -> bool:
