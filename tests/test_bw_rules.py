@@ -1139,3 +1139,106 @@ def test_3_2_an_axis_battalion_fires_its_batteries_together_or_they_fire_alone_n
     assert bw.battalion_problem(r, st, r.batteries["Bty7"]) is None     # another battalion's battery
     r4 = rules_n("4-melee-in-krasni-bor")                              # Bty1-3 and 9: I-250 whole, III-250 not
     assert "I-250" in r4.batteries and "III-250" not in r4.batteries
+
+
+def test_1_2b_a_vehicle_on_the_embankment_is_point_fired_as_a_road_movement_target():
+    from engine.rulesets.tcs.procs import point_fire
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    emb = next(h for h in sorted(r.board.features) if "rr embankment" in r.board.features_of(h)
+               and "trench" not in r.board.features_of(h))
+    off = next(n for n in r.board.neighbors(emb) if "rr embankment" not in r.board.features_of(n)
+               and "trench" not in r.board.features_of(n))
+    for u in st.units.values():
+        if u.hex in (emb, off):
+            u.hex = None
+    tank = "1-RB:KV1"
+    firer = next(k for k in r.order if r.specs[k].side == "axis" and not r.specs[k].vehicle)
+    put(r, st, tank, r.hid(emb))
+    put(r, st, firer, r.hid(off))
+    m = st.memory
+    for h in (emb, off):
+        m.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Partly Protective")
+    m.put("tcs.counter.point_fire", (r.specs[firer].type,), 5)
+    for cls, res in {"Billiard": "hit", "Open": "-", "Partly Protective": "-", "Protective": "-"}.items():
+        m.put("tcs.point_fire", ("5", cls, "7"), res)
+    _ev, need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    p = need.pending["prompt"]                           # the series' road-movement column is asked (BW 1.2b)
+    assert (p.slot, p.key) == ("tcs.road_target", ("Partly Protective",))
+    m.put("tcs.road_target", ("Partly Protective",), "Billiard")
+    events, _need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    assert [e.data["result"] for e in events if e.kind == "pointfire"] == ["hit"]   # read as Billiard
+    st.units[tank].hex = off                             # off the embankment: its own terrain, no road column
+    st.units[firer].hex = emb
+    events, _need = run_proc(r, st.copy(), point_fire, [3, 4], firer, tank)
+    assert [e.data["result"] for e in events if e.kind == "pointfire"] == ["-"]
+    assert bw.target_class(r, st, firer, "Partly Protective") == "Partly Protective"   # 1.2b: vehicles only
+
+
+def test_1_10b_the_soviet_player_writes_his_own_prep_log_before_play_and_it_is_fired_and_replayed(tmp_path):
+    from engine.game import load_game
+    from engine.scenario.newgame import new_game
+    path = ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml"
+    g = new_game(path, 3, ("own-prep-log",))
+    r = g.rules
+    hist = bw.encode_log(r, r.bw_prep)
+    assert [a.text() for a in g.legal_actions()] == ["preplog " + hist]       # the only action before play
+    with pytest.raises(IllegalAction) as e:
+        g.play("end")
+    assert e.value.rule == "BW 1.10b"
+    rows = hist.split("/")
+    idle = "/".join(["-," + rows[0].split(",", 1)[1]] + rows[1:])              # a gun battalion left idle
+    with pytest.raises(IllegalAction) as e:
+        g.play("preplog " + idle)
+    assert e.value.rule == "BW 2.4"
+    mine = "/".join(["B20.30," + rows[0].split(",", 1)[1]] + rows[1:])         # 0600: 122mm 1 on B20.30
+    g.play("preplog " + mine)
+    assert bw.prep_log(r, g.state).target("0600 10 Feb", "122mm 1") == "B20.30"
+    with pytest.raises(IllegalAction) as e:                                    # fixed once written (2.4)
+        g.play("preplog " + hist)
+    assert e.value.rule == "BW 2.4"
+    fired = []
+    for _ in range(400):                           # through the Command Phase (printed results answered) to the
+        evs = g.play(g.legal_actions()[0] if g.state.pending else "end")       # Soviet Action Phase (2.4e)
+        fired = [(e.data["battalion"], e.data["hex"]) for e in evs if e.kind == "prep"]
+        if fired:
+            break
+    assert fired[0] == ("122mm 1", "B20.30")       # the player's target, not the historical one
+    save = tmp_path / "game.toml"
+    g.save(save)
+    again = load_game(save)
+    assert again.hash() == g.hash()
+    assert bw.prep_log(again.rules, again.state).target("0600 10 Feb", "122mm 1") == "B20.30"
+
+
+def test_4_3_purely_historical_german_schedule_and_the_engineers_by_the_hospital(tmp_path):
+    from engine.errors import BadFile
+    from engine.maps.hexes import hex_distance
+    from engine.rulesets.tcs import rules_for_scenario
+    from engine.rulesets.tcs.procs import release
+    from engine.rulesets.tcs.scenario import load_tcs_scenario
+    from engine.rulesets.tcs.variants import apply
+    path = ROOT / "scenarios" / "black-wednesday-3c-campaign.toml"
+    sc = load_tcs_scenario(path)
+    with pytest.raises(BadFile):
+        apply(sc, ["4.3", "own-prep-log"])                 # 4.3 fires the historical Log
+    sc = load_tcs_scenario(path)
+    apply(sc, ["4.3"])
+    hospital = sc.board.parse_hex("B53.12")
+    eng = [u for u in sc.units if u.id.startswith("1-Engineer:")]
+    assert eng and all(hex_distance(sc.board.parse_hex(u.hex), hospital) <= 5 for u in eng)
+    assert all(u.setup_rule == "BW 4.3" for u in eng)
+    r = rules_for_scenario(sc)
+    st = r.initial_state(1)
+    st.pending = []
+    labels = [t.label for t in r.turns]
+    st.turn = labels.index("1440 10 Feb")
+    _ev, _need = run_proc(r, st, release, [])
+    assert "de-1-635Ost" not in st.released                # not before its time
+    st.turn = labels.index("1500 10 Feb")
+    events, need = run_proc(r, st, release, [])            # no dice: the schedule, not the 3.5 table
+    assert need is None
+    assert {"de-1-635Ost", "de-2-635Ost"} <= set(st.released) and "de-1-390" not in st.released
+    st.turn = labels.index("1700 11 Feb")
+    run_proc(r, st, release, [])
+    assert "de-flak" in st.released and "de-102" not in st.released and "de-226" not in st.released

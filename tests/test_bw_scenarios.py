@@ -34,6 +34,7 @@ def test_each_scenario_sets_up_from_its_set_up_rules_alone(path):
     s = SetUp(sc)
     s.auto()
     assert not s.to_place()
+    s.finish()                                   # BW 1.10f: the finished set-up's checks pass
     for uid in s.placed():
         assert s.hexes[uid] in s.area(uid)
     rules = TcsRules(s.placed_scenario())
@@ -49,6 +50,66 @@ def test_1_10f_a_spanish_company_sets_up_in_its_company_or_battalion_area_and_no
     with pytest.raises(IllegalAction) as e:
         s.place("1-I-262:P3", "B10.10")
     assert e.value.rule == "BW 1.10f" and "within 2 of B16.29" in str(e.value)
+
+
+def _uncover(s, trench_hex: str, to: list[str]) -> list[str]:
+    """Move every unit on or next to a hex to the hexes ``to`` (one each); the units moved."""
+    from engine.maps.hexes import are_adjacent
+    h = s.board.parse_hex(trench_hex)
+    moved = [u for u, x in s.hexes.items() if s.specs[u].side == "axis" and (x == h or are_adjacent(x, h))]
+    assert len(moved) <= len(to)
+    for u, hid in zip(moved, to):
+        s.place(u, hid)
+    return moved
+
+
+def test_1_10f_no_axis_unit_sets_up_north_of_the_wire_and_the_trench_by_the_wire_is_held():
+    s = SetUp(scenario("1-"))
+    with pytest.raises(IllegalAction) as e:
+        s.place("1-I-262:P1", "B14.30")          # inside 1-I-262's area (w/i 2 of B16.29), north of the wire B15.30
+    assert e.value.rule == "BW 1.10f" and "north of the wire" in str(e.value)
+    with pytest.raises(IllegalAction) as e:
+        s.finish()                               # units still to set up
+    assert e.value.rule == "BW 1.10f"
+    s.auto()
+    s.finish()
+    moved = _uncover(s, "B16.35", ["B22.32", "B22.33", "B23.32", "B23.33", "B24.32", "B24.33"])
+    assert moved
+    with pytest.raises(IllegalAction) as e:      # B16.35 is a trench hex by the wire in 2-I-262's area (B16.33)
+        s.finish()
+    assert e.value.rule == "BW 1.10f" and "B16.35" in str(e.value) and "Spanish" in str(e.value)
+    s.place(moved[0], "B16.34")                  # adjacent again: the set-up may end
+    s.finish()
+
+
+def test_4_4_axis_free_set_up_south_of_the_trench_line_with_every_trench_hex_covered():
+    from engine.rulesets.tcs.variants import apply, offered
+    path = next(f for f in FILES if f.stem.startswith("black-wednesday-1-"))
+    assert "4.4" in [v.id for v in offered(load_tcs_scenario(path))]
+    assert "4.4" not in [v.id for v in offered(scenario("4-"))]       # scenarios 1-3 only
+    sc = load_tcs_scenario(path)
+    apply(sc, ["4.4"])
+    s = SetUp(sc)
+    s.place("1-I-262:P1", "B40.30")              # far from its company and battalion areas: free
+    with pytest.raises(IllegalAction) as e:
+        s.place("1-I-262:P2", "B14.30")          # north of the trench line
+    assert e.value.rule == "BW 4.4"
+    with pytest.raises(IllegalAction) as e:
+        s.place("1-I-262:P2", "B40.10")          # south of it, but west of the railroad: not in scenario 1's play
+    assert e.value.rule == "BW 4.4"
+    s.auto()
+    s.finish()
+    _uncover(s, "B16.35", [f"B{c}.{r}" for c in (40, 41, 42) for r in range(31, 37)])
+    with pytest.raises(IllegalAction) as e:
+        s.finish()
+    assert e.value.rule == "BW 4.4" and "B16.35" in str(e.value)
+    # the new game with 4.4 starts from the engine's free set-up: every Axis unit south of the trench line in
+    # play, every trench hex of scenario 1's area held or adjacent
+    again = SetUp(sc)
+    for u in sc.units:
+        if u.hex and u.id in again.to_place():
+            again.place(u.id, u.hex)
+    again.finish()
 
 
 def test_1_10e_soviet_battalions_mortars_and_regimental_guns_have_their_own_areas():

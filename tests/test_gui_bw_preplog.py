@@ -64,3 +64,25 @@ def test_the_play_window_shows_a_scenarios_log_read_only(qtbot, tmp_path, monkey
     dlg.close()
     win.tcs._prep_menu(None)                                                # no TCS game: no Log to show
     assert not win.tcs.prep_act.isVisible()
+
+
+def test_a_new_game_with_the_own_log_variant_asks_the_soviet_log_first_and_plays_it(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
+    qtbot.addWidget(win)
+    win.show()
+    assert win.open_file(ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml")
+    assert win.start_new_game(3, ("own-prep-log",))
+    dlg = win.tcs.prep_dialog
+    assert dlg is not None and dlg.isVisible() and dlg.for_game and not dlg.read_only
+    assert win.session.play("end").rule == "BW 1.10b"                      # nothing before the Log
+    dlg.set_target("0600 10 Feb", "122mm 1", "")
+    assert not dlg.start_button.isEnabled()                                 # an idle gun (2.4)
+    dlg.set_target("0600 10 Feb", "122mm 1", "B20.30")
+    assert dlg.start_button.isEnabled()
+    qtbot.mouseClick(dlg.start_button, Qt.LeftButton)
+    assert win.session.game.actions_text()[0].startswith("preplog B20.30,")
+    assert win.session.game.variants == ("own-prep-log",)
+    shown = win.tcs.show_prep_log()                                         # now the game's Log, read-only
+    assert shown.read_only and shown.grid.item(0, 0).text() == "B20.30"

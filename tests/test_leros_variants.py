@@ -39,7 +39,9 @@ def test_4_0_a_leros_scenario_offers_its_variants_and_only_scenario_1_offers_4_3
 
 def test_4_0_black_wednesday_offers_its_built_variants_through_the_same_mechanism():
     path = SCEN / "black-wednesday-1-turning-the-left.toml"
-    assert [v.id for v in scenario_offer(path).variants] == ["4.1", "4.2", "4.6", "4.7"]
+    assert [v.id for v in scenario_offer(path).variants] == ["4.1", "4.2", "4.3", "4.4", "own-prep-log", "4.6", "4.7"]
+    late = SCEN / "black-wednesday-4-melee-in-krasni-bor.toml"           # no Prep, past the set-up: 4.3, 4.4 not
+    assert [v.id for v in scenario_offer(late).variants] == ["4.1", "4.2", "4.6", "4.7"]
     rules = load_rules(str(path), ("4.6",))
     assert rules.options["variants"] == ["4.6"]
     assert rules.scenario.formations["spanish"].command_prep == 2             # BW 4.6 Grandes in Command

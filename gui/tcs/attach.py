@@ -125,18 +125,52 @@ class TcsPlay:
             self.prep_act.setVisible(bool(s is not None and getattr(s.rules, "bw_prep", None)))
 
     def show_prep_log(self):
+        """The game's Log: to fill while the game waits for it (BW 1.10b), else read-only."""
         from .preplog import PrepLogEditor
         s = self.session
         if s is None or not getattr(s.rules, "bw_prep", None):
             return None
-        self.prep_dialog = PrepLogEditor(s.rules.bw_prep, s.rules.board, read_only=True, parent=self.window)
+        if self._log_wanted(s):
+            return self.ask_prep_log()
+        log = s.rules.game.prep_log(s.rules, s.state)
+        self.prep_dialog = PrepLogEditor(log, s.rules.board, read_only=True, parent=self.window)
         self.prep_dialog.show()
         return self.prep_dialog
+
+    @staticmethod
+    def _log_wanted(s) -> bool:
+        g = s.rules.game
+        return bool(g is not None and hasattr(g, "before_play_offers") and g.before_play_offers(s.rules, s.state))
+
+    def ask_prep_log(self):
+        """BW 1.10b: a new game with the own-Prep-Log variant opens the editor (on the historical targets) for the
+        Soviet player; "Start with this Log" plays it as the game's first action (the engine checks it)."""
+        from .preplog import PrepLogEditor
+        s = self.session
+        if s is None or not self._log_wanted(s):
+            return None
+        if self.prep_dialog is not None and self.prep_dialog.isVisible() and self.prep_dialog.for_game:
+            return self.prep_dialog
+        dlg = PrepLogEditor(s.rules.bw_prep, s.rules.board, parent=self.window, for_game=True)
+        dlg.accepted.connect(lambda: self._play_log(dlg))
+        self.prep_dialog = dlg
+        dlg.show()
+        return dlg
+
+    def _play_log(self, dlg) -> None:
+        s = self.session
+        if s is None:
+            return
+        result = s.play("preplog " + s.rules.game.encode_log(s.rules, dlg.log()))
+        if isinstance(result, Refusal):
+            self.window.show_error("The Prep Log is refused", str(result))
 
     def update(self) -> None:
         """Show the game as it is now (called by the window after every change)."""
         s = self.session
         self._prep_menu(s)
+        if s is not None and self._log_wanted(s):
+            self.ask_prep_log()                            # BW 1.10b: the Log before anything else
         self.window.map_view.viewer.decorate = self._decorate if s is not None else None
         if s is None:
             if self._was_active:

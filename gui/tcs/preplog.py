@@ -31,8 +31,9 @@ class PrepLogEditor(QDialog):
     """Edit a Prep Log; ``log()`` is the Log as it stands, ``problems()`` what breaks BW 2.4 in it."""
 
     def __init__(self, log: PrepLog | None = None, board=None, read_only: bool = False, path: str | Path = "",
-                 parent=None):
+                 parent=None, for_game: bool = False):
         super().__init__(parent)
+        self.for_game = for_game           # a new game's Log (BW 1.10b): "Start with this Log" hands it to the game
         self.setWindowTitle("Preparatory Barrage Log (BW 2.4)" + (" — fixed once play begins" if read_only else ""))
         self.historical = load_prep_log()
         self._log = log or self.historical
@@ -61,6 +62,12 @@ class PrepLogEditor(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Close)
         self.buttons.button(QDialogButtonBox.Save).clicked.connect(self._save_clicked)
         self.buttons.rejected.connect(self.reject)
+        self.start_button = None
+        if for_game:
+            self.start_button = self.buttons.addButton("Start with this Log", QDialogButtonBox.AcceptRole)
+            self.buttons.accepted.connect(self.accept)
+            self.setWindowTitle("Preparatory Barrage Log (BW 1.10b, 2.4) — the Soviet player fills it before "
+                                "the Axis sets up")
         row.addWidget(self.buttons)
         lay.addLayout(row)
         if read_only:
@@ -115,6 +122,8 @@ class PrepLogEditor(QDialog):
         self.problem_list.addItems(bad or ["The Log is complete: every gun battalion has a target each turn."])
         if not self.read_only:
             self.buttons.button(QDialogButtonBox.Save).setEnabled(not bad)
+        if self.start_button is not None:
+            self.start_button.setEnabled(not bad)
 
     def save(self, path: str | Path) -> bool:
         """Write the Log (atomically) if BW 2.4 allows it; False, with the reasons shown, if not."""

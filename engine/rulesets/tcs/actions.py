@@ -170,8 +170,20 @@ class Assault:
         return f"{'overrun' if self.overrun else 'assault'} {'+'.join(self.units)} {self.hex}"
 
 
+@dataclass(frozen=True)
+class PrepLog:
+    """The Soviet player's own Preparatory Barrage Log, written before play (BW 1.10b, 2.4): ``preplog T/T/...``,
+    a turn of the Program each (in the Log's order), each turn the battalions' target hexes in column order
+    separated by commas, ``-`` for none."""
+
+    targets: str
+
+    def text(self) -> str:
+        return f"preplog {self.targets}"
+
+
 ACTIONS = (End, Choose, Complete, Implement, ReserveCheck, Assign, NewSheet, Airstrike, PlaceMission, Lift, SetMode,
-           Move, Fire, Assault)
+           Move, Fire, Assault, PrepLog)
 for _cls in ACTIONS:
     _cls.to_dict = lambda self: {"kind": type(self).__name__.lower(), **asdict(self)}
 
@@ -202,7 +214,8 @@ FORMS = {"end": "end", "choose": "choose WHAT VALUE", "complete": "complete SHEE
          "airstrike": "airstrike HEX", "mission": "mission BATTERY HEX by SPOTTER he|smoke|illum [continuous]",
          "lift": "lift MARKER", "plot": "plot HEX", "mode": "mode UNIT move|fire", "move": "move UNIT HEX",
          "fire": "fire U+U at HEX", "pointfire": "pointfire UNIT at TARGET", "sfa": "sfa U+U at HEX",
-         "assault": "assault U+U HEX", "overrun": "overrun UNIT HEX", "exit": "exit UNIT", "chart": "chart SLOT [KEY]... = VALUE"}
+         "assault": "assault U+U HEX", "overrun": "overrun UNIT HEX", "exit": "exit UNIT",
+         "preplog": "preplog HEX,HEX,.../HEX,HEX,... (a turn each, a battalion each, - for none)", "chart": "chart SLOT [KEY]... = VALUE"}
 
 
 def parse_action(text: str):
@@ -246,6 +259,8 @@ def parse_action(text: str):
         return Fire({"fire": "area", "pointfire": "point", "sfa": "sfa"}[v], tuple(a[0].split("+")), a[2])
     if v == "exit" and len(a) == 1:
         return Exit(a[0])
+    if v == "preplog" and len(a) == 1:
+        return PrepLog(a[0])
     if v in ("assault", "overrun") and len(a) == 2:
         return Assault(tuple(a[0].split("+")), a[1], v == "overrun")
     raise IllegalAction("", f"{text!r} is malformed (expected {FORMS[v]!r})")

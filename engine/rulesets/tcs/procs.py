@@ -330,7 +330,7 @@ def point_fire(rules, st, ctx, unit: str, target: str) -> None:
     rating = int(ctx.cell("tcs.counter.point_fire", (rules.specs[unit].type,), purpose=f"{unit}'s point fire"))
     cls = ctx.cell("tcs.terrain.combat", (terrain_key(rules.board, t.hex),), purpose="the target's terrain")
     if rules.game is not None and hasattr(rules.game, "target_class"):       # BW 1.3a/b: trench hexes
-        cls = rules.game.target_class(rules, st, target, cls)
+        cls = rules.game.target_class(rules, st, target, cls, ctx)
     col = _clip(rating, 1, 12)
     roll = ctx.roll_dice("2d6", f"point fire by {unit} at {target}")
     res = ctx.cell("tcs.point_fire", (col, cls, roll), (Step(f"column {col}", "TCS 9.0"), Step(f"{cls} target"),
@@ -596,13 +596,19 @@ def release(rules, st, ctx) -> None:
         enemy = next(s for s in rules.side_ids if s != r.side)
         if r.trigger == "trench" and f"trench:{enemy}" not in st.flags:
             continue
+        if r.trigger.startswith("at:"):               # a fixed schedule (BW 4.3): released at its clock, no roll
+            from .clock import parse_clock
+            if parse_clock(r.trigger[3:], rules.scenario.year) > rules.turns[st.turn].when:
+                continue
         if r.trigger.startswith("entered:"):
             g = r.trigger[8:]
             if g not in st.released or any(u in st.waiting for u in rules.release_units.get(g, [])):
                 continue
         waiting.append(r)
     for r in waiting:
-        if r.table:
+        if r.trigger.startswith("at:"):
+            picked = [r]
+        elif r.table:
             if r.table in done:
                 continue
             done.add(r.table)

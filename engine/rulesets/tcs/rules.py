@@ -412,6 +412,8 @@ class TcsRules:
         phase, step, side = self.current(st)
         if isinstance(action, (ChartAnswer, A.Choose)):
             raise IllegalAction("", "there is no chart result or decision asked for now")
+        if self.game is not None and hasattr(self.game, "before_play") and self.game.before_play(self, st, action, events):
+            return                                         # BW 1.10b: the Soviet's own Prep Log, before play
         if isinstance(action, A.End):
             events.append(Event("end", f"{side} ends {step}"))
             self._next_step(st, events)
@@ -946,6 +948,10 @@ class TcsRules:
             if p["kind"] == "chart":
                 return answers(p["prompt"])
             return [A.Choose(p["what"], o) for o in p["options"]]
+        if self.game is not None and hasattr(self.game, "before_play_offers"):
+            first = self.game.before_play_offers(self, st)
+            if first:
+                return first                               # BW 1.10b: the Prep Log comes before anything else
         phase, step, side = self.current(st)
         out: list = []
         own = [k for k in self.order if self.specs[k].side == side and st.units[k].hex is not None]

@@ -123,7 +123,8 @@ class Release:
     rule: str
     table: str = ""                 # a printed chart slot ("bw.german_reinforcements"); "" rolls ``at_least`` on 2d6
     at_least: int = 0               # BW 2.7: 11 or 12 on two dice
-    trigger: str = ""               # "trench" (a Soviet unit has entered a trench hex, BW 3.3a/3.5) or "entered:GROUP"
+    trigger: str = ""               # "trench" (a Soviet unit has entered a trench hex, BW 3.3a/3.5), "entered:GROUP",
+    #                                 or "at:CLOCK" (released at that turn without a roll, BW 4.3's schedule)
     result: str = "released"        # the table result that releases this group ("A", "B", "released")
     order: int = 0                  # German groups go in the order listed (BW 3.5 note: I-215's batteries first)
 

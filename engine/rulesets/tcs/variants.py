@@ -9,15 +9,24 @@ from __future__ import annotations
 
 from ...errors import BadFile, Problem
 
-# Black Wednesday 4.0: the variants the engine plays (4.3 is the scenarios' default Prep Log; 4.4 and 4.5 need
-# what our documents lack, docs/rules-coverage.md)
+# Black Wednesday 4.0: the variants the engine plays (4.3 is the scenarios' default Prep Log; 4.5 needs what our
+# documents lack, docs/rules-coverage.md)
 BW_OFFERED = {
     "4.1": ("German Cooperation", "German and Spanish units may share Op Sheets (4.1a) and one Axis ammunition "
                                   "pool (4.1d)"),
     "4.2": ("Spanish Panic", "A die for each Spanish unit before an overrun (4.2a)"),
+    "4.3": ("Purely Historical", "The historical Prep Log; the German reinforcements by the book's schedule "
+                                 "instead of the 3.5 table; the Spanish Engineer and Recon companies within 5 of "
+                                 "the Hospital"),
+    "4.4": ("Axis Free Set Up", "The Axis sets up anywhere in play south of the trench line, every trench hex "
+                                "held or adjacent to an Axis unit (scenarios 1-3)"),
+    "own-prep-log": ("Own Prep Log (1.10b)", "Without 4.3's historical entries: the Soviet player fills the Preparatory "
+                                     "Barrage Log before the Axis sets up (BW 1.10b, 2.4)"),
     "4.6": ("Grandes in Command", "The Spanish Command Prep rating is 2"),
     "4.7": ("Gustav the Great (Dora)", "The Axis plots Dora's 800 mm fire an hour ahead from 0600 10 Feb"),
 }
+BW_ONLY = {"4.4": ("black-wednesday-1", "black-wednesday-2", "black-wednesday-3", "black-wednesday-3c")}
+BW_NEEDS = {"own-prep-log": "prep_log", "4.3": "prep_log"}           # offered only where the scenario has a Prep (its option)
 
 
 def offered(sc) -> tuple:
@@ -29,7 +38,9 @@ def offered(sc) -> tuple:
         return leros_offered(sc)
     if sc.options.get("game_rules") == "black_wednesday":
         used = set(sc.options.get("variants", []))
-        return tuple(VariantOffer(v, f"{v} {name}", text) for v, (name, text) in BW_OFFERED.items() if v not in used)
+        return tuple(VariantOffer(v, f"{v} {name}" if v[0].isdigit() else name, text) for v, (name, text) in BW_OFFERED.items()
+                     if v not in used and sc.id in BW_ONLY.get(v, (sc.id,))
+                     and sc.options.get(BW_NEEDS.get(v, "game_rules")))
     return ()
 
 
@@ -49,3 +60,61 @@ def apply(sc, ids) -> None:
                                                    f"(variants: {', '.join(known) or 'none'})")])
     sc.options["variants"] = list(sc.options.get("variants", [])) + [v for v in ids if v not in
                                                                     sc.options.get("variants", [])]
+    if "4.3" in ids and "own-prep-log" in ids:
+        raise BadFile([Problem(sc.path, "variants", "4.3 fires the historical Prep Log: it does not go with "
+                                                    "own-prep-log")])
+    if "4.3" in ids:
+        _purely_historical(sc)
+    if "4.4" in ids:
+        _free_set_up(sc)
+
+
+# Black Wednesday 4.3: the German schedule (release group -> clock); III-390 has no counters in the order of battle
+# the set-ups and the 3.5 table give, so it has no group to bring on.
+BW_43_SCHEDULE = {
+    "de-1-635Ost": "1500 10 Feb", "de-2-635Ost": "1500 10 Feb", "de-III-215-9": "1700 10 Feb",
+    "de-1-390": "2100 10 Feb", "de-2-390": "2100 10 Feb", "de-3-390": "2100 10 Feb", "de-4-390": "2100 10 Feb",
+    "de-I-215-1": "2300 10 Feb",
+    "de-5-390": "0100 11 Feb", "de-6-390": "0100 11 Feb", "de-7-390": "0100 11 Feb", "de-8-390": "0100 11 Feb",
+    "de-I-215-2": "0300 11 Feb", "de-I-215-3": "0700 11 Feb", "de-flak": "0720 11 Feb",
+}
+HOSPITAL_AREA = "within 5 of B53.12"
+
+
+def _purely_historical(sc) -> None:
+    """Black Wednesday 4.3: the German groups of the schedule are released at their clock without a roll, the
+    other German groups never (no other German units are available); the Spanish Engineer and Recon companies
+    that set up do so within 5 of the Hospital (re-placed by the engine's own set-up)."""
+    import dataclasses
+
+    from .setup import SetUp
+
+    sc.releases = [dataclasses.replace(r, trigger="at:" + BW_43_SCHEDULE[r.id], table="")
+                   if r.id in BW_43_SCHEDULE else r
+                   for r in sc.releases if r.id in BW_43_SCHEDULE or r.rule != "BW 3.5"]
+    moved = {u.id for u in sc.units if u.id.split(":")[0] in ("1-Engineer", "3-Recon") and u.setup
+             and not u.enters and not u.release}
+    if not moved:
+        return
+    sc.units = [dataclasses.replace(u, setup=HOSPITAL_AREA, setup_rule="BW 4.3") if u.id in moved else u
+                for u in sc.units]
+    s = SetUp(sc)
+    for u in sc.units:
+        if u.id not in moved and u.hex and u.id in s.to_place():
+            s.hexes[u.id] = sc.board.parse_hex(u.hex)
+    s.auto()
+    sc.units = s.placed_scenario().units
+
+
+def _free_set_up(sc) -> None:
+    """Black Wednesday 4.4: the Axis units set up again, freely south of the trench line (the engine's own set-up
+    from the rules: every trench hex covered first, then each unit at the first hex with room); the Soviet
+    units keep the file's hexes."""
+    from .setup import SetUp
+
+    s = SetUp(sc)
+    for u in sc.units:
+        if u.side != "axis" and u.hex and u.id in s.to_place():
+            s.hexes[u.id] = sc.board.parse_hex(u.hex)
+    s.auto()
+    sc.units = s.placed_scenario().units

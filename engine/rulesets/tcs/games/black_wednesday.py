@@ -259,7 +259,32 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
             lines += ["", "[[victory.levels]]"] + [f"{k} = {_v(v)}" for k, v in lv.items()]
         for sh in victory.get("shifts", ()):
             lines += ["", "[[victory.shifts]]"] + [f"{k} = {_v(v)}" for k, v in sh.items()]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text(_set_up("\n".join(lines) + "\n", path), encoding="utf-8")
+
+
+def _set_up(text: str, path: Path) -> str:
+    """The file's set-up hexes as the engine's own set-up from the rules places them (BW 1.10e/f: first hex
+    in hex order with room, the Axis never north of the wire and the trench hexes by the wire covered)."""
+    import re
+    import tempfile
+
+    from ..scenario import load_tcs_scenario
+    from ..setup import SetUp
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / path.name
+        probe.write_text(text.replace('"../maps/', f'"{(path.parent.parent / "maps").as_posix()}/'),
+                         encoding="utf-8")
+        sc = load_tcs_scenario(probe)
+    s = SetUp(sc)
+    s.auto()
+    blocks = text.split("\n[[units]]\n")
+    for i, blk in enumerate(blocks[1:], 1):
+        uid = re.match(r'id = "([^"]+)"', blk).group(1)
+        if uid in s.hexes:
+            blocks[i] = re.sub(r'^hex = "[^"]*"$', f'hex = "{sc.board.hex_id(s.hexes[uid])}"', blk, count=1,
+                               flags=re.M)
+    return "\n[[units]]\n".join(blocks)
 
 
 # ------------------------------------------------------------------ the scenarios
@@ -398,12 +423,8 @@ def _south_of_trench(board, hexes) -> list[str]:
     """BW 5.1 "south of the trench line": a hex whose first number is at least the first trench line's
     northernmost hex in its own hex line (same sheet, same second number; the sheets' first number runs north
     to south, docs/tcs-maps.md); hex lines the trench does not cross (the west of sheet A) lie behind it."""
-    front: dict[str, int] = {}
-    for h in board.areas["first trench line"].hexes:
-        hid = board.hex_id(h)
-        front[hid[0] + hid[4:]] = min(front.get(hid[0] + hid[4:], 99), int(hid[1:3]))
-    ids = [board.hex_id(h) for h in hexes]
-    return [x for x in ids if int(x[1:3]) >= front.get(x[0] + x[4:], 0)]
+    from .bw_setup import south_of_trench
+    return [board.hex_id(h) for h in hexes if south_of_trench(board, h)]
 
 
 def campaign_victory(board):

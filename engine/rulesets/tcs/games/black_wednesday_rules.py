@@ -33,6 +33,7 @@
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from ....errors import BadFile, IllegalAction, Problem
@@ -40,7 +41,7 @@ from ....game import Event
 from ....maps.hexes import are_adjacent, hex_range
 from .bw_prep import scenario_prep_log
 
-VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7")       # BW 4.0: optional rules a scenario may use
+VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7", "own-prep-log")   # BW 4.0 (and 1.10b: own Prep Log)
 
 BREACHERS = ("rifle", "infantry", "cavalry")          # BW 1.4b: only infantry and cavalry units breach
 
@@ -317,7 +318,7 @@ def due(rules, st):
         return "bw_mines", {}                            # BW 4.5: the mined wire attacks the breaching unit
     if step == "cleanup" and not st.marks.get("consolidated " + label) and consolidation_pairs(rules, st):
         return "bw_consolidate", {}                      # BW 2.2c
-    log = rules.bw_prep
+    log = prep_log(rules, st)
     if log is None:
         return None
     if step != "action" or who != "soviet" or not log.turns.get(label) or st.marks.get("prep " + label):
@@ -325,11 +326,86 @@ def due(rules, st):
     return "bw_prep", {}
 
 
+# ---------------------------------------------------------------- BW 1.10b, 2.4: the Soviet player's own Log
+
+OWN_LOG = "own-prep-log"        # the variant: the Soviet player fills the Log (without 4.3's historical entries)
+
+
+def own_log(rules) -> bool:
+    return OWN_LOG in rules.options.get("variants", []) and rules.bw_prep is not None
+
+
+def encode_log(rules, log) -> str:
+    """A Log as the ``preplog`` action's text: the scenario's turns in order, each its battalions' hexes."""
+    bats = [b for b, _c in rules.bw_prep.battalions]
+    return "/".join(",".join(log.target(t, b) or "-" for b in bats) for t in rules.bw_prep.turns)
+
+
+def decode_log(rules, text: str):
+    """The Log a ``preplog`` text gives (IllegalAction citing BW 2.4 if it is not one Log of this scenario)."""
+    cache = rules.__dict__.setdefault("_own_logs", {})
+    if text in cache:
+        return cache[text]
+    base = rules.bw_prep
+    bats, turns = [b for b, _c in base.battalions], list(base.turns)
+    rows = text.split("/")
+    if len(rows) != len(turns) or any(len(r.split(",")) != len(bats) for r in rows):
+        raise IllegalAction("BW 2.4", f"a Prep Log here has {len(turns)} turns of {len(bats)} battalions each "
+                                      f"({', '.join(bats)})")
+    log = replace(base, turns={})
+    for t, row in zip(turns, rows):
+        log = replace(log, turns={**log.turns, t: ()})
+        for b, hid in zip(bats, row.split(",")):
+            if hid != "-":
+                log = log.with_target(t, b, hid)
+    cache[text] = log
+    return log
+
+
+def prep_log(rules, st):
+    """The Log this game fires: the scenario's (historical, 4.3) or the one the Soviet player wrote."""
+    if not own_log(rules):
+        return rules.bw_prep
+    text = st.marks.get("prep log")
+    return decode_log(rules, text) if text else None
+
+
+def before_play(rules, st, action, events) -> bool:
+    """BW 1.10b: with the own-Log variant the Soviet player writes the Log before the Axis sets up, so before any
+    other action; it cannot be changed afterwards (2.4).  True when ``action`` was the Log."""
+    from .. import actions as A
+    if not own_log(rules):
+        return False
+    written = "prep log" in st.marks
+    if isinstance(action, A.PrepLog):
+        if written:
+            raise IllegalAction("BW 2.4", "the Preparatory Barrage Log is written; it cannot be changed")
+        bad = decode_log(rules, action.targets).problems(rules.board)
+        if bad:
+            raise IllegalAction("BW 2.4", bad[0])
+        st.marks["prep log"] = action.targets
+        events.append(Event("preplog", "the Soviet Preparatory Barrage Log is written (BW 1.10b)",
+                            {"log": action.targets}))
+        return True
+    if not written:
+        raise IllegalAction("BW 1.10b", "the Soviet player fills the Preparatory Barrage Log before the Axis sets "
+                                        "up and play begins")
+    return False
+
+
+def before_play_offers(rules, st) -> list:
+    """BW 1.10b: while the own Log is unwritten it is the only action; offered with the historical targets."""
+    from .. import actions as A
+    if own_log(rules) and "prep log" not in st.marks:
+        return [A.PrepLog(encode_log(rules, rules.bw_prep))]
+    return []
+
+
 def prep_fire(rules, st, ctx) -> None:
     """BW 2.4: fire this turn's Prep Log missions one after another."""
     from ..procs import area_attack, scatter, zone_of
     from ..state import Barrage
-    log = rules.bw_prep
+    log = prep_log(rules, st)
     label = rules.turns[st.turn].label
     # BW 2.4e: the previous turn's Prep barrage markers come off first
     st.markers = [m for m in st.markers if not m.battery.startswith("prep ")]
@@ -916,13 +992,21 @@ def area_groups(rules, st, h, targets: list, features: bool) -> list:
     return out
 
 
-def target_class(rules, st, uid: str, cls: str) -> str:
+def target_class(rules, st, uid: str, cls: str, ctx=None) -> str:
     """BW 1.3a/b: on the Point Fire Table a non-vehicle unit in a trench hex is in Protective terrain and a
-    vehicle there in Open terrain."""
+    vehicle there in Open terrain.  BW 1.2b: a vehicle on the railroad embankment always uses road movement,
+    read on the series' road-movement column (chart slot ``tcs.road_target``, asked if blank)."""
     h = st.units[uid].hex
-    if h is None or not _has(rules, h, "trench"):
+    if h is None:
         return cls
-    return "Open" if rules.specs[uid].vehicle else "Protective"
+    vehicle = rules.specs[uid].vehicle
+    if _has(rules, h, "trench"):
+        cls = "Open" if vehicle else "Protective"
+    if vehicle and ctx is not None and _has(rules, h, "rr embankment"):            # BW 1.2b
+        from ....charts import Step
+        cls = ctx.cell("tcs.road_target", (cls,), (Step(f"{uid} on the embankment uses road movement", "BW 1.2b"),),
+                       f"{uid} on the railroad embankment is a road-movement target")
+    return cls
 
 
 # ---------------------------------------------------------------- BW 1.10k: sheets drawn before play
