@@ -308,12 +308,12 @@ def load_grey(source) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            old = Image.MAX_IMAGE_PIXELS
-            Image.MAX_IMAGE_PIXELS = None
-            try:
-                im = Image.open(path)
-            finally:
-                Image.MAX_IMAGE_PIXELS = old
+            # Pillow's guard is a global: raised to this reader's own limit for good, never set to None or put
+            # back, so a search in one thread and a read in another cannot leave it unset or too low
+            limit = Image.MAX_IMAGE_PIXELS
+            if limit is not None and limit < GRID_MAX_PIXELS:
+                Image.MAX_IMAGE_PIXELS = GRID_MAX_PIXELS
+            im = Image.open(path)
             with im:
                 w, h = im.size
                 if w * h > GRID_MAX_PIXELS:
