@@ -38,7 +38,7 @@ from ..charts import ChartAnswer, read_cell
 from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
 from ..rulesets.demyansk.bot import DemyanskBot, _nearest, chooser
-from ..rulesets.demyansk.movement import may_move_now, reach
+from ..rulesets.demyansk.movement import reach
 from ..rulesets.demyansk.supply import continuous_front
 from ..rulesets.demyansk.charts import CRT, crt_key
 from ..rulesets.demyansk.combat import battle_odds
@@ -263,15 +263,8 @@ class StrongDemyansk(DemyanskBot):
             if shut is not None:
                 return shut
         targets = self._targets(rules, st)
-        for uid in rules.order:
-            if uid in self._done or rules.specs[uid].side != self.side:
-                continue
-            self._done.add(uid)
-            if may_move_now(rules, st, uid):
-                continue
+        for uid in self._movers(rules, st):
             u = st.units[uid]
-            if u.hex in rules.map.forts and uid in rules.pocket_units:
-                continue                                    # 6.2: garrisons stay
             if self.side == SOVIET and any(n in side_hexes(rules, st, GERMAN) for n in rules.map.neighbors[u.hex]):
                 continue                                    # 5.2: it could not leave anyway
             r = reach(rules, st, uid)

@@ -168,6 +168,19 @@ class DemyanskBot:
         return best[1] if best else None
 
     # ------------------------------------------------------------ movement
+    def _movers(self, rules, st: State):
+        """This side's units not yet handled this phase that may move now, garrisons of the pocket's forts left
+        out (6.2); each is marked handled as it is offered."""
+        for uid in rules.order:
+            if uid in self._done or rules.specs[uid].side != self.side:
+                continue
+            self._done.add(uid)
+            if may_move_now(rules, st, uid):
+                continue
+            if st.units[uid].hex in rules.map.forts and uid in rules.pocket_units:
+                continue                                    # 6.2: garrisons stay
+            yield uid
+
     def _german_duties(self, rules, st: State):
         """What the German must see to before any other move: withdrawals due, forts to garrison, a broken front."""
         if rules.withdrawals:
@@ -193,15 +206,8 @@ class DemyanskBot:
                 return duty
         targets = self._targets(rules, st)
         enemy = side_hexes(rules, st, enemy_of(self.side))
-        for uid in rules.order:
-            if uid in self._done or rules.specs[uid].side != self.side:
-                continue
-            self._done.add(uid)
-            if may_move_now(rules, st, uid):
-                continue
+        for uid in self._movers(rules, st):
             u = st.units[uid]
-            if u.hex in rules.map.forts and uid in rules.pocket_units:
-                continue                                    # 6.2: garrisons stay
             if any(n in enemy for n in rules.map.neighbors[u.hex]):
                 continue                                    # holds the line
             r = reach(rules, st, uid)
