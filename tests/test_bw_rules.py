@@ -1242,3 +1242,75 @@ def test_4_3_purely_historical_german_schedule_and_the_engineers_by_the_hospital
     st.turn = labels.index("1700 11 Feb")
     run_proc(r, st, release, [])
     assert "de-flak" in st.released and "de-102" not in st.released and "de-226" not in st.released
+
+
+def test_2_2d_an_82mm_mortar_company_fires_as_its_own_battery_and_spots_only_for_itself():
+    r, st = fresh()
+    mor, fo = "1-269-63Gd:Mor82", "269-63Gd:FO"
+    put(r, st, mor, "B40.22", morale_state="", mode="fire")
+    put(r, st, fo, "B40.22", morale_state="")
+    bat = r.batteries[mor]
+    assert (bat.unit, bat.calibre, bat.smoke) == (mor, "82mm", False)
+    assert bw.mission_problem(r, st, bat, mor) is None
+    assert bw.mission_problem(r, st, bat, fo)[0] == "BW 2.2d"                          # not even an FO
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO-Mor")[0] == "BW 2.2d"
+    refused(lambda: r.check_mission(st, A.PlaceMission(mor, "B34.17", fo, "he"), "soviet"), "BW 2.2d")
+
+
+def test_2_3d_a_120mm_mortar_company_is_spotted_by_itself_or_its_own_regiments_mortar_fo():
+    r, st = fresh()
+    mor = "269-63Gd:Mor120"
+    for u in (mor, "269-63Gd:FO-Mor", "270-63Gd:FO-Mor", "269-63Gd:FO"):
+        put(r, st, u, "B40.22", morale_state="", mode="fire")
+    bat = r.batteries[mor]
+    assert bw.mission_problem(r, st, bat, mor) is None
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO-Mor") is None
+    assert bw.mission_problem(r, st, bat, "270-63Gd:FO-Mor")[0] == "BW 2.3d"          # another regiment's
+    assert bw.mission_problem(r, st, bat, "269-63Gd:FO")[0] == "BW 2.3d"              # the artillery FO
+
+
+def test_2_8_soviet_mortars_fire_no_smoke_and_on_map_mortars_fire_only_in_fire_mode_once_a_phase():
+    r, st = fresh()
+    mor = "1-269-63Gd:Mor82"
+    put(r, st, mor, "B40.22", morale_state="", mode="fire", fired=False)
+    refused(lambda: r._check_battery(st, mor, "smoke", "soviet"), "BW 2.8")
+    refused(lambda: r._check_battery(st, mor, "illum", "soviet"), "BW 2.8")
+    assert r._check_battery(st, mor, "he", "soviet").id == mor
+    assert r.pool_key(r.batteries[mor], "he") is None           # no pool in the book: its rounds are not counted
+    assert r.pool_key(r.batteries["343-1"], "he") == "soviet|76mm|he"
+    st.units[mor].mode = "move"
+    refused(lambda: r._check_battery(st, mor, "he", "soviet"), "TCS 5.0")
+    st.units[mor].mode = "fire"
+    st.units[mor].hex = None
+    refused(lambda: r._check_battery(st, mor, "he", "soviet"), "TCS 18.0")
+
+
+def test_2_2d_a_self_spotted_82mm_mission_is_placed_without_touching_the_pools_and_marks_the_company_fired():
+    r, st = fresh()
+    mor = "1-269-63Gd:Mor82"
+    for k, u in st.units.items():
+        u.hex = None
+    put(r, st, mor, "B40.22", morale_state="", mode="fire", fired=False)
+    put(r, st, "5-II-262:P1", "B40.21")
+    pools = dict(st.ammo)
+    offers = [a for a in r._mission_offers(st, "soviet", [mor]) if a.battery == mor]
+    assert offers and {a.spotter for a in offers} == {mor} and {a.ammo for a in offers} == {"he"}
+    r._do_placemission(st, A.PlaceMission(mor, "B40.21", mor, "he"), "soviet", [])
+    assert st.ammo == pools and st.units[mor].fired
+    refused(lambda: r._check_battery(st, mor, "he", "soviet"), "TCS 18.0")                 # once a phase
+
+
+def test_3_2d_any_axis_unit_spots_for_its_batteries_while_soviet_artillery_needs_an_fo():
+    r, st = fresh()
+    for k, u in st.units.items():
+        u.hex = None
+    put(r, st, "5-II-262:P1", "B40.22", morale_state="")                  # an Axis rifle platoon, no FO
+    put(r, st, "1-269-63Gd:1Co-P1", "B40.21", morale_state="")            # a Soviet rifle platoon beside it
+    put(r, st, "269-63Gd:FO", "B40.21", morale_state="")
+    r.check_mission(st, A.PlaceMission("Bty1", "B40.21", "5-II-262:P1", "he"), "axis")     # accepted
+    offers = r._mission_offers(st, "axis", ["5-II-262:P1"])
+    assert A.PlaceMission("Bty1", "B40.21", "5-II-262:P1", "he") in offers
+    assert r.battery_spotters(st, "Bty1", "axis") == ["5-II-262:P1"]
+    refused(lambda: r.check_mission(st, A.PlaceMission("343-1", "B40.22", "1-269-63Gd:1Co-P1", "he"), "soviet"),
+            "BW 2.3d")
+    assert r.battery_spotters(st, "343-1", "soviet") == ["269-63Gd:FO"]

@@ -5,6 +5,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
+from engine.maps.hexes import hex_distance
 from gui.mainwindow import MainWindow
 from gui.tcs.panels import UNIT_MIME
 from gui.tcs.session import TcsSession
@@ -250,10 +251,17 @@ def test_artillery_panel_places_a_mission_on_a_target_picked_on_the_map(window, 
     assert pools == {"122mm": ["3", "1", "1"], "82mm": ["6", "2", "0"]}     # the pre-plotted barrage took one HE
     assert [a.markers.item(i).text() for i in range(a.markers.count())] == ["M1: he on B09.06 by Bty-1 — red"]
     a.battery.setCurrentIndex(a.battery.findData("Bty-1"))
-    assert [a.spotter.itemData(i) for i in range(a.spotter.count())] == ["FO-R"]
+    every = [a.spotter.itemData(i) for i in range(a.spotter.count())]
+    assert "FO-R" in every and "1-1" in every             # any red unit on the map may spot (the series)
     a.pick_target.click()
     click_hex(qtbot, window, "B09.06")                   # AT-1's hex: the click picks it, no stack viewer
     assert a.target == hx(window, "B09.06") and not a.pick_target.isChecked()
+    seeing = [a.spotter.itemData(i) for i in range(a.spotter.count())]
+    assert seeing == ["1-3", "1-1", "T-1", "FO-R"]       # only those who see B09.06, nearest first
+    st = window.session.state
+    dist = [hex_distance(st.units[u].hex, a.target) for u in seeing]
+    assert dist == sorted(dist) and len(seeing) < len(every)
+    a.spotter.setCurrentIndex(a.spotter.findData("FO-R"))
     assert a.why.text() == "Legal now"
     a.ammo_kind.setCurrentIndex(a.ammo_kind.findData("he"))
     a.continuous.setChecked(True)

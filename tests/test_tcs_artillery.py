@@ -95,10 +95,17 @@ def test_preplotted_barrages_fire_at_their_clock_time_without_a_spotter_or_adjus
     assert g.state.ammo["red|122mm|he"] == 3
 
 
-def test_18_0_a_mission_needs_an_fo_or_the_firing_unit_with_line_of_sight_ammunition_and_one_mission_a_battery():
+def test_18_0_a_mission_needs_a_spotter_with_line_of_sight_ammunition_and_one_mission_a_battery():
     g = to_missions()
-    with pytest.raises(IllegalAction, match="TCS 17.2: 1-1 cannot spot for Bty-1"):
-        g.play("mission Bty-1 B09.06 by 1-1 he")
+    g.rules._check_spotter(g.state, "1-1", g.rules.batteries["Bty-1"], "red")    # any unit spots ("spotters": "any")
+    assert "1-1" in g.rules.battery_spotters(g.state, "Bty-1", "red")
+    g.rules.options["spotters"] = "fo"
+    try:
+        with pytest.raises(IllegalAction, match="TCS 17.2: 1-1 cannot spot for Bty-1"):
+            g.play("mission Bty-1 B09.06 by 1-1 he")
+        assert "1-1" not in g.rules.battery_spotters(g.state, "Bty-1", "red")
+    finally:
+        g.rules.options["spotters"] = "any"
     import dataclasses
     g.rules.batteries["Mor-1"] = dataclasses.replace(g.rules.batteries["Mor-1"], calibre="50mm")
     g.state.ammo["red|50mm|smoke"] = 2
@@ -114,8 +121,11 @@ def test_18_0_a_mission_needs_an_fo_or_the_firing_unit_with_line_of_sight_ammuni
     assert g.state.ammo["red|122mm|he"] == 2
     with pytest.raises(IllegalAction, match="Bty-1 already fires this phase"):
         g.play("mission Bty-1 B09.06 by FO-R smoke")
-    with pytest.raises(IllegalAction, match="no 50mm he rounds left"):
-        g.play("mission Mor-1 B09.06 by FO-R he")
+    assert g.rules.pool_key(g.rules.batteries["Mor-1"], "he") is None    # an on-map 50mm with no pool: uncounted
+    g.rules.batteries["Mor-1"] = dataclasses.replace(g.rules.batteries["Mor-1"], calibre="82mm")
+    g.state.ammo["red|82mm|he"] = 0                                          # the scenario's 82mm pool, spent
+    with pytest.raises(IllegalAction, match="no 82mm he rounds left"):
+        g.play("mission Mor-1 B09.06 by M-1 he")
 
 
 def test_18_0_a_good_shoot_hits_the_target_and_a_bad_shoot_scatters_by_the_diagram():

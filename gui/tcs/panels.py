@@ -594,16 +594,18 @@ class ArtilleryDock(QDockWidget):
         bat = rules.batteries.get(self.battery.currentData())
         keep = self.spotter.currentData()
         self.spotter.clear()
-        for uid in rules.order:
-            spec = rules.specs[uid]
-            if spec.side == self.side and st.units[uid].hex is not None and (spec.fo or (bat and uid == bat.unit)):
-                self.spotter.addItem(f"{uid} ({spec.type})", uid)
+        # those who see the target, nearest first; when none does, every possible spotter (the check says why)
+        ids = (rules.battery_spotters(st, bat.id, self.side, self.target)
+               or rules.battery_spotters(st, bat.id, self.side)) if bat else []
+        for uid in ids:
+            self.spotter.addItem(f"{uid} ({rules.specs[uid].type})", uid)
         if keep is not None and self.spotter.findData(keep) >= 0:
             self.spotter.setCurrentIndex(self.spotter.findData(keep))
 
     def hex_picked(self, h) -> None:
         self.target = h
         self.target_label.setText(self.session.board.hex_id(h))
+        self._fill_spotters()                   # those who see the target, nearest first
         self.pick_target.setChecked(False)
         step = self.session.rules.current(self.session.state)[1]
         self.place.setEnabled(step == "missions")

@@ -527,12 +527,13 @@ def execute(rules, st, ctx, side: str) -> None:
     for m in list(st.markers):
         if m.side == side and m.continuous and m.kind == "he" and m.id in {x.id for x in st.markers}:
             bat = rules.batteries[m.battery]
-            key = f"{side}|{bat.calibre}|he"
-            if st.ammo.get(key, 0) <= 0:
-                st.markers.remove(m)
-                ctx.events.append(Event("lift", f"{m.id}: out of ammunition, lifted"))
-                continue
-            st.ammo[key] -= 1
+            key = rules.pool_key(bat, "he")
+            if key is not None:
+                if st.ammo.get(key, 0) <= 0:
+                    st.markers.remove(m)
+                    ctx.events.append(Event("lift", f"{m.id}: out of ammunition, lifted"))
+                    continue
+                st.ammo[key] -= 1
             barrage_attack(rules, st, ctx, bat, m.zone, m.id)
     for m in [x for x in st.missions if rules.batteries[x.battery].side == side]:
         fire_mission(rules, st, ctx, m.battery, rules.hid(m.hex), m.spotter, m.ammo, m.continuous)

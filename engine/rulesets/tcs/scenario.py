@@ -90,6 +90,7 @@ class BatterySpec:
     unit: str = ""                  # an on-map mortar or gun unit that fires it and may spot for itself
     smoke: bool | None = None       # None: the series rule (80 mm and more, Leros 2.6)
     release: str = ""               # a variable-reinforcement group that makes it available (BW 3.5)
+    smoke_rule: str = ""            # the rule cited when ``smoke`` is false ("BW 2.8"); "" cites the series rule
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,8 @@ DEFAULT_OPTIONS = {
     "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
     "looting_at_start": False,      # BW 2.1f: sheets implemented before play stay inside the looting limit
     "looting": [],                  # BW 2.1f: units under the looting restriction at the start (scenarios 4-6)
+    "spotters": "any",              # who spots for a battery: "any" own unit (the series; BW 2.3a/d and 2.2d narrow
+    #                                 it for the Soviets, BW 3.2d's Axis has no FO counters) or "fo" (FOs only)
 }
 
 
@@ -395,7 +398,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
             batteries.append(BatterySpec(i, side_of(t, where), r.get(t, "calibre", str, where, required=True, default=""),
                                          r.get(t, "fires_as", str, where, default="battery", choices=("battery", "battalion")),
                                          u, r.get(t, "smoke", bool, where, default=None),
-                                         r.get(t, "release", str, where, default="")))
+                                         r.get(t, "release", str, where, default=""),
+                                         r.get(t, "smoke_rule", str, where, default="")))
     ammo = {}
     for where, t in r.tables(doc, "ammo"):
         s = side_of(t, where)

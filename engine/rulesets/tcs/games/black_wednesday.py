@@ -222,6 +222,15 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         lines += ["", "[[op_sheets]]"] + [f"{k} = {_v(v)}" for k, v in s.items()]
     for t in batteries:
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
+    # BW 2.2d, 2.3d, 2.8: each Soviet mortar company fires as an on-map battery with its own unit (82 mm ones
+    # spot only for themselves, 120 mm ones for themselves or their regiment's mortar FO), never smoke.  The
+    # book gives them no ammunition pool, so no [[ammo]] row counts their rounds (a designer who wants them
+    # counted adds "82mm"/"120mm" rows); their barrage values are the series chart's rows, asked in play.
+    for uid, x in b.units.items():
+        cal = {"soviet 82mm mortar company": "82mm", "soviet 120mm mortar company": "120mm"}.get(x["u"].type)
+        if cal:
+            lines += ["", "[[batteries]]", f"id = {_v(uid)}", 'side = "soviet"', f"calibre = {_v(cal)}",
+                      'fires_as = "battery"', f"unit = {_v(uid)}", "smoke = false", 'smoke_rule = "BW 2.8"']
     rel_ids = {t["id"] for t in releases}
     have = {t["id"]: t["calibre"] for t in batteries if t["side"] == "axis"}
     for bid, cal in GERMAN_BATTERIES:          # BW 3.5: a German battery the table releases (3.5a: with its rounds)

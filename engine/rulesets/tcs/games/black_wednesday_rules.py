@@ -181,13 +181,25 @@ def fire_mode_move(rules, st, uid: str, to):
 
 def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
     """BW 2.3a: a division's artillery is spotted only by that division's FOs; 2.3d: the regiments' mortar FOs
-    spot only for their own 120mm mortar company, never for the artillery (the 289 AT Regiment's division is
-    the player's assignment before play: any division's artillery FO)."""
+    spot only for their own 120mm mortar company, never for the artillery, and only FOs spot for the artillery
+    (the 289 AT Regiment's division is the player's assignment before play: any division's artillery FO);
+    2.2d: an 82mm mortar company spots only for itself.  The Axis may use any unit (3.2d: "a regular spotter")."""
     if bat.side != "soviet":
         return battalion_problem(rules, st, bat)
     spec = rules.specs[spotter]
+    if bat.unit and rules.specs[bat.unit].type == "soviet 82mm mortar company":
+        if spotter != bat.unit:                                      # BW 2.2d
+            return "BW 2.2d", f"{bat.id} is an 82mm mortar company: it spots for itself, and {spotter} cannot spot for it"
+        return None
+    if bat.unit and rules.specs[bat.unit].type == "soviet 120mm mortar company":
+        regiment = bat.unit.split(":")[0]
+        if spotter == bat.unit or (spec.type == "soviet mortar forward observer" and spotter.split(":")[0] == regiment):
+            return None                                              # BW 2.3d: its own regiment's mortar FO
+        return "BW 2.3d", f"{bat.id} is {regiment}'s 120mm mortar company: only itself or {regiment}'s mortar FO spots for it"
     if spec.type == "soviet mortar forward observer":
         return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
+    if not spec.fo:
+        return "BW 2.3d", f"{bat.id} is Soviet artillery: only an artillery FO spots for it, not {spotter}"
     div = BATTERY_DIVISION.get(bat.id.split("-")[0])
     if div and spec.formation != div:
         return "BW 2.3a", f"{bat.id} is {div}'s divisional artillery: only {div}'s FOs spot for it, not {spotter}"
