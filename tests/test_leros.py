@@ -583,3 +583,21 @@ def test_1_2_h_an_empty_boat_set_up_on_the_track_sails_home_and_is_asked_no_land
     L.sea_movement(s1, st, c, "german")                          # box A is the first: home at once
     assert all(st.leros.boats[k].box == "kos" and not st.leros.boats[k].returning for k in empty)
     assert sum("is empty and sails home (Leros 1.2h)" in e.text for e in c.events) == 2
+
+
+def test_2_2_the_british_battery_takes_a_mission_from_any_british_unit_that_sees_the_target(s1):
+    from engine.rulesets.tcs import actions as A
+    st = fresh(s1)
+    st.pending = []
+    british = [k for k in s1.order if s1.specs[k].side == "british" and st.units[k].hex is not None]
+    spotter = british[0]
+    for k, u in st.units.items():
+        if k != spotter:
+            u.hex = None
+    german = next(k for k in s1.order if s1.specs[k].side == "german")
+    near = st.units[spotter].hex
+    st.units[german].hex = next(n for n in s1.board.neighbors(near))
+    assert not s1.specs[spotter].fo                                    # an ordinary unit: the series lets it spot
+    assert s1.battery_spotters(st, "9-FA", "british", st.units[german].hex) == [spotter]
+    offers = s1._mission_offers(st, "british", [spotter])
+    assert A.PlaceMission("9-FA", s1.hid(st.units[german].hex), spotter, "he") in offers
