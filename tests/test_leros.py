@@ -550,8 +550,8 @@ def test_2_1_3_1_command_prep_ratings_and_op_sheet_limits_per_scenario():
 
 def test_2_2_and_3_2_one_british_battery_and_german_guns_without_rounds_until_they_land(s1):
     st = fresh(s1)
-    british = [b for b, bat in s1.batteries.items() if bat.side == "british"]
-    assert british == ["9-FA"]                                                   # 2.2
+    british = [b for b, bat in s1.batteries.items() if bat.side == "british" and not bat.unit]
+    assert british == ["9-FA"]                                    # 2.2 (besides the on-map mortar sections, 2.6)
     assert all(v == 0 for k, v in st.ammo.items() if k.startswith("german|"))    # 3.2b: none at the start
     assert all(st.units[g].hex is None for g in ("3-Arty-1", "3-Arty-2", "4-Arty-1", "4-Arty-2"))   # in Kos
 
@@ -601,3 +601,20 @@ def test_2_2_the_british_battery_takes_a_mission_from_any_british_unit_that_sees
     assert s1.battery_spotters(st, "9-FA", "british", st.units[german].hex) == [spotter]
     offers = s1._mission_offers(st, "british", [spotter])
     assert A.PlaceMission("9-FA", s1.hid(st.units[german].hex), spotter, "he") in offers
+
+
+def test_2_6_each_mortar_section_is_an_on_map_battery_and_the_british_3_inch_fires_smoke_and_illum(s1):
+    st = fresh(s1)
+    mortars = {k: s1.batteries[k] for k in s1.order if "mortar section" in s1.specs[k].type}
+    assert mortars and all(b.unit == k for k, b in mortars.items())
+    brit = next(k for k, b in mortars.items() if b.side == "british" and st.units[k].hex is not None)
+    assert mortars[brit].calibre == "3-inch" and mortars[brit].smoke is True
+    st.units[brit].mode, st.units[brit].fired = "fire", False
+    for ammo in ("he", "smoke", "illum"):                                     # 2.6: below 80 mm, yet smoke and illum
+        assert s1._check_battery(st, brit, ammo, "british").id == brit
+    assert s1.pool_key(mortars[brit], "smoke") is None                       # no pool for mortars: not counted
+    st.units[brit].mode = "move"
+    with pytest.raises(IllegalAction, match="TCS 5.0"):
+        s1._check_battery(st, brit, "he", "british")
+    heavy = next(k for k, b in mortars.items() if b.calibre == "120mm")
+    assert s1.batteries[heavy].side == "german" and s1.batteries[heavy].smoke is None   # the series' 80 mm rule

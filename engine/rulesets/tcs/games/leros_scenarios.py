@@ -37,6 +37,9 @@ GERMAN_BNS = {            # battalion -> (rifle companies, weapons company or ""
 }
 BRITISH_BNS = {"Kings": "ABCD", "Irish": "ABCD", "Buffs": "ABCD", "Kents": "ABCD"}
 
+MORTAR_CALIBRES = {"german 81mm mortar section": "81mm", "german 120mm mortar section": "120mm",
+                   "british 3-inch mortar section": "3-inch"}
+
 
 def company(cid: str, side: str, bn: str, kind: str = "rifle") -> list[dict]:
     t = f"{side} {'parachute' if bn in ('I-FJ', 'Para-Co') else kind} platoon"
@@ -286,6 +289,14 @@ class Scn:
         for b in ("3-Arty", "4-Arty"):
             if any(u["id"].startswith(b) for u in self.units):
                 L += ["[[batteries]]", f"id = {q(b)}", 'side = "german"', 'calibre = "105mm"   # Leros 3.2a', ""]
+        # every mortar section fires as an on-map battery of its own (series indirect fire by the unit itself, any
+        # own unit that sees the target spotting); the British 3-inch mortars fire smoke and illum (Leros 2.6).
+        # No ammunition pool is given for mortars, so their rounds are not counted.
+        for u in self.units:
+            cal = MORTAR_CALIBRES.get(u["type"])
+            if cal:
+                L += ["[[batteries]]", f"id = {q(u['id'])}", f"side = {q(u['side'])}", f"calibre = {q(cal)}",
+                      f"unit = {q(u['id'])}"] + (["smoke = true   # Leros 2.6"] if cal == "3-inch" else []) + [""]
         for side, cal, he, smoke, illum in self.ammo:
             L += ["[[ammo]]", f"side = {q(side)}", f"calibre = {q(cal)}", f"he = {he}", f"smoke = {smoke}",
                   f"illum = {illum}", ""]
