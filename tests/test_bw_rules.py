@@ -1314,3 +1314,13 @@ def test_3_2d_any_axis_unit_spots_for_its_batteries_while_soviet_artillery_needs
     refused(lambda: r.check_mission(st, A.PlaceMission("343-1", "B40.22", "1-269-63Gd:1Co-P1", "he"), "soviet"),
             "BW 2.3d")
     assert r.battery_spotters(st, "343-1", "soviet") == ["269-63Gd:FO"]
+
+
+def test_3_2_an_axis_81mm_mortar_section_is_an_on_map_battery_that_may_fire_smoke():
+    r, st = fresh()
+    mor = next(k for k in r.order if r.specs[k].type == "spanish 81mm mortar section")
+    bat = r.batteries[mor]
+    assert (bat.side, bat.calibre, bat.unit, bat.smoke) == ("axis", "81mm", mor, None)
+    put(r, st, mor, "B40.22", morale_state="", mode="fire", fired=False)
+    assert r._check_battery(st, mor, "smoke", "axis").id == mor               # 81 mm: the series' 80 mm rule
+    assert bw.mission_problem(r, st, bat, mor) is None

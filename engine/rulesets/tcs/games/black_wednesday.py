@@ -226,11 +226,16 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     # spot only for themselves, 120 mm ones for themselves or their regiment's mortar FO), never smoke.  The
     # book gives them no ammunition pool, so no [[ammo]] row counts their rounds (a designer who wants them
     # counted adds "82mm"/"120mm" rows); their barrage values are the series chart's rows, asked in play.
+    # The Axis 81mm mortar sections are on-map batteries too (any Axis unit that sees the target spots, 3.2d's
+    # "regular spotter"; smoke by the series' 80 mm rule), their rounds likewise uncounted.
     for uid, x in b.units.items():
         cal = {"soviet 82mm mortar company": "82mm", "soviet 120mm mortar company": "120mm"}.get(x["u"].type)
         if cal:
             lines += ["", "[[batteries]]", f"id = {_v(uid)}", 'side = "soviet"', f"calibre = {_v(cal)}",
                       'fires_as = "battery"', f"unit = {_v(uid)}", "smoke = false", 'smoke_rule = "BW 2.8"']
+        elif x["u"].type in ("spanish 81mm mortar section", "german 81mm mortar section"):
+            lines += ["", "[[batteries]]", f"id = {_v(uid)}", 'side = "axis"', 'calibre = "81mm"',
+                      'fires_as = "battery"', f"unit = {_v(uid)}"]
     rel_ids = {t["id"] for t in releases}
     have = {t["id"]: t["calibre"] for t in batteries if t["side"] == "axis"}
     for bid, cal in GERMAN_BATTERIES:          # BW 3.5: a German battery the table releases (3.5a: with its rounds)
