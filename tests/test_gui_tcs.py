@@ -537,3 +537,20 @@ def test_a_new_tcs_game_with_a_computer_side_says_there_is_none_and_leaves_every
     assert window.last_error.startswith("The computer cannot play this game")
     window.tcs.clock.end_button.click()
     assert step(window) == ("command", "review", "blue")
+
+
+def test_the_battery_list_says_why_an_on_map_mortar_cannot_fire_and_which_rounds_are_not_counted(window, qtbot):
+    import dataclasses
+    to_missions(window)
+    a = window.tcs.artillery
+    rows = {a.batteries.topLevelItem(i).text(0): a.batteries.topLevelItem(i) for i in range(a.batteries.topLevelItemCount())}
+    assert rows["Mor-1"].text(2) == "battery (M-1)" and rows["Mor-1"].text(3) == "ready"
+    state(window).units["M-1"].mode = "move"
+    rules = window.session.rules
+    rules.batteries["Mor-1"] = dataclasses.replace(rules.batteries["Mor-1"], calibre="60mm")   # a calibre with no pool
+    rules.scenario.batteries[[b.id for b in rules.scenario.batteries].index("Mor-1")] = rules.batteries["Mor-1"]
+    window.tcs.update()
+    rows = {a.batteries.topLevelItem(i).text(0): a.batteries.topLevelItem(i) for i in range(a.batteries.topLevelItemCount())}
+    assert rows["Mor-1"].text(3) == "TCS 5.0: M-1 is in Move mode: it fires only in Fire mode"
+    pools = {a.ammo.topLevelItem(i).text(0): a.ammo.topLevelItem(i).text(1) for i in range(a.ammo.topLevelItemCount())}
+    assert pools["60mm"] == "not counted" and pools["122mm"] == "3"

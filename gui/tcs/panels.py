@@ -484,11 +484,13 @@ class ArtilleryDock(QDockWidget):
         self.batteries = QTreeWidget()
         self.batteries.setHeaderLabels(("Battery", "Calibre", "Fires as", "Status"))
         self.batteries.setRootIsDecorated(False)
-        lay.addWidget(self.batteries, 1)
+        self.batteries.setMinimumHeight(130)            # a dozen on-map mortars besides the artillery
+        lay.addWidget(self.batteries, 2)
         self.ammo = QTreeWidget()
         self.ammo.setHeaderLabels(("Calibre", "HE", "Smoke", "Illum"))
         self.ammo.setRootIsDecorated(False)
         self.ammo.setToolTip("Rounds left in the side's ammunition pools (missions take one each)")
+        self.ammo.setMinimumHeight(90)
         lay.addWidget(self.ammo, 1)
         box = QGroupBox("Fire mission")
         form = QFormLayout(box)
@@ -552,9 +554,12 @@ class ArtilleryDock(QDockWidget):
         for b in rules.scenario.batteries:
             if b.side != self.side:
                 continue
+            why = rules.battery_problem(st, b.id, self.side)
             status = "fired this phase" if b.id in st.batteries_used else \
-                "continuous fire" if b.id in continuous else "ready"
-            item = QTreeWidgetItem([b.id, b.calibre, b.fires_as + (f" ({b.unit})" if b.unit else ""), status])
+                "continuous fire" if b.id in continuous else why or "ready"
+            mode = "on-map" if b.unit == b.id else f"{b.fires_as} ({b.unit})" if b.unit else b.fires_as
+            item = QTreeWidgetItem([b.id, b.calibre, mode, status])
+            item.setToolTip(3, status)
             self.batteries.addTopLevelItem(item)
         self.ammo.clear()
         pools: dict[str, dict[str, int]] = {}
@@ -563,6 +568,12 @@ class ArtilleryDock(QDockWidget):
         for calibre, kinds in sorted(pools.items()):
             counts = [str(kinds.get(k, 0)) for k in ("he", "smoke", "illum")]
             self.ammo.addTopLevelItem(QTreeWidgetItem([calibre] + counts))
+        uncounted = sorted({b.calibre for b in rules.scenario.batteries
+                            if b.side == self.side and rules.pool_key(b, "he") is None})
+        for calibre in uncounted:                       # on-map mortars with no pool in the scenario
+            item = QTreeWidgetItem([calibre, "not counted", "", ""])
+            item.setToolTip(1, "On-map mortars whose calibre has no pool in the scenario: their rounds are not counted")
+            self.ammo.addTopLevelItem(item)
         keep = self.battery.currentData()
         self.battery.blockSignals(True)
         self.battery.clear()

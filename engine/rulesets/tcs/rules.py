@@ -588,6 +588,14 @@ class TcsRules:
             raise IllegalAction("TCS 18.0", f"{side} has no {bat.calibre} {ammo} rounds left")
         return bat
 
+    def battery_problem(self, st, battery: str, side: str) -> str:
+        """Why ``battery`` cannot take an HE mission now ("" when it can, short of a spotter and a target)."""
+        try:
+            self._check_battery(st, battery, "he", side)
+        except IllegalAction as e:
+            return str(e)
+        return ""
+
     def _check_on_map_battery(self, st, bat) -> None:
         """An on-map mortar or gun fires its missions itself: it is on the map, in Fire mode, not paralyzed and
         has not fired this phase (TCS 5.0, 13.0)."""
