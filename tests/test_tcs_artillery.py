@@ -220,3 +220,16 @@ def test_18_0_an_own_continuous_fire_barrage_can_be_lifted_at_the_missions_step(
     assert [m.id for m in g.state.markers] == ["M1"]       # the pre-plotted barrage stays until step 6
     with pytest.raises(IllegalAction, match="no Continuous Fire marker 'M9'"):
         g.play("lift M9")
+
+
+def test_18_0_a_mission_whose_spotter_is_eliminated_before_it_fires_does_not_fire_and_its_round_is_spent():
+    g = to_missions()
+    g.play("mission Bty-1 B09.06 by 1-1 he")                 # an ordinary unit spots
+    assert g.state.ammo["red|122mm|he"] == 2
+    g.state.units["1-1"].hex = None                         # eliminated before the missions fire
+    since = len(g.log)
+    g.play("end")
+    events = settle(g, since)
+    assert "Bty-1's mission on B09.06 does not fire: 1-1 was eliminated (its round is spent)" in events
+    assert not any(e.startswith("M") and "barrage" in e for e in events)
+    assert g.state.ammo["red|122mm|he"] == 2 and g.state.missions == []

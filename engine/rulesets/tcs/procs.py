@@ -484,6 +484,10 @@ def fire_mission(rules, st, ctx, battery: str, hex: str, spotter: str, ammo: str
     side = bat.side
     h = rules.board.parse_hex(hex)
     why = f"{battery}'s mission on {hex}"
+    gone = [u for u in ((spotter,) if adjust else ()) + ((bat.unit,) if bat.unit else ()) if st.units[u].hex is None]
+    if gone:       # the spotter or the firing mortar was eliminated after the mission was placed: it does not fire
+        ctx.events.append(Event("mission", f"{why} does not fire: {gone[0]} was eliminated (its round is spent)"))
+        return
     if adjust:
         frm = [st.units[spotter].hex] + [rules.board.parse_hex(t) for t in rules.scenario.trps.get(side, ())]
         if rules.game is not None and hasattr(rules.game, "faux_trps"):     # BW 3.2d: Faux TRPs
@@ -527,6 +531,10 @@ def execute(rules, st, ctx, side: str) -> None:
     for m in list(st.markers):
         if m.side == side and m.continuous and m.kind == "he" and m.id in {x.id for x in st.markers}:
             bat = rules.batteries[m.battery]
+            if bat.unit and st.units[bat.unit].hex is None:
+                st.markers.remove(m)
+                ctx.events.append(Event("lift", f"{m.id}: {bat.unit} was eliminated, lifted"))
+                continue
             key = rules.pool_key(bat, "he")
             if key is not None:
                 if st.ammo.get(key, 0) <= 0:
