@@ -1324,3 +1324,19 @@ def test_3_2_an_axis_81mm_mortar_section_is_an_on_map_battery_that_may_fire_smok
     put(r, st, mor, "B40.22", morale_state="", mode="fire", fired=False)
     assert r._check_battery(st, mor, "smoke", "axis").id == mor               # 81 mm: the series' 80 mm rule
     assert bw.mission_problem(r, st, bat, mor) is None
+
+
+def test_3_1c_axis_sheets_take_size_and_the_printed_staff_modifier_asked_once():
+    from engine.rulesets.tcs.proc import Ctx, Need
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    assert r.scenario.sides["axis"].staff_asked and not r.scenario.sides["soviet"].staff_asked   # 2.1d: Soviets none
+    sheet = st.sheets["Sp-relief"]
+    sheet.implemented, sheet.size, sheet.weighted_turns = False, 1, 99
+    with pytest.raises(Need) as need:
+        implement(r, st, Ctx(r, st, [], []), "Sp-relief")
+    assert (need.value.pending["prompt"].slot, need.value.pending["prompt"].key) == ("tcs.staff_modifier", ("axis",))
+    st.memory.put("tcs.staff_modifier", ("axis",), 1)
+    events = []
+    implement(r, st, Ctx(r, st, [1, 1], events), "Sp-relief")
+    assert "on row 5 " in events[-1].text                      # Spanish Command Prep 3 + size 1 + staff 1

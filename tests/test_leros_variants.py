@@ -181,3 +181,19 @@ def test_a_new_game_with_variants_is_saved_with_them_and_replays_to_the_same_has
     again = load_game(tmp_path / "g.toml")
     assert again.variants == ("4.1", "4.6") and again.hash() == game.hash()
     assert again.rules.scenario.sides["british"].command_prep == 4
+
+
+def test_3_1_the_german_staff_modifier_is_the_printed_one_asked_at_the_first_german_implementation():
+    rules = load_rules(S1)
+    assert rules.scenario.sides["german"].staff_asked and not rules.scenario.sides["british"].staff_asked  # 2.1d
+    from engine.rulesets.tcs.procs import implement
+    st = fresh(rules, [3, 4])
+    sheet = next(s for s in st.sheets.values() if s.side == "german")
+    sheet.weighted_turns = 99
+    with pytest.raises(Need) as need:
+        implement(rules, st, Ctx(rules, st, [], []), sheet.id)
+    assert (need.value.pending["prompt"].slot, need.value.pending["prompt"].key) == ("tcs.staff_modifier", ("german",))
+    st.memory.put("tcs.staff_modifier", ("german",), 1)
+    ctx = Ctx(rules, st, [], [])
+    implement(rules, st, ctx, sheet.id)
+    assert f"row {3 + sheet.size + 1} " in ctx.events[-1].text                 # Command Prep 3 + size + staff 1

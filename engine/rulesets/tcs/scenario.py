@@ -313,7 +313,8 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
         sides[i] = SideSpec(i, r.get(t, "name", str, where, default=i), r.get(t, "nation", str, where, default=i),
                             r.get(t, "command_prep", int, where, required=True, default=3),
                             r.get(t, "staff", int, where, default=0),
-                            r.get(t, "max_implemented", int, where, default=99))
+                            r.get(t, "max_implemented", int, where, default=99),
+                            r.get(t, "staff_asked", bool, where, default=False))
     if len(sides) != 2:
         r.bad("sides", "expected exactly two [[sides]]")
     if first and first not in sides:

@@ -303,7 +303,8 @@ def _set_up(text: str, path: Path) -> str:
 
 # ------------------------------------------------------------------ the scenarios
 SOV = {"id": "soviet", "name": "Soviet", "nation": "soviet", "command_prep": 7, "max_implemented": 4}   # BW 2.1b/c
-AXIS = {"id": "axis", "name": "Axis", "nation": "german", "command_prep": 3}                            # BW 3.2a
+AXIS = {"id": "axis", "name": "Axis", "nation": "german", "command_prep": 3,                            # BW 3.2a
+        "staff_asked": True}              # BW 3.1c: the series' printed Staff modifier, asked when first needed
 FORMATIONS = [  # BW 2.1b: a division on one implemented sheet and one more; 2.1c armour's own pair; 2.1d ratings
     {"id": "63Gd", "side": "soviet", "name": "63 Guard Rifle Division", "command_prep": 5, "uncoordinated": True},
     {"id": "43", "side": "soviet", "name": "43 Rifle Division", "command_prep": 7, "uncoordinated": True},

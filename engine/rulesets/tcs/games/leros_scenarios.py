@@ -252,7 +252,10 @@ class Scn:
         for side, name, nation in (("german", "Germans", "german"), ("british", "British", "british")):
             L += ["[[sides]]", f"id = {q(side)}", f"name = {q(name)}", f"nation = {q(nation)}",
                   f"command_prep = {prep[side]}   # Leros {'3.1c' if side == 'german' else '2.1c'}",
-                  f"max_implemented = {lim[side]}   # Leros {'3.1b' if side == 'german' else '2.1b'}", ""]
+                  f"max_implemented = {lim[side]}   # Leros {'3.1b' if side == 'german' else '2.1b'}"]
+            if side == "german":      # the series' printed Staff modifier (the British have none, 2.1d)
+                L.append("staff_asked = true   # TCS 6.9f: asked at the first German implementation")
+            L.append("")
         L += ['[[formations]]', 'id = "German"', 'side = "german"', 'name = "German invasion force"',
               f"max_implemented = {lim['german']}", f"max_sheets = {lim['german'] + 4}", "",
               '[[formations]]', 'id = "234-Bde"', 'side = "british"', 'name = "234 Brigade"',
