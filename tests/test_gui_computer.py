@@ -66,29 +66,43 @@ def test_the_computer_plays_the_soviet_turn_as_the_engine_bot_does_and_the_log_s
     assert "computer" not in window.phase_bar.label.text()
 
 
-def test_an_answer_dropped_by_a_pause_leaves_the_computer_choosing_as_the_headless_bot(window, qtbot):
+def test_an_answer_dropped_by_a_pause_leaves_the_computer_choosing_as_the_headless_bot(window, qtbot, monkeypatch):
     # the worker thinks with a copy of the bot: the answers Pause throws away must not leave their mark in the
-    # bot's memory (the baseline bot remembers the units it has handled this phase)
+    # bot's memory (the baseline bot remembers the units it has handled this phase).  A gate holds each worker
+    # before it thinks, so the test pauses while it is surely thinking, whatever the machine's load.
+    import threading
+
+    from gui import computerplayer
+    gate = threading.Event()
+    think = computerplayer._Thinker.run
+
+    def gated(self):
+        gate.wait(60)
+        think(self)
+    monkeypatch.setattr(computerplayer._Thinker, "run", gated)
     assert window.start_new_game(SEED, computer={"soviet"})
-    end_german_turn(window)
+    end_german_turn(window)                          # the Soviet's first worker waits at the gate
     human = window.session.game.actions_text()
     computer = window.computer
     dropped = 0
-    while acting(window) == "soviet":
+    while acting(window) == "soviet" and dropped < 6:
         qtbot.waitUntil(lambda: computer.is_thinking() or acting(window) != "soviet", timeout=30000)
         if not computer.is_thinking():
             break
         before = len(window.session.game.log)
         thinker = computer._thinker
         window.pause_act.setChecked(True)            # its answer comes back to a paused computer: dropped
+        gate.set()
         thinker.wait(30000)
+        gate.clear()
         qtbot.wait(20)
         assert len(window.session.game.log) == before
         dropped += 1
         window.pause_act.setChecked(False)
+        gate.set()                                   # the next answer is played
         qtbot.waitUntil(lambda: len(window.session.game.log) > before or acting(window) != "soviet", timeout=30000)
-        if dropped >= 6:
-            break
+        gate.clear()
+    gate.set()
     qtbot.waitUntil(lambda: acting(window) == "german", timeout=60000)
     expected = headless_soviet_turn(human)
     assert window.session.game.actions_text() == expected.actions_text()
