@@ -17,6 +17,7 @@ from pathlib import Path
 from engine.maps.board import Board, Box, Sheet
 from engine.maps.hexes import FLAT, Hex, hex_neighbors, hexside
 from engine.maps.numbering import NumberingScheme
+from engine.maps.samples import sample_main
 from engine.maps.standins.common import (add_area, add_feature, add_hexsides, add_line, ellipse, grid_point,
                                          hexes_in, links_of, printed_copy, route, shape, write_map)
 
@@ -332,11 +333,7 @@ def write(folder, px_per_hex: float = PX_PER_HEX) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "maps"
-    for path in write(folder):
-        print(path)
-    return 0
+    return sample_main(write, argv)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from engine.maps.art import shapes as art_shapes
 from engine.maps.board import Area, Board, Box, Obstacle, Sheet
 from engine.maps.hexes import FLAT, Hex
 from engine.maps.numbering import NumberingScheme
+from engine.maps.samples import sample_main
 from engine.maps.standins.common import (add_area, add_feature, grid_point, hexes_in, printed_copy, write_map)
 
 COLS, ROWS = 63, 36
@@ -344,11 +345,7 @@ def write(folder, px_per_hex: float = PX_PER_HEX) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "maps"
-    for path in write(folder):
-        print(path)
-    return 0
+    return sample_main(write, argv)
 
 
 if __name__ == "__main__":
