@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import BadFile, IllegalAction, Problem
+from .errors import BadFile, BadHexId, IllegalAction, Problem
 from .fileio import is_file, read_toml, write_toml
 
 SAVE_FORMAT = 1
@@ -101,6 +101,14 @@ class Rules(Protocol):
     def is_over(self, state: Any) -> bool: ...
 
     def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def action_hex(board, text: str):
+    """The hex an action names on ``board`` (like ``0512``); a text that is no hex id there is an IllegalAction."""
+    try:
+        return board.parse_hex(text)
+    except BadHexId as e:
+        raise IllegalAction("", str(e)) from None
 
 
 def state_hash(rules: Rules, state: Any) -> str:
