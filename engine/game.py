@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from .errors import BadFile, BadHexId, IllegalAction, Problem
 from .fileio import is_file, read_toml, write_toml
+from .rulesets import ruleset_module
 
 SAVE_FORMAT = 1
 MASK64 = (1 << 64) - 1
@@ -437,12 +438,4 @@ def own_format_ruleset(path: str, hook: str):
     ``scenario.ruleset`` (the gridless skirmish); None for every other scenario."""
     head = read_toml(path).get("scenario")
     name = head.get("ruleset") if isinstance(head, dict) else None
-    if not isinstance(name, str) or not name.isidentifier():
-        return None
-    try:
-        mod = importlib.import_module(f"engine.rulesets.{name}")
-    except ModuleNotFoundError as e:
-        if e.name == f"engine.rulesets.{name}":
-            return None
-        raise
-    return getattr(mod, hook, None)
+    return getattr(ruleset_module(name), hook, None)
