@@ -2,6 +2,8 @@
 a blank one-sheet map to work on."""
 from __future__ import annotations
 
+import math
+
 import pytest
 from PIL import Image
 from PySide6.QtCore import QPoint, Qt
@@ -37,3 +39,15 @@ def blank_map(editor, tmp_path, name="hill.png"):
     Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / name)
     editor.new_map("Hill", "flat", [SheetSpec("A", str(tmp_path / name), 10, 8)])
     return editor.board
+
+
+def trace_ring(qtbot, editor, centre, radius, level):
+    """Trace a closed contour of ``level`` with the Contour tool: eight clicks round ``centre``, then Enter twice."""
+    p = editor.palette
+    p.contour_spin.setValue(level)
+    p.contour_closed_check.setChecked(True)
+    for k in range(8):
+        a = 2 * math.pi * k / 8
+        click(qtbot, editor, centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a))
+    qtbot.keyClick(editor.view, Qt.Key_Return)
+    qtbot.keyClick(editor.view, Qt.Key_Return)

@@ -1,8 +1,6 @@
 """The map editor's palette: contours kept across save and reopen, named things deleted and renamed, legend letters."""
 from __future__ import annotations
 
-import math
-
 import pytest
 from PySide6.QtCore import Qt
 
@@ -11,7 +9,7 @@ from engine.maps.mapfile import load_map
 pytest.importorskip("pytestqt")
 
 from gui.mapeditor import MapEditor  # noqa: E402
-from mapeditorwindow import blank_map, click, editor_fixture  # noqa: E402
+from mapeditorwindow import blank_map, click, editor_fixture, trace_ring  # noqa: E402
 
 
 editor = editor_fixture()
@@ -20,17 +18,6 @@ editor = editor_fixture()
 def listed(editor) -> list[str]:
     lst = editor.palette.names_list
     return [lst.item(i).text() for i in range(lst.count())]
-
-
-def trace_ring(qtbot, editor, centre, radius, level):
-    p = editor.palette
-    p.contour_spin.setValue(level)
-    p.contour_closed_check.setChecked(True)
-    for k in range(8):
-        a = 2 * math.pi * k / 8
-        click(qtbot, editor, centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a))
-    qtbot.keyClick(editor.view, Qt.Key_Return)
-    qtbot.keyClick(editor.view, Qt.Key_Return)
 
 
 def test_traced_contours_are_saved_and_come_back_when_the_map_is_reopened(qtbot, editor, tmp_path):
