@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import BadFile, IllegalAction, Problem
+from .errors import BadFile, BadHexId, IllegalAction, Problem
 from .fileio import is_file, read_toml, write_toml
+from .rulesets import ruleset_module
 
 SAVE_FORMAT = 1
 MASK64 = (1 << 64) - 1
@@ -101,6 +102,14 @@ class Rules(Protocol):
     def is_over(self, state: Any) -> bool: ...
 
     def outcome(self, state: Any) -> Outcome | None: ...
+
+
+def action_hex(board, text: str):
+    """The hex an action names on ``board`` (like ``0512``); a text that is no hex id there is an IllegalAction."""
+    try:
+        return board.parse_hex(text)
+    except BadHexId as e:
+        raise IllegalAction("", str(e)) from None
 
 
 def state_hash(rules: Rules, state: Any) -> str:
@@ -429,12 +438,4 @@ def own_format_ruleset(path: str, hook: str):
     ``scenario.ruleset`` (the gridless skirmish); None for every other scenario."""
     head = read_toml(path).get("scenario")
     name = head.get("ruleset") if isinstance(head, dict) else None
-    if not isinstance(name, str) or not name.isidentifier():
-        return None
-    try:
-        mod = importlib.import_module(f"engine.rulesets.{name}")
-    except ModuleNotFoundError as e:
-        if e.name == f"engine.rulesets.{name}":
-            return None
-        raise
-    return getattr(mod, hook, None)
+    return getattr(ruleset_module(name), hook, None)

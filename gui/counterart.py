@@ -62,8 +62,11 @@ def unit_colours(unit, sides: dict) -> tuple[str, str]:
     return "#c8c8c8", "#141414"
 
 
-def draw_plain_counter(unit, px: int, fill: QColor, text: QColor) -> QImage:
-    """A plain counter: size on top, a box with the type, the id, and attack-defense-movement."""
+def counter_face(px: int, fill: QColor) -> tuple[QImage, QPainter]:
+    """A counter's empty face: a ``px`` square image, transparent but for a dark-edged rounded square in ``fill``.
+
+    Returns the image and the (antialiased) painter still open on it: the caller draws the rest and ends it.
+    """
     img = QImage(px, px, QImage.Format_ARGB32_Premultiplied)
     img.fill(Qt.transparent)
     p = QPainter(img)
@@ -72,6 +75,12 @@ def draw_plain_counter(unit, px: int, fill: QColor, text: QColor) -> QImage:
     p.setPen(QPen(QColor(20, 20, 20), max(1.0, px / 48)))
     p.setBrush(fill)
     p.drawRoundedRect(QRectF(0.5, 0.5, px - 1, px - 1), px * 0.06, px * 0.06)
+    return img, p
+
+
+def draw_plain_counter(unit, px: int, fill: QColor, text: QColor) -> QImage:
+    """A plain counter: size on top, a box with the type, the id, and attack-defense-movement."""
+    img, p = counter_face(px, fill)
     p.setPen(QPen(text, max(1.0, px / 40)))
     font = QFont("DejaVu Sans")
     font.setBold(True)

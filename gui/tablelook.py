@@ -7,7 +7,9 @@ that the counter art draws it that way, under its own picture key.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+
+from .counterart import counter_face
 
 
 class DressedUnit:
@@ -37,13 +39,7 @@ def dressed(unit, look):
 
 def blank_counter(px: int, fill: QColor) -> QImage:
     """A face-down counter: the side's colour and a question mark, nothing else."""
-    img = QImage(px, px, QImage.Format_ARGB32_Premultiplied)
-    img.fill(Qt.transparent)
-    p = QPainter(img)
-    p.setRenderHint(QPainter.Antialiasing, True)
-    p.setPen(QPen(QColor(20, 20, 20), max(1.0, px / 48)))
-    p.setBrush(fill.darker(115))
-    p.drawRoundedRect(QRectF(0.5, 0.5, px - 1, px - 1), px * 0.06, px * 0.06)
+    img, p = counter_face(px, fill.darker(115))
     font = QFont("DejaVu Sans")
     font.setBold(True)
     font.setPixelSize(max(6, int(px * 0.5)))

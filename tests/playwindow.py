@@ -2,7 +2,12 @@
 with a file open."""
 from __future__ import annotations
 
+from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
 from gui.mainwindow import MainWindow
+from gui.tray import MIME
 
 
 def play_window(qtbot, tmp_path, path=None, size=(1100, 760), monkeypatch=None):
@@ -19,3 +24,15 @@ def play_window(qtbot, tmp_path, path=None, size=(1100, 760), monkeypatch=None):
     if path is not None:
         assert win.open_file(path)
     return win
+
+
+def drag_from_tray(view, uid, h, kind):
+    """A counter ``uid`` dragged from the tray over hex ``h`` of the map view (``kind`` "enter") or dropped there."""
+    data = QMimeData()
+    data.setData(MIME, uid.encode("utf-8"))
+    pos = QPointF(view.mapFromScene(view.hex_centre(h)))
+    if kind == "enter":
+        ev = QDragEnterEvent(pos.toPoint(), Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
+    else:
+        ev = QDropEvent(pos, Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(view.viewport(), ev)

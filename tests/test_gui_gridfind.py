@@ -13,16 +13,10 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import Qt  # noqa: E402
 
 from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import editor_fixture  # noqa: E402
 
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
-    yield ed
-    ed.edit = None   # nothing to ask about on close
+editor = editor_fixture()
 
 
 def test_find_the_grid_type_one_id_accept_then_undo(qtbot, editor, tmp_path):

@@ -7,20 +7,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 SCEN = Path(__file__).resolve().parent.parent / "scenarios"
 
 
 @pytest.fixture
 def open_window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1500, 950)
-    win.show()
-    qtbot.waitExposed(win)
+    win = play_window(qtbot, tmp_path, size=(1500, 950), monkeypatch=monkeypatch)
 
     def opened(name):
         assert win.open_file(SCEN / name)

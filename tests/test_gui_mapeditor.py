@@ -15,7 +15,7 @@ from engine.maps.mapfile import load_map
 
 pytest.importorskip("pytestqt")
 
-from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import click, editor_fixture  # noqa: E402
 
 ANGLE = 1.5       # degrees the scan is rotated by
 STRETCH = 1.03    # the scan's y scale over its x scale
@@ -55,20 +55,7 @@ def skewed_scan(tmp_path, cols=12, rows=10):
     return path, truth
 
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1300, 860)
-    ed.show()
-    yield ed
-    ed.edit = None   # nothing to ask about on close
-
-
-def click(qtbot, ed, x, y, button=Qt.LeftButton):
-    """Click the view at a lattice point."""
-    p = ed.view.lattice_to_viewport(x, y)
-    qtbot.mouseClick(ed.view.viewport(), button, pos=QPoint(round(p.x()), round(p.y())))
+editor = editor_fixture((1300, 860))
 
 
 def click_hex(qtbot, ed, hex_id, button=Qt.LeftButton):

@@ -1,49 +1,27 @@
 """The map editor's contour and sheet-alignment tools (its window from the play window: test_gui_mapeditor_window)."""
 from __future__ import annotations
 
-import math
-
 import pytest
 from PIL import Image
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 
 from engine.maps.mapedit import SheetSpec
 
 pytest.importorskip("pytestqt")
 
-from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import blank_map, editor_fixture, trace_ring  # noqa: E402
 
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
-    yield ed
-    ed.edit = None
-
-
-def click(qtbot, ed, x, y):
-    p = ed.view.lattice_to_viewport(x, y)
-    qtbot.mouseClick(ed.view.viewport(), Qt.LeftButton, pos=QPoint(round(p.x()), round(p.y())))
+editor = editor_fixture()
 
 
 def test_traced_contours_give_the_hexes_their_elevations(qtbot, editor, tmp_path):
-    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / "hill.png")
-    editor.new_map("Hill", "flat", [SheetSpec("A", str(tmp_path / "hill.png"), 10, 8)])
-    b = editor.board
+    b = blank_map(editor, tmp_path)
     top = b.center(b.parse_hex("A05.04"))
     qtbot.keyClick(editor.view, Qt.Key_K)
-    p = editor.palette
     for level, radius in ((40, 2.6), (60, 0.9)):
-        p.contour_spin.setValue(level)
-        p.contour_closed_check.setChecked(True)
-        for k in range(8):
-            a = 2 * math.pi * k / 8
-            click(qtbot, editor, top[0] + radius * math.cos(a), top[1] + radius * math.sin(a))
-        qtbot.keyClick(editor.view, Qt.Key_Return)
-        qtbot.keyClick(editor.view, Qt.Key_Return)
+        trace_ring(qtbot, editor, top, radius, level)
+    p = editor.palette
     assert [c.elevation for c in editor.edit.contours] == [40, 60]
     p.base_spin.setValue(20)
     qtbot.mouseClick(p.derive_button, Qt.LeftButton)

@@ -1,39 +1,18 @@
 """The map editor's palette: contours kept across save and reopen, named things deleted and renamed, legend letters."""
 from __future__ import annotations
 
-import math
-
 import pytest
-from PIL import Image
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 
-from engine.maps.mapedit import SheetSpec
 from engine.maps.mapfile import load_map
 
 pytest.importorskip("pytestqt")
 
 from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import blank_map, click, editor_fixture, trace_ring  # noqa: E402
 
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
-    yield ed
-    ed.edit = None
-
-
-def new_map(editor, tmp_path, name="hill.png"):
-    Image.new("RGB", (700, 560), (240, 236, 220)).save(tmp_path / name)
-    editor.new_map("Hill", "flat", [SheetSpec("A", str(tmp_path / name), 10, 8)])
-    return editor.board
-
-
-def click(qtbot, ed, x, y):
-    p = ed.view.lattice_to_viewport(x, y)
-    qtbot.mouseClick(ed.view.viewport(), Qt.LeftButton, pos=QPoint(round(p.x()), round(p.y())))
+editor = editor_fixture()
 
 
 def listed(editor) -> list[str]:
@@ -41,19 +20,8 @@ def listed(editor) -> list[str]:
     return [lst.item(i).text() for i in range(lst.count())]
 
 
-def trace_ring(qtbot, editor, centre, radius, level):
-    p = editor.palette
-    p.contour_spin.setValue(level)
-    p.contour_closed_check.setChecked(True)
-    for k in range(8):
-        a = 2 * math.pi * k / 8
-        click(qtbot, editor, centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a))
-    qtbot.keyClick(editor.view, Qt.Key_Return)
-    qtbot.keyClick(editor.view, Qt.Key_Return)
-
-
 def test_traced_contours_are_saved_and_come_back_when_the_map_is_reopened(qtbot, editor, tmp_path):
-    b = new_map(editor, tmp_path)
+    b = blank_map(editor, tmp_path)
     top = b.center(b.parse_hex("A05.04"))
     qtbot.keyClick(editor.view, Qt.Key_K)
     trace_ring(qtbot, editor, top, 2.6, 40)
@@ -81,7 +49,7 @@ def test_traced_contours_are_saved_and_come_back_when_the_map_is_reopened(qtbot,
 
 
 def test_named_things_are_renamed_and_deleted_from_the_palette_with_undo(qtbot, editor, tmp_path):
-    b = new_map(editor, tmp_path)
+    b = blank_map(editor, tmp_path)
     ed = editor.edit
     ed.name_area("Krasni Bor", "town", [b.parse_hex("A03.03"), b.parse_hex("A03.04")])
     ed.name_line("start line", "start", [])
@@ -131,7 +99,7 @@ def test_named_things_are_renamed_and_deleted_from_the_palette_with_undo(qtbot, 
 
 
 def test_a_contour_is_deleted_from_the_palette_and_the_file_no_longer_has_it(qtbot, editor, tmp_path):
-    b = new_map(editor, tmp_path)
+    b = blank_map(editor, tmp_path)
     qtbot.keyClick(editor.view, Qt.Key_K)
     trace_ring(qtbot, editor, b.center(b.parse_hex("A05.04")), 2.6, 40)
     trace_ring(qtbot, editor, b.center(b.parse_hex("A05.04")), 0.9, 60)
@@ -149,7 +117,7 @@ def test_a_contour_is_deleted_from_the_palette_and_the_file_no_longer_has_it(qtb
 
 
 def test_a_terrain_letter_is_shown_and_changed_unless_another_terrain_has_it(qtbot, editor, tmp_path):
-    b = new_map(editor, tmp_path)
+    b = blank_map(editor, tmp_path)
     p = editor.palette
     qtbot.keyClick(editor.view, Qt.Key_P)
     for name in ("clear", "woods"):

@@ -13,6 +13,7 @@ pytest.importorskip("pytestqt")
 
 from gui.mainwindow import MainWindow  # noqa: E402
 from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import editor_fixture  # noqa: E402
 from gui.mapeditor.newmap import NewMapDialog  # noqa: E402
 
 
@@ -88,14 +89,7 @@ def test_a_saved_map_is_opened_in_the_play_window_when_no_scenario_is_played(qtb
 
 # ---------------------------------------------------------------- calibration
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
-    yield ed
-    ed.edit = None
+editor = editor_fixture()
 
 
 def scan_with_dots(path, dots):

@@ -16,6 +16,7 @@ from engine.scenario import Side, Unit
 from gui.counterart import CounterArt
 from gui.hugeimage import write_png
 from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "maps" / "demo.toml"
@@ -23,13 +24,7 @@ DEMO = ROOT / "maps" / "demo.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1000, 700)
-    win.show()
-    qtbot.waitExposed(win)
+    win = play_window(qtbot, tmp_path, size=(1000, 700), monkeypatch=monkeypatch)
     return win
 
 

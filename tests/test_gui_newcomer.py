@@ -130,13 +130,9 @@ def test_a_new_map_offers_the_starter_terrains_not_the_last_maps(qtbot, tmp_path
 # ---------------------------------------------------------------- 5. the ruleset: a list, and a rules file by a dialog
 @pytest.fixture
 def editor(qtbot, tmp_path):
-    from gui.scenarioeditor import ScenarioEditor
+    from scenarioeditorwindow import scenario_editor
 
-    ed = ScenarioEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1300, 900)
-    ed.show()
-    return ed
+    return scenario_editor(qtbot, tmp_path / "tiles", (1300, 900))
 
 
 def test_the_ruleset_is_chosen_from_the_installed_ones_not_typed(editor):

@@ -11,6 +11,7 @@ from engine.scenario.newgame import new_game
 from gui.mainwindow import MainWindow
 from gui.newgame import COMPUTER, ME, NewGameDialog
 from gui.table.window import TableWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -21,14 +22,7 @@ ODD = "air-supply-odd-faces"
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(TRAPPED)
+    win = play_window(qtbot, tmp_path, TRAPPED, monkeypatch=monkeypatch)
     return win
 
 

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 
 from gui.mainwindow import MainWindow
+from playwindow import drag_from_tray, play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -14,14 +15,7 @@ SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(SCENARIO)
+    win = play_window(qtbot, tmp_path, SCENARIO, monkeypatch=monkeypatch)
     assert win.session is not None and win.start_new_game(1)      # fixed dice: the tests below roll them
     return win
 
@@ -235,24 +229,6 @@ def test_drag_onto_an_enemy_prepares_declares_and_resolves_a_battle(window, qtbo
     assert roll in panel.result_label.text()
 
 
-def _drop_from_tray(view, uid, h, kind):
-    from PySide6.QtCore import QMimeData, QPointF
-    from PySide6.QtGui import QDragEnterEvent, QDropEvent
-    from PySide6.QtWidgets import QApplication
-
-    from gui.tray import MIME
-
-    data = QMimeData()
-    data.setData(MIME, uid.encode("utf-8"))
-    pos = QPointF(view.mapFromScene(view.hex_centre(h)))
-    if kind == "enter":
-        ev = QDragEnterEvent(pos.toPoint(), Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
-    else:
-        ev = QDropEvent(pos, Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(view.viewport(), ev)
-    return data
-
-
 def test_reinforcements_come_from_the_tray_under_the_rules(window, qtbot):
     s = window.session
     for _ in range(40):
@@ -268,13 +244,13 @@ def test_reinforcements_come_from_the_tray_under_the_rules(window, qtbot):
     bad = next(h for h in s.board.hexes() if h not in entries and h not in view.stacks)
     view.set_zoom(0.4)
     view.centre_on_hex(bad)
-    _drop_from_tray(view, uid, bad, "enter")
+    drag_from_tray(view, uid, bad, "enter")
     assert set(view.overlay.costs) == set(entries)           # where it may come in is lit
-    _drop_from_tray(view, uid, bad, "drop")
+    drag_from_tray(view, uid, bad, "drop")
     assert s.off_map().get(uid) and window.last_refusal.startswith("Demyansk ")
     view.centre_on_hex(good)
-    _drop_from_tray(view, uid, good, "enter")
-    _drop_from_tray(view, uid, good, "drop")
+    drag_from_tray(view, uid, good, "enter")
+    drag_from_tray(view, uid, good, "drop")
     assert s.state.units[uid].hex == good and uid not in s.off_map()
     assert uid not in window.tray.unit_ids(unit.side) and view.stacks[good][-1] is unit
     assert window.log_dock.lines()[-1].split(" — ")[0].endswith(f"{uid} {s.board.hex_id(good)}")

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from engine.errors import IllegalAction
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -15,13 +15,7 @@ SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 
 @pytest.fixture
 def win(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    w = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    qtbot.waitExposed(w)
+    w = play_window(qtbot, tmp_path, size=(1200, 800), monkeypatch=monkeypatch)
     assert w.open_file(SCENARIO) and w.start_new_game(1)      # fixed dice: the tests below roll them
     return w
 

@@ -10,8 +10,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from engine.scenario import Side, load_scenario
-from gui.scenarioeditor import ScenarioEditor
 from gui.scenarioeditor.orderofbattle import UNIT_MIME
+from scenarioeditorwindow import scenario_editor
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "maps" / "demyansk.toml"
@@ -19,11 +19,7 @@ MAP = ROOT / "maps" / "demyansk.toml"
 
 @pytest.fixture
 def editor(qtbot, tmp_path_factory):
-    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
-    return ed
+    return scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"))
 
 
 def click(button):

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from engine.scenario import Deployment, Side, Unit
 from engine.scenario import edit as E
-from gui.scenarioeditor import ScenarioEditor
+from scenarioeditorwindow import scenario_editor
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "maps" / "crossing.toml"
@@ -17,10 +17,7 @@ MAP = ROOT / "maps" / "crossing.toml"
 
 @pytest.fixture
 def editor(qtbot, tmp_path_factory):
-    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
-    qtbot.addWidget(ed)
-    ed.resize(1200, 800)
-    ed.show()
+    ed = scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"))
     ed.new_scenario(MAP, [Side("blue", "Blue", "#4a6fa5"), Side("red", "Red", "#a54a4a")], ruleset="classic",
                     last_turn=4)
     ed.edit(lambda s: E.set_deployment(s, Deployment("b", "blue", 1, "all", ())))

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from engine.scenario import Deployment, Side, Unit
 from engine.scenario import edit as E
-from gui.scenarioeditor import ScenarioEditor
 from gui.scenarioeditor.orderofbattle import NOT_PLACED, UNIT_MIME
+from scenarioeditorwindow import scenario_editor
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "maps" / "demyansk.toml"
@@ -20,11 +20,7 @@ MAP = ROOT / "maps" / "demyansk.toml"
 
 @pytest.fixture
 def editor(qtbot, tmp_path_factory):
-    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
-    qtbot.addWidget(ed)
-    ed.resize(1300, 900)
-    ed.show()
-    return ed
+    return scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"), (1300, 900))
 
 
 def button(widget, text):

@@ -2,12 +2,10 @@
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt
 
-from gui.mainwindow import MainWindow
-from gui.tray import MIME, TO_SET_UP
+from gui.tray import TO_SET_UP
+from playwindow import drag_from_tray, play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"
@@ -25,27 +23,9 @@ def german_sets_up(tmp_path) -> Path:
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(german_sets_up(tmp_path))
+    win = play_window(qtbot, tmp_path, german_sets_up(tmp_path), monkeypatch=monkeypatch)
     assert win.session is not None
     return win
-
-
-def drag_from_tray(view, uid, h, kind):
-    data = QMimeData()
-    data.setData(MIME, uid.encode("utf-8"))
-    pos = QPointF(view.mapFromScene(view.hex_centre(h)))
-    if kind == "enter":
-        ev = QDragEnterEvent(pos.toPoint(), Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
-    else:
-        ev = QDropEvent(pos, Qt.MoveAction, data, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(view.viewport(), ev)
 
 
 def waiting(window, side):

@@ -11,17 +11,10 @@ from engine.maps.mapfile import load_map, save_map
 
 pytest.importorskip("pytestqt")
 
-from gui.mapeditor import MapEditor  # noqa: E402
+from mapeditorwindow import editor_fixture  # noqa: E402
 
 
-@pytest.fixture
-def editor(qtbot, tmp_path):
-    ed = MapEditor(cache=tmp_path / "tiles")
-    qtbot.addWidget(ed)
-    ed.resize(1300, 860)
-    ed.show()
-    yield ed
-    ed.edit = None
+editor = editor_fixture((1300, 860))
 
 
 def unpainted_crossing(tmp_path):

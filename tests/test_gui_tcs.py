@@ -9,6 +9,7 @@ from engine.maps.hexes import hex_distance
 from gui.mainwindow import MainWindow
 from gui.tcs.panels import UNIT_MIME
 from gui.tcs.session import TcsSession
+from playwindow import play_window
 from tcs_fixtures import SCENARIO, filled_memory
 
 
@@ -24,14 +25,7 @@ def owner_memory():
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1500, 950)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.open_file(SCENARIO)
+    win = play_window(qtbot, tmp_path, SCENARIO, size=(1500, 950), monkeypatch=monkeypatch)
     game = win.session.game
     # a game started with the owner's chart entries already in it, as a new game reads them
     game.state = game.rules.initial_state(game.seed, memory=owner_memory())

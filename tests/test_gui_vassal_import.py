@@ -5,19 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine.importers.vassal import synthetic as S
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 from test_vassal_import import label, module_with_setups
 
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
+    win = play_window(qtbot, tmp_path, size=(1200, 800), monkeypatch=monkeypatch)
     return win
 
 

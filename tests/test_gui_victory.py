@@ -6,20 +6,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.mainwindow import MainWindow
+from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def win(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    w = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    qtbot.waitExposed(w)
+    w = play_window(qtbot, tmp_path, size=(1200, 800), monkeypatch=monkeypatch)
     return w
 
 

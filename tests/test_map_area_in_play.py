@@ -181,12 +181,9 @@ def test_the_editor_operation_checks_the_expression_and_auto_place_keeps_inside(
 def test_the_scenario_page_sets_the_area_and_shows_it(qtbot, tmp_path_factory):
     from PySide6.QtWidgets import QPushButton
 
-    from gui.scenarioeditor import ScenarioEditor
+    from scenarioeditorwindow import scenario_editor
 
-    ed = ScenarioEditor(cache=tmp_path_factory.mktemp("tiles"))
-    qtbot.addWidget(ed)
-    ed.resize(1000, 700)
-    ed.show()
+    ed = scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"), (1000, 700))
     ed.new_scenario(MAP, [E.Side("german", "German", "#7d8ea3"), E.Side("soviet", "Soviet", "#9a6a3c")],
                     id="north", name="North", last_turn=2)
     page = ed.page

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from engine.bench import median_ms
 from engine.maps.board import Affine, Area, Board, Box, Line, Obstacle, Sheet
 from engine.maps.hexes import Hex, hex_neighbors, hex_range, hexside, hexsides_of
 from engine.maps.mapfile import load_map, save_map
@@ -89,19 +88,10 @@ def write_generated_map(folder: Path, seed: int = 1942) -> Path:
     return path
 
 
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000.0)
-    return round(statistics.median(times), 2)
-
-
 def measure(path: Path, label: str, repeat: int) -> dict:
     board = load_map(path)
     return {"map": label, "hexes": len(board.hexes()), "bytes": path.stat().st_size,
-            "map_load_ms": median_ms(lambda: load_map(path), repeat), "repeat": repeat}
+            "map_load_ms": median_ms(lambda: load_map(path), repeat, 2), "repeat": repeat}
 
 
 def run(args) -> list[dict]:
@@ -115,6 +105,6 @@ def run(args) -> list[dict]:
         path = write_generated_map(Path(tmp))
         row = measure(path, "generated 3-sheet (A, B, C)", repeat)
         board = load_map(path)
-        row["map_save_ms"] = median_ms(lambda: save_map(board, Path(tmp) / "again.toml"), max(3, repeat // 3))
+        row["map_save_ms"] = median_ms(lambda: save_map(board, Path(tmp) / "again.toml"), max(3, repeat // 3), 2)
         rows.append(row)
     return rows

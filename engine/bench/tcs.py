@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from ..rulesets.tcs import rules_for_path
 from ..players.random import play_random
 from ..rulesets.tcs.rules import TcsRules
 from ..rulesets.tcs.scenario import (DEFAULT_OPTIONS, FormationSpec, SheetSpec, SideSpec, TcsScenario, UnitSpec)
+from . import median_ms
 
 DEFAULT_REPEAT = 9
 SCENARIO = Path(__file__).resolve().parent.parent.parent / "scenarios" / "tcs-test.toml"
@@ -87,15 +87,6 @@ def bench_memory() -> ChartMemory:
     return m
 
 
-def _median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return round(statistics.median(times) * 1000.0, 3)
-
-
 def run(args) -> list[dict]:
     repeat = getattr(args, "repeat", None) or DEFAULT_REPEAT
     board = big_board()
@@ -112,7 +103,7 @@ def run(args) -> list[dict]:
     rules.overwatchers(st, "mover", dest)        # builds the sight map once
     in_range = sum(1 for k, u in st.units.items() if k.startswith("e") and hex_distance(u.hex, dest) <= 14)
     row = {"bench": "tcs", "hexes": len(board.hexes()), "enemy_in_range": in_range,
-           "move_check_ms": _median_ms(move_check, repeat * 5), "overwatchers": counts[-1]}
+           "move_check_ms": median_ms(move_check, repeat * 5), "overwatchers": counts[-1]}
 
     def command_phase():
         s = rules.initial_state(2, memory=bench_memory())
@@ -121,7 +112,7 @@ def run(args) -> list[dict]:
         while rules.current(g.state)[0] == "command":
             acts = [a for a in rules.legal_actions(g.state) if a.text().startswith("implement")]
             g.play(acts[0] if acts else "end")
-    row["command_phase_ms"] = _median_ms(command_phase, repeat)
+    row["command_phase_ms"] = median_ms(command_phase, repeat)
     row["op_sheets"] = len(rules.scenario.op_sheets) - 1
     test_rules = rules_for_path(SCENARIO)
     seeds = iter(range(1000))
@@ -132,6 +123,6 @@ def run(args) -> list[dict]:
         g = Game(test_rules, seed, str(SCENARIO))
         play_random(g, seed)
         actions.append(len(g.log))
-    row["playout_s"] = round(_median_ms(playout, max(3, repeat // 3)) / 1000.0, 3)
+    row["playout_s"] = round(median_ms(playout, max(3, repeat // 3)) / 1000.0, 3)
     row["playout_actions"] = statistics.median(actions)
     return [row]

@@ -7,11 +7,11 @@ now.  Neither is required; a ruleset without charts simply has none.
 """
 from __future__ import annotations
 
-import importlib
 import pkgutil
 from pathlib import Path
 from typing import Any
 
+from ..rulesets import ruleset_module
 from .prompt import ChartPrompt
 from .slots import ChartSet, ChartSlot
 
@@ -26,15 +26,7 @@ def pending_chart_prompt(rules: Any, state: Any) -> ChartPrompt | None:
 
 def ruleset_chart_slots(name: str) -> ChartSet | None:
     """The chart slots the ruleset package ``name`` offers, or None if it offers none (or does not exist)."""
-    if not isinstance(name, str) or not name.isidentifier():
-        return None
-    try:
-        mod = importlib.import_module(f"engine.rulesets.{name}")
-    except ModuleNotFoundError as e:
-        if e.name == f"engine.rulesets.{name}":
-            return None
-        raise
-    offer = getattr(mod, "chart_slots", None)
+    offer = getattr(ruleset_module(name), "chart_slots", None)
     return offer() if offer is not None else None
 
 

@@ -207,7 +207,7 @@ def write_demo_map(folder) -> tuple[Path, Path]:
 
 
 def sample_main(write, argv: list[str] | None = None) -> int:
-    """A sample map's command: ``write`` it into the folder given (the project's maps/ by default)."""
+    """The command of a map built by code: ``write`` it into the folder given (the project's maps/ by default)."""
     argv = sys.argv[1:] if argv is None else argv
     folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "maps"
     for path in write(folder):

@@ -11,6 +11,7 @@ from pathlib import Path
 from engine.maps.board import Board, Sheet
 from engine.maps.hexes import FLAT, hex_linedraw, hexside
 from engine.maps.numbering import NumberingScheme
+from engine.maps.samples import sample_main
 
 COLS, ROWS = 16, 10
 PX_PER_HEX = 48
@@ -79,11 +80,7 @@ def write_tcs_test_map(folder) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent.parent / "maps"
-    for p in write_tcs_test_map(folder):
-        print(p)
-    return 0
+    return sample_main(write_tcs_test_map, argv)
 
 
 if __name__ == "__main__":

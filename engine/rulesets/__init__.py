@@ -39,6 +39,19 @@ def ruleset_info(name: str) -> RulesetInfo | None:
                        dict(getattr(mod, "SIDE_NAMES", {})), hasattr(mod, "rules_for_own_scenario"))
 
 
+def ruleset_module(name):
+    """The ruleset package ``name`` imported, or None when ``name`` is no identifier or no such package exists
+    (an import that fails inside an existing package is raised)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"{__name__}.{name}":
+            return None
+        raise
+
+
 def side_mismatch(name: str, sides) -> str | None:
     """Why a scenario with these side ids cannot be played under the ruleset (None: they match, or any sides do)."""
     info = ruleset_info(name)
@@ -56,4 +69,4 @@ def side_mismatch(name: str, sides) -> str | None:
             f"({', '.join(sides) or 'none'}) do not match ({'; '.join(parts)}): rename them to the ruleset's")
 
 
-__all__ = ["RulesetInfo", "installed", "ruleset_info", "side_mismatch"]
+__all__ = ["RulesetInfo", "installed", "ruleset_info", "ruleset_module", "side_mismatch"]

@@ -42,6 +42,14 @@ def _combo(items, editable=True) -> QComboBox:
     return c
 
 
+def row_of(*widgets) -> QHBoxLayout:
+    """The widgets side by side, left to right; a ``(widget, stretch)`` pair gives that one the spare width."""
+    row = QHBoxLayout()
+    for w in widgets:
+        row.addWidget(*(w if isinstance(w, tuple) else (w,)))
+    return row
+
+
 class NamedList(QListWidget):
     """The list of named things; the Delete key asks for the chosen one to be deleted."""
 
@@ -219,15 +227,12 @@ class Palette(QWidget):
         letter.addWidget(self.legend_letter_button)
         letter.addStretch(1)
         lay.addLayout(letter)
-        row = QHBoxLayout()
         self.new_terrain = QLineEdit()
         self.new_terrain.setPlaceholderText("another terrain")
         add = QPushButton("Add")
         add.clicked.connect(self._add_terrain)
         self.new_terrain.returnPressed.connect(self._add_terrain)
-        row.addWidget(self.new_terrain)
-        row.addWidget(add)
-        lay.addLayout(row)
+        lay.addLayout(row_of(self.new_terrain, add))
         self.codes_check = QCheckBox("Show terrain codes over the scan (T)")
         self.codes_check.setChecked(True)
         lay.addWidget(self.codes_check)
@@ -322,12 +327,9 @@ class Palette(QWidget):
         f4.addRow("Name", self.rename_edit)
         f4.addRow("Box id", self.rename_id_edit)
         v.addLayout(f4)
-        row = QHBoxLayout()
         self.rename_button = QPushButton("Rename")
         self.delete_named_button = QPushButton("Delete")
-        row.addWidget(self.rename_button)
-        row.addWidget(self.delete_named_button)
-        v.addLayout(row)
+        v.addLayout(row_of(self.rename_button, self.delete_named_button))
         lay.addWidget(named, 1)
         boxes = QGroupBox("Off-map box or track")
         f2 = QFormLayout(boxes)
@@ -400,13 +402,9 @@ class Palette(QWidget):
     def _checks_box(self) -> QWidget:
         g = QGroupBox("Check map")
         lay = QVBoxLayout(g)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Elevation jump over"))
         self.jump_spin = QDoubleSpinBox(minimum=0, maximum=9000, decimals=0, value=40, singleStep=10)
-        row.addWidget(self.jump_spin)
         self.check_button = QPushButton("Check (Ctrl+K)")
-        row.addWidget(self.check_button)
-        lay.addLayout(row)
+        lay.addLayout(row_of(QLabel("Elevation jump over"), self.jump_spin, self.check_button))
         self.findings = QListWidget()
         self.findings.setMinimumHeight(90)
         self.findings.itemClicked.connect(lambda it: self.finding_chosen.emit(self.findings.row(it)))

@@ -13,12 +13,13 @@ from pathlib import Path
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+                               QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
 from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, load_image, suggest_hexsides,
                                  suggest_terrain)
 
 from .overlay import CODES_MIN_PX, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
+from .palette import row_of
 
 ACCEPT_ABOVE = LOW_CONFIDENCE        # the threshold the panel starts with
 SIDES_ABOVE = SIDE_ACCEPT            # ... and for hexsides (a hexside's confidence: how much of it shows the line)
@@ -44,26 +45,17 @@ class SuggestionPanel(QWidget):
         form = QFormLayout()
         self.threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2, value=ACCEPT_ABOVE)
         self.accept_above_button = QPushButton("Accept all above")
-        row = QHBoxLayout()
-        row.addWidget(self.threshold)
-        row.addWidget(self.accept_above_button)
-        form.addRow("Confidence", row)
+        form.addRow("Confidence", row_of(self.threshold, self.accept_above_button))
         self.class_combo = QComboBox()
         self.accept_class_button = QPushButton("Accept this terrain")
-        row = QHBoxLayout()
-        row.addWidget(self.class_combo, 1)
-        row.addWidget(self.accept_class_button)
-        form.addRow("Terrain", row)
+        form.addRow("Terrain", row_of((self.class_combo, 1), self.accept_class_button))
         t.addLayout(form)
         t.addWidget(QLabel("To review (least sure first; click to go there):"))
         self.review = QListWidget()
         t.addWidget(self.review, 1)
-        row = QHBoxLayout()
         self.accept_hex_button = QPushButton("Accept this hex")
         self.dismiss_button = QPushButton("Dismiss all")
-        row.addWidget(self.accept_hex_button)
-        row.addWidget(self.dismiss_button)
-        t.addLayout(row)
+        t.addLayout(row_of(self.accept_hex_button, self.dismiss_button))
         box.addWidget(terrain, 1)
 
         sides = QGroupBox("Hexsides")
@@ -72,13 +64,10 @@ class SuggestionPanel(QWidget):
         self.suggest_sides_button.setToolTip("Mark one hexside with the Hexside tool (its feature chosen there); "
                                              "hexsides drawn like it are suggested")
         s.addWidget(self.suggest_sides_button)
-        row = QHBoxLayout()
         self.sides_threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2,
                                               value=SIDES_ABOVE)
         self.accept_sides_button = QPushButton("Accept hexsides above")
-        row.addWidget(self.sides_threshold)
-        row.addWidget(self.accept_sides_button)
-        s.addLayout(row)
+        s.addLayout(row_of(self.sides_threshold, self.accept_sides_button))
         box.addWidget(sides)
         self.summary = QLabel("No suggestions")
         self.summary.setWordWrap(True)

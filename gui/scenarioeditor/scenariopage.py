@@ -298,10 +298,8 @@ class ScenarioPage(QWidget):
             self.window.areas.hide("play")
             self.window.say("The whole map is in play")
             return
-        try:
-            hexes = E.area_hexes(self.window.board, text)
-        except ValueError as e:
-            self.window.say(str(e))
+        hexes = self.window.area_hexes(text)
+        if hexes is None:
             return
         self.window.areas.show("play", hexes, PLAY_AREA_COLOUR)
         self.window.say(f"map area in play: {len(hexes)} hexes")

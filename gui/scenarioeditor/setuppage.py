@@ -129,10 +129,8 @@ class SetupPage(QWidget):
         text = self.g_area.text().strip()
         if not text:
             return
-        try:
-            hexes = E.area_hexes(self.window.board, text)
-        except ValueError as e:
-            self.window.say(str(e))
+        hexes = self.window.area_hexes(text)
+        if hexes is None:
             return
         ids = [d.id for d in self.window.scenario.deployments if d.area]
         name = self.g_id.text().strip() or "new group"

@@ -159,10 +159,8 @@ class VictoryPage(QWidget):
         text = self.c_area.text().strip()
         if not text:
             return
-        try:
-            hexes = E.area_hexes(self.window.board, text)
-        except ValueError as e:
-            self.window.say(str(e))
+        hexes = self.window.area_hexes(text)
+        if hexes is None:
             return
         self.window.areas.show(f"victory:{self.c_id.text().strip()}", hexes, VICTORY_COLOUR)
 

@@ -184,6 +184,14 @@ class ScenarioEditor(QMainWindow):
             except ValueError as e:
                 self.say(f"{name}: {e}")
 
+    def area_hexes(self, text: str):
+        """The hexes of an area expression on the scenario's map, or None when it does not read (the reason said)."""
+        try:
+            return E.area_hexes(self.board, text)
+        except ValueError as e:
+            self.say(str(e))
+            return None
+
     def save(self, path: str | Path | None = None) -> bool:
         """Write the scenario (atomically); it is checked by loading it back."""
         if self.scenario is None:

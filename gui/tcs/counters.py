@@ -7,20 +7,13 @@ own sheets is used when there is one, as for every scenario.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPen
 
-from ..counterart import CounterArt, pil_to_qimage
+from ..counterart import CounterArt, counter_face, pil_to_qimage
 
 
 def draw_tcs_counter(unit, px: int, fill: QColor, ink: QColor) -> QImage:
-    img = QImage(px, px, QImage.Format_ARGB32_Premultiplied)
-    img.fill(Qt.transparent)
-    p = QPainter(img)
-    p.setRenderHint(QPainter.Antialiasing, True)
-    p.setRenderHint(QPainter.TextAntialiasing, True)
-    p.setPen(QPen(QColor(20, 20, 20), max(1.0, px / 48)))
-    p.setBrush(fill)
-    p.drawRoundedRect(QRectF(0.5, 0.5, px - 1, px - 1), px * 0.06, px * 0.06)
+    img, p = counter_face(px, fill)
     font = QFont("DejaVu Sans")
     p.setPen(QPen(ink, max(1.0, px / 40)))
     words = str(unit.type).split()

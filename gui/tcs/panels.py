@@ -35,18 +35,36 @@ def step_words(phase: str, step: str, who: str, sides: dict) -> str:
     return f"{PHASE_WORDS.get(phase, phase)}: {STEP_WORDS.get(step, step)}" + (f" ({who_text})" if who_text else "")
 
 
-class ClockDock(QDockWidget):
+class TcsDock(QDockWidget):
+    """A dock of the TCS play window: a titled column of widgets, found by its object name in a saved layout."""
+
+    def __init__(self, title: str, name: str, parent=None):
+        super().__init__(title, parent)
+        self.setObjectName(name)
+        self._body = QWidget()
+        self.column = QVBoxLayout(self._body)
+        self.column.setContentsMargins(6, 4, 6, 4)
+
+    def show_column(self, scrolled: bool = False) -> None:
+        """Put the column in the dock (once it is filled), in a scroll area if it may be taller than the dock."""
+        if not scrolled:
+            self.setWidget(self._body)
+            return
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self._body)
+        self.setWidget(scroll)
+
+
+class ClockDock(TcsDock):
     """Turn and clock, day/twilight/night, weather and visibility, the sequence of play with the step now;
     "End step" and the other legal actions no panel shows."""
 
     act = Signal(str)
 
     def __init__(self, parent=None):
-        super().__init__("TCS clock", parent)
-        self.setObjectName("tcsclock")
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.setContentsMargins(6, 4, 6, 4)
+        super().__init__("TCS clock", "tcsclock", parent)
+        lay = self.column
         self.clock = QLabel()
         f = QFont()
         f.setPointSize(f.pointSize() + 5)
@@ -75,7 +93,7 @@ class ClockDock(QDockWidget):
         row.addWidget(self.others, 1)
         row.addWidget(self.play_other)
         lay.addLayout(row)
-        self.setWidget(body)
+        self.show_column()
         self.current_row = -1
 
     def show_game(self, session, legal: list[str], shown_elsewhere) -> None:
@@ -169,7 +187,7 @@ class SheetTree(QTreeWidget):
         self.assign.emit(bytes(event.mimeData().data(UNIT_MIME)).decode("utf-8"), item.text(0))
 
 
-class OpSheetsDock(QDockWidget):
+class OpSheetsDock(TcsDock):
     """Every Op Sheet of a side (type, formation, units, implemented or not, weighted turns) with the
     Command Phase's actions on the selected one, and a new sheet drawn on the map."""
 
@@ -180,11 +198,8 @@ class OpSheetsDock(QDockWidget):
     COLUMNS = ("Sheet", "Type", "Formation", "Units", "State", "Weighted turns")
 
     def __init__(self, parent=None):
-        super().__init__("Op Sheets", parent)
-        self.setObjectName("tcsopsheets")
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.setContentsMargins(6, 4, 6, 4)
+        super().__init__("Op Sheets", "tcsopsheets", parent)
+        lay = self.column
         top = QHBoxLayout()
         top.addWidget(QLabel("Side:"))
         self.side = QComboBox()
@@ -259,10 +274,7 @@ class OpSheetsDock(QDockWidget):
         self.create_button.clicked.connect(self._create)
         form.addRow(self.create_button)
         lay.addWidget(box)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
+        self.show_column(scrolled=True)
         self.session = None
         self.legal: list[str] = []
         self.objective: list = []       # hexes picked for the new sheet
@@ -466,7 +478,7 @@ class OpSheetsDock(QDockWidget):
         self.drawing.emit(self.drawing_what())
 
 
-class ArtilleryDock(QDockWidget):
+class ArtilleryDock(TcsDock):
     """Batteries, ammunition pools, a mission (battery, target picked on the map, spotter, he/smoke/illum,
     continuous), missions placed and the markers on the map with "Lift"."""
 
@@ -474,11 +486,8 @@ class ArtilleryDock(QDockWidget):
     picking = Signal(bool)          # the next map click is the mission's target
 
     def __init__(self, parent=None):
-        super().__init__("Artillery", parent)
-        self.setObjectName("tcsartillery")
-        body = QWidget()
-        lay = QVBoxLayout(body)
-        lay.setContentsMargins(6, 4, 6, 4)
+        super().__init__("Artillery", "tcsartillery", parent)
+        lay = self.column
         self.side_label = QLabel()
         lay.addWidget(self.side_label)
         self.batteries = QTreeWidget()
@@ -530,10 +539,7 @@ class ArtilleryDock(QDockWidget):
         self.lift.clicked.connect(self._lift)
         lay.addWidget(self.lift)
         self.markers.currentItemChanged.connect(lambda *_: self._enable_lift())
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
-        self.setWidget(scroll)
+        self.show_column(scrolled=True)
         self.session = None
         self.legal: list[str] = []
         self.target = None
@@ -656,18 +662,15 @@ class ArtilleryDock(QDockWidget):
             self.act.emit(f"lift {item.data(Qt.UserRole)}")
 
 
-class PendingDock(QDockWidget):
+class PendingDock(TcsDock):
     """The question the game waits for: a decision (initiative, retreat, overwatch) or a printed chart result,
     with its whole working, offering only the legal answers."""
 
     act = Signal(str)
 
     def __init__(self, parent=None):
-        super().__init__("Question", parent)
-        self.setObjectName("tcspending")
-        body = QWidget()
-        self.lay = QVBoxLayout(body)
-        self.lay.setContentsMargins(6, 4, 6, 4)
+        super().__init__("Question", "tcspending", parent)
+        self.lay = self.column
         self.title = QLabel()
         f = self.title.font()
         f.setBold(True)
@@ -691,7 +694,7 @@ class PendingDock(QDockWidget):
         self.pick_box.setLayout(pick)
         self.lay.addWidget(self.pick_box)
         self.lay.addStretch(1)
-        self.setWidget(body)
+        self.show_column()
         self.buttons: list[QPushButton] = []
         self.answers: list[tuple[str, str]] = []     # (label, action text)
 

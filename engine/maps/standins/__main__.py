@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from engine.maps.standins import blackwednesday, leros
-from engine.maps.standins.common import write_map
+from engine.maps.standins.common import write_map, write_standin
 from engine.maps.standins.redigitise import PX_PER_HEX, SEED, TURN_DEGREES, redigitised
 
 GAMES = (blackwednesday, leros)
@@ -21,7 +21,7 @@ def write_all(maps: Path, twins: Path) -> list[Path]:
     paths = []
     twins.mkdir(parents=True, exist_ok=True)
     for game in GAMES:
-        paths += game.write(maps)
+        paths += write_standin(game, maps)
         twin = redigitised(game.build_board())
         paths += write_map(twin, game.printed(twin), twins, game.STEM, PX_PER_HEX, colours=64, seed=SEED,
                            turn_degrees=TURN_DEGREES)

@@ -12,13 +12,12 @@ they share one row: ``A05.36`` is ``B05.01``.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from engine.maps.board import Board, Box, Sheet
 from engine.maps.hexes import FLAT, Hex, hex_neighbors, hexside
 from engine.maps.numbering import NumberingScheme
 from engine.maps.standins.common import (add_area, add_feature, add_hexsides, add_line, ellipse, grid_point,
-                                         hexes_in, links_of, printed_copy, route, shape, write_map)
+                                         hexes_in, links_of, printed_copy, route, shape, standin_main)
 
 COLS, ROWS = 63, 36
 PX_PER_HEX = 56
@@ -325,19 +324,5 @@ def printed(board: Board) -> Board:
     return out
 
 
-def write(folder, px_per_hex: float = PX_PER_HEX) -> list[Path]:
-    """Write ``black-wednesday.toml`` and its sheet images into a folder; returns their paths."""
-    board = build_board()
-    return write_map(board, printed(board), folder, STEM, px_per_hex)
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "maps"
-    for path in write(folder):
-        print(path)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(standin_main(sys.modules[__name__]))

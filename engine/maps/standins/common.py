@@ -17,6 +17,7 @@ from PIL import Image
 
 from engine.maps.board import Affine, Area, Board, Line
 from engine.maps.hexes import SQRT3, Hex, Hexside, hex_linedraw, hexside
+from engine.maps.samples import sample_main
 
 
 def grid_point(board: Board, sheet: str, col: float, row: float) -> tuple[float, float]:
@@ -114,6 +115,21 @@ def write_map(board: Board, printed: Board, folder, stem: str, px_per_hex: float
     toml = folder / f"{stem}.toml"
     save_map(board, toml)
     return [toml] + paths
+
+
+def write_standin(game, folder, px_per_hex: float | None = None) -> list[Path]:
+    """Write a stand-in game's ``STEM.toml`` and sheet images into a folder; returns their paths.
+
+    ``game`` is the game's module: its ``build_board()``, ``printed(board)``, ``STEM`` and ``PX_PER_HEX``.
+    """
+    board = game.build_board()
+    return write_map(board, game.printed(board), folder, game.STEM,
+                     game.PX_PER_HEX if px_per_hex is None else px_per_hex)
+
+
+def standin_main(game, argv: list[str] | None = None) -> int:
+    """``python -m engine.maps.standins.GAME [FOLDER]``: write that stand-in (into maps/ by default)."""
+    return sample_main(lambda folder: write_standin(game, folder), argv)
 
 
 def _turned(image: Image.Image, t: Affine, degrees: float) -> tuple[Image.Image, Affine]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 import shapely
@@ -23,7 +22,7 @@ from engine.maps.art import shapes as art_shapes
 from engine.maps.board import Area, Board, Box, Obstacle, Sheet
 from engine.maps.hexes import FLAT, Hex
 from engine.maps.numbering import NumberingScheme
-from engine.maps.standins.common import (add_area, add_feature, grid_point, hexes_in, printed_copy, write_map)
+from engine.maps.standins.common import (add_area, add_feature, grid_point, hexes_in, printed_copy, standin_main)
 
 COLS, ROWS = 63, 36
 PX_PER_HEX = 52
@@ -337,19 +336,5 @@ def printed(board: Board) -> Board:
     return out
 
 
-def write(folder, px_per_hex: float = PX_PER_HEX) -> list[Path]:
-    """Write ``leros.toml`` and its sheet images into a folder; returns their paths."""
-    board = build_board()
-    return write_map(board, printed(board), folder, STEM, px_per_hex)
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "maps"
-    for path in write(folder):
-        print(path)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(standin_main(sys.modules[__name__]))

@@ -6,8 +6,8 @@ import math
 
 from engine.maps.hexes import Hex
 
-from ...errors import BadHexId, IllegalAction
-from ...game import Event, Outcome, seed_rng
+from ...errors import IllegalAction
+from ...game import Event, Outcome, action_hex, seed_rng
 from ..demyansk import actions as A
 from .combat import CombatMixin
 from .config import Config
@@ -234,10 +234,7 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
         return A.parse_action(text)
 
     def hex(self, text: str) -> Hex:
-        try:
-            return self.board.parse_hex(text)
-        except BadHexId as e:
-            raise IllegalAction("", str(e)) from None
+        return action_hex(self.board, text)
 
     def phase(self, st: State):
         return self.phase_by_name.get(st.phase)

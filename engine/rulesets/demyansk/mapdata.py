@@ -20,6 +20,7 @@ from pathlib import Path
 from engine.maps.board import Area, Board, Line, Sheet
 from engine.maps.hexes import FLAT, Hex, Hexside, hex_distance, hex_linedraw, hexside, hexsides_of
 from engine.maps.numbering import NumberingScheme
+from engine.maps.samples import sample_main
 
 COLS, ROWS = 30, 22
 PX_PER_HEX = 60
@@ -208,11 +209,7 @@ def write_map(folder) -> tuple[Path, Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    folder = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "maps"
-    for path in write_map(folder):
-        print(path)
-    return 0
+    return sample_main(write_map, argv)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@ from itertools import combinations
 
 from engine.maps.board import Board
 from ...charts import ChartAnswer, answers
-from ...errors import BadHexId, IllegalAction
-from ...game import Event, Outcome, next_die, seed_rng
+from ...errors import IllegalAction
+from ...game import Event, Outcome, action_hex, next_die, seed_rng
 from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
 from . import garrison
@@ -199,10 +199,7 @@ class DemyanskRules:
         return self.charts
 
     def hex(self, text: str) -> Hex:
-        try:
-            return self.board.parse_hex(text)
-        except BadHexId as e:
-            raise IllegalAction("", str(e)) from None
+        return action_hex(self.board, text)
 
     # ------------------------------------------------------------ apply
     def apply(self, st: State, action) -> tuple[State, list[Event]]:

@@ -10,14 +10,14 @@ from .units import GERMAN, SOVIET
 from .zoc import _cache, side_hexes, zoc
 
 
-def west_region(rules, st: State) -> set[Hex]:
-    """Hexes joined to the west map edge by a path free of Soviet units and Soviet zones of control (7.2)."""
-    c = _cache(st)
-    if "west" in c:
-        return c["west"]
+def _free_path_region(rules, st: State, starts) -> set[Hex]:
+    """Hexes joined to any of ``starts`` by a path free of Soviet units and Soviet zones of control (7.2).
+
+    A start hex that is itself blocked (Soviet, in Soviet zone of control, or prohibited) is left out.
+    """
     m = rules.map
     blocked = side_hexes(rules, st, SOVIET) | zoc(rules, st, SOVIET) | m.prohibited
-    seen = {h for h in m.edges["west"] if h not in blocked}
+    seen = {h for h in starts if h not in blocked}
     todo = deque(seen)
     nb = m.neighbors
     while todo:
@@ -26,8 +26,15 @@ def west_region(rules, st: State) -> set[Hex]:
             if n not in seen and n not in blocked:
                 seen.add(n)
                 todo.append(n)
-    c["west"] = seen
     return seen
+
+
+def west_region(rules, st: State) -> set[Hex]:
+    """Hexes joined to the west map edge by a path free of Soviet units and Soviet zones of control (7.2)."""
+    c = _cache(st)
+    if "west" not in c:
+        c["west"] = _free_path_region(rules, st, rules.map.edges["west"])
+    return c["west"]
 
 
 def linked_to_west(rules, st: State, h: Hex) -> bool:
@@ -43,26 +50,12 @@ def pocket_region(rules, st: State) -> set[Hex]:
     On a map without a drawn pocket the hexes of the units that began in the pocket stand for it.
     """
     c = _cache(st)
-    if "pocket" in c:
-        return c["pocket"]
-    m = rules.map
-    blocked = side_hexes(rules, st, SOVIET) | zoc(rules, st, SOVIET) | m.prohibited
-    seeds = set(m.pocket) if m.pocket else {st.units[u].hex for u in rules.pocket_units
-                                            if st.units[u].status == ON_MAP}
-    starts = set()
-    for h in seeds:
-        starts.update(n for n in (h, *m.neighbors[h]) if n not in blocked)
-    seen = set(starts)
-    todo = deque(seen)
-    nb = m.neighbors
-    while todo:
-        h = todo.popleft()
-        for n in nb[h]:
-            if n not in seen and n not in blocked:
-                seen.add(n)
-                todo.append(n)
-    c["pocket"] = seen
-    return seen
+    if "pocket" not in c:
+        m = rules.map
+        seeds = set(m.pocket) if m.pocket else {st.units[u].hex for u in rules.pocket_units
+                                                if st.units[u].status == ON_MAP}
+        c["pocket"] = _free_path_region(rules, st, {n for h in seeds for n in (h, *m.neighbors[h])})
+    return c["pocket"]
 
 
 def in_pocket(rules, st: State, h: Hex) -> bool:

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 from ...game import Outcome
+from ..free.standing import Standing, judge_standing
 from engine.maps.hexes import Hex
 from .state import DUE, HELD, ELIMINATED, OFF_MAP, ON_MAP, WITHDRAWN, State
 from .supply import linked_to_west, west_region
@@ -51,32 +51,24 @@ def victory_points(rules, st: State) -> Outcome:
 
 def conditions(rules, st: State) -> Outcome:
     """A scenario's general victory conditions (``engine.scenario.victory``), judged on this state."""
+    return rules.judge.outcome(condition_facts(rules, st))
+
+
+def condition_facts(rules, st: State):
+    """What the general victory conditions are judged on (``engine.scenario.victory.Facts``) in this state."""
     from engine.scenario.victory import DUE as V_DUE, ELIMINATED as V_ELIM, EXITED, GONE, ON_MAP as V_MAP, Facts
 
     status = {ON_MAP: V_MAP, DUE: V_DUE, HELD: V_DUE, ELIMINATED: V_ELIM, OFF_MAP: GONE, WITHDRAWN: EXITED}
-    facts = Facts(
+    return Facts(
         sides=(GERMAN, SOVIET),
         unit_side={uid: spec.side for uid, spec in rules.specs.items()},
         where={uid: u.hex if u.status == ON_MAP else None for uid, u in st.units.items()},
         status={uid: status.get(u.status, GONE) for uid, u in st.units.items()},
         steps={uid: 0 if u.status in (ELIMINATED, OFF_MAP) else 1 for uid, u in st.units.items()},
         original_steps={uid: 1 for uid in st.units})     # 2.1: every Demyansk counter is a single step
-    return rules.judge.outcome(facts)
 
 
 # ---------------------------------------------------------------- the standing during play
-
-@dataclass(frozen=True)
-class Standing:
-    """How one victory condition stands now: who holds it, in one line, its figures, and hexes to show on the map."""
-
-    name: str
-    rule: str
-    leader: str | None
-    summary: str
-    figures: tuple[tuple[str, str], ...] = ()
-    hexes: tuple[str, ...] = ()
-
 
 def open_line_path(rules, st: State) -> tuple[str, list[Hex]] | None:
     """9.2: the shortest free line from a pocket unit on the map to the west edge, as (unit, hexes), or None.
@@ -164,16 +156,4 @@ def points_standing(rules, st: State) -> Standing:
 
 def conditions_standing(rules, st: State) -> list[Standing]:
     """The scenario's general victory conditions (``engine.scenario.victory``) each judged on this state, and the verdict."""
-    out = conditions(rules, st)
-    result = []
-    for cid, c in out.breakdown.get("conditions", {}).items():
-        met = c["met"]
-        result.append(Standing(cid, c.get("rule", ""), c["side"] if met else None,
-                               f"{'met' if met else 'not met'} for {c['side']}: {c['detail']}",
-                               (("side", c["side"]), ("met", "yes" if met else "no"), ("now", c["detail"]))))
-    level = out.breakdown.get("level", "")
-    result.append(Standing("Verdict if the game ended now", getattr(rules.judge.victory, "rule", "") or "",
-                           out.winner, f"{out.winner or 'nobody'}: {out.reason}",
-                           (("level", str(level)), ("score", str(out.breakdown.get("score", 0))),
-                            ("judged", _judged(rules, st)))))
-    return result
+    return judge_standing(rules.judge, condition_facts(rules, st), st.over, st.turn, rules.turns)

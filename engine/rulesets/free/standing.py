@@ -1,4 +1,4 @@
-"""How a scenario's general victory conditions stand now, for the rulesets configured by data (free, classic)."""
+"""How a scenario's general victory conditions stand now (free, classic, and Demyansk scenarios that give conditions)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
