@@ -39,10 +39,10 @@ from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
 from ..rulesets.demyansk.bot import DemyanskBot, _nearest, chooser
 from ..rulesets.demyansk.movement import reach
-from ..rulesets.demyansk.supply import continuous_front
+from ..rulesets.demyansk.supply import continuous_front, west_region
 from ..rulesets.demyansk.charts import CRT, crt_key
 from ..rulesets.demyansk.combat import battle_odds
-from ..rulesets.demyansk.state import ON_MAP, State
+from ..rulesets.demyansk.state import ELIMINATED, ON_MAP, State
 from ..rulesets.demyansk.units import GERMAN, SOVIET
 from ..rulesets.demyansk.victory import victory_points
 from ..rulesets.demyansk.zoc import _cache, side_hexes, zoc
@@ -60,7 +60,10 @@ SHUT_GAP = 8               # Soviet: below this corridor cost, moves that length
 
 # ---------------------------------------------------------------- the evaluation
 class _Graph:
-    """The map as numbered hexes with neighbour lists (worked out once per rules), for fast searches."""
+    """The map as numbered hexes with neighbour lists (worked out once per rules), for fast searches.
+
+    Hexes are numbered in (q, r) order, prohibited ones left out: nothing enters them, and every search below
+    skips them anyway.  Also per unit, worked out once: its side, its strength value and its 9.3 value."""
 
     def __init__(self, rules):
         m = rules.map
@@ -68,6 +71,13 @@ class _Graph:
         self.index = {h: i for i, h in enumerate(self.hexes)}
         self.nb = [[self.index[n] for n in m.neighbors[h] if n in self.index] for h in self.hexes]
         self.west = sorted(self.index[h] for h in m.edges["west"] if h in self.index)
+        self.west_set = frozenset(self.west)
+        self.forts = [(self.index[f], f) for f in sorted(m.forts) if f in self.index]
+        self.german = {uid: s.side == GERMAN for uid, s in rules.specs.items()}
+        self.value = {uid: _unit_value(rules, uid) for uid in rules.specs}
+        self.vp = {uid: 1 if rules.tables.type_flag(s.type, "infantry") else 3
+                   for uid, s in rules.specs.items() if s.side == GERMAN}         # 9.3: destroyed or cut off
+        self.german_ids = sorted(uid for uid, s in rules.specs.items() if s.side == GERMAN)
 
 
 def _graph(rules) -> _Graph:
@@ -77,39 +87,88 @@ def _graph(rules) -> _Graph:
     return g
 
 
+class _View:
+    """One state's positions on the numbered map (worked out once per state, kept in its cache, which the
+    engine drops whenever a unit moves): each unit's hex number, and per hex whether it holds a Soviet or a
+    German unit and whether it is in the Soviet (as ``zoc``: not into fortifications no Soviet unit has
+    entered, 6.2) or the German zone of control (4)."""
+
+    __slots__ = ("at", "soviet", "german", "szoc", "gzoc", "_west")
+
+    def __init__(self, g: _Graph, st: State):
+        idx, nb = g.index, g.nb
+        n = len(g.hexes)
+        soviet, german, szoc, gzoc = bytearray(n), bytearray(n), bytearray(n), bytearray(n)
+        at = {}
+        for uid, u in st.units.items():
+            if u.status != ON_MAP:
+                continue
+            i = idx[u.hex]
+            at[uid] = i
+            if g.german[uid]:
+                german[i] = 1
+                for j in nb[i]:
+                    gzoc[j] = 1
+            else:
+                soviet[i] = 1
+                for j in nb[i]:
+                    szoc[j] = 1
+        if g.forts:
+            lost = set(st.forts_lost)
+            for i, f in g.forts:
+                if f not in lost:
+                    szoc[i] = 0                 # 6.2: no Soviet zone of control in a fortification not yet entered
+        self.at, self.soviet, self.german, self.szoc, self.gzoc = at, soviet, german, szoc, gzoc
+        self._west = None
+
+    def west(self, g: _Graph) -> bytearray:
+        """Per hex: joined to the west edge by hexes free of Soviet units and zones of control (7.2)."""
+        if self._west is None:
+            soviet, szoc, nb = self.soviet, self.szoc, g.nb
+            seen = bytearray(len(g.hexes))
+            todo = [i for i in g.west if not soviet[i] and not szoc[i]]
+            for i in todo:
+                seen[i] = 1
+            while todo:
+                i = todo.pop()
+                for j in nb[i]:
+                    if not seen[j] and not soviet[j] and not szoc[j]:
+                        seen[j] = 1
+                        todo.append(j)
+            self._west = seen
+        return self._west
+
+
+def _view(rules, st: State) -> _View | None:
+    """The state's ``_View``, or None when a unit stands off the numbered map (then the engine's own sets)."""
+    c = _cache(st)
+    v = c.get("strong_view", False)
+    if v is False:
+        g = _graph(rules)
+        try:
+            v = _View(g, st)
+        except KeyError:
+            v = None
+        c["strong_view"] = v
+    return v
+
+
 def fast_west_region(rules, st: State) -> set:
     """``supply.west_region`` (7.2) worked out on the numbered map and left in the state's cache, where the
     engine's own ``linked_to_west`` then finds it: the same hexes, sooner."""
     c = _cache(st)
     if "west" in c:
         return c["west"]
+    v = _view(rules, st)
+    if v is None:
+        return west_region(rules, st)
     g = _graph(rules)
-    idx = g.index
-    blocked = [False] * len(g.hexes)
-    for h in zoc(rules, st, SOVIET) | side_hexes(rules, st, SOVIET):
-        i = idx.get(h)
-        if i is not None:
-            blocked[i] = True
-    seen = [False] * len(g.hexes)
-    todo = [i for i in g.west if not blocked[i]]
-    for i in todo:
-        seen[i] = True
-    nb = g.nb
-    while todo:
-        i = todo.pop()
-        for n in nb[i]:
-            if not seen[n] and not blocked[n]:
-                seen[n] = True
-                todo.append(n)
-    c["west"] = region = {g.hexes[i] for i, s in enumerate(seen) if s}
+    c["west"] = region = {g.hexes[i] for i, s in enumerate(v.west(g)) if s}
     return region
 
 
-def corridor(rules, st: State) -> tuple[int, list]:
-    """The cheapest way from the west edge to a pocket unit through hexes free of Soviet units and zones of
-    control, each such hex it must still cross costing ``BLOCKED_COST`` (zone of control) or ``OCCUPIED_COST``
-    (a Soviet unit): (its cost, its hexes from the west edge). (0, [...]) once the pocket is linked (7.2, 9.2);
-    (999, []) when no pocket unit is left."""
+def _corridor_slow(rules, st: State) -> tuple[int, list]:
+    """``corridor`` on the engine's hex sets (a unit off the numbered map)."""
     g = _graph(rules)
     idx = g.index
     pockets = {idx[st.units[u].hex] for u in rules.pocket_units
@@ -125,30 +184,73 @@ def corridor(rules, st: State) -> tuple[int, list]:
         i = idx.get(h)
         if i is not None:
             cost[i] = OCCUPIED_COST
+    return _cheapest_way(g, cost, pockets)
+
+
+def corridor(rules, st: State) -> tuple[int, list]:
+    """The cheapest way from the west edge to a pocket unit through hexes free of Soviet units and zones of
+    control, each such hex it must still cross costing ``BLOCKED_COST`` (zone of control) or ``OCCUPIED_COST``
+    (a Soviet unit): (its cost, its hexes from the west edge). (0, [...]) once the pocket is linked (7.2, 9.2);
+    (999, []) when no pocket unit is left.  Of equally cheap ways, the one a search in (cost, hex number) order
+    meets first."""
+    v = _view(rules, st)
+    if v is None:
+        return _corridor_slow(rules, st)
+    at = v.at
+    pockets = {at[u] for u in rules.pocket_units if u in at}
+    if not pockets:
+        return 999, []
+    g = _graph(rules)
+    soviet, szoc = v.soviet, v.szoc
+    cost = [OCCUPIED_COST if soviet[i] else BLOCKED_COST if szoc[i] else 0 for i in range(len(g.hexes))]
+    return _cheapest_way(g, cost, pockets)
+
+
+def _cheapest_way(g: _Graph, cost: list, pockets: set) -> tuple[int, list]:
+    """The cheapest way from the west edge to one of ``pockets`` (hex numbers, each free to stand in, 7.2)
+    paying ``cost`` for each hex entered (the first one's too): (its cost, its hexes from the west edge), or
+    (999, []).
+
+    Dijkstra's search taking (cost, hex number) pairs lowest first and stopping at the first pocket hex; the
+    costs are small whole numbers, so it keeps one heap of hex numbers per cost instead of one of pairs (the
+    same hexes in the same order, found sooner)."""
     for i in pockets:
         cost[i] = 0                          # a unit's own hex may be in a zone of control (7.2)
     inf = 1 << 30
     dist = [inf] * len(g.hexes)
     prev = [-1] * len(g.hexes)
+    levels: dict = {}
     for i in g.west:
-        dist[i] = cost[i]
-    heap = [(dist[i], i) for i in g.west if dist[i] < inf]
-    heapq.heapify(heap)
+        c = cost[i]
+        dist[i] = c
+        levels.setdefault(c, []).append(i)
     nb = g.nb
-    while heap:
-        d, i = heapq.heappop(heap)
-        if d != dist[i]:
+    push, pop = heapq.heappush, heapq.heappop
+    d = 0
+    while levels:
+        heap = levels.pop(d, None)
+        if heap is None:
+            d += 1
             continue
-        if i in pockets:
-            path = [i]
-            while prev[path[-1]] >= 0:
-                path.append(prev[path[-1]])
-            return d, [g.hexes[j] for j in reversed(path)]
-        for n in nb[i]:
-            nd = d + cost[n]
-            if nd < dist[n]:
-                dist[n], prev[n] = nd, i
-                heapq.heappush(heap, (nd, n))
+        heapq.heapify(heap)
+        while heap:
+            i = pop(heap)
+            if dist[i] != d:
+                continue                     # reached more cheaply since it was listed
+            if i in pockets:
+                path = [i]
+                while prev[path[-1]] >= 0:
+                    path.append(prev[path[-1]])
+                return d, [g.hexes[j] for j in reversed(path)]
+            for n in nb[i]:
+                nd = d + cost[n]
+                if nd < dist[n]:
+                    dist[n], prev[n] = nd, i
+                    if nd == d:
+                        push(heap, n)
+                    else:
+                        levels.setdefault(nd, []).append(n)
+        d += 1
     return 999, []
 
 
@@ -159,13 +261,54 @@ def _unit_value(rules, uid: str) -> float:
 
 def evaluate(rules, st: State, side: str) -> float:
     """What the position is worth to ``side`` (higher is better), in victory points or their equivalent."""
+    v = _view(rules, st)
+    if v is None:
+        return _evaluate_slow(rules, st, side)
+    g = _graph(rules)
+    german = 0.0
+    at = v.at
+    if rules.victory == "points":
+        # 9.3 as ``victory.victory_points`` counts it: German 2 a unit linked to the west (7.2), Soviet the
+        # value of each German unit destroyed in combat or cut off, a point a turn without a front, the
+        # withdrawal points
+        west, nb = v.west(g), g.nb
+        gv = 0
+        sv = len(st.front_failures) + st.withdrawal_vp
+        for uid in g.german_ids:
+            u = st.units[uid]
+            if u.status == ELIMINATED and u.destroyed_in_combat:
+                sv += g.vp[uid]
+            elif u.status == ON_MAP:
+                i = at[uid]
+                if west[i] or any(west[j] for j in nb[i]):
+                    gv += 2
+                else:
+                    sv += g.vp[uid]
+        german += gv - sv
+    else:
+        gap, _ = corridor(rules, st)          # 0: a pocket unit is linked to the west (7.2, 9.2)
+        german += LINK_VALUE if gap == 0 else -GAP_VALUE * min(gap, 12)
+    soviet, ger, szoc, gzoc, nb = v.soviet, v.german, v.szoc, v.gzoc, g.nb
+    points = rules.victory == "points"
+    for uid, i in at.items():
+        is_german = g.german[uid]
+        value = g.value[uid]
+        ez = szoc if is_german else gzoc
+        # a unit in an enemy zone of control with no free neighbour to retreat to: a retreat result destroys it
+        if ez[i] and not any(not soviet[j] and not ger[j] and not ez[j] for j in nb[i]):
+            value -= DOOMED_PRICE * (value + (3 if is_german and points else 0))
+        german += value if is_german else -value
+    return german if side == GERMAN else -german
+
+
+def _evaluate_slow(rules, st: State, side: str) -> float:
+    """``evaluate`` on the engine's hex sets (a unit off the numbered map)."""
     german = 0.0
     if rules.victory == "points":
-        fast_west_region(rules, st)
         b = victory_points(rules, st).breakdown
         german += b["german total"] - b["soviet total"]
     else:
-        gap, _ = corridor(rules, st)          # 0: a pocket unit is linked to the west (7.2, 9.2)
+        gap, _ = corridor(rules, st)
         german += LINK_VALUE if gap == 0 else -GAP_VALUE * min(gap, 12)
     ezoc = {GERMAN: zoc(rules, st, SOVIET), SOVIET: zoc(rules, st, GERMAN)}
     occupied = side_hexes(rules, st, GERMAN) | side_hexes(rules, st, SOVIET)
@@ -174,7 +317,6 @@ def evaluate(rules, st: State, side: str) -> float:
             continue
         spec = rules.specs[uid]
         value = _unit_value(rules, uid)
-        # a unit in an enemy zone of control with no free neighbour to retreat to: a retreat result destroys it
         if u.hex in ezoc[spec.side] and not any(
                 n not in occupied and n not in ezoc[spec.side] and n not in rules.map.prohibited
                 for n in rules.map.neighbors[u.hex]):
