@@ -227,19 +227,21 @@ def _corridor_by_hexes(rules, st):
 
 @pytest.mark.parametrize("scenario", ["demyansk-1-trapped.toml", "demyansk-2-campaign.toml"])
 def test_the_numbered_map_gives_the_engines_evaluation_corridor_and_west_region(scenario):
-    # Every 7th position of a baseline game (units destroyed, forts entered, the pocket cut and joined): the
-    # evaluation on the numbered map equals the one on the engine's hex sets (9.3 points through
-    # victory_points), the corridor equals the first heap search's, the west region supply.west_region's.
+    # Every 7th position of the first five turns of a game, the baseline German against the strong Soviet
+    # (units destroyed, forts entered, the pocket cut and joined): the evaluation on the numbered map equals
+    # the one on the engine's hex sets (9.3 points through victory_points), the corridor equals the first heap
+    # search's, the west region supply.west_region's; in every third Soviet movement position the move found
+    # to lengthen the corridor most (or to leave it dearest) is the one found by trying each move with the engine.
     from engine.computer import bot_for, side_to_act
-    from engine.players.strong import _evaluate_slow, fast_west_region
+    from engine.players.strong import _evaluate_slow, _longest_after, _view, fast_west_region
     from engine.rulesets.demyansk.supply import west_region
 
     game = new_game(ROOT / "scenarios" / scenario, 2)
     rules = game.rules
-    bots = {s: bot_for(rules, s) for s in ("german", "soviet")}
-    checked, values = 0, set()
+    bots = {"german": bot_for(rules, "german"), "soviet": strong_for(rules, "soviet")}
+    checked, shut, values = 0, 0, set()
     for n in range(2000):
-        if game.is_over():
+        if game.is_over() or game.state.turn > 5:
             break
         st = game.state
         if n % 7 == 0:
@@ -251,5 +253,19 @@ def test_the_numbered_map_gives_the_engines_evaluation_corridor_and_west_region(
             values.add((got[0], evaluate(rules, st, "german")))
             assert fast_west_region(rules, fresh) == west_region(rules, fresh.copy())
             checked += 1
+        gap, path = corridor(rules, st)
+        if st.phase == "soviet-movement" and not st.pending and path and n % 3 == 0:
+            # the Soviet move that lengthens the corridor most (above -1: the dearest move), each move tried
+            # with the engine
+            near = set(path).union(*(rules.map.neighbors[h] for h in path))
+            moves = [a for a in rules.legal_actions(st) if isinstance(a, A.Move) and rules.hex(a.to) in near]
+            longer = {a: _corridor_by_hexes(rules, rules.apply(st, a)[0])[0] for a in moves}
+            for above in (gap, -1):
+                best = None
+                for a in moves:
+                    if longer[a] > above and (best is None or (longer[a], best[1].text()) > (best[0], a.text())):
+                        best = (longer[a], a)
+                assert _longest_after(rules, st, _view(rules, st), above, path, moves) == best
+                shut += best is not None
         game.play(bots[side_to_act(rules, st)](st))
-    assert checked > 40 and len(values) > 10
+    assert checked > 20 and len(values) > 10 and shut > 5

@@ -254,6 +254,125 @@ def _cheapest_way(g: _Graph, cost: list, pockets: set) -> tuple[int, list]:
     return 999, []
 
 
+def _way_cost(g: _Graph, cost: list, pocket) -> int:
+    """The cost alone of ``_cheapest_way`` (``pocket``: per hex, a pocket unit stands there, its cost 0): the
+    hexes taken level by level, each level in any order, the first pocket hex met ends it; 999 if none."""
+    inf = 1 << 30
+    dist = [inf] * len(g.hexes)
+    levels: dict = {}
+    for i in g.west:
+        c = cost[i]
+        dist[i] = c
+        levels.setdefault(c, []).append(i)
+    nb = g.nb
+    d = 0
+    while levels:
+        todo = levels.pop(d, None)
+        if todo is None:
+            d += 1
+            continue
+        while todo:
+            i = todo.pop()
+            if dist[i] != d:
+                continue                     # reached more cheaply since it was listed
+            if pocket[i]:
+                return d
+            for n in nb[i]:
+                nd = d + cost[n]
+                if nd < dist[n]:
+                    dist[n] = nd
+                    if nd == d:
+                        todo.append(n)
+                    else:
+                        levels.setdefault(nd, []).append(n)
+        d += 1
+    return 999
+
+
+def _corridor_costs(rules, st: State, v: _View) -> tuple[list, bytearray]:
+    """The corridor's cost of each hex (``corridor``) and the pocket units' hexes, on the numbered map."""
+    g = _graph(rules)
+    soviet, szoc = v.soviet, v.szoc
+    cost = [OCCUPIED_COST if soviet[i] else BLOCKED_COST if szoc[i] else 0 for i in range(len(g.hexes))]
+    pocket = bytearray(len(g.hexes))
+    at = v.at
+    for u in rules.pocket_units:
+        if u in at:
+            pocket[at[u]] = 1
+            cost[at[u]] = 0                  # a unit's own hex may be in a zone of control (7.2)
+    return cost, pocket
+
+
+def corridor_gap(rules, st: State) -> int:
+    """``corridor``'s cost alone (the way itself not traced)."""
+    v = _view(rules, st)
+    if v is None:
+        return corridor(rules, st)[0]
+    cost, pocket = _corridor_costs(rules, st, v)
+    if not any(pocket):
+        return 999
+    return _way_cost(_graph(rules), cost, pocket)
+
+
+def _longest_after(rules, st: State, v: _View, gap: int, path: list, moves: list):
+    """Of Soviet ``moves`` (legal now), the one after which ``corridor`` costs most, above ``gap``, the first
+    in text order of equals: (that cost, the move), or None.
+
+    The state after a move is not made: only the moving unit's old and new hexes and their neighbours change
+    cost (a Soviet unit entering a fortification takes its 6.2 exemption away, as ``results.place`` records).
+    The cost of ``path`` (the corridor now) after a move bounds the corridor's cost after it from above, so a
+    move whose bound cannot beat the best found so far is not searched; the moves are searched highest bound
+    first.  The same move as trying each with the engine."""
+    g = _graph(rules)
+    nb, idx = g.nb, g.index
+    cost, pocket = _corridor_costs(rules, st, v)
+    if not any(pocket):
+        return None
+    n = len(g.hexes)
+    near = [0] * n                           # Soviet units next to each hex
+    soviet = bytearray(v.soviet)
+    for uid, i in v.at.items():
+        if not g.german[uid]:
+            for j in nb[i]:
+                near[j] += 1
+    exempt = bytearray(n)                    # 6.2: fortifications no Soviet unit has entered
+    if g.forts:
+        lost = set(st.forts_lost)
+        for i, f in g.forts:
+            if f not in lost:
+                exempt[i] = 1
+    way = [idx[h] for h in path]
+    tried = []
+    for a in moves:
+        frm, to = v.at[a.unit], idx[rules.hex(a.to)]
+        changed = {}
+        for x in (frm, to, *nb[frm], *nb[to]):
+            if x in changed:
+                continue
+            if pocket[x]:
+                changed[x] = 0
+                continue
+            held = soviet[x] - (x == frm) + (x == to)
+            zone = near[x] - (x in nb[frm]) + (x in nb[to])
+            free_fort = exempt[x] and x != to
+            changed[x] = OCCUPIED_COST if held else BLOCKED_COST if zone and not free_fort else 0
+        bound = sum(changed.get(x, cost[x]) for x in way)
+        if bound > gap:
+            tried.append((-bound, a.text(), a, changed))
+    tried.sort(key=lambda t: (t[0], t[1]))
+    best = None
+    for neg, text, a, changed in tried:
+        if best is not None and (-neg, best[1].text()) <= (best[0], text):
+            continue                         # cannot beat the best even at its bound
+        after = list(cost)
+        for x, c in changed.items():
+            after[x] = c
+        longer = _way_cost(g, after, pocket)
+        if longer > gap and (best is None or (longer, best[1].text()) > (best[0], text)):
+            best = (longer, a)
+    return best
+
+
 def _unit_value(rules, uid: str) -> float:
     s = rules.specs[uid]
     return STRENGTH_VALUE * (s.attack + s.defense)
@@ -286,7 +405,7 @@ def evaluate(rules, st: State, side: str) -> float:
                     sv += g.vp[uid]
         german += gv - sv
     else:
-        gap, _ = corridor(rules, st)          # 0: a pocket unit is linked to the west (7.2, 9.2)
+        gap = corridor_gap(rules, st)         # 0: a pocket unit is linked to the west (7.2, 9.2)
         german += LINK_VALUE if gap == 0 else -GAP_VALUE * min(gap, 12)
     soviet, ger, szoc, gzoc, nb = v.soviet, v.german, v.szoc, v.gzoc, g.nb
     points = rules.victory == "points"
@@ -437,17 +556,21 @@ class StrongDemyansk(DemyanskBot):
         near = set(path)
         for h in path:
             near.update(rules.map.neighbors[h])
+        moves = [a for a in rules.legal_actions(st)
+                 if isinstance(a, A.Move) and a.unit not in self._done and rules.hex(a.to) in near]
+        v = _view(rules, st)
         best = None
-        for a in rules.legal_actions(st):
-            if not isinstance(a, A.Move) or a.unit in self._done or rules.hex(a.to) not in near:
-                continue
-            try:
-                after, _ = rules.apply(st, a)
-            except IllegalAction:
-                continue
-            longer, _ = corridor(rules, after)
-            if longer > gap and (best is None or (longer, best[1].text()) > (best[0], a.text())):
-                best = (longer, a)
+        if v is None:
+            for a in moves:
+                try:
+                    after, _ = rules.apply(st, a)
+                except IllegalAction:
+                    continue
+                longer, _ = corridor(rules, after)
+                if longer > gap and (best is None or (longer, best[1].text()) > (best[0], a.text())):
+                    best = (longer, a)
+        else:
+            best = _longest_after(rules, st, v, gap, path, moves)
         if best is None:
             return None
         longer, move = best
