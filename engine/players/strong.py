@@ -72,6 +72,9 @@ class _Graph:
         self.nb = [[self.index[n] for n in m.neighbors[h] if n in self.index] for h in self.hexes]
         self.west = sorted(self.index[h] for h in m.edges["west"] if h in self.index)
         self.west_set = frozenset(self.west)
+        self.west_flag = bytearray(len(self.hexes))
+        for i in self.west:
+            self.west_flag[i] = 1
         self.forts = [(self.index[f], f) for f in sorted(m.forts) if f in self.index]
         self.german = {uid: s.side == GERMAN for uid, s in rules.specs.items()}
         self.value = {uid: _unit_value(rules, uid) for uid in rules.specs}
@@ -122,18 +125,23 @@ class _View:
         self._west = None
 
     def west(self, g: _Graph) -> bytearray:
-        """Per hex: joined to the west edge by hexes free of Soviet units and zones of control (7.2)."""
+        """Per hex: 2 if joined to the west edge by hexes free of Soviet units and zones of control (7.2), else
+        1 (a Soviet unit or zone of control) or 0."""
         if self._west is None:
-            soviet, szoc, nb = self.soviet, self.szoc, g.nb
-            seen = bytearray(len(g.hexes))
-            todo = [i for i in g.west if not soviet[i] and not szoc[i]]
+            n = len(g.hexes)
+            # the Soviet hexes and zones of control together (0 or 1 a hex: a bytewise or), then each hex of the
+            # region marked 2 as it is reached, so one look at a hex says whether to go on
+            seen = bytearray((int.from_bytes(self.soviet, "little") | int.from_bytes(self.szoc, "little"))
+                             .to_bytes(n, "little"))
+            todo = [i for i in g.west if not seen[i]]
             for i in todo:
-                seen[i] = 1
+                seen[i] = 2
+            nb = g.nb
             while todo:
                 i = todo.pop()
                 for j in nb[i]:
-                    if not seen[j] and not soviet[j] and not szoc[j]:
-                        seen[j] = 1
+                    if not seen[j]:
+                        seen[j] = 2
                         todo.append(j)
             self._west = seen
         return self._west
@@ -163,7 +171,7 @@ def fast_west_region(rules, st: State) -> set:
     if v is None:
         return west_region(rules, st)
     g = _graph(rules)
-    c["west"] = region = {g.hexes[i] for i, s in enumerate(v.west(g)) if s}
+    c["west"] = region = {g.hexes[i] for i, s in enumerate(v.west(g)) if s == 2}
     return region
 
 
@@ -255,15 +263,22 @@ def _cheapest_way(g: _Graph, cost: list, pockets: set) -> tuple[int, list]:
 
 
 def _way_cost(g: _Graph, cost: list, pocket) -> int:
-    """The cost alone of ``_cheapest_way`` (``pocket``: per hex, a pocket unit stands there, its cost 0): the
-    hexes taken level by level, each level in any order, the first pocket hex met ends it; 999 if none."""
+    """The cost alone of ``_cheapest_way`` (``pocket``: per hex, a pocket unit stands there, its cost 0),
+    searched the other way, from the pocket hexes out (the pocket is smaller than the free west): each hex
+    entered costs its cost, the west edge hex too, as the way from the west pays for each hex but the pocket
+    hex; the hexes taken level by level, each level in any order, the first west edge hex reached at the level
+    being taken ends it; 999 if none."""
     inf = 1 << 30
     dist = [inf] * len(g.hexes)
-    levels: dict = {}
-    for i in g.west:
-        c = cost[i]
-        dist[i] = c
-        levels.setdefault(c, []).append(i)
+    todo = []
+    west = g.west_flag
+    for i, p in enumerate(pocket):
+        if p:
+            if west[i]:
+                return 0
+            dist[i] = 0
+            todo.append(i)
+    levels: dict = {0: todo}
     nb = g.nb
     d = 0
     while levels:
@@ -275,13 +290,15 @@ def _way_cost(g: _Graph, cost: list, pocket) -> int:
             i = todo.pop()
             if dist[i] != d:
                 continue                     # reached more cheaply since it was listed
-            if pocket[i]:
+            if west[i]:
                 return d
             for n in nb[i]:
                 nd = d + cost[n]
                 if nd < dist[n]:
                     dist[n] = nd
                     if nd == d:
+                        if west[n]:
+                            return d         # no level below d is left: its cost is final
                         todo.append(n)
                     else:
                         levels.setdefault(nd, []).append(n)
@@ -399,7 +416,7 @@ def evaluate(rules, st: State, side: str) -> float:
                 sv += g.vp[uid]
             elif u.status == ON_MAP:
                 i = at[uid]
-                if west[i] or any(west[j] for j in nb[i]):
+                if west[i] == 2 or any(west[j] == 2 for j in nb[i]):
                     gv += 2
                 else:
                     sv += g.vp[uid]
