@@ -72,6 +72,7 @@ class _Graph:
         self.nb = [[self.index[n] for n in m.neighbors[h] if n in self.index] for h in self.hexes]
         self.west = sorted(self.index[h] for h in m.edges["west"] if h in self.index)
         self.west_set = frozenset(self.west)
+        self.west_memo: dict = {}            # Soviet hexes and zones of control -> the west region (_View.west)
         self.west_flag = bytearray(len(self.hexes))
         for i in self.west:
             self.west_flag[i] = 1
@@ -130,9 +131,16 @@ class _View:
         if self._west is None:
             n = len(g.hexes)
             # the Soviet hexes and zones of control together (0 or 1 a hex: a bytewise or), then each hex of the
-            # region marked 2 as it is reached, so one look at a hex says whether to go on
-            seen = bytearray((int.from_bytes(self.soviet, "little") | int.from_bytes(self.szoc, "little"))
-                             .to_bytes(n, "little"))
+            # region marked 2 as it is reached, so one look at a hex says whether to go on.  The region depends
+            # on those alone, which many states share (a simulated battle's results that move no Soviet unit):
+            # it is kept for them
+            either = int.from_bytes(self.soviet, "little") | int.from_bytes(self.szoc, "little")
+            blocked = either.to_bytes(n, "little")
+            got = g.west_memo.get(blocked)
+            if got is not None:
+                self._west = got
+                return got
+            seen = bytearray(blocked)
             todo = [i for i in g.west if not seen[i]]
             for i in todo:
                 seen[i] = 2
@@ -143,7 +151,9 @@ class _View:
                     if not seen[j]:
                         seen[j] = 2
                         todo.append(j)
-            self._west = seen
+            if len(g.west_memo) > 4096:
+                g.west_memo.clear()
+            g.west_memo[blocked] = self._west = seen
         return self._west
 
 
