@@ -180,3 +180,92 @@ def test_a_saved_game_names_the_strong_player_and_its_options(tmp_path):
     with pytest.raises(BadFile) as e:
         ComputerSides.from_save("g.toml", {"computer": {"sides": ["blue"], "bot": "strong"}}, "classic", 0)
     assert [p.key for p in e.value.problems] == ["computer.bot"] and "'baseline'" in str(e.value)
+
+
+def _corridor_by_hexes(rules, st):
+    """The corridor search as first written, on the engine's hex sets with one heap of (cost, hex number) pairs:
+    the numbered-map version must give the same cost and the same hexes."""
+    import heapq
+
+    from engine.rulesets.demyansk.zoc import side_hexes, zoc
+
+    hexes = sorted((h for h in rules.map.neighbors if h not in rules.map.prohibited), key=lambda h: (h.q, h.r))
+    idx = {h: i for i, h in enumerate(hexes)}
+    nb = [[idx[n] for n in rules.map.neighbors[h] if n in idx] for h in hexes]
+    west = sorted(idx[h] for h in rules.map.edges["west"] if h in idx)
+    pockets = {idx[st.units[u].hex] for u in rules.pocket_units if st.units[u].status == ON_MAP}
+    if not pockets:
+        return 999, []
+    cost = [0] * len(hexes)
+    for h in zoc(rules, st, "soviet"):
+        if h in idx:
+            cost[idx[h]] = 1
+    for h in side_hexes(rules, st, "soviet"):
+        cost[idx[h]] = 3
+    for i in pockets:
+        cost[i] = 0
+    dist, prev = [1 << 30] * len(hexes), [-1] * len(hexes)
+    for i in west:
+        dist[i] = cost[i]
+    heap = [(dist[i], i) for i in west]
+    heapq.heapify(heap)
+    while heap:
+        d, i = heapq.heappop(heap)
+        if d != dist[i]:
+            continue
+        if i in pockets:
+            path = [i]
+            while prev[path[-1]] >= 0:
+                path.append(prev[path[-1]])
+            return d, [hexes[j] for j in reversed(path)]
+        for n in nb[i]:
+            if d + cost[n] < dist[n]:
+                dist[n], prev[n] = d + cost[n], i
+                heapq.heappush(heap, (d + cost[n], n))
+    return 999, []
+
+
+@pytest.mark.parametrize("scenario", ["demyansk-1-trapped.toml", "demyansk-2-campaign.toml"])
+def test_the_numbered_map_gives_the_engines_evaluation_corridor_and_west_region(scenario):
+    # Every 7th position of the first five turns of a game, the baseline German against the strong Soviet
+    # (units destroyed, forts entered, the pocket cut and joined): the evaluation on the numbered map equals
+    # the one on the engine's hex sets (9.3 points through victory_points), the corridor equals the first heap
+    # search's, the west region supply.west_region's; in every third Soviet movement position the move found
+    # to lengthen the corridor most (or to leave it dearest) is the one found by trying each move with the engine.
+    from engine.computer import bot_for, side_to_act
+    from engine.players.strong import _evaluate_slow, _longest_after, _view, fast_west_region
+    from engine.rulesets.demyansk.supply import west_region
+
+    game = new_game(ROOT / "scenarios" / scenario, 2)
+    rules = game.rules
+    bots = {"german": bot_for(rules, "german"), "soviet": strong_for(rules, "soviet")}
+    checked, shut, values = 0, 0, set()
+    for n in range(2000):
+        if game.is_over() or game.state.turn > 5:
+            break
+        st = game.state
+        if n % 7 == 0:
+            fresh = st.copy()                        # no cache: each figure worked out from the positions
+            for side in ("german", "soviet"):
+                assert evaluate(rules, st, side) == _evaluate_slow(rules, fresh.copy(), side)
+            got = corridor(rules, st)
+            assert got == _corridor_by_hexes(rules, fresh.copy())
+            values.add((got[0], evaluate(rules, st, "german")))
+            assert fast_west_region(rules, fresh) == west_region(rules, fresh.copy())
+            checked += 1
+        gap, path = corridor(rules, st)
+        if st.phase == "soviet-movement" and not st.pending and path and n % 3 == 0:
+            # the Soviet move that lengthens the corridor most (above -1: the dearest move), each move tried
+            # with the engine
+            near = set(path).union(*(rules.map.neighbors[h] for h in path))
+            moves = [a for a in rules.legal_actions(st) if isinstance(a, A.Move) and rules.hex(a.to) in near]
+            longer = {a: _corridor_by_hexes(rules, rules.apply(st, a)[0])[0] for a in moves}
+            for above in (gap, -1):
+                best = None
+                for a in moves:
+                    if longer[a] > above and (best is None or (longer[a], best[1].text()) > (best[0], a.text())):
+                        best = (longer[a], a)
+                assert _longest_after(rules, st, _view(rules, st), above, path, moves) == best
+                shut += best is not None
+        game.play(bots[side_to_act(rules, st)](st))
+    assert checked > 20 and len(values) > 10 and shut > 5

@@ -234,11 +234,15 @@ class DemyanskBot:
         """
         north, south, soviet = _front_parts(rules, st)
         nb = rules.map.neighbors
+        known: dict = {}                     # many units reach the same hexes: each is judged once
 
         def may_mend(h) -> bool:
-            blob = {x for x in (h, *nb[h]) if x not in soviet}
-            near = blob.union(*(nb[x] for x in blob))
-            return bool(near & north) and bool(near & south)
+            got = known.get(h)
+            if got is None:
+                blob = {x for x in (h, *nb[h]) if x not in soviet}
+                near = blob.union(*(nb[x] for x in blob))
+                got = known[h] = bool(near & north) and bool(near & south)
+            return got
 
         for uid in rules.order:
             u = st.units[uid]
