@@ -41,6 +41,9 @@ class BadFile(SandtableError):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        return type(self), (self.problems,)       # picklable: a worker process's error reaches its parent
+
 
 class IllegalAction(SandtableError, ValueError):
     """An action the rules forbid; ``rule`` is the reference, like ``Demyansk 5.2``."""
@@ -49,3 +52,6 @@ class IllegalAction(SandtableError, ValueError):
         self.rule = rule
         self.message = message
         super().__init__(f"{rule}: {message}" if rule else message)
+
+    def __reduce__(self):
+        return type(self), (self.rule, self.message)

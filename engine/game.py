@@ -257,6 +257,9 @@ class LogRefused(BadFile):
         super().__init__([Problem(file, f"actions[{index}]",
                                   f"action {index + 1} of the log ({action!r}) is refused: {cite}{reason}", line)])
 
+    def __reduce__(self):
+        return BadFile, (self.problems,)        # across processes, without the game it carries
+
 
 SAVE_KEYS_REQUIRED = ("format", "ruleset", "scenario", "seed", "state_sha256", "actions")
 _SHA256 = "expected the 64 hexadecimal digits of a SHA-256"

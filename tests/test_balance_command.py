@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.cli import main
 from engine.game import load_game
 
@@ -53,3 +55,27 @@ def test_balance_swaps_sides_reports_wilson_intervals_and_records_each_game(tmp_
 def test_balance_refuses_an_unknown_pairing(capsys):
     assert main(["balance", TRAPPED, "--pairing", "strong-clever"]) == 1
     assert "--pairing" in capsys.readouterr().err
+
+
+def test_errors_cross_process_boundaries_with_their_rule_and_problems():
+    import pickle
+
+    from engine.errors import BadFile, IllegalAction, Problem
+
+    e = pickle.loads(pickle.dumps(IllegalAction("Demyansk 6.2", "2710 is empty")))
+    assert (type(e), e.rule, e.message, str(e)) == (IllegalAction, "Demyansk 6.2", "2710 is empty",
+                                                     "Demyansk 6.2: 2710 is empty")
+    b = pickle.loads(pickle.dumps(BadFile([Problem("x.toml", "units[0].hex", "off the map")])))
+    assert type(b) is BadFile and b.problems[0].key == "units[0].hex"
+
+
+def test_a_game_that_fails_in_a_worker_is_named_with_its_seed_and_players(monkeypatch):
+    from engine.commands import balance
+    from engine.errors import IllegalAction, SandtableError
+    from engine.players import match
+
+    def refuse(scenario, seed, players):
+        raise IllegalAction("Demyansk 6.2", "2710 is empty")
+    monkeypatch.setattr(match, "play_game", refuse)
+    with pytest.raises(SandtableError, match=r"demo.toml seed 8 \(german strong, soviet strong\): Demyansk 6.2: 2710"):
+        balance._one(("demo.toml", 8, {"german": "strong", "soviet": "strong"}))

@@ -269,3 +269,26 @@ def test_the_numbered_map_gives_the_engines_evaluation_corridor_and_west_region(
                 shut += best is not None
         game.play(bots[side_to_act(rules, st)](st))
     assert checked > 20 and len(values) > 10 and shut > 5
+
+
+def test_the_strong_german_fills_a_fortification_the_engine_says_it_can_still_hold_before_ending_movement():
+    # Demyansk 6.2: strong-strong seed 8 of scenario II once reached this German movement phase and ended it
+    # with 2710 empty although ger-32-4 could still hold it; the engine refused the end and the game stopped
+    from engine.game import replay
+    campaign = ROOT / "scenarios" / "demyansk-2-campaign.toml"
+    actions = (ROOT / "tests" / "data" / "demyansk-2-seed-8-garrison.txt").read_text().split("\n")
+    game = new_game(campaign, 8)
+    for text in [a for a in actions if a]:
+        game.play(text)
+    rules = game.rules
+    assert game.state.phase == "german-movement" and "2710 is empty" in rules.garrison_shortfall(game.state)
+    german = strong_for(rules, "german")
+    turn = game.state.turn
+    for _ in range(60):
+        if game.state.phase != "german-movement":
+            break
+        game.play(german(game.state))                  # never refused: the end comes only once 6.2 allows it
+    assert (game.state.turn, game.state.phase) != (turn, "german-movement")
+    fort = rules.hex("2710")
+    assert any(u.hex == fort and rules.specs[k].side == "german" for k, u in game.state.units.items()
+               if u.status == ON_MAP)                     # held when the phase ended

@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from ..errors import BadFile, Problem
+from ..errors import BadFile, Problem, SandtableError
 
 DEFAULT_PAIRING = "strong-strong"
 
@@ -59,7 +59,11 @@ def _one(job):
     from ..players.match import play_game
 
     scenario, seed, players = job
-    return play_game(scenario, seed, players)
+    try:
+        return play_game(scenario, seed, players)
+    except SandtableError as e:     # said with the game it comes from, and picklable from a worker process
+        who = ", ".join(f"{side} {name}" for side, name in players.items())
+        raise SandtableError(f"{scenario} seed {seed} ({who}): {e}") from None
 
 
 def run(args) -> int:

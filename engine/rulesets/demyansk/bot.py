@@ -56,7 +56,23 @@ class DemyanskBot:
             return self._arrive(rules, st) or A.EndPhase()
         if ph.endswith("combat"):
             return self._fight(rules, st) or A.EndPhase()
-        return self._move(rules, st) or A.EndPhase()
+        return self._move(rules, st) or self._fill_garrison(rules, st) or A.EndPhase()
+
+    def _fill_garrison(self, rules, st: State):
+        """Demyansk 6.2, before ending the German movement phase: while the engine says a fortification left
+        empty could still be held, the first legal move into an empty one (the greedy garrison of
+        ``_german_duties`` can miss a unit the engine's largest garrison counts on); None when the end is legal."""
+        if self.side != GERMAN or st.phase != "german-movement" or not rules.garrison_shortfall(st):
+            return None
+        from .garrison import forts_to_hold
+        occupied = {u.hex for u in st.units.values() if u.status == ON_MAP}
+        empty = set(forts_to_hold(rules, st)) - occupied
+        for a in rules.legal_actions(st):
+            if isinstance(a, A.Move) and rules.hex(a.to) in empty:
+                self._done.add(a.unit)
+                self.last_reason = f"garrisons the fortification {a.to} (6.2)"
+                return a
+        return None
 
     # ------------------------------------------------------------ set-up by the player
     def _set_up(self, rules, st: State):
