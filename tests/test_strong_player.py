@@ -292,3 +292,21 @@ def test_the_strong_german_fills_a_fortification_the_engine_says_it_can_still_ho
     fort = rules.hex("2710")
     assert any(u.hex == fort and rules.specs[k].side == "german" for k, u in game.state.units.items()
                if u.status == ON_MAP)                     # held when the phase ended
+
+
+def test_the_strong_german_never_moves_a_unit_the_garrison_needs_even_while_the_front_is_broken():
+    # Demyansk 6.2: strong-strong seed 39 of scenario II reached this German movement phase of turn 8 (the front
+    # broken) and moved ger-ir-368 out of 1715, which the garrison needed; the engine refused it and the game stopped
+    campaign = ROOT / "scenarios" / "demyansk-2-campaign.toml"
+    actions = [a for a in (ROOT / "tests" / "data" / "demyansk-2-seed-39-garrison.txt").read_text().split("\n") if a]
+    game = new_game(campaign, 39)
+    for text in actions:
+        game.play(text)
+    rules = game.rules
+    assert (game.state.turn, game.state.phase) == (8, "german-movement")
+    german = strong_for(rules, "german")
+    for _ in range(80):
+        if game.state.phase != "german-movement":
+            break
+        game.play(german(game.state))                  # every move legal, the garrison kept (6.2)
+    assert game.state.phase != "german-movement"

@@ -277,16 +277,15 @@ class DemyanskBot:
         return None
 
     def _keeps_line(self, rules, st: State, move) -> bool:
-        """German: the move keeps a continuous front (7.3); Soviet: it keeps the pocket cut off (7.2)."""
-        if self.side == GERMAN:
-            if not continuous_front(rules, st):
-                return True
+        """German: the move keeps a continuous front (7.3); Soviet: it keeps the pocket cut off (7.2).  A move the
+        engine refuses (6.2: a unit the garrison needs) keeps nothing: False, whether or not the line holds now."""
+        try:
             after, _ = rules.apply(st, move)
-            return continuous_front(rules, after)
-        if pocket_linked(rules, st):
-            return True
-        after, _ = rules.apply(st, move)
-        return not pocket_linked(rules, after)
+        except IllegalAction:
+            return False
+        if self.side == GERMAN:
+            return not continuous_front(rules, st) or continuous_front(rules, after)
+        return pocket_linked(rules, st) or not pocket_linked(rules, after)
 
     def _garrison(self, rules, st: State):
         lost = set(st.forts_lost)
