@@ -710,7 +710,7 @@ class MainWindow(QMainWindow):
         side = c.side_to_act()
         name = getattr(self.scenario.sides.get(side), "name", side) if self.scenario is not None else side
         doing = "thinking for" if c.is_thinking() else "playing"
-        self.phase_bar.label.setText(f"{self.phase_bar.label.text()} — the computer is {doing} {name}")
+        self.phase_bar.set_text(f"{self.phase_bar.label.text()} — the computer is {doing} {name}")
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""

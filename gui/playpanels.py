@@ -24,8 +24,16 @@ class PhaseBar(QToolBar):
         self.redo_act.setToolTip("Play again the action last taken back (Ctrl+Shift+Z)")
         self.addActions([self.next_act, self.undo_act, self.redo_act])
 
-    def show_state(self, text: str, can_undo: bool, can_redo: bool) -> None:
+    def set_text(self, text: str) -> None:
+        """The label's text; its width only grows, so the buttons beside it never move from under the mouse
+        (a Pause clicked while the computer plays shortens the text, and the same click must resume it)."""
         self.label.setText(text)
+        wanted = self.label.sizeHint().width()
+        if wanted > self.label.minimumWidth():
+            self.label.setMinimumWidth(wanted)
+
+    def show_state(self, text: str, can_undo: bool, can_redo: bool) -> None:
+        self.set_text(text)
         self.undo_act.setEnabled(can_undo)
         self.redo_act.setEnabled(can_redo)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from engine.computer import bot_for, fork, side_to_act
 from engine.scenario.newgame import new_game
@@ -170,3 +171,20 @@ def test_the_players_undo_refuses_when_only_the_computer_has_played(window, qtbo
     n = len(window.session.game.log)
     window.undo()
     assert "nothing of yours to undo" in window.last_refusal and len(window.session.game.log) == n
+
+
+def test_the_pause_button_stays_under_the_mouse_when_the_computer_stops_playing(window, qtbot):
+    # pausing shortens the phase bar's text ("— the computer is playing Soviet" goes); the button must not
+    # move, or the click that would resume the computer misses it
+    assert window.start_new_game(SEED, computer={"soviet"})
+    end_german_turn(window)
+    qtbot.waitUntil(lambda: "the computer is" in window.phase_bar.label.text(), timeout=30000)
+    button = window.phase_bar.widgetForAction(window.pause_act)
+    window.phase_bar.layout().activate()
+    where = button.mapTo(window, button.rect().center())
+    window.pause_act.setChecked(True)
+    qtbot.waitUntil(lambda: "the computer is" not in window.phase_bar.label.text(), timeout=30000)
+    window.phase_bar.layout().activate()
+    assert button.mapTo(window, button.rect().center()) == where
+    qtbot.mouseClick(button, Qt.LeftButton)                     # the same place resumes it
+    assert not window.pause_act.isChecked()
