@@ -20,18 +20,34 @@ def side_to_act(rules, state) -> str | None:
     return _bot_module(rules).side_to_act(state)
 
 
+# The strong player of each ruleset that has one: a module with ``STRONG_OPTIONS`` (option name -> type) and
+# ``strong_for(rules, side, cancel=None, **options)``, a function from a state to the next action carrying its
+# ``player`` (with ``last_reason`` and ``fork``).
+STRONG_PLAYERS = {
+    "demyansk": "engine.players.strong",
+}
+
+
 def has_strong(ruleset: str) -> bool:
     """Whether the strong player knows this ruleset."""
-    return ruleset == "demyansk"
+    return ruleset in STRONG_PLAYERS and _strong_module(ruleset) is not None
+
+
+def _strong_module(ruleset: str):
+    try:
+        return importlib.import_module(STRONG_PLAYERS[ruleset])
+    except (KeyError, ModuleNotFoundError):
+        return None
 
 
 def bot_for(rules, side: str, options: dict | None = None, bot: str = BASELINE, cancel=None) -> Callable[[Any], Any]:
     """The ruleset's ``bot`` ("baseline" or "strong") for ``side`` with its ``options``: a function from a state to
     its next legal action; ``cancel`` (strong only) is asked while it thinks and cuts its thinking short."""
     if bot == STRONG:
-        from .players.strong import strong_for
-
-        return strong_for(rules, side, cancel=cancel, **dict(options or {}))
+        mod = _strong_module(rules.name)
+        if mod is None:
+            raise ValueError(f"the strong player does not know the {rules.name} rules")
+        return mod.strong_for(rules, side, cancel=cancel, **dict(options or {}))
     if bot != BASELINE:
         raise ValueError(f"there is no computer player {bot!r} (players: {', '.join(BOTS)})")
     mod = _bot_module(rules)
@@ -48,9 +64,8 @@ def fork(bot):
 def bot_options(ruleset: str, bot: str = BASELINE) -> dict[str, type]:
     """The options a ruleset's bot takes, by name and type (``BOT_OPTIONS`` in its ``bot.py``, ``STRONG_OPTIONS``)."""
     if bot == STRONG:
-        from .players.strong import STRONG_OPTIONS
-
-        return dict(STRONG_OPTIONS) if has_strong(ruleset) else {}
+        mod = _strong_module(ruleset)
+        return dict(mod.STRONG_OPTIONS) if mod is not None else {}
     try:
         mod = importlib.import_module(f"engine.rulesets.{ruleset}.bot")
     except ModuleNotFoundError:

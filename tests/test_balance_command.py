@@ -79,3 +79,21 @@ def test_a_game_that_fails_in_a_worker_is_named_with_its_seed_and_players(monkey
     monkeypatch.setattr(match, "play_game", refuse)
     with pytest.raises(SandtableError, match=r"demo.toml seed 8 \(german strong, soviet strong\): Demyansk 6.2: 2710"):
         balance._one(("demo.toml", 8, {"german": "strong", "soviet": "strong"}))
+
+
+def test_bots_names_the_pairing_as_the_issue_spells_it(capsys):
+    assert main(["balance", TRAPPED, "--games", "2", "--bots", "baseline,random", "--seed", "5", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert summary["pairing"] == "baseline-random" and summary["games"] == 2
+    assert main(["balance", TRAPPED, "--bots", "baseline-random"]) == 1
+    assert "--bots" in capsys.readouterr().err
+
+
+def test_balance_plays_a_classic_scenario_with_its_own_sides(capsys):
+    river = str(ROOT / "scenarios" / "classic-river-crossing.toml")
+    assert main(["balance", river, "--games", "2", "--bots", "baseline,random", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    rows = summary["players"]["baseline"]
+    assert summary["games"] == 2 and rows["games"] == 2
+    assert set(summary["sides"]) == {"blue", "red", "draw"}
+    assert sum(v["wins"] for v in summary["sides"].values()) == 2

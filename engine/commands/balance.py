@@ -26,6 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("--pairing", action="append", metavar="A-B",
                    help=f"players to pair, like strong-baseline (players: strong, baseline, random); may be given "
                         f"more than once (default {DEFAULT_PAIRING})")
+    p.add_argument("--bots", action="append", metavar="A,B",
+                   help="the same as --pairing A-B: the two players, like strong,strong or strong,baseline")
     p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i has seed SEED+i)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
@@ -39,11 +41,13 @@ def _pairings(args) -> list[tuple[str, str]]:
     from ..players.match import PLAYERS
 
     out, problems = [], []
-    for text in args.pairing or [DEFAULT_PAIRING]:
-        a, _, b = text.partition("-")
+    given = [("--pairing", t, "-") for t in args.pairing or []] + [("--bots", t, ",") for t in args.bots or []]
+    for flag, text, joint in given or [("--pairing", DEFAULT_PAIRING, "-")]:
+        a, _, b = text.partition(joint)
         if a not in PLAYERS or b not in PLAYERS:
-            problems.append(Problem("--pairing", text, f"expected two players joined by '-', like strong-baseline "
-                                                       f"(players: {', '.join(PLAYERS)})"))
+            example = joint.join(("strong", "baseline"))
+            problems.append(Problem(flag, text, f"expected two players joined by '{joint}', like {example} "
+                                                f"(players: {', '.join(PLAYERS)})"))
         else:
             out.append((a, b))
     if args.games < 1:

@@ -25,9 +25,9 @@ class NoSuchPlayer(SandtableError):
 def player_for(name: str, rules, side: str, seed: int):
     """A function from a state to the next action of player ``name`` for ``side``, and its bot object (or None)."""
     if name == "strong":
-        from .strong import strong_for
+        from ..computer import STRONG, bot_for
 
-        f = strong_for(rules, side)
+        f = bot_for(rules, side, bot=STRONG)
         return f, f.player
     if name == "baseline":
         from ..computer import bot_for
@@ -42,6 +42,10 @@ def player_for(name: str, rules, side: str, seed: int):
 
 
 def rules_sides(rules) -> list[str]:
+    """The scenario's sides (a ruleset's ``sides``, else those of its units)."""
+    sides = getattr(rules, "sides", None)
+    if sides:
+        return sorted(sides)
     return sorted({s.side for s in rules.specs.values()})
 
 
