@@ -92,7 +92,11 @@ def test_bots_names_the_pairing_as_the_issue_spells_it(capsys):
 def test_balance_plays_a_classic_scenario_with_its_own_sides(capsys):
     river = str(ROOT / "scenarios" / "classic-river-crossing.toml")
     assert main(["balance", river, "--games", "2", "--bots", "baseline,random", "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    said = capsys.readouterr()
+    summary = json.loads(said.out.splitlines()[-1])
+    progress = [json.loads(line) for line in said.err.splitlines()]     # --json: the progress for machines too
+    assert [(p["done"], p["games"], p["pairing"]) for p in progress] == [(1, 2, "baseline-random"),
+                                                                          (2, 2, "baseline-random")]
     rows = summary["players"]["baseline"]
     assert summary["games"] == 2 and rows["games"] == 2
     assert set(summary["sides"]) == {"blue", "red", "draw"}

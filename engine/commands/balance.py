@@ -8,6 +8,7 @@ Players: ``strong`` (engine/players/strong.py), ``baseline`` (the ruleset's bot.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
@@ -29,11 +30,13 @@ def register(subparsers) -> None:
     p.add_argument("--bots", action="append", metavar="A,B",
                    help="the same as --pairing A-B: the two players, like strong,strong or strong,baseline")
     p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i has seed SEED+i)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--jobs", type=int, default=0,
+                   help="worker processes (default: one per core, at most one per game)")
     p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
     p.add_argument("--summarise", metavar="FILE", help="play nothing: report on the games recorded in FILE (written "
                                                        "by --records, one run or several)")
-    p.add_argument("--json", action="store_true", help="one JSON object per pairing")
+    p.add_argument("--json", action="store_true", help="one JSON object per pairing on standard output; the "
+                                                       "progress as JSON lines on standard error")
     p.set_defaults(func=run)
 
 
@@ -52,8 +55,8 @@ def _pairings(args) -> list[tuple[str, str]]:
             out.append((a, b))
     if args.games < 1:
         problems.append(Problem("--games", str(args.games), "expected at least 1"))
-    if args.jobs < 1:
-        problems.append(Problem("--jobs", str(args.jobs), "expected at least 1"))
+    if args.jobs < 0:
+        problems.append(Problem("--jobs", str(args.jobs), "expected at least 1 (or 0: one per core)"))
     if problems:
         raise BadFile(problems)
     return out
@@ -82,15 +85,16 @@ def run(args) -> int:
     if any("strong" in p for p in pairings) and not has_strong(rules.name):
         raise BadFile([Problem("--pairing", "strong", f"the strong player does not know the {rules.name} rules")])
     sides = rules_sides(rules)
+    jobs_wanted = args.jobs or min(os.cpu_count() or 1, args.games)
     for pairing in pairings:
         jobs = [(args.scenario, seed, players) for seed, players in pairing_games(pairing, sides, args.games,
                                                                                   args.seed)]
         results = []
         t0 = time.perf_counter()
-        if args.jobs > 1:
+        if jobs_wanted > 1:
             from multiprocessing import Pool
 
-            with Pool(args.jobs) as pool:
+            with Pool(jobs_wanted) as pool:
                 for r in pool.imap(_one, jobs):
                     _done(args, pairing, r, results, t0)
         else:
@@ -156,6 +160,10 @@ def _done(args, pairing, r, results, t0) -> None:
                                 "strong_phase_seconds": [round(x, 4) for x in r.phase_seconds.get("strong", [])]})
                     + "\n")
     n, total = len(results), args.games
+    if args.json:           # for machines (the scenario editor's Check balance): one line per game
+        print(json.dumps({"pairing": "-".join(pairing), "done": n, "games": total,
+                          "seconds": round(time.perf_counter() - t0, 1)}), file=sys.stderr, flush=True)
+        return
     width = 30
     bar = "#" * (width * n // total) + "-" * (width - width * n // total)
     print(f"\r{'-'.join(pairing)} [{bar}] {n}/{total} games, {time.perf_counter() - t0:.0f} s",
