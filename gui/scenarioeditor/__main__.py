@@ -10,7 +10,7 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m gui.scenarioeditor", description="Sandtable's scenario editor")
     p.add_argument("file", nargs="?", help="a scenario file to open")
-    p.add_argument("--tab", type=int, default=0, help="the page to show first (0: scenario … 4: check and play)")
+    p.add_argument("--tab", type=int, default=0, help="the page to show first (0: scenario … 4: check and play, 5: rules, 6: balance)")
     p.add_argument("--play", action="store_true", help="play the scenario with bots once it is open")
     p.add_argument("--group", help="the set-up group to show on the set-up page")
     p.add_argument("--centre", metavar="HEX", help="centre the map on this hex")

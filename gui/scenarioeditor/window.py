@@ -22,6 +22,7 @@ from ..mapview import MapView
 from ..settings import last_folder, remember_folder
 from .areaoverlay import AreaOverlay
 from .orderofbattle import UNIT_MIME, OrderOfBattlePage
+from .balancepage import BalancePage
 from .playrun import PlayRun
 from .scenariopage import ScenarioPage
 from .setuppage import SetupPage
@@ -91,6 +92,7 @@ class ScenarioEditor(QMainWindow):
         cl.addWidget(self.seed)
         cl.addWidget(QPushButton("Play this scenario with bots", clicked=lambda: self.play_headless()))
         cl.addWidget(self.result, 2)
+        self.balance = BalancePage(self)
         self.tabs = QTabWidget()
         for w, name in ((self.page, "Scenario"), (self.oob, "Order of battle"), (self.setup, "Set-up"),
                         (self.victory, "Victory"), (check_page, "Check and play")):
@@ -105,6 +107,7 @@ class ScenarioEditor(QMainWindow):
         from .rulespage import attach_rules_page
 
         attach_rules_page(self)
+        self.tabs.addTab(self.balance, "Balance")
         self._menus()
         self.setEnabled(True)
 
@@ -118,6 +121,7 @@ class ScenarioEditor(QMainWindow):
         m.addSeparator()
         m.addAction(QAction("&Check", self, shortcut="Ctrl+K", triggered=self.check))
         m.addAction(QAction("&Play with bots", self, shortcut="Ctrl+P", triggered=lambda: self.play_headless()))
+        m.addAction(QAction("Check &balance", self, shortcut="Ctrl+B", triggered=self.check_balance))
         m.addAction(QAction("Open in the &play window", self, triggered=self._open_in_play))
         m.addAction(QAction("Cut a counter &sheet…", self, triggered=self.counter_sheet))
         m.addSeparator()
@@ -294,7 +298,7 @@ class ScenarioEditor(QMainWindow):
             from engine.counters.art import counter_images_folder
 
             self.map_view.set_art(CounterArt(self.scenario.sides, images=counter_images_folder(self.scenario)))
-        for page in (self.page, self.oob, self.setup, self.victory, self.rules_page):
+        for page in (self.page, self.oob, self.setup, self.victory, self.rules_page, self.balance):
             page.refresh()
         placed = []
         for u in self.scenario.units.values():
@@ -333,6 +337,11 @@ class ScenarioEditor(QMainWindow):
         self.runner.start(str(self.path), sides, seed if seed is not None else self.seed.value())
         self.tabs.setCurrentIndex(4)
         return True
+
+    def check_balance(self) -> bool:
+        """Show the Balance page and play the scenario many times in the background (its Check balance)."""
+        self.tabs.setCurrentWidget(self.balance)
+        return self.balance.check()
 
     def _open_in_play(self) -> None:
         if self.scenario is None:
@@ -377,6 +386,7 @@ class ScenarioEditor(QMainWindow):
             if answer == QMessageBox.Cancel or (answer == QMessageBox.Save and not self.save()):
                 event.ignore()
                 return
+        self.balance.stop()                # a balance check still playing ends with the editor
         super().closeEvent(event)
         back = self.parentWidget()
         if event.isAccepted() and back is not None and back.isVisible():

@@ -1,0 +1,273 @@
+"""The scenario editor's Balance page: ``python -m engine balance FILE --json`` in a separate process, its
+progress as it plays, and the report (each side's win rate with its 95 % interval) beside the previous one, so
+a designer sees what a change to the set-up did."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QTreeWidget, QTreeWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from engine import content
+from engine.computer import has_strong
+
+ROOT = content.root()
+PAIRINGS = (("strong", "strong", "the strong player on both sides"),
+            ("strong", "baseline", "the strong player against the baseline (sides swapped every other game)"),
+            ("baseline", "baseline", "the baseline player on both sides"))
+
+
+class BalanceRun(QObject):
+    """One balance run: ``progress(done, games)`` while it plays, then ``finished(summary)`` or ``failed(text)``."""
+
+    progress = Signal(int, int)
+    finished = Signal(dict)
+    failed = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.process: QProcess | None = None
+        self._err = b""
+        self._rest = b""                # standard error that is not progress: said if the run fails
+        self.stopped = False
+
+    def start(self, scenario_path: str, players: tuple[str, str], games: int, seed: int, jobs: int = 0) -> None:
+        self._err, self._rest, self.stopped = b"", b"", False
+        p = QProcess(self)
+        p.setWorkingDirectory(str(ROOT))
+        p.setProgram(sys.executable)
+        # a desktop bundle's executable is the program itself, which runs the engine's command line as ``engine``
+        engine = ["engine"] if getattr(sys, "frozen", False) else ["-m", "engine"]
+        p.setArguments([*engine, "balance", str(scenario_path), "--bots", ",".join(players), "--games", str(games),
+                        "--seed", str(seed), "--jobs", str(jobs or min(os.cpu_count() or 1, games)), "--json"])
+        p.readyReadStandardError.connect(self._progress)
+        p.finished.connect(self._done)
+        self.process = p
+        p.start()
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.state() != QProcess.NotRunning
+
+    def stop(self) -> None:
+        """Stop the games (the workers end with their parent); nothing is reported."""
+        if self.running():
+            self.stopped = True
+            self.process.terminate()
+            if not self.process.waitForFinished(3000):
+                self.process.kill()
+                self.process.waitForFinished(3000)
+
+    def _progress(self) -> None:
+        self._err += bytes(self.process.readAllStandardError())
+        *lines, self._err = self._err.split(b"\n")
+        for line in lines:
+            try:
+                doc = json.loads(line)
+                self.progress.emit(int(doc["done"]), int(doc["games"]))
+            except (ValueError, KeyError, TypeError):
+                self._rest += line + b"\n"
+
+    def _done(self, code: int, _status) -> None:
+        if self.stopped:
+            return
+        self._progress()
+        out = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip()
+        rest = (self._rest + self._err).decode("utf-8", "replace").strip()
+        try:
+            doc = json.loads(out.splitlines()[-1]) if out else {}
+        except json.JSONDecodeError:
+            doc = {}
+        if code == 0 and "sides" in doc:
+            self.finished.emit(doc)
+            return
+        lines = []
+        for line in out.splitlines():
+            try:
+                p = json.loads(line)
+            except json.JSONDecodeError:
+                lines.append(line)
+                continue
+            if isinstance(p, dict):
+                lines.append(": ".join(str(p[k]) for k in ("file", "key", "message", "error") if p.get(k)))
+        self.failed.emit("\n".join(x for x in lines if x) or rest or f"the balance command ended with code {code}")
+
+
+class BalancePage(QWidget):
+    """Check balance: the players, the number of games, a progress bar, Stop, and the report with the previous
+    one beside it."""
+
+    def __init__(self, editor):
+        super().__init__()
+        self.editor = editor
+        self.run = BalanceRun(self)
+        self.run.progress.connect(self._progress)
+        self.run.finished.connect(self.show_summary)
+        self.run.failed.connect(self._failed)
+        self.summary: dict | None = None
+        self.previous: dict | None = None
+        self._asked: tuple = ()
+        col = QVBoxLayout(self)
+        intro = QLabel("The computer plays this scenario against itself many times, from the seed on the "
+                       "\"Check and play\" page; each side's share of the wins, with its 95 % interval, says "
+                       "whether the set-up is balanced. Change the set-up and check again to see the effect.")
+        intro.setWordWrap(True)
+        col.addWidget(intro)
+        form = QFormLayout()
+        self.players = QComboBox()
+        self.games = QSpinBox(minimum=2, maximum=1000, value=20)
+        self.games.setToolTip("More games narrow the interval; a strong-against-strong game of a campaign "
+                              "takes several seconds")
+        form.addRow("players", self.players)
+        form.addRow("games", self.games)
+        col.addLayout(form)
+        row = QHBoxLayout()
+        self.check_btn = QPushButton("Check balance", clicked=lambda: self.check())
+        self.stop_btn = QPushButton("Stop", clicked=self.stop)
+        self.stop_btn.setEnabled(False)
+        row.addWidget(self.check_btn)
+        row.addWidget(self.stop_btn)
+        col.addLayout(row)
+        self.bar = QProgressBar()
+        self.bar.setFormat("%v of %m games")
+        self.bar.setValue(0)
+        col.addWidget(self.bar)
+        self.headline = QLabel("Not checked yet")
+        self.headline.setWordWrap(True)
+        col.addWidget(self.headline)
+        self.table = QTreeWidget()
+        self.table.setHeaderLabels(["", "wins", "share", "95 % interval", "previous check"])
+        self.table.setRootIsDecorated(False)
+        col.addWidget(self.table, 1)
+        self.detail = QLabel("")
+        self.detail.setWordWrap(True)
+        col.addWidget(self.detail)
+        self.refresh()
+
+    # ------------------------------------------------------------ the players offered
+    def refresh(self) -> None:
+        """The pairings the scenario's ruleset has players for (the strong player where it knows the rules)."""
+        s = self.editor.scenario
+        ruleset = getattr(s, "ruleset", "") if s is not None else ""
+        keep = self.players.currentData()
+        self.players.clear()
+        for a, b, text in PAIRINGS:
+            if "strong" in (a, b) and not has_strong(ruleset):
+                continue
+            self.players.addItem(text, (a, b))
+        i = self.players.findData(keep)
+        if i >= 0:
+            self.players.setCurrentIndex(i)
+
+    # ------------------------------------------------------------ running
+    def check(self, games: int | None = None) -> bool:
+        """Save the scenario (after the editor's check) and start the games in the background."""
+        ed = self.editor
+        if ed.scenario is None:
+            ed.say("Open a scenario or start a new one on a map first")
+            return False
+        if self.run.running():
+            ed.say("the balance check is still running: stop it first")
+            return False
+        if ed.scenario.ruleset == "free":
+            ed.say("a scenario without rules has no winner for the computer to play for: choose a ruleset "
+                   "on the Scenario page first")
+            return False
+        self.refresh()
+        if ed.check():
+            ed.tabs.setCurrentIndex(4)
+            ed.say("fix the problems before checking the balance")
+            return False
+        if (ed.dirty or ed.path is None) and not ed.save():
+            return False
+        if games is not None:
+            self.games.setValue(games)
+        players = self.players.currentData()
+        n = self.games.value()
+        self._asked = (players, n, ed.seed.value())
+        self.bar.setMaximum(n)
+        self.bar.setValue(0)
+        self.headline.setText(f"Playing {n} games…")
+        self.check_btn.setEnabled(False)
+        self.stop_btn.setEnabled(True)
+        self.run.start(str(ed.path), players, n, ed.seed.value())
+        return True
+
+    def stop(self) -> None:
+        if self.run.running():
+            self.run.stop()
+            self.headline.setText(f"Stopped after {self.bar.value()} of {self.bar.maximum()} games; nothing "
+                                  "reported")
+        self._idle()
+
+    def _idle(self) -> None:
+        self.check_btn.setEnabled(True)
+        self.stop_btn.setEnabled(False)
+
+    def _progress(self, done: int, games: int) -> None:
+        self.bar.setMaximum(games)
+        self.bar.setValue(done)
+
+    def _failed(self, text: str) -> None:
+        self._idle()
+        self.headline.setText("The check could not be run")
+        self.editor.say(f"the balance check failed: {text}", "Check balance")
+
+    # ------------------------------------------------------------ the report
+    def show_summary(self, s: dict) -> None:
+        """Show a balance report (the command's JSON summary), the last one beside it."""
+        self._idle()
+        if self.summary is not None:
+            self.previous = self.summary
+        self.summary = s
+        self.bar.setValue(self.bar.maximum())
+        a, _, b = s["pairing"].partition("-")
+        who = f"{a} against {b}" if a != b else f"{a} on both sides"
+        minutes = s["seconds"] / 60
+        took = f"{minutes:.1f} min of play" if minutes >= 1 else f"{s['seconds']:.0f} s of play"
+        self.headline.setText(f"{s['games']} games, {who}: {s['mean_turns']} turns a game on average ({took}).")
+        self.table.clear()
+        prev = (self.previous or {}).get("sides", {})
+        for side, row in s["sides"].items():
+            lo, hi = row["ci95"]
+            name = "draws" if side == "draw" else f"{side} wins"
+            was = prev.get(side)
+            before = f"{100 * was['rate']:.0f} %" if was else ""
+            QTreeWidgetItem(self.table, [name, str(row["wins"]), f"{100 * row['rate']:.0f} %",
+                                         f"{100 * lo:.0f}–{100 * hi:.0f} %", before])
+        if a != b:
+            for p, row in s["players"].items():
+                if "wins" not in row:
+                    continue
+                lo, hi = row["ci95"]
+                QTreeWidgetItem(self.table, [f"{p} player", str(row["wins"]), f"{100 * row['rate']:.0f} %",
+                                             f"{100 * lo:.0f}–{100 * hi:.0f} %", ""])
+        for i in range(self.table.columnCount()):
+            self.table.resizeColumnToContents(i)
+        margin = ", ".join(f"{k}: {v}" for k, v in s["margin"].items())
+        lines = [f"Results ({s['margin_is']}): {margin}.", self.verdict(s)]
+        ph = s.get("strong_phase_seconds")
+        if ph:
+            lines.append(f"The strong player thought {ph['median']} s a phase (median), at most {ph['max']} s.")
+        self.detail.setText("\n".join(lines))
+
+    @staticmethod
+    def verdict(s: dict) -> str:
+        """What the figures say: a side whose 95 % interval lies wholly above one half, or wholly above the
+        other side's, is favoured; otherwise no side is shown to be."""
+        sides = [k for k in s["sides"] if k != "draw"]
+        rows = {x: s["sides"][x]["ci95"] for x in sides}
+        for side in sides:
+            lo = rows[side][0]
+            others = [rows[x][1] for x in sides if x != side]
+            if lo > 0.5:
+                return f"The scenario favours the {side} side with these players (its interval lies above 50 %)."
+            if others and lo > max(others):
+                return f"The {side} side wins more often with these players (the intervals do not overlap)."
+        wide = max((hi - lo for lo, hi in rows.values()), default=0)
+        more = " More games would narrow the intervals." if wide > 0.25 else ""
+        return f"No side is shown to be favoured with these players.{more}"

@@ -1,0 +1,105 @@
+"""The scenario editor's Check balance: the engine's balance command in the background, its progress, its report
+beside the previous one, and Stop."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.scenario import edit as E
+from scenarioeditorwindow import scenario_editor
+
+ROOT = Path(__file__).resolve().parent.parent
+RIVER = ROOT / "scenarios" / "classic-river-crossing.toml"
+
+
+@pytest.fixture
+def editor(qtbot, tmp_path_factory):
+    return scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"))
+
+
+def cli_summary(path, games, capsys) -> dict:
+    assert main(["balance", str(path), "--games", str(games), "--bots", "baseline,baseline", "--seed", "1",
+                 "--jobs", "1", "--json"]) == 0
+    return json.loads(capsys.readouterr().out.splitlines()[-1])
+
+
+def rows(page) -> dict:
+    t = page.table
+    return {t.topLevelItem(i).text(0): [t.topLevelItem(i).text(c) for c in range(1, 5)]
+            for i in range(t.topLevelItemCount())}
+
+
+def test_check_balance_plays_in_the_background_and_shows_the_change_a_new_set_up_makes(editor, qtbot, tmp_path,
+                                                                                        capsys):
+    ed = editor
+    assert ed.open_scenario(RIVER)
+    path = tmp_path / "river.toml"
+    assert ed.save(path)
+    page = ed.balance
+    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    seen = []
+    page.run.progress.connect(lambda done, games: seen.append((done, games)))
+    with qtbot.waitSignal(page.run.finished, timeout=120_000):
+        assert ed.check_balance() is True
+        assert not page.check_btn.isEnabled() and page.stop_btn.isEnabled()     # the window answers meanwhile
+    assert ed.tabs.currentWidget() is page
+    assert seen == [(n, 20) for n in range(1, 21)]
+    assert page.bar.value() == 20 and page.check_btn.isEnabled()
+    first = cli_summary(path, 20, capsys)
+    shown = rows(page)
+    for side, row in first["sides"].items():
+        name = "draws" if side == "draw" else f"{side} wins"
+        lo, hi = row["ci95"]
+        assert shown[name][:3] == [str(row["wins"]), f"{100 * row['rate']:.0f} %", f"{100 * lo:.0f}–{100 * hi:.0f} %"]
+        assert shown[name][3] == ""                                   # no previous check yet
+    assert "20 games, baseline on both sides" in page.headline.text()
+
+    # the designer takes a unit away from one side, checks again, and sees the figures before beside the new ones
+    red = sorted(uid for uid, u in ed.scenario.units.items() if u.side == "red")
+    assert ed.edit(lambda s: E.remove_units(s, red[:2]), "remove two red units")
+    with qtbot.waitSignal(page.run.finished, timeout=120_000):
+        assert ed.check_balance() is True
+    assert not ed.dirty                                                 # it saved the change before playing
+    second = cli_summary(path, 20, capsys)
+    shown = rows(page)
+    for side, row in second["sides"].items():
+        name = "draws" if side == "draw" else f"{side} wins"
+        assert shown[name][0] == str(row["wins"])
+        assert shown[name][3] == f"{100 * first['sides'][side]['rate']:.0f} %"
+    assert second["sides"]["red"]["wins"] <= first["sides"]["red"]["wins"]
+
+
+def test_stop_ends_the_games_and_reports_nothing(editor, qtbot, tmp_path):
+    ed = editor
+    assert ed.open_scenario(RIVER)
+    assert ed.save(tmp_path / "river.toml")
+    page = ed.balance
+    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    page.games.setValue(1000)
+    with qtbot.waitSignal(page.run.progress, timeout=120_000):
+        assert page.check() is True
+    assert page.run.running()
+    page.stop()
+    assert not page.run.running() and page.check_btn.isEnabled() and not page.stop_btn.isEnabled()
+    assert page.headline.text().startswith("Stopped after") and page.table.topLevelItemCount() == 0
+    assert page.summary is None
+
+
+def test_a_scenario_without_rules_or_with_problems_is_not_played(editor, tmp_path):
+    ed = editor
+    assert ed.balance.check() is False
+    assert ed.last_message == "Open a scenario or start a new one on a map first"
+    assert ed.open_scenario(RIVER)
+    assert ed.save(tmp_path / "river.toml")
+    assert ed.edit(lambda s: E.update_unit(s, "b-1", hex="9999"), "a hex off the map")
+    assert [p.key for p in ed.check()] == ["units.b-1.hex"]
+    assert ed.balance.check() is False
+    assert ed.last_message == "fix the problems before checking the balance"
+    assert not ed.balance.run.running() and ed.tabs.currentIndex() == 4
+    assert ed.open_scenario(ROOT / "scenarios" / "free-demo.toml")
+    assert ed.scenario.ruleset == "free"
+    assert ed.balance.check() is False
+    assert ed.last_message.startswith("a scenario without rules has no winner")
