@@ -70,6 +70,14 @@ def test_check_balance_plays_in_the_background_and_shows_the_change_a_new_set_up
         assert shown[name][0] == str(row["wins"])
         assert shown[name][3] == f"{100 * first['sides'][side]['rate']:.0f} %"
     assert second["sides"]["red"]["wins"] <= first["sides"]["red"]["wins"]
+    (now, parts), (before, old) = page.bars.rows                      # the two checks as bars, in side colours
+    assert (now, before) == ("this check", "previous check")
+    assert [(n, round(20 * share)) for n, share, _ in parts] == [("blue", second["sides"]["blue"]["wins"]),
+                                                                   ("red", second["sides"]["red"]["wins"]),
+                                                                   ("draws", second["sides"]["draw"]["wins"])]
+    assert [round(20 * share) for _, share, _ in old] == [first["sides"][k]["wins"] for k in ("blue", "red", "draw")]
+    assert [c for _, _, c in parts] == [ed.scenario.sides["blue"].colour, ed.scenario.sides["red"].colour,
+                                        page.bars.DRAW]
 
 
 def test_stop_ends_the_games_and_reports_nothing(editor, qtbot, tmp_path):

@@ -7,7 +7,8 @@ import json
 import os
 import sys
 
-from PySide6.QtCore import QObject, QProcess, Signal
+from PySide6.QtCore import QElapsedTimer, QObject, QProcess, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
@@ -97,6 +98,44 @@ class BalanceRun(QObject):
         self.failed.emit("\n".join(x for x in lines if x) or rest or f"the balance command ended with code {code}")
 
 
+class ShareBars(QWidget):
+    """Each check's shares of wins as a bar in the sides' colours (draws grey): this check above the previous."""
+
+    DRAW = "#b4b4b4"
+
+    def __init__(self):
+        super().__init__()
+        self.rows: list[tuple[str, list[tuple[str, float, str]]]] = []      # (label, [(name, share, colour)])
+        self.setMinimumHeight(64)
+
+    def show_rows(self, rows) -> None:
+        self.rows = list(rows)
+        self.update()
+
+    def paintEvent(self, _event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        label_w = 110
+        h = 26
+        for i, (label, parts) in enumerate(self.rows):
+            y = 4 + i * (h + 6)
+            p.setPen(self.palette().windowText().color())
+            p.drawText(QRectF(0, y, label_w - 6, h), Qt.AlignRight | Qt.AlignVCenter, label)
+            x, width = float(label_w), max(1.0, self.width() - label_w - 4.0)
+            for name, share, colour in parts:
+                w = width * share
+                if w <= 0:
+                    continue
+                c = QColor(colour)
+                p.fillRect(QRectF(x, y, w, h), c)
+                p.setPen(Qt.black if c.lightness() > 128 else Qt.white)
+                text = f"{name} {100 * share:.0f} %"
+                if p.fontMetrics().horizontalAdvance(text) < w - 4:
+                    p.drawText(QRectF(x, y, w, h), Qt.AlignCenter, text)
+                x += w
+        p.end()
+
+
 class BalancePage(QWidget):
     """Check balance: the players, the number of games, a progress bar, Stop, and the report with the previous
     one beside it."""
@@ -136,16 +175,22 @@ class BalancePage(QWidget):
         self.bar.setFormat("%v of %m games")
         self.bar.setValue(0)
         col.addWidget(self.bar)
+        self.games.valueChanged.connect(lambda n: None if self.run.running() else self.bar.setMaximum(n))
+        self.bar.setMaximum(self.games.value())
+        self.clock = QElapsedTimer()
         self.headline = QLabel("Not checked yet")
         self.headline.setWordWrap(True)
         col.addWidget(self.headline)
+        self.bars = ShareBars()
+        col.addWidget(self.bars)
         self.table = QTreeWidget()
         self.table.setHeaderLabels(["", "wins", "share", "95 % interval", "previous check"])
         self.table.setRootIsDecorated(False)
+        self.table.setSortingEnabled(False)
         col.addWidget(self.table, 1)
         self.detail = QLabel("")
         self.detail.setWordWrap(True)
-        col.addWidget(self.detail)
+        col.addWidget(self.detail, 1)
         self.refresh()
 
     # ------------------------------------------------------------ the players offered
@@ -191,6 +236,7 @@ class BalancePage(QWidget):
         self._asked = (players, n, ed.seed.value())
         self.bar.setMaximum(n)
         self.bar.setValue(0)
+        self.clock.start()
         self.headline.setText(f"Playing {n} games…")
         self.check_btn.setEnabled(False)
         self.stop_btn.setEnabled(True)
@@ -211,6 +257,10 @@ class BalancePage(QWidget):
     def _progress(self, done: int, games: int) -> None:
         self.bar.setMaximum(games)
         self.bar.setValue(done)
+        spent = self.clock.elapsed() / 1000 if self.clock.isValid() else 0.0
+        left = spent / done * (games - done) if done else 0.0
+        self.headline.setText(f"Playing {games} games: {done} played in {_duration(spent)}"
+                              + (f", about {_duration(left)} to go" if done < games else ""))
 
     def _failed(self, text: str) -> None:
         self._idle()
@@ -227,12 +277,13 @@ class BalancePage(QWidget):
         self.bar.setValue(self.bar.maximum())
         a, _, b = s["pairing"].partition("-")
         who = f"{a} against {b}" if a != b else f"{a} on both sides"
-        minutes = s["seconds"] / 60
-        took = f"{minutes:.1f} min of play" if minutes >= 1 else f"{s['seconds']:.0f} s of play"
-        self.headline.setText(f"{s['games']} games, {who}: {s['mean_turns']} turns a game on average ({took}).")
+        took = f", played in {_duration(self.clock.elapsed() / 1000)}" if self.clock.isValid() else ""
+        self.headline.setText(f"{s['games']} games, {who}: {s['mean_turns']} turns a game on average{took}.")
         self.table.clear()
         prev = (self.previous or {}).get("sides", {})
-        for side, row in s["sides"].items():
+        order = [k for k in s["sides"] if k != "draw"] + ["draw"]
+        for side in order:
+            row = s["sides"][side]
             lo, hi = row["ci95"]
             name = "draws" if side == "draw" else f"{side} wins"
             was = prev.get(side)
@@ -248,12 +299,23 @@ class BalancePage(QWidget):
                                              f"{100 * lo:.0f}–{100 * hi:.0f} %", ""])
         for i in range(self.table.columnCount()):
             self.table.resizeColumnToContents(i)
+        bars = [("this check", self._parts(s, order))]
+        if self.previous is not None:
+            bars.append(("previous check", self._parts(self.previous, order)))
+        self.bars.show_rows(bars)
         margin = ", ".join(f"{k}: {v}" for k, v in s["margin"].items())
-        lines = [f"Results ({s['margin_is']}): {margin}.", self.verdict(s)]
+        what = "Winners" if s["margin_is"] == "the verdict" else s["margin_is"][0].upper() + s["margin_is"][1:]
+        lines = [self.verdict(s), f"{what}: {margin}."]
         ph = s.get("strong_phase_seconds")
         if ph:
             lines.append(f"The strong player thought {ph['median']} s a phase (median), at most {ph['max']} s.")
         self.detail.setText("\n".join(lines))
+
+    def _parts(self, s: dict, order: list[str]) -> list[tuple[str, float, str]]:
+        colours = {x.id: x.colour for x in (self.editor.scenario.sides.values() if self.editor.scenario else ())}
+        games = max(1, s["games"])
+        return [("draws" if k == "draw" else k, s["sides"].get(k, {}).get("wins", 0) / games,
+                 ShareBars.DRAW if k == "draw" else colours.get(k, "#808080")) for k in order]
 
     @staticmethod
     def verdict(s: dict) -> str:
@@ -271,3 +333,9 @@ class BalancePage(QWidget):
         wide = max((hi - lo for lo, hi in rows.values()), default=0)
         more = " More games would narrow the intervals." if wide > 0.25 else ""
         return f"No side is shown to be favoured with these players.{more}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.1f} min"
