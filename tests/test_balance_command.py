@@ -101,3 +101,40 @@ def test_balance_plays_a_classic_scenario_with_its_own_sides(capsys):
     assert summary["games"] == 2 and rows["games"] == 2
     assert set(summary["sides"]) == {"blue", "red", "draw"}
     assert sum(v["wins"] for v in summary["sides"].values()) == 2
+
+
+def test_stopping_a_balance_run_stops_its_worker_processes():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "engine", "balance", TRAPPED, "--games", "40", "--bots",
+                          "strong,strong", "--jobs", "2", "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(p.stderr.readline())["done"] == 1          # the workers are playing
+
+        def children():
+            out = []
+            for pid in os.listdir("/proc"):
+                if pid.isdigit():
+                    try:
+                        stat = open(f"/proc/{pid}/stat").read()
+                    except OSError:
+                        continue
+                    if int(stat.rsplit(")", 1)[1].split()[1]) == p.pid:
+                        out.append(int(pid))
+            return out
+        workers = children()
+        assert len(workers) >= 2
+        p.send_signal(signal.SIGTERM)
+        p.wait(timeout=30)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{w}") for w in workers):
+            time.sleep(0.1)
+        assert not [w for w in workers if os.path.exists(f"/proc/{w}")]
+    finally:
+        p.kill()
+        p.wait()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -62,6 +63,22 @@ def _pairings(args) -> list[tuple[str, str]]:
     return out
 
 
+def _stop(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
+def _worker_dies_with_parent() -> None:
+    """In a worker process: be sent SIGTERM when the parent ends (Linux), and end on SIGTERM at once."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
 def _one(job):
     from ..players.match import play_game
 
@@ -94,7 +111,10 @@ def run(args) -> int:
         if jobs_wanted > 1:
             from multiprocessing import Pool
 
-            with Pool(jobs_wanted) as pool:
+            # stopped (the scenario editor's Stop, or a kill), the games in the workers stop with it: the pool is
+            # terminated on the way out, and a worker whose parent is gone ends itself
+            signal.signal(signal.SIGTERM, _stop)
+            with Pool(jobs_wanted, initializer=_worker_dies_with_parent) as pool:
                 for r in pool.imap(_one, jobs):
                     _done(args, pairing, r, results, t0)
         else:

@@ -187,10 +187,13 @@ class BalancePage(QWidget):
         self.table.setHeaderLabels(["", "wins", "share", "95 % interval", "previous check"])
         self.table.setRootIsDecorated(False)
         self.table.setSortingEnabled(False)
-        col.addWidget(self.table, 1)
+        self.table.setMaximumHeight(self.table.fontMetrics().height() * 9)
+        col.addWidget(self.table)
         self.detail = QLabel("")
         self.detail.setWordWrap(True)
-        col.addWidget(self.detail, 1)
+        self.detail.setAlignment(Qt.AlignTop | Qt.AlignLeft)
+        col.addWidget(self.detail)
+        col.addStretch(1)
         self.refresh()
 
     # ------------------------------------------------------------ the players offered
@@ -238,6 +241,7 @@ class BalancePage(QWidget):
         self.bar.setValue(0)
         self.clock.start()
         self.headline.setText(f"Playing {n} games…")
+        self._last_shown(False)
         self.check_btn.setEnabled(False)
         self.stop_btn.setEnabled(True)
         self.run.start(str(ed.path), players, n, ed.seed.value())
@@ -253,6 +257,12 @@ class BalancePage(QWidget):
     def _idle(self) -> None:
         self.check_btn.setEnabled(True)
         self.stop_btn.setEnabled(False)
+        self._last_shown(True)
+
+    def _last_shown(self, current: bool) -> None:
+        """The last report stays in view, greyed while a new check plays."""
+        for w in (self.bars, self.table, self.detail):
+            w.setEnabled(current)
 
     def _progress(self, done: int, games: int) -> None:
         self.bar.setMaximum(games)
