@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QProcess
 
 from engine.cli import main
 from engine.scenario import edit as E
@@ -94,6 +95,12 @@ def test_stop_ends_the_games_and_reports_nothing(editor, qtbot, tmp_path):
     assert not page.run.running() and page.check_btn.isEnabled() and not page.stop_btn.isEnabled()
     assert page.headline.text().startswith("Stopped after") and page.table.topLevelItemCount() == 0
     assert page.summary is None
+    # closing the editor while a check plays stops it too
+    with qtbot.waitSignal(page.run.progress, timeout=120_000):
+        assert page.check() is True
+    process = page.run.process
+    ed.close()
+    assert process.state() == QProcess.NotRunning and not page.run.running()
 
 
 def test_a_scenario_without_rules_or_with_problems_is_not_played(editor, tmp_path):
@@ -111,3 +118,19 @@ def test_a_scenario_without_rules_or_with_problems_is_not_played(editor, tmp_pat
     assert ed.scenario.ruleset == "free"
     assert ed.balance.check() is False
     assert ed.last_message.startswith("a scenario without rules has no winner")
+
+
+def test_a_run_that_fails_says_why_in_words(editor, qtbot, tmp_path):
+    ed = editor
+    assert ed.open_scenario(RIVER)
+    path = tmp_path / "river.toml"
+    assert ed.save(path)
+    path.unlink()                               # the file is gone behind the editor's back
+    page = ed.balance
+    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    with qtbot.waitSignal(page.run.failed, timeout=120_000) as got:
+        assert page.check() is True
+    assert "river.toml" in got.args[0]
+    assert "Traceback" not in got.args[0]
+    assert page.headline.text() == "The check could not be run" and page.check_btn.isEnabled()
+    assert ed.last_message.startswith("Check balance\nthe balance check failed: ")
