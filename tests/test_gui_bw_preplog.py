@@ -50,13 +50,19 @@ def test_an_idle_gun_or_a_hex_off_the_map_is_listed_and_blocks_saving_then_savin
     assert editor.log().target("0700 10 Feb", "122mm 3") == "B34.17"
 
 
-def test_the_play_window_shows_a_scenarios_log_read_only(qtbot, tmp_path, monkeypatch):
+def bw1_window(qtbot, tmp_path, monkeypatch) -> MainWindow:
+    """A shown play window with its own folders, Black Wednesday 1 open."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
     qtbot.addWidget(win)
     win.show()
     assert win.open_file(ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml")
+    return win
+
+
+def test_the_play_window_shows_a_scenarios_log_read_only(qtbot, tmp_path, monkeypatch):
+    win = bw1_window(qtbot, tmp_path, monkeypatch)
     assert win.tcs.prep_act.isVisible()
     dlg = win.tcs.show_prep_log()
     assert dlg.read_only and dlg.grid.columnCount() == 3 and not save_button(dlg).isEnabled()
@@ -67,12 +73,7 @@ def test_the_play_window_shows_a_scenarios_log_read_only(qtbot, tmp_path, monkey
 
 
 def test_a_new_game_with_the_own_log_variant_asks_the_soviet_log_first_and_plays_it(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "autosave.toml")
-    qtbot.addWidget(win)
-    win.show()
-    assert win.open_file(ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml")
+    win = bw1_window(qtbot, tmp_path, monkeypatch)
     assert win.start_new_game(3, ("own-prep-log",))
     dlg = win.tcs.prep_dialog
     assert dlg is not None and dlg.isVisible() and dlg.for_game and not dlg.read_only
