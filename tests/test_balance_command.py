@@ -101,6 +101,11 @@ def test_balance_plays_a_classic_scenario_with_its_own_sides(capsys):
     assert summary["games"] == 2 and rows["games"] == 2
     assert set(summary["sides"]) == {"blue", "red", "draw"}
     assert sum(v["wins"] for v in summary["sides"].values()) == 2
+    # the victory levels the classic rules' conditions give ("blue major"), counted
+    assert sum(summary["levels"].values()) == 2
+    assert all(k.split()[0] in ("blue", "red", "draw") and (k == "draw" or k.split()[1] in ("minor", "major",
+                                                                                           "massive"))
+               for k in summary["levels"])
 
 
 def test_stopping_a_balance_run_stops_its_worker_processes():

@@ -57,6 +57,8 @@ def test_check_balance_plays_in_the_background_and_shows_the_change_a_new_set_up
         assert shown[name][:3] == [str(row["wins"]), f"{100 * row['rate']:.0f} %", f"{100 * lo:.0f}–{100 * hi:.0f} %"]
         assert shown[name][3] == ""                                   # no previous check yet
     assert "20 games, baseline on both sides" in page.headline.text()
+    levels = ", ".join(f"{k} {v}" for k, v in first["levels"].items())
+    assert f"Victory levels: {levels}." in page.detail.text()          # the classic conditions' levels
 
     # the designer takes a unit away from one side, checks again, and sees the figures before beside the new ones
     red = sorted(uid for uid, u in ed.scenario.units.items() if u.side == "red")

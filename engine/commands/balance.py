@@ -207,6 +207,7 @@ def _print(s: dict, sides: list[str]) -> None:
         print(f"  {p}: {_pct(row)}")
         for side in sides:
             print(f"    as {side}: {_pct(row[f'as {side}'])}")
+    print("  victory levels: " + ", ".join(f"{k}: {v}" for k, v in s["levels"].items()))
     print(f"  margin ({s['margin_is']}): " + ", ".join(f"{k}: {v}" for k, v in s["margin"].items()))
     if "strong_phase_seconds" in s:
         ph = s["strong_phase_seconds"]

@@ -158,6 +158,15 @@ def summarise(scenario: str, pairing: tuple[str, str], results: list[GameResult]
     out["margin"] = dict(sorted(margins.items(), key=lambda kv: _first_number(kv[0])))
     out["margin_is"] = "German minus Soviet victory points, by tens" if any(
         "german total" in r.breakdown for r in results) else "the verdict"
+    levels: dict = {}
+    for r in results:
+        level = r.breakdown.get("level") if isinstance(r.breakdown, dict) else None
+        if isinstance(level, str) and level and level != "draw":
+            key = f"{r.winner} {level}" if r.winner and r.winner not in level else level
+        else:
+            key = f"{r.winner} victory" if r.winner else "draw"
+        levels[key] = levels.get(key, 0) + 1
+    out["levels"] = dict(sorted(levels.items(), key=lambda kv: (-kv[1], kv[0])))
     out["mean_turns"] = round(sum(r.turns for r in results) / n, 2) if n else 0
     out["mean_actions"] = round(sum(r.actions for r in results) / n, 1) if n else 0
     out["seconds"] = round(sum(r.seconds for r in results), 1)

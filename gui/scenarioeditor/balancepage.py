@@ -316,6 +316,9 @@ class BalancePage(QWidget):
         margin = ", ".join(f"{k}: {v}" for k, v in s["margin"].items())
         what = "Winners" if s["margin_is"] == "the verdict" else s["margin_is"][0].upper() + s["margin_is"][1:]
         lines = [self.verdict(s), f"{what}: {margin}."]
+        levels = s.get("levels", {})
+        if any(k != "draw" and not k.endswith(" victory") for k in levels):     # levels beyond the winner
+            lines.append("Victory levels: " + ", ".join(f"{k} {v}" for k, v in levels.items()) + ".")
         ph = s.get("strong_phase_seconds")
         if ph:
             lines.append(f"The strong player thought {ph['median']} s a phase (median), at most {ph['max']} s.")
