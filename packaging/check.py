@@ -78,6 +78,16 @@ class Checker:
             report = {}
         self.expect(p.returncode == 0 and bool(report), "a headless game through the engine's command line",
                     (p.stdout + p.stderr)[-400:])
+        # the scenario editor's Check balance: games shared among worker processes of the bundled program
+        p = self.run("engine", "balance", str(content / "scenarios" / "classic-river-crossing.toml"), "--games", "4",
+                     "--bots", "baseline,baseline", "--jobs", "2", "--json")
+        try:
+            summary = json.loads(p.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            summary = {}
+        self.expect(p.returncode == 0 and summary.get("games") == 4,
+                    "a balance run in two worker processes through the engine's command line",
+                    (p.stdout + p.stderr)[-400:])
         print(f"{len(self.failed)} check(s) failed" if self.failed else "all checks passed")
         return 1 if self.failed else 0
 
