@@ -33,6 +33,20 @@ def has_strong(ruleset: str) -> bool:
     return ruleset in STRONG_PLAYERS and _strong_module(ruleset) is not None
 
 
+def has_baseline(ruleset: str) -> bool:
+    """Whether the ruleset has a baseline player (its ``bot.py``)."""
+    try:
+        importlib.import_module(f"engine.rulesets.{ruleset}.bot")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def players_for(ruleset: str) -> list[str]:
+    """The computer players that can play this ruleset: strong and baseline where it has them, random always."""
+    return [p for p, ok in ((STRONG, has_strong(ruleset)), (BASELINE, has_baseline(ruleset)), ("random", True)) if ok]
+
+
 def _strong_module(ruleset: str):
     try:
         return importlib.import_module(STRONG_PLAYERS[ruleset])

@@ -143,3 +143,12 @@ def test_stopping_a_balance_run_stops_its_worker_processes():
     finally:
         p.kill()
         p.wait()
+
+
+def test_balance_names_the_players_a_ruleset_does_not_have(capsys):
+    leros = str(ROOT / "scenarios" / "leros-1-curtain-rises.toml")
+    assert main(["balance", leros, "--games", "2", "--bots", "baseline,strong"]) == 1
+    err = capsys.readouterr().err
+    assert "--bots: baseline: the tcs rules have no baseline player (players: random)" in err
+    assert "--bots: strong: the tcs rules have no strong player (players: random)" in err
+    assert "Traceback" not in err

@@ -136,3 +136,20 @@ def test_a_run_that_fails_says_why_in_words(editor, qtbot, tmp_path):
     assert "Traceback" not in got.args[0]
     assert page.headline.text() == "The check could not be run" and page.check_btn.isEnabled()
     assert ed.last_message.startswith("Check balance\nthe balance check failed: ")
+
+
+def test_a_ruleset_with_only_the_random_player_offers_no_check(editor, monkeypatch, tmp_path):
+    # every ruleset the editor edits has a baseline player today; one with only the random player (as the TCS
+    # games have) is refused in words rather than run
+    from gui.scenarioeditor import balancepage
+
+    ed = editor
+    assert ed.open_scenario(RIVER)
+    assert ed.save(tmp_path / "river.toml")
+    assert [ed.balance.players.itemData(i) for i in range(ed.balance.players.count())][-1] == ("baseline",
+                                                                                               "baseline")
+    monkeypatch.setattr(balancepage, "players_for", lambda ruleset: ["random"])
+    assert ed.balance.check() is False
+    assert ed.balance.players.count() == 0
+    assert ed.last_message.startswith("the computer has no player for the classic rules that plays to win")
+    assert not ed.balance.run.running()

@@ -93,14 +93,18 @@ def _one(job):
 def run(args) -> int:
     from ..game import load_rules
     from ..players.match import pairing_games, rules_sides, summarise
-    from ..computer import has_strong
+    from ..computer import players_for
 
     if args.summarise:
         return _summarise_records(args)
     pairings = _pairings(args)
     rules = load_rules(args.scenario)
-    if any("strong" in p for p in pairings) and not has_strong(rules.name):
-        raise BadFile([Problem("--pairing", "strong", f"the strong player does not know the {rules.name} rules")])
+    known = players_for(rules.name)
+    missing = sorted({p for pair in pairings for p in pair} - set(known))
+    if missing:
+        flag = "--bots" if args.bots else "--pairing"
+        raise BadFile([Problem(flag, p, f"the {rules.name} rules have no {p} player (players: {', '.join(known)})")
+                       for p in missing])
     sides = rules_sides(rules)
     jobs_wanted = args.jobs or min(os.cpu_count() or 1, args.games)
     for pairing in pairings:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import content
-from engine.computer import has_strong
+from engine.computer import players_for
 
 ROOT = content.root()
 PAIRINGS = (("strong", "strong", "the strong player on both sides"),
@@ -203,10 +203,10 @@ class BalancePage(QWidget):
         ruleset = getattr(s, "ruleset", "") if s is not None else ""
         keep = self.players.currentData()
         self.players.clear()
+        known = players_for(ruleset) if ruleset else []
         for a, b, text in PAIRINGS:
-            if "strong" in (a, b) and not has_strong(ruleset):
-                continue
-            self.players.addItem(text, (a, b))
+            if a in known and b in known:
+                self.players.addItem(text, (a, b))
         i = self.players.findData(keep)
         if i >= 0:
             self.players.setCurrentIndex(i)
@@ -226,6 +226,10 @@ class BalancePage(QWidget):
                    "on the Scenario page first")
             return False
         self.refresh()
+        if self.players.count() == 0:
+            ed.say(f"the computer has no player for the {ed.scenario.ruleset} rules that plays to win (only the "
+                   "random one): a balance check needs the baseline or the strong player")
+            return False
         if ed.check():
             ed.tabs.setCurrentIndex(4)
             ed.say("fix the problems before checking the balance")
