@@ -25,6 +25,7 @@ def side_to_act(rules, state) -> str | None:
 # ``player`` (with ``last_reason`` and ``fork``).
 STRONG_PLAYERS = {
     "demyansk": "engine.players.strong",
+    "classic": "engine.players.classic_strong",
 }
 
 

@@ -20,7 +20,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play); "
                         "'random' plays every side of any ruleset with random legal actions; 'strong' plays every "
-                        "side with the strong player (Demyansk); SIDE=PLAYER (baseline or strong) chooses per side, "
+                        "side with the strong player (Demyansk and classic scenarios); SIDE=PLAYER (baseline or strong) chooses per side, "
                         "like german=strong,soviet=baseline")
     p.add_argument("--variant", action="append", default=[], metavar="X",
                    help="play with the scenario's variant X (repeat for more; the new-game dialog offers the same)")
@@ -112,7 +112,8 @@ def _players(spec: str, sides: list[str], ruleset: str) -> dict[str, str]:
             players[side] = who
     if problems or sorted(players) != sides:
         raise BadFile([Problem("--bot", "", f"headless play needs a player for every side: --bot {','.join(sides)} "
-                               f"or --bot strong or --bot {sides[0]}=strong,{sides[-1]}=baseline"
+                               f"(the baseline bot) or --bot random or --bot strong or --bot "
+                               f"{sides[0]}=strong,{sides[-1]}=baseline"
                                + (f" ({'; '.join(problems)})" if problems else ""))])
     return players
 

@@ -471,6 +471,39 @@ def _evaluate_slow(rules, st: State, side: str) -> float:
     return german if side == GERMAN else -german
 
 
+# ---------------------------------------------------------------- battles (shared with the classic strong player)
+def odds_first(declarations, odds_of) -> list:
+    """The legal battles, at most two groups per defender and odds column (fewest, then weakest, attackers),
+    the most promising (highest odds) first so a short budget still sees them; ``odds_of(declaration)`` gives
+    its odds (a ``column`` and an ``attack``)."""
+    best: dict = {}
+    for decl in declarations:
+        odds = odds_of(decl)
+        k = (decl.defender, odds.column)
+        weight = (len(decl.attackers), odds.attack)
+        best.setdefault(k, []).append((weight, decl, odds.column))
+    out = []
+    for items in best.values():
+        items.sort(key=lambda x: (x[0], x[1].text()))
+        out.extend(items[:2])
+    out.sort(key=lambda x: (-x[2], x[0], x[1].text()))
+    return [d for _, d, _ in out]
+
+
+def pick_battles(scored: list) -> list:
+    """Of (expected gain, declaration, why) triples, the battles to announce, best gain first: no unit in two of
+    them and no defender twice."""
+    scored = sorted(scored, key=lambda x: (-x[0], x[1].text()))
+    plan, used, hit = [], set(), set()
+    for gain, decl, why in scored:
+        if decl.defender in hit or used & set(decl.attackers):
+            continue
+        plan.append((gain, decl, why))
+        used.update(decl.attackers)
+        hit.add(decl.defender)
+    return plan
+
+
 # ---------------------------------------------------------------- the player
 class StrongDemyansk(DemyanskBot):
     """Chooses one legal action at a time for one side, planning battles with the engine (see the module)."""
@@ -635,31 +668,10 @@ class StrongDemyansk(DemyanskBot):
             gain, why = self.battle_gain(rules, st, decl, now)
             if gain > self.min_gain:
                 scored.append((gain, decl, why))
-        scored.sort(key=lambda x: (-x[0], x[1].text()))
-        plan, used, hit = [], set(), set()
-        for gain, decl, why in scored:
-            if decl.defender in hit or used & set(decl.attackers):
-                continue
-            plan.append((gain, decl, why))
-            used.update(decl.attackers)
-            hit.add(decl.defender)
-        return plan
+        return pick_battles(scored)
 
     def _candidates(self, rules, st: State) -> list:
-        """The legal battles, at most two groups per defender and odds column (fewest, then weakest, attackers),
-        the most promising (highest odds) first so a short budget still sees them."""
-        best: dict = {}
-        for decl in rules.declarations(st):
-            odds = battle_odds(rules, st, decl.defender, decl.attackers)
-            k = (decl.defender, odds.column)
-            weight = (len(decl.attackers), odds.attack)
-            best.setdefault(k, []).append((weight, decl, odds.column))
-        out = []
-        for items in best.values():
-            items.sort(key=lambda x: (x[0], x[1].text()))
-            out.extend(items[:2])
-        out.sort(key=lambda x: (-x[2], x[0], x[1].text()))
-        return [d for _, d, _ in out]
+        return odds_first(rules.declarations(st), lambda d: battle_odds(rules, st, d.defender, d.attackers))
 
     def battle_gain(self, rules, st: State, decl, now: float | None = None) -> tuple[float, str]:
         """The expected change of the evaluation if ``decl`` is fought now, over the six faces of the die, and a

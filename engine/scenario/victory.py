@@ -192,10 +192,13 @@ class Judge:
         return {h for uid, h in facts.where.items()
                 if h is not None and facts.status.get(uid) == ON_MAP and facts.unit_side.get(uid) == side}
 
-    def _occupy(self, c: Condition, facts: Facts) -> tuple[bool, str]:
+    def _occupied(self, c: Condition, facts: Facts) -> tuple[frozenset, set, int]:
+        """An occupy condition's area, the hexes of it its side holds, and how many it needs."""
         area = self.areas.hexes(c.area)
-        held = area & self._held_by(facts, c.side, c.mode)
-        need = c.count or len(area)
+        return area, area & self._held_by(facts, c.side, c.mode), c.count or len(area)
+
+    def _occupy(self, c: Condition, facts: Facts) -> tuple[bool, str]:
+        area, held, need = self._occupied(c, facts)
         ids = ", ".join(sorted(self.areas.board.hex_id(h) for h in held)) or "none"
         verb = "last occupied" if c.mode == "last" else "held"
         return len(held) >= need, f"{len(held)} of {len(area)} hexes {verb} ({ids}); needs {need}"
@@ -209,6 +212,11 @@ class Judge:
                 and c.select.matches(self.scenario.units[uid], dep)]
 
     def _exit(self, c: Condition, facts: Facts) -> tuple[bool, str]:
+        n = self._exited(c, facts)
+        return n >= c.at_least, f"{n} {c.measure} exited intact; needs {c.at_least}"
+
+    def _exited(self, c: Condition, facts: Facts) -> int:
+        """The steps or units an exit condition counts so far."""
         area = self.areas.hexes(c.area) if c.area else None
         out = []
         for uid in self._chosen(c, facts, c.side):
@@ -219,10 +227,14 @@ class Judge:
             if facts.steps.get(uid, 0) < c.share * facts.original_steps.get(uid, 1):
                 continue
             out.append(uid)
-        n = sum(facts.steps.get(u, 0) for u in out) if c.measure == "steps" else len(out)
-        return n >= c.at_least, f"{n} {c.measure} exited intact; needs {c.at_least}"
+        return sum(facts.steps.get(u, 0) for u in out) if c.measure == "steps" else len(out)
 
     def _losses(self, c: Condition, facts: Facts) -> tuple[bool, str]:
+        loser, n = self._lost(c, facts)
+        return n >= c.at_least, f"{loser} lost {n} {c.measure}; needs {c.at_least}"
+
+    def _lost(self, c: Condition, facts: Facts) -> tuple[str, int]:
+        """Whose losses a losses condition counts, and how many so far."""
         loser = c.of or other_side(facts.sides, c.side)
         n = 0
         for uid in self._chosen(c, facts, loser):
@@ -230,7 +242,30 @@ class Judge:
                 n += facts.status.get(uid) == ELIMINATED
             elif facts.status.get(uid) != DUE:
                 n += facts.original_steps.get(uid, 0) - facts.steps.get(uid, 0)
-        return n >= c.at_least, f"{loser} lost {n} {c.measure}; needs {c.at_least}"
+        return loser, n
+
+    # ------------------------------------------------------------ how far along
+    def progress(self, c: Condition, facts: Facts, _depth: int = 0) -> float:
+        """How far a condition's side has come toward it, 0 to 1 (1: met): the share of the hexes it needs held,
+        of the exits or losses it needs, of the conditions a count needs; for points, the lead over the margin,
+        -1 to 1 (behind: below 0)."""
+        if c.kind == "occupy":
+            _, held, need = self._occupied(c, facts)
+            return min(1.0, len(held) / need) if need else 1.0
+        if c.kind == "exit":
+            return min(1.0, self._exited(c, facts) / c.at_least) if c.at_least > 0 else 1.0
+        if c.kind == "losses":
+            return min(1.0, self._lost(c, facts)[1] / c.at_least) if c.at_least > 0 else 1.0
+        if c.kind == "points":
+            pts = self.points(c.awards, facts)
+            lead = pts.get(c.side, 0) - pts.get(other_side(facts.sides, c.side), 0)
+            return max(-1.0, min(1.0, lead / max(1, c.margin)))
+        if c.kind == "count":
+            if _depth > len(self.by_id) or c.at_least <= 0:
+                return 1.0 if c.at_least <= 0 else 0.0
+            met = sum(self.check(self.by_id[i], facts, _depth + 1)[0] for i in c.conditions)
+            return min(1.0, met / c.at_least)
+        return 0.0
 
     # ------------------------------------------------------------ victory points
     def points(self, awards, facts: Facts) -> dict[str, int]:

@@ -1,5 +1,7 @@
-"""``python -m engine play SCENARIO --bot blue,red`` for classic scenarios: the baseline bot (or ``--bot random``:
-uniformly random legal actions for every side, seeded by ``--seed``) plays to the end; prints the result."""
+"""``python -m engine play SCENARIO --bot blue,red`` for classic scenarios: the baseline bot (``--bot strong``: the
+strong player for every side, ``--bot blue=strong,red=baseline`` per side; ``--bot random``: uniformly random legal
+actions for every side, seeded by ``--seed``) plays to the end; prints the result (``--explain``: each of the
+players' decisions with the strong player's reason as it goes)."""
 from __future__ import annotations
 
 import json
@@ -10,6 +12,9 @@ from ...errors import BadFile, Problem
 
 def run(args) -> int:
     from ...game import Game, load_rules
+    from ...commands.play import _Explaining, _players
+    from ...computer import STRONG
+    from ...players.classic_strong import strong_for
     from .bot import ClassicBot, play_out, random_player
 
     rules = load_rules(args.scenario)
@@ -19,12 +24,12 @@ def run(args) -> int:
         player = random_player(rules, args.seed)
         bots = {s: player for s in sides}
     else:
-        unknown = [s for s in chosen if s not in sides]
-        if unknown or sorted(chosen) != sorted(sides):
-            raise BadFile([Problem("--bot", "", f"headless play needs a player for every side: --bot "
-                                   f"{','.join(sides)} (the baseline bot) or --bot random"
-                                   + (f" (unknown: {', '.join(unknown)})" if unknown else ""))])
-        bots = {s: ClassicBot(s) for s in sides}
+        players = _players(args.bot, sides, rules.name)
+        bots = {}
+        for s, who in players.items():
+            bots[s] = strong_for(rules, s).player if who == STRONG else ClassicBot(s)
+        if getattr(args, "explain", False):
+            bots = {s: _Explaining(b) for s, b in bots.items()}
     game = Game(rules, args.seed, args.scenario)
     t0 = time.perf_counter()
     play_out(rules, game, bots)
@@ -46,3 +51,4 @@ def run(args) -> int:
     if args.save:
         print(f"saved: {args.save}")
     return 0
+

@@ -18,7 +18,10 @@ class ResultsMixin:
         total = 0
         faces = []
         for _ in range(self.cfg.crt_dice):
-            die, st.rng = next_die(st.rng, self.cfg.crt_sides)
+            if st.preset_dice:                     # a planning player's trial (State.preset_dice)
+                die = st.preset_dice.pop(0)
+            else:
+                die, st.rng = next_die(st.rng, self.cfg.crt_sides)
             faces.append(die)
             total += die
         events.append(Event("roll", f"rolled {total} for {purpose}",

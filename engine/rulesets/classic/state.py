@@ -38,11 +38,15 @@ class State:
     next_z: int = 1
     side: str = ""                  # the side whose phase it is
     over: bool = False
+    # dice a planning player sets before trying a battle: ``roll`` takes these first (never in a real game's
+    # log; saved and hashed only when some are left, so no game that does not use them changes)
+    preset_dice: list[int] = field(default_factory=list)
 
     def copy(self) -> "State":
         return replace(self, units={k: v.copy() for k, v in self.units.items()},
                        battles=[replace(b) for b in self.battles],
-                       pending=[dict(p) for p in self.pending], attacked=list(self.attacked))
+                       pending=[dict(p) for p in self.pending], attacked=list(self.attacked),
+                       preset_dice=list(self.preset_dice))
 
     def on_map(self, uid: str) -> bool:
         return self.units[uid].status == ON_MAP
@@ -60,7 +64,10 @@ def state_to_dict(st: State, hex_id) -> dict:
     units = {uid: {"hex": hex_id(u.hex) if u.hex is not None else "", "status": u.status, "steps_lost": u.steps_lost,
                    "moved": u.moved, "left_zoc": u.left_zoc, "out_of_supply": u.out_of_supply, "z": u.z}
              for uid, u in sorted(st.units.items())}
-    return {"turn": st.turn, "phase": st.phase, "rng": str(st.rng), "units": units,
-            "battles": [b.to_dict() for b in st.battles], "resolving": st.resolving,
-            "pending": [plain(p) for p in st.pending], "attacked": list(st.attacked), "next_z": st.next_z,
-            "side": st.side, "over": st.over}
+    doc = {"turn": st.turn, "phase": st.phase, "rng": str(st.rng), "units": units,
+           "battles": [b.to_dict() for b in st.battles], "resolving": st.resolving,
+           "pending": [plain(p) for p in st.pending], "attacked": list(st.attacked), "next_z": st.next_z,
+           "side": st.side, "over": st.over}
+    if st.preset_dice:
+        doc["preset_dice"] = list(st.preset_dice)
+    return doc
