@@ -16,6 +16,7 @@ from gui.newgame import COMPUTER, NewGameDialog
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 RIVER = ROOT / "scenarios" / "classic-river-crossing.toml"
+TCS = ROOT / "scenarios" / "tcs-test.toml"
 
 
 @pytest.fixture
@@ -41,7 +42,10 @@ def test_new_game_offers_the_strong_player_where_it_knows_the_rules(qtbot):
     choice = dlg.choice()
     assert choice.bot == "strong" and choice.computer == frozenset({"soviet"})
     assert dict(choice.options) == {"budget": 1.5}            # the thinking budget a phase, an option of the player
-    other = NewGameDialog(RIVER)
+    river = NewGameDialog(RIVER, computer={"red"})                # the classic rules have a strong player too
+    qtbot.addWidget(river)
+    assert [river.level_box.itemData(i) for i in range(river.level_box.count())] == ["baseline", "strong"]
+    other = NewGameDialog(TCS)                                     # the TCS rules have none
     qtbot.addWidget(other)
     assert [other.level_box.itemData(i) for i in range(other.level_box.count())] == ["baseline"]
     assert not other.level_box.isEnabled() and other.choice().bot == "baseline" and other.choice().options == ()

@@ -98,12 +98,24 @@ class _Data:
                 for i in c.conditions:                        # a condition that counts inside a count
                     weight[i] = weight.get(i, 0) + weight[c.id] / max(1, c.at_least)
         self.weighted = [(c, weight[c.id]) for c in conditions if weight.get(c.id)]
+        self.reverse = {}                                     # class -> by hex: (hex number before, MP of the step)
+        for k in cfg.classes:
+            rev: list[list] = [[] for _ in m.hexes]
+            for h, edges in enumerate(m.iedges[k]):
+                for n, c in edges:
+                    rev[n].append((h, c))
+            self.reverse[k] = rev
         self.areas = []                                       # (condition, weight, area, class -> MP to reach it)
         for c, w in self.weighted:
             if c.kind == "occupy" and c.area:
                 area = rules.areas.hexes(c.area)
                 if area:
-                    self.areas.append((c, w, area, {k: _costs_to(m, k, area) for k in cfg.classes}))
+                    self.areas.append((c, w, area, {k: _costs_to(m, self.reverse[k], area) for k in cfg.classes}))
+        self.allowance = {}                                   # class -> the largest movement allowance (a turn)
+        for uid, spec in rules.units.items():
+            k = rules.type_of[uid].cls
+            self.allowance[k] = max(self.allowance.get(k, 1.0), float(spec.movement))
+        self.memo: dict = {}
         # the dice: total -> chance, and a way to roll each total
         dist = {0: 1}
         for _ in range(cfg.crt_dice):
@@ -147,27 +159,45 @@ class _Data:
         return out
 
 
-def _costs_to(m, cls: str, area) -> list[float]:
-    """By hex number: the fewest MP a unit of class ``cls`` spends to reach a hex of ``area`` (terrain, hexsides and
-    roads; no units), inf where it cannot."""
-    rev: list[list] = [[] for _ in m.hexes]
-    for h, edges in enumerate(m.iedges[cls]):
-        for n, c in edges:
-            rev[n].append((h, c))
-    dist = [math.inf] * len(m.hexes)
-    heap = []
-    for h in area:
-        i = m.index.get(h)
-        if i is not None:
-            dist[i] = 0.0
-            heap.append((0.0, i))
+def _costs_to(m, rev: list, area) -> list[float]:
+    """By hex number: the fewest MP a unit spends to reach a hex of ``area`` (``rev``: its class's steps, backward:
+    terrain, hexsides and roads; no units), inf where it cannot."""
+    return _search(len(m.hexes), rev, {m.index[h]: 0.0 for h in area if h in m.index}, None)
+
+
+def _costs_now(rules, st, d: "_Data", k: int, cls: str) -> list[float]:
+    """``_costs_to`` for the ``k``-th area in this position, for its condition's side: a hex in an enemy zone of
+    control costs a whole move more (the unit stops there), a hex an enemy unit holds two more (it must be
+    cleared first), an area hex too.  Kept for positions with the same enemy hexes and zones of control."""
+    c, _, area, static = d.areas[k]
+    enemy, ezoc = rules._flags(st, c.side)
+    key = (k, cls, bytes(enemy), bytes(ezoc))
+    got = d.memo.get(key)
+    if got is None:
+        turn = d.allowance.get(cls, 1.0)
+        extra = [turn * (2 * e + (z and not e)) for e, z in zip(enemy, ezoc)]
+        starts = {i: 2 * turn * enemy[i] for i, x in enumerate(static[cls]) if x == 0}
+        if len(d.memo) > 20000:
+            d.memo.clear()
+        got = d.memo[key] = _search(len(rules.map.hexes), d.reverse[cls], starts, extra)
+    return got
+
+
+def _search(n: int, rev: list, starts: dict, extra: list | None) -> list[float]:
+    """Dijkstra's search backward from ``starts`` (hex number -> its cost) over ``rev``; a step into a hex ``i``
+    costs ``extra[i]`` more, except into a start hex that costs nothing (the unit's goal)."""
+    dist = [math.inf] * n
+    for i, c in starts.items():
+        dist[i] = c
+    heap = [(c, i) for i, c in starts.items()]
     heapq.heapify(heap)
     while heap:
-        d, i = heapq.heappop(heap)
-        if d > dist[i]:
+        dd, i = heapq.heappop(heap)
+        if dd > dist[i]:
             continue
-        for j, c in rev[i]:
-            nd = d + c
+        more = extra[i] if extra is not None and i not in starts else 0.0
+        for j, step in rev[i]:
+            nd = dd + step + more
             if nd < dist[j]:
                 dist[j] = nd
                 heapq.heappush(heap, (nd, j))
@@ -195,12 +225,19 @@ def evaluate(rules, st, side: str) -> float:
         for c, w in d.weighted:
             value += (1 if c.side == side else -1) * PROGRESS_VALUE * w * d.judge.progress(c, facts)
     index = rules.map.index
-    for c, w, area, cost in d.areas:
+    for k, (c, w, area, cost) in enumerate(d.areas):
+        now: dict = {}
         for uid, u in st.units.items():
             if u.status != "map":
                 continue
             mine = rules.units[uid].side
-            mp = cost[rules.type_of[uid].cls][index[u.hex]]
+            cls = rules.type_of[uid].cls
+            if mine == c.side:
+                if cls not in now:
+                    now[cls] = _costs_now(rules, st, d, k, cls)
+                mp = now[cls][index[u.hex]]
+            else:
+                mp = cost[cls][index[u.hex]]
             if mp < math.inf:
                 near = w / (1 + mp / max(1.0, rules.allowance(st, uid)))
                 value += (1 if mine == side else -1) * (APPROACH_VALUE if mine == c.side else HOLD_VALUE) * near
