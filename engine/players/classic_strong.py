@@ -14,7 +14,8 @@ It knows no scenario: everything it aims at comes from the scenario's data
      share of an occupy area's hexes held, of the losses or exits needed, the
      points lead), ``PROGRESS_VALUE`` times the condition's weight (its level
      and shift), added for the side's own conditions, taken off for the
-     enemy's;
+     enemy's; each hex of an occupy area held beyond those needed adds
+     ``SURPLUS_VALUE`` times the weight (it is harder to take back);
   3. the **approach** to each area an occupy condition names: for each unit of
      the condition's side on the map, ``APPROACH_VALUE`` times the weight over
      one plus the turns it needs to get there (the cheapest way by its own
@@ -74,10 +75,12 @@ STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float, "max_
 
 VERDICT_VALUE = 10.0       # each level of victory if the game ended now
 PROGRESS_VALUE = 4.0       # a condition's whole way, times its weight
+SURPLUS_VALUE = 0.5        # each hex of an occupy area held beyond the count needed (harder to take back), times it
 APPROACH_VALUE = 1.0       # a unit standing in an area its side must occupy, times the weight
 HOLD_VALUE = 0.5           # the same for a unit of another side (it stands in the way)
 STRENGTH_VALUE = 0.1       # each point of attack plus defence on the map
 DANGER_SHARE = 0.5         # the share of the CRT's expected loss counted for a unit beside enemy units
+THREAT_SHARE = 0.1         # ... and of what enemy units that could come up by next time (or arrive) would add
 SEEK_VALUE = 0.2           # no area to aim at: a unit next to the enemy (falls with the distance)
 MOVE_MARGIN = 0.01         # a move must improve the evaluation by more than this
 
@@ -116,6 +119,8 @@ class _Data:
             k = rules.type_of[uid].cls
             self.allowance[k] = max(self.allowance.get(k, 1.0), float(spec.movement))
         self.memo: dict = {}
+        self.hex_memo: dict = {}
+        self.area_memo: dict = {}
         # the dice: total -> chance, and a way to roll each total
         dist = {0: 1}
         for _ in range(cfg.crt_dice):
@@ -141,6 +146,23 @@ class _Data:
                     steps += p * res.defender_steps
                     retreat += p * (res.defender_retreat > 0)
             self.loss.append((elim, steps, retreat))
+
+    def distance(self, rules, i: int) -> list[int]:
+        """Hexes from hex number ``i`` to each hex (worked out once per hex)."""
+        got = self.hex_memo.get(i)
+        if got is None:
+            h = rules.map.hexes[i]
+            got = self.hex_memo[i] = [hex_distance(h, x) for x in rules.map.hexes]
+        return got
+
+    def from_area(self, rules, area: str) -> list[int]:
+        """Hexes from the nearest hex of an area to each hex (worked out once per area)."""
+        got = self.area_memo.get(area)
+        if got is None:
+            hexes = rules.areas.hexes(area)
+            got = self.area_memo[area] = [min((hex_distance(h, x) for h in hexes), default=999)
+                                          for x in rules.map.hexes]
+        return got
 
     @staticmethod
     def result(rules, code: str):
@@ -223,7 +245,11 @@ def evaluate(rules, st, side: str) -> float:
         if out.winner is not None and level in LEVELS:
             value += (1 if out.winner == side else -1) * VERDICT_VALUE * (LEVELS.index(level) + 1)
         for c, w in d.weighted:
-            value += (1 if c.side == side else -1) * PROGRESS_VALUE * w * d.judge.progress(c, facts)
+            sign = 1 if c.side == side else -1
+            value += sign * PROGRESS_VALUE * w * d.judge.progress(c, facts)
+            if c.kind == "occupy":
+                _, held, need = d.judge.occupied(c, facts)
+                value += sign * SURPLUS_VALUE * w * max(0, len(held) - need)
     index = rules.map.index
     for k, (c, w, area, cost) in enumerate(d.areas):
         now: dict = {}
@@ -243,6 +269,7 @@ def evaluate(rules, st, side: str) -> float:
                 value += (1 if mine == side else -1) * (APPROACH_VALUE if mine == c.side else HOLD_VALUE) * near
     occ = rules.occupants(st)
     seek = not d.areas
+    movers = _attackers(rules, st, d)
     for h, us in occ.items():
         mine = rules.units[us[0]].side
         sign = 1 if mine == side else -1
@@ -253,14 +280,38 @@ def evaluate(rules, st, side: str) -> float:
         value += sign * worth
         near = [a for n in rules.map.neighbors[h] for a in occ.get(n, ())
                 if rules.units[a].side != mine and rules.values(st, a)[0] > 0]
+        i = index[h]
+        coming = [a for a, a_side, dist, reach in movers if a_side != mine and 1 < dist(i) <= reach]
+        now = _expected_loss(rules, st, d, us, near) if near else 0.0
         if near:
-            value -= sign * DANGER_SHARE * _expected_loss(rules, st, d, us, near)
-        elif seek:
+            value -= sign * DANGER_SHARE * now
+        if coming:
+            value -= sign * THREAT_SHARE * max(0.0, _expected_loss(rules, st, d, us, near + coming) - now)
+        if not near and seek:
             enemies = [e for e, u in st.units.items() if u.status == "map" and rules.units[e].side != mine]
             if enemies:
                 far = min(hex_distance(h, st.units[e].hex) for e in enemies)
                 value += sign * SEEK_VALUE * len(us) / far
     return value
+
+
+def _attackers(rules, st, d: _Data) -> list:
+    """The units that could attack next time their side attacks: (unit, side, hex number -> its distance in hexes,
+    the distance it could close to attack: its movement allowance and one), on the map, or due on the next turn
+    at the nearest hex of its entry area."""
+    out = []
+    for uid, u in st.units.items():
+        spec = rules.units[uid]
+        if spec.attack <= 0:
+            continue
+        if u.status == "map":
+            here = rules.map.index[u.hex]
+            out.append((uid, spec.side, d.distance(rules, here).__getitem__, spec.movement + 1))
+        elif u.status == "due":
+            r = rules.arrives.get(uid)
+            if r is not None and r.entry and r.turn <= st.turn + 1:
+                out.append((uid, spec.side, d.from_area(rules, r.entry).__getitem__, spec.movement + 1))
+    return out
 
 
 def _expected_loss(rules, st, d: _Data, defenders: list, attackers: list) -> float:
@@ -381,8 +432,8 @@ class StrongClassic:
         now = self.value(rules, st)
         best = None
         for uid, options in by_unit.items():
-            if best is not None and self._stop(start):
-                break
+            if self.cancel() or best is not None and self._stop(start):
+                break                               # told to stop, or out of time with a move in hand
             top = None
             for a in options:
                 try:

@@ -192,13 +192,13 @@ class Judge:
         return {h for uid, h in facts.where.items()
                 if h is not None and facts.status.get(uid) == ON_MAP and facts.unit_side.get(uid) == side}
 
-    def _occupied(self, c: Condition, facts: Facts) -> tuple[frozenset, set, int]:
+    def occupied(self, c: Condition, facts: Facts) -> tuple[frozenset, set, int]:
         """An occupy condition's area, the hexes of it its side holds, and how many it needs."""
         area = self.areas.hexes(c.area)
         return area, area & self._held_by(facts, c.side, c.mode), c.count or len(area)
 
     def _occupy(self, c: Condition, facts: Facts) -> tuple[bool, str]:
-        area, held, need = self._occupied(c, facts)
+        area, held, need = self.occupied(c, facts)
         ids = ", ".join(sorted(self.areas.board.hex_id(h) for h in held)) or "none"
         verb = "last occupied" if c.mode == "last" else "held"
         return len(held) >= need, f"{len(held)} of {len(area)} hexes {verb} ({ids}); needs {need}"
@@ -250,7 +250,7 @@ class Judge:
         of the exits or losses it needs, of the conditions a count needs; for points, the lead over the margin,
         -1 to 1 (behind: below 0)."""
         if c.kind == "occupy":
-            _, held, need = self._occupied(c, facts)
+            _, held, need = self.occupied(c, facts)
             return min(1.0, len(held) / need) if need else 1.0
         if c.kind == "exit":
             return min(1.0, self._exited(c, facts) / c.at_least) if c.at_least > 0 else 1.0
