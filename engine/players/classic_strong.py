@@ -27,7 +27,13 @@ It knows no scenario: everything it aims at comes from the scenario's data
   5. **danger**: a unit beside enemy units loses ``DANGER_SHARE`` of what the
      CRT would take from it at the column all those neighbours would make
      (eliminations, exchanges, steps, and a retreat counted as its destruction
-     when it has no hex to retreat to).
+     when it has no hex to retreat to), ``LATER_SHARE`` instead when its own
+     side's combat phase comes first (it strikes before the enemy can);
+     what losing a unit costs is its strength, its approach to an area and
+     the progress its steps would give an enemy losses condition.  Enemy
+     units that could come up (their movement allowance away, or arriving
+     next turn at their entry area) add ``THREAT_SHARE`` of what they would
+     add to that loss.
 
   The side's own units and conditions count for it, every other side's
   against it.
@@ -79,7 +85,8 @@ SURPLUS_VALUE = 0.5        # each hex of an occupy area held beyond the count ne
 APPROACH_VALUE = 1.0       # a unit standing in an area its side must occupy, times the weight
 HOLD_VALUE = 0.5           # the same for a unit of another side (it stands in the way)
 STRENGTH_VALUE = 0.1       # each point of attack plus defence on the map
-DANGER_SHARE = 0.5         # the share of the CRT's expected loss counted for a unit beside enemy units
+DANGER_SHARE = 0.75        # the share of the CRT's expected loss counted for a unit beside enemy units ...
+LATER_SHARE = 0.3          # ... when its own side attacks first (the enemy strikes back only after that)
 THREAT_SHARE = 0.1         # ... and of what enemy units that could come up by next time (or arrive) would add
 SEEK_VALUE = 0.2           # no area to aim at: a unit next to the enemy (falls with the distance)
 MOVE_MARGIN = 0.01         # a move must improve the evaluation by more than this
@@ -118,6 +125,8 @@ class _Data:
         for uid, spec in rules.units.items():
             k = rules.type_of[uid].cls
             self.allowance[k] = max(self.allowance.get(k, 1.0), float(spec.movement))
+        self.phases = list(cfg.phases)
+        self.phase_at = {p.name: i for i, p in enumerate(self.phases)}
         self.memo: dict = {}
         self.hex_memo: dict = {}
         self.area_memo: dict = {}
@@ -146,6 +155,37 @@ class _Data:
                     steps += p * res.defender_steps
                     retreat += p * (res.defender_retreat > 0)
             self.loss.append((elim, steps, retreat))
+
+    def next_attacker(self, st) -> str:
+        """The side whose combat phase comes next (after this one, in a combat phase): it strikes first."""
+        n = len(self.phases)
+        i = self.phase_at.get(st.phase, 0)
+        start = i + 1 if "attack" in self.phases[i].does else i
+        for k in range(start, start + n):
+            ph = self.phases[k % n]
+            if "attack" in ph.does:
+                return ph.side
+        return ""
+
+    def worth(self, rules, st, uid: str) -> float:
+        """What losing a unit costs its side in the evaluation: its strength, its best approach to an area and the
+        progress its remaining steps would give the enemy's losses conditions."""
+        a, df, _ = rules.values(st, uid)
+        value = STRENGTH_VALUE * (a + df)
+        side, cls = rules.units[uid].side, rules.type_of[uid].cls
+        i = rules.map.index[st.units[uid].hex]
+        best = 0.0
+        for c, w, _, cost in self.areas:
+            mp = cost[cls][i]
+            if mp < math.inf:
+                best = max(best, (APPROACH_VALUE if c.side == side else HOLD_VALUE) * w
+                           / (1 + mp / max(1.0, rules.allowance(st, uid))))
+        value += best
+        left = rules.units[uid].steps - st.units[uid].steps_lost
+        for c, w in self.weighted:
+            if c.kind == "losses" and c.side != side and (c.of or side) == side and c.at_least > 0:
+                value += PROGRESS_VALUE * w * (left if c.measure == "steps" else 1) / c.at_least
+        return value
 
     def distance(self, rules, i: int) -> list[int]:
         """Hexes from hex number ``i`` to each hex (worked out once per hex)."""
@@ -270,6 +310,7 @@ def evaluate(rules, st, side: str) -> float:
     occ = rules.occupants(st)
     seek = not d.areas
     movers = _attackers(rules, st, d)
+    first = d.next_attacker(st)
     for h, us in occ.items():
         mine = rules.units[us[0]].side
         sign = 1 if mine == side else -1
@@ -284,7 +325,7 @@ def evaluate(rules, st, side: str) -> float:
         coming = [a for a, a_side, dist, reach in movers if a_side != mine and 1 < dist(i) <= reach]
         now = _expected_loss(rules, st, d, us, near) if near else 0.0
         if near:
-            value -= sign * DANGER_SHARE * now
+            value -= sign * (LATER_SHARE if mine == first else DANGER_SHARE) * now
         if coming:
             value -= sign * THREAT_SHARE * max(0.0, _expected_loss(rules, st, d, us, near + coming) - now)
         if not near and seek:
@@ -315,15 +356,14 @@ def _attackers(rules, st, d: _Data) -> list:
 
 
 def _expected_loss(rules, st, d: _Data, defenders: list, attackers: list) -> float:
-    """The strength value the CRT takes on average from a hex's ``defenders`` attacked by all ``attackers``."""
+    """What the CRT takes on average from a hex's ``defenders`` attacked by all ``attackers`` (``_Data.worth``)."""
     col = rules.odds(st, defenders[0], attackers).column
     if col <= 0:
         return 0.0
     elim, steps, retreat = d.loss[col]
     lost = 0.0
     for uid in defenders:
-        a, df, _ = rules.values(st, uid)
-        worth = STRENGTH_VALUE * (a + df) + APPROACH_VALUE * 0.5
+        worth = d.worth(rules, st, uid)
         left = rules.units[uid].steps - st.units[uid].steps_lost
         share = elim + steps / max(1, left)
         if retreat and not rules.retreat_options(st, uid, d.max_retreat)[0]:
