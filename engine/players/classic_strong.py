@@ -19,9 +19,11 @@ It knows no scenario: everything it aims at comes from the scenario's data
   3. the **approach** to each area an occupy condition names: for each unit of
      the condition's side on the map, ``APPROACH_VALUE`` times the weight over
      one plus the turns it needs to get there (the cheapest way by its own
-     movement class's costs, hexsides and roads included, units left out);
-     units of the other sides standing in the area (they keep it from being
-     taken) count the same with ``HOLD_VALUE`` instead;
+     movement class's costs, hexsides and roads included, a hex in an enemy
+     zone of control costing a whole move more and a hex an enemy unit holds
+     two more); units of the other sides count the same by the plain costs
+     with ``HOLD_VALUE`` instead (standing in or near the area keeps it from
+     being taken);
   4. **strength on the map**: ``STRENGTH_VALUE`` for each point of attack plus
      defence (the face up) of each unit;
   5. **danger**: a unit beside enemy units loses ``DANGER_SHARE`` of what the
@@ -58,8 +60,8 @@ It knows no scenario: everything it aims at comes from the scenario's data
   term keeps a unit in contact where leaving would cost and out of contact
   where staying would.
 
-Each decision leaves one line in ``last_reason`` ("+3, expected gain 1.3: takes
-Neustadt"; "heads for Neustadt, 4 MP from it").  Deterministic: no chance of its
+Each decision leaves one line in ``last_reason`` ("+3, expected gain 40.6: may win
+the game as it stands"; "heads for Neustadt, 4 MP from it (+0.9)").  Deterministic: no chance of its
 own; ``budget`` (seconds a decision, 0: no clock) and ``cancel`` (asked between
 two simulated battles or two units' moves) cut the thinking short.
 """
@@ -82,7 +84,7 @@ STRONG_OPTIONS = {"blank_answer": str, "budget": float, "min_gain": float, "max_
 VERDICT_VALUE = 10.0       # each level of victory if the game ended now
 PROGRESS_VALUE = 4.0       # a condition's whole way, times its weight
 SURPLUS_VALUE = 0.5        # each hex of an occupy area held beyond the count needed (harder to take back), times it
-APPROACH_VALUE = 1.0       # a unit standing in an area its side must occupy, times the weight
+APPROACH_VALUE = 1.0       # a unit standing in an area its side must occupy (less further off), times the weight
 HOLD_VALUE = 0.5           # the same for a unit of another side (it stands in the way)
 STRENGTH_VALUE = 0.1       # each point of attack plus defence on the map
 DANGER_SHARE = 0.75        # the share of the CRT's expected loss counted for a unit beside enemy units ...
