@@ -357,6 +357,15 @@ def _attackers(rules, st, d: _Data) -> list:
     return out
 
 
+def _cornered(rules, st, d: _Data, uid: str) -> bool:
+    """Whether a unit has no hex to retreat to (kept in the state's cache while no unit moves)."""
+    c = rules._cache(st).setdefault("strong_cornered", {})
+    got = c.get(uid)
+    if got is None:
+        got = c[uid] = not rules.retreat_options(st, uid, d.max_retreat)[0]
+    return got
+
+
 def _expected_loss(rules, st, d: _Data, defenders: list, attackers: list) -> float:
     """What the CRT takes on average from a hex's ``defenders`` attacked by all ``attackers`` (``_Data.worth``)."""
     col = rules.odds(st, defenders[0], attackers).column
@@ -368,7 +377,7 @@ def _expected_loss(rules, st, d: _Data, defenders: list, attackers: list) -> flo
         worth = d.worth(rules, st, uid)
         left = rules.units[uid].steps - st.units[uid].steps_lost
         share = elim + steps / max(1, left)
-        if retreat and not rules.retreat_options(st, uid, d.max_retreat)[0]:
+        if retreat and share < 1 and _cornered(rules, st, d, uid):
             share += retreat                  # nowhere to retreat: a retreat result destroys it
         lost += worth * min(1.0, share)
     return lost
