@@ -40,7 +40,7 @@ def test_check_balance_plays_in_the_background_and_shows_the_change_a_new_set_up
     path = tmp_path / "river.toml"
     assert ed.save(path)
     page = ed.balance
-    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    assert page.choose(("baseline", "baseline"))
     seen = []
     page.run.progress.connect(lambda done, games: seen.append((done, games)))
     with qtbot.waitSignal(page.run.finished, timeout=120_000):
@@ -88,7 +88,7 @@ def test_stop_ends_the_games_and_reports_nothing(editor, qtbot, tmp_path):
     assert ed.open_scenario(RIVER)
     assert ed.save(tmp_path / "river.toml")
     page = ed.balance
-    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    assert page.choose(("baseline", "baseline"))
     page.games.setValue(1000)
     with qtbot.waitSignal(page.run.progress, timeout=120_000):
         assert page.check() is True
@@ -129,7 +129,7 @@ def test_a_run_that_fails_says_why_in_words(editor, qtbot, tmp_path):
     assert ed.save(path)
     path.unlink()                               # the file is gone behind the editor's back
     page = ed.balance
-    page.players.setCurrentIndex(page.players.findData(("baseline", "baseline")))
+    assert page.choose(("baseline", "baseline"))
     with qtbot.waitSignal(page.run.failed, timeout=120_000) as got:
         assert page.check() is True
     assert "river.toml" in got.args[0]

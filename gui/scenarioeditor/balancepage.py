@@ -207,9 +207,16 @@ class BalancePage(QWidget):
         for a, b, text in PAIRINGS:
             if a in known and b in known:
                 self.players.addItem(text, (a, b))
-        i = self.players.findData(keep)
-        if i >= 0:
-            self.players.setCurrentIndex(i)
+        self.choose(keep)
+
+    def choose(self, pairing) -> bool:
+        """Select the pairing (player, player) if offered (compared by value: Qt's findData matches a Python tuple
+        only when it is the very same object)."""
+        for i in range(self.players.count()):
+            if self.players.itemData(i) == pairing:
+                self.players.setCurrentIndex(i)
+                return True
+        return False
 
     # ------------------------------------------------------------ running
     def check(self, games: int | None = None) -> bool:
