@@ -26,6 +26,7 @@ def side_to_act(rules, state) -> str | None:
 STRONG_PLAYERS = {
     "demyansk": "engine.players.strong",
     "classic": "engine.players.classic_strong",
+    "scw": "engine.players.scw_strong",
 }
 
 

@@ -46,7 +46,9 @@ def test_a_game_without_variants_saves_no_variants_key(tmp_path):
 def test_a_skirmish_with_two_variants_reloads_with_both(tmp_path):
     offer = scenario_offer(PLATOON)
     assert [v.id for v in offer.variants] == ["militia", "player-cards"]
-    assert [(s.id, s.fixed) for s in offer.sides] == [("attacker", "me"), ("defender", "computer")]
+    # either side may be the computer's (the strong or baseline player); the rules play the defenders' guns
+    assert [(s.id, s.fixed) for s in offer.sides] == [("attacker", ""), ("defender", "")]
+    assert offer.ruleset == "scw"
     game = new_game(PLATOON, 4, ("militia", "player-cards"))
     sc = game.rules.scenario
     assert (sc.attacker_troops, sc.placement) == ("militia", "player")

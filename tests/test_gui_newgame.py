@@ -88,7 +88,7 @@ def test_a_file_that_is_no_scenario_is_named_and_cannot_be_started(window, tmp_p
     assert dlg.set_scenario(TRAPPED) and dlg.start_button.isEnabled() and dlg.problem == ""
 
 
-def test_the_skirmish_window_offers_its_variants_and_the_rules_play_the_defenders(qtbot, tmp_path):
+def test_the_skirmish_window_offers_its_variants_and_who_plays_each_side(qtbot, tmp_path):
     win = TableWindow.open(PLATOON, seed=3)
     qtbot.addWidget(win)
     win.show()
@@ -96,7 +96,10 @@ def test_the_skirmish_window_offers_its_variants_and_the_rules_play_the_defender
     dlg = win.new_game_dlg
     assert set(dlg.variant_boxes) == {"militia", "player-cards"}
     att, dfn = dlg.side_boxes["attacker"], dlg.side_boxes["defender"]
-    assert (att.currentData(), att.isEnabled(), dfn.currentData(), dfn.isEnabled()) == (ME, False, COMPUTER, False)
+    # the player leads the attack unless the computer is asked to; the defenders' one decision (laying the cards
+    # with the player-cards variant) is the player's unless the computer is asked to take it
+    assert (att.currentData(), att.isEnabled(), dfn.currentData(), dfn.isEnabled()) == (ME, True, ME, True)
+    assert [dlg.level_box.itemData(i) for i in range(dlg.level_box.count())] == ["baseline", "strong"]
     dlg.variant_boxes["militia"].setChecked(True)
     dlg.seed_box.setValue(9)
     qtbot.mouseClick(dlg.start_button, Qt.LeftButton)

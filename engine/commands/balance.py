@@ -31,6 +31,8 @@ def register(subparsers) -> None:
     p.add_argument("--bots", action="append", metavar="A,B",
                    help="the same as --pairing A-B: the two players, like strong,strong or strong,baseline")
     p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i has seed SEED+i)")
+    p.add_argument("--variant", action="append", default=[], metavar="X",
+                   help="play the scenario's variant X (repeat for more)")
     p.add_argument("--jobs", type=int, default=0,
                    help="worker processes (default: one per core, at most one per game)")
     p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
@@ -82,9 +84,9 @@ def _worker_dies_with_parent() -> None:
 def _one(job):
     from ..players.match import play_game
 
-    scenario, seed, players = job
+    scenario, seed, players, variants = job
     try:
-        return play_game(scenario, seed, players)
+        return play_game(scenario, seed, players, variants)
     except SandtableError as e:     # said with the game it comes from, and picklable from a worker process
         who = ", ".join(f"{side} {name}" for side, name in players.items())
         raise SandtableError(f"{scenario} seed {seed} ({who}): {e}") from None
@@ -98,7 +100,8 @@ def run(args) -> int:
     if args.summarise:
         return _summarise_records(args)
     pairings = _pairings(args)
-    rules = load_rules(args.scenario)
+    variants = tuple(args.variant or ())
+    rules = load_rules(args.scenario, variants)
     known = players_for(rules.name)
     missing = sorted({p for pair in pairings for p in pair} - set(known))
     if missing:
@@ -108,8 +111,8 @@ def run(args) -> int:
     sides = rules_sides(rules)
     jobs_wanted = args.jobs or min(os.cpu_count() or 1, args.games)
     for pairing in pairings:
-        jobs = [(args.scenario, seed, players) for seed, players in pairing_games(pairing, sides, args.games,
-                                                                                  args.seed)]
+        jobs = [(args.scenario, seed, players, variants)
+                for seed, players in pairing_games(pairing, sides, args.games, args.seed)]
         results = []
         t0 = time.perf_counter()
         if jobs_wanted > 1:
@@ -125,6 +128,8 @@ def run(args) -> int:
             for job in jobs:
                 _done(args, pairing, _one(job), results, t0)
         summary = summarise(args.scenario, pairing, results, sides)
+        if variants:
+            summary["variants"] = list(variants)
         phases = [s for r in results for s in r.phase_seconds.get("strong", [])]
         if phases:
             phases.sort()
@@ -178,7 +183,8 @@ def _done(args, pairing, r, results, t0) -> None:
     results.append(r)
     if args.records:
         with open(args.records, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"pairing": "-".join(pairing), "seed": r.seed, "players": r.players,
+            f.write(json.dumps({"pairing": "-".join(pairing), "variants": list(args.variant or ()),
+                                "seed": r.seed, "players": r.players,
                                 "winner": r.winner, "turns": r.turns, "actions": r.actions,
                                 "seconds": round(r.seconds, 2), "breakdown": r.breakdown,
                                 "strong_phase_seconds": [round(x, 4) for x in r.phase_seconds.get("strong", [])]})
@@ -200,7 +206,8 @@ def _pct(row: dict) -> str:
 
 
 def _print(s: dict, sides: list[str]) -> None:
-    print(f"{s['scenario']}: {s['pairing']}, {s['games']} games, {s['mean_turns']} turns and "
+    print(f"{s['scenario']}" + (f" ({', '.join(s['variants'])})" if s.get("variants") else "")
+          + f": {s['pairing']}, {s['games']} games, {s['mean_turns']} turns and "
           f"{s['mean_actions']} actions a game on average, {s['seconds']} s")
     for side in sides + ["draw"]:
         row = dict(s["sides"][side], games=s["games"])

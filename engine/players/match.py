@@ -65,12 +65,17 @@ class GameResult:
         return self.players.get(self.winner) if self.winner else None
 
 
-def play_game(scenario: str, seed: int, players: dict) -> GameResult:
-    """Play one game of ``scenario`` with ``players`` (side -> player name) to its end."""
+def _read(st, name: str):
+    """A state's ``turn`` or ``phase``: an attribute, or a key of a ruleset whose state is a plain dict."""
+    return st.get(name) if isinstance(st, dict) else getattr(st, name, None)
+
+
+def play_game(scenario: str, seed: int, players: dict, variants: tuple[str, ...] = ()) -> GameResult:
+    """Play one game of ``scenario`` (with its ``variants``) with ``players`` (side -> player name) to its end."""
     from ..computer import side_to_act
     from ..scenario.newgame import new_game
 
-    game = new_game(scenario, seed)
+    game = new_game(scenario, seed, tuple(variants))
     rules = game.rules
     choosers = {side: player_for(name, rules, side, seed)[0] for side, name in players.items()}
     phase_seconds: dict = {name: [] for name in players.values()}
@@ -82,7 +87,7 @@ def play_game(scenario: str, seed: int, players: dict) -> GameResult:
             raise SandtableError(f"{scenario} seed {seed}: no end after {MAX_ACTIONS} actions")
         st = game.state
         side = side_to_act(rules, st)
-        key = (getattr(st, "turn", None), getattr(st, "phase", None), side)
+        key = (_read(st, "turn"), _read(st, "phase"), side)
         now = time.perf_counter()
         if key != current:
             if current is not None and current[2] in players:
@@ -93,7 +98,7 @@ def play_game(scenario: str, seed: int, players: dict) -> GameResult:
     if current is not None and current[2] in players:
         phase_seconds[players[current[2]]].append(time.perf_counter() - started)
     out = game.outcome()
-    return GameResult(seed, dict(players), out.winner if out else None, getattr(game.state, "turn", 0), len(game.log),
+    return GameResult(seed, dict(players), out.winner if out else None, _read(game.state, "turn") or 0, len(game.log),
                       time.perf_counter() - t0, out.breakdown if out else {}, phase_seconds)
 
 

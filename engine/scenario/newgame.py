@@ -47,10 +47,12 @@ def scenario_offer(path: str | Path) -> ScenarioOffer:
         sc = own(path)
         variants = tuple(VariantOffer(vid, str(v.get("name", vid)), str(v.get("text", "")))
                          for vid, v in (sc.variants or {}).items())
-        # the skirmish: the player leads the attack; the defenders' guns are played by the rules themselves
-        sides = (SideOffer("attacker", "The attackers", fixed="me"),
-                 SideOffer("defender", "The defenders", fixed="computer"))
-        return ScenarioOffer(path, sc.name, variants, sides)
+        # the skirmish: the player leads the attack, or watches the computer lead it; the defenders' guns are
+        # played by the rules themselves, and the defenders' one decision is where the cards lie (with a
+        # variant that has them laid by a player, cards = "player")
+        sides = (SideOffer("attacker", "The attackers"),
+                 SideOffer("defender", "The defenders (the cards, where a player lays them)"))
+        return ScenarioOffer(path, sc.name, variants, sides, str(getattr(sc, "ruleset", "") or ""))
     from engine.scenario import load_scenario
 
     sc = load_scenario(path)

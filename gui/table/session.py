@@ -28,6 +28,9 @@ class TableSession(QObject):
         self.table = self.rules.table
         self.last_refusal = ""
         self.saved_from: Path | None = None     # the saved game this session was read from, if any
+        self.computer = game.computer           # who the computer plays (engine.computer.ComputerSides), or None
+        self._by_computer: set[int] = set(game.computer.played) if game.computer is not None else set()
+        self._reasons: dict[int, str] = {}      # log entry (from 1) -> the computer's reason for it
 
     @classmethod
     def new(cls, scenario: str | Path, seed: int | None = None, parent=None) -> "TableSession":
@@ -87,15 +90,31 @@ class TableSession(QObject):
         return f"Turn {s['turn']} of {s['last_turn']}: the attacker's orders"
 
     def log_lines(self) -> list[str]:
-        """Every order and what it caused, every throw in words."""
+        """Every order and what it caused, every throw in words; the computer's orders marked, with its reason."""
         out = []
         for n, entry in enumerate(self.game.log, start=1):
-            out.append(f"{n}. {entry.action.text()}")
+            who = "[computer] " if n in self._by_computer else ""
+            out.append(f"{n}. {who}{entry.action.text()}")
+            if n in self._reasons:
+                out.append(f"    why: {self._reasons[n]}")
             out += [event_line(e) for e in entry.events]
         return out
 
+    # ------------------------------------------------------------ the computer
+    def play(self, text: str, by_computer: bool = False, why: str = "") -> list[Event] | str:
+        """Play an order in its text form (``by_computer``: the computer's, ``why`` its reason in one line, shown
+        in the log); the events, or the refusal in words (it is reported as any refusal is)."""
+        events = self.order(text, by_computer=by_computer, why=why)
+        return events if events is not None else self.last_refusal
+
+    def set_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
+        """The sides the computer plays from now on, and with which player (none: the player plays both)."""
+        from engine.computer import ComputerSides
+
+        self.computer = ComputerSides(tuple(sorted(sides)), bot, options=dict(options or {})) if sides else None
+
     # ------------------------------------------------------------ orders
-    def order(self, action) -> list[Event] | None:
+    def order(self, action, by_computer: bool = False, why: str = "") -> list[Event] | None:
         """Play an order; a refusal is reported with its rule and nothing changes (None)."""
         try:
             events = self.game.play(action)
@@ -104,6 +123,13 @@ class TableSession(QObject):
             self.refused.emit(e.rule, e.message)
             return None
         self.last_refusal = ""
+        n = len(self.game.log)
+        self._by_computer.discard(n)
+        self._reasons.pop(n, None)
+        if by_computer:
+            self._by_computer.add(n)
+            if why:
+                self._reasons[n] = why
         self.happened.emit(events)
         self.changed.emit()
         return events
@@ -124,5 +150,11 @@ class TableSession(QObject):
         return True
 
     def save(self, path: str | Path) -> None:
-        """Write the saved game (scenario, seed, orders) atomically."""
+        """Write the saved game (scenario, seed, orders, and who the computer plays with the orders it gave)
+        atomically."""
+        from dataclasses import replace
+
+        n = len(self.game.log)
+        self.game.computer = (replace(self.computer, played=tuple(sorted(i for i in self._by_computer if i <= n)))
+                              if self.computer is not None else None)
         self.game.save(path)

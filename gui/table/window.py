@@ -77,6 +77,8 @@ class TableWindow(QMainWindow):
         self.recent_file = recent                # the recent files list the play window keeps too
         self.play_window = None                  # a play window this one opened for a file that is not a skirmish
         self.selected: str | None = None
+        self.computer = None                     # the computer playing a side (gui/computerplayer.py), or None
+        self.computer_step_ms: int | None = None  # between two of its orders (None: the player's default)
         self.enemy_seen: list[str] = []        # the enemy's actions, as the last order brought them
         self.last_refusal = ""
         self.view = TableView(self)
@@ -110,6 +112,7 @@ class TableWindow(QMainWindow):
         self.view.set_session(session)
         self._changed()
         self.statusBar().showMessage(self.view.image_problem or HINT, STATUS_MS)
+        self._resume_computer()
 
     @classmethod
     def open(cls, path: Path, autosave: Path | None = None, seed: int | None = None, parent=None,
@@ -247,9 +250,15 @@ class TableWindow(QMainWindow):
         fit = self.fit_act = QAction("Fit", self, shortcut=QKeySequence("F"))
         fit.triggered.connect(self.view.fit)
         self.new_act = QAction("New game…", self, shortcut=QKeySequence.New)
-        self.new_act.setToolTip("Start a game: the scenario, its variants and the seed (the rules play the defenders)")
+        self.new_act.setToolTip("Start a game: the scenario, its variants, the seed and who plays each side (the "
+                                "rules play the defenders' guns)")
         self.new_act.triggered.connect(lambda: self.new_game_dialog())
-        bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit])
+        self.pause_act = QAction("Pause the computer", self, checkable=True, shortcut=QKeySequence("Ctrl+Shift+P"))
+        self.pause_act.setToolTip("Stop the computer between two of its orders (Ctrl+Shift+P); while paused you "
+                                  "may give its orders yourself")
+        self.pause_act.toggled.connect(self._pause_computer)
+        self.pause_act.setEnabled(False)
+        bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, self.pause_act])
         self.addToolBar(Qt.TopToolBarArea, bar)
 
     # ------------------------------------------------------------ a new game
@@ -257,8 +266,11 @@ class TableWindow(QMainWindow):
         """The New game dialog on this skirmish (non-blocking); Start begins the game chosen in this window."""
         from ..newgame import NewGameDialog
 
+        c = self.session.computer
         self.new_game_dlg = NewGameDialog(self.session.path, variants=self.session.game.variants, parent=self,
-                                          current_seed=self.session.game.seed)
+                                          current_seed=self.session.game.seed,
+                                          computer=c.sides if c is not None else (),
+                                          bot=c.bot if c is not None else "baseline")
         self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
         self.new_game_dlg.open()
         return self.new_game_dlg
@@ -276,12 +288,69 @@ class TableWindow(QMainWindow):
             return False
         self._set_session(session)
         self.saved_path = None
+        if choice.computer:
+            self._start_computer(choice.computer, dict(choice.options), choice.bot)
         chosen = f", variants: {', '.join(choice.variants)}" if choice.variants else ""
         self.statusBar().showMessage(f"New game (seed {choice.seed}{chosen})", STATUS_MS)
         return True
 
+    # ------------------------------------------------------------ the computer
+    def _start_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
+        """The computer plays ``sides`` with ``bot`` (gui/computerplayer.py: it thinks off this thread)."""
+        from ..computerplayer import STEP_MS, ComputerPlayer
+
+        self._stop_computer()
+        step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
+        self.session.set_computer(sides, options, bot)
+        self.computer = ComputerPlayer(self.session, sides, step_ms=step, parent=self, options=options, bot=bot)
+        self.computer.thinking.connect(lambda _on: self._show_turn())
+        self.computer.acted.connect(self._computer_acted)
+        self.computer.stopped.connect(lambda why: self._refused("", f"the computer stopped: {why}"))
+        self.pause_act.setEnabled(True)
+        self.pause_act.setChecked(False)
+        self._show_turn()
+        self.computer.schedule()
+
+    def _resume_computer(self) -> None:
+        """A saved game the computer was playing sides of: it plays them again."""
+        recorded = self.session.computer
+        if recorded is not None and recorded.sides:
+            self._start_computer([s for s in recorded.sides if s in ("attacker", "defender")], recorded.options,
+                                 recorded.bot)
+
+    def _stop_computer(self) -> None:
+        if self.computer is not None:
+            self.computer.stop()
+            self.computer.deleteLater()
+            self.computer = None
+        self.pause_act.setChecked(False)
+        self.pause_act.setEnabled(False)
+
+    def _pause_computer(self, on: bool) -> None:
+        if self.computer is not None:
+            self.computer.set_paused(on)
+            self._show_turn()
+
+    def _computer_acted(self, text: str) -> None:
+        log = self.session.game.log
+        if log:
+            self.statusBar().showMessage(f"Computer: {text}", STATUS_MS)
+
+    def _show_turn(self) -> None:
+        """The turn, and whether the computer is thinking or playing (or paused)."""
+        text = self.session.turn_text()
+        c = self.computer
+        if c is not None and not self.session.state["outcome"]:
+            side = "the attackers" if c.side_to_act() == "attacker" else "the defenders"
+            if c.paused:
+                text += " — the computer is paused"
+            elif c.to_play():
+                text += f" — the computer is {'thinking for' if c.is_thinking() else 'playing'} {side}"
+        self.turn_label.setText(text)
+
     def _set_session(self, session: TableSession) -> None:
         """Play ``session`` in this window in place of the game shown."""
+        self._stop_computer()
         old = self.session
         for signal, slot in ((old.refused, self._refused), (old.happened, self._happened),
                              (old.changed, self._changed)):
@@ -298,6 +367,7 @@ class TableWindow(QMainWindow):
         self.view.set_session(session)
         self.view.fit()
         self._changed()
+        self._resume_computer()
 
     # ------------------------------------------------------------ orders
     def move_team(self, team: str, x: float, y: float) -> bool:
@@ -347,7 +417,7 @@ class TableWindow(QMainWindow):
         s = self.session
         self.menus.rule_link.show_rule("")        # an earlier refusal no longer applies
         self.view.show_state()
-        self.turn_label.setText(s.turn_text())
+        self._show_turn()
         self.undo_act.setEnabled(s.game.can_undo())
         self.redo_act.setEnabled(s.game.can_redo())
         self.end_act.setEnabled(any(a.verb == "end" for a in s.legal_orders()))
@@ -384,6 +454,7 @@ class TableWindow(QMainWindow):
         from ..settings import save_layout
 
         save_layout(self)
+        self._stop_computer()
         self.menus.close_help()
         if self.autosave is not None:
             try:

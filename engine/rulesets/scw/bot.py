@@ -1,12 +1,16 @@
-"""A baseline bot for the attacking platoon: fire and movement by a fixed list of priorities.
+"""The baseline bots: the attacking platoon's fire and movement by a fixed list of priorities, and the
+defenders' set-up (laying the cards where the scenario says ``cards = "player"``) as the rules' automatic
+procedure lays them.
 
-It picks only among ``legal_actions`` (so it can never cheat with the hidden
-cards: it aims at face-down cards by their positions only).  Deterministic.
+They pick only among ``legal_actions`` (so the attacker can never cheat with the hidden cards: it aims at
+face-down cards by their positions only).  Deterministic; neither throws the game's dice.
 """
 from __future__ import annotations
 
+from engine.game import seed_rng
 from engine.maps.table import distance
-from .actions import Cover, EndTurn, Move, Order
+from .actions import Cover, EndTurn, Move, Order, Place
+from .dice import shuffle
 
 PRESS_ON_AT = 5   # presses on after a casualty while Bravado is at least this
 
@@ -90,11 +94,48 @@ def _best_moves(state, moves: list[Move]) -> list[Move]:
     return order
 
 
+def automatic_layout(rules, state: dict) -> list[str]:
+    """Where the automatic procedure (SCW Scenario 2, ``ScwRules._place_automatically``) would lay the cards
+    still to be laid, one position a card in card order, after those already laid: the defensive positions
+    shuffled, each taken unless it would put more than two cards within 4 inches.  The shuffle uses a generator
+    of its own, seeded from the game's generator as it stands (which it does not move): the same game always
+    gets the same layout, and the game's dice are not touched."""
+    taken = [c["position"] for _, c in sorted(state["cards"].items()) if c["position"]]
+    waiting = sum(1 for c in state["cards"].values() if c["position"] is None)
+    own = {"rng": seed_rng(int(state["rng"]) ^ LAYOUT_SALT)}
+    names = sorted(loc.name for loc in rules.table.locations_of_kind(rules.scenario.position_kind))
+    chosen: list[str] = []
+    for name in shuffle(own, names):
+        if len(chosen) == waiting:
+            break
+        if name not in taken and not rules.crowded(taken + chosen + [name]):
+            chosen.append(name)
+    return chosen
+
+
+LAYOUT_SALT = 0x5CA7_7E12_CA2D_5EED       # the baseline defender's own generator, apart from the game's
+
+
+def defender_move(rules, state: dict) -> Order:
+    """The defender's next decision: the next card laid where the automatic procedure would lay it."""
+    legal = rules.legal_actions(state)
+    if not legal:
+        raise ValueError("the defenders have nothing to decide now: the rules play their guns")
+    for name in automatic_layout(rules, state):
+        for a in legal:
+            if isinstance(a, Place) and a.position == name:
+                return a
+    return legal[0]                       # the layout met crowding it could not foresee: the first legal place
+
+
 def bot_for(rules, side: str):
-    """A function from a state to the attacker's next order; the defenders need none (the rules play them)."""
-    if side != "attacker":
-        raise ValueError(f"the skirmish's {side} is played by the rules themselves, not by a bot")
-    return lambda state: attacker_move(rules, state)
+    """A function from a state to the side's next decision: the attacker's orders, the defender's set-up (the
+    defenders' guns are played by the rules themselves, ``enemy.py``)."""
+    if side == "attacker":
+        return lambda state: attacker_move(rules, state)
+    if side == "defender":
+        return lambda state: defender_move(rules, state)
+    raise ValueError(f"the skirmish has no side {side!r} (sides: attacker, defender)")
 
 
 def side_to_act(state: dict) -> str | None:

@@ -13,6 +13,7 @@ away its move began.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -25,8 +26,15 @@ from .data import load_tables
 
 def gun_cone(gun: dict):
     """The polygon of a gun's cone as it is laid now."""
+    return _cone(tuple(gun["at"]), float(gun["bearing"]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cone(at: tuple[float, float], bearing: float):
+    """A cone by position and bearing, kept (shapely polygons do not change): a gun's cone is asked for many
+    times a move, and a computer player's simulations ask for the same few again and again."""
     h = load_tables()["hmg"]
-    return hmg_cone(tuple(gun["at"]), gun["bearing"], h["length"], h["width"], h["apex_width"])
+    return hmg_cone(at, bearing, h["length"], h["width"], h["apex_width"])
 
 
 def active_guns(state: dict) -> list[dict]:

@@ -1,7 +1,13 @@
 """``python -m engine play scenarios/scw-platoon-attack.toml --seed N --bot attacker``: the skirmish played headless.
 
-The defenders need no bot: their guns' behaviour is written into the rules
-and the engine decides it (``enemy.py``).  The attacker is the baseline bot.
+The defenders' guns need no player: their behaviour is written into the rules
+and the engine decides it (``enemy.py``).  ``--bot attacker`` plays the
+attacker with the baseline bot; ``--bot strong`` plays both sides with the
+strong players (``engine/players/scw_strong.py``); ``--bot
+attacker=strong,defender=baseline`` chooses per side (the defender decides
+only where the cards lie, with the ``player-cards`` variant).  ``--variant``
+picks the scenario's variants; ``--explain`` prints each decision with the
+strong player's reason.
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from ...game import Game
 from . import rules_for_path
 from .bot import attacker_move
 
+SIDES = ("attacker", "defender")
 MAX_ORDERS = 5000
 
 
@@ -43,25 +50,79 @@ def summary(game: Game) -> dict:
     }
 
 
+def players_from(spec: str) -> dict[str, str]:
+    """``--bot``: each side's player ("baseline" or "strong"); the attacker must have one, the defender has the
+    baseline unless named (it decides only where the cards lie).  BadFile naming --bot otherwise."""
+    from ...computer import BOTS, STRONG
+
+    words = [w.strip() for w in (spec or "").split(",") if w.strip()]
+    if words == [STRONG]:
+        words = [f"{s}={STRONG}" for s in SIDES]
+    players, problems = {}, []
+    for w in words:
+        side, _, who = w.partition("=")
+        who = who or "baseline"
+        if side not in SIDES:
+            problems.append(f"no side {side!r}")
+        elif who not in BOTS:
+            problems.append(f"no player {who!r} (players: {', '.join(BOTS)})")
+        else:
+            players[side] = who
+    if problems or "attacker" not in players:
+        raise BadFile([Problem("--bot", "", "headless skirmish play needs --bot attacker (the baseline), --bot "
+                                            "strong, or --bot attacker=strong,defender=baseline (the defenders' "
+                                            "guns are played by the rules themselves)"
+                               + (f" ({'; '.join(problems)})" if problems else ""))])
+    players.setdefault("defender", "baseline")
+    return players
+
+
+def play_with(rules, game: Game, choosers: dict, explain=None, limit: int = MAX_ORDERS) -> None:
+    """Play the game to its end, each decision by the side to act's chooser (a function of the state);
+    ``explain(turn, action, reason)`` hears of each one."""
+    from .bot import side_to_act
+
+    for _ in range(limit):
+        if game.is_over():
+            return
+        st = game.state
+        choose = choosers[side_to_act(st)]
+        action = choose(st)
+        if explain is not None:
+            player = getattr(choose, "player", None)
+            explain(st, action, getattr(player, "last_reason", "") or "")
+        game.play(action)
+    raise RuntimeError(f"the game did not end within {limit} orders")
+
+
 def run(args) -> int:
     """The ``play`` command for a skirmish scenario."""
-    chosen = [s.strip() for s in (args.bot or "").split(",") if s.strip()]
-    if chosen != ["attacker"]:
-        raise BadFile([Problem("--bot", "", "headless skirmish play needs --bot attacker "
-                                            "(the defenders' guns are played by the rules themselves)")])
-    rules = rules_for_path(args.scenario)
-    game = Game(rules, args.seed, args.scenario)
+    from ...computer import bot_for
+
+    players = players_from(args.bot)
+    variants = tuple(getattr(args, "variant", None) or ())
+    rules = rules_for_path(args.scenario, variants or None)
+    game = Game(rules, args.seed, args.scenario, variants)
+    choosers = {side: bot_for(rules, side, bot=who) for side, who in players.items()}
+
+    def explain(st, action, why):
+        where = "set-up" if st["phase"] == "setup" else f"turn {st['turn']}"
+        print(f"{where}: {action.text()}" + (f" - {why}" if why else ""))
+
     t0 = time.perf_counter()
-    play_out(rules, game)
+    play_with(rules, game, choosers, explain if getattr(args, "explain", False) else None)
     seconds = time.perf_counter() - t0
     if getattr(args, "save", None):
         game.save(args.save)
-    report = {"scenario": args.scenario, "seed": args.seed, "turns": game.state["turn"], "over": game.is_over(),
+    report = {"scenario": args.scenario, "seed": args.seed, "variants": list(variants), "players": players,
+              "turns": game.state["turn"], "over": game.is_over(),
               **summary(game), "actions": len(game.log), "state_sha256": game.hash(), "seconds": round(seconds, 3)}
     if getattr(args, "json", False):
         print(json.dumps(report))
         return 0
-    print(f"{args.scenario}, seed {args.seed}: {report['turns']} turns, {report['actions']} orders, "
+    chosen = f", variants {', '.join(variants)}" if variants else ""
+    who = ", ".join(f"{side} {name}" for side, name in players.items())
+    print(f"{args.scenario}, seed {args.seed}{chosen} ({who}): {report['turns']} turns, {report['actions']} orders, "
           f"{report['seconds']} s")
     print(f"winner: {report['winner']} - {report['reason']}")
     for part, items in report["breakdown"].items():

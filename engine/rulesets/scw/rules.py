@@ -34,6 +34,7 @@ class ScwRules:
     """The skirmish rules bound to one scenario."""
 
     name = "scw"
+    sides = ("attacker", "defender")     # the player's platoon; the positions the program holds
 
     def __init__(self, scenario: ScwScenario):
         self.scenario = scenario
@@ -119,6 +120,10 @@ class ScwRules:
         for cid, name in zip(sorted(state["cards"]), chosen):
             self._lay_card(state["cards"][cid], name)
 
+    def crowded(self, names: list[str]) -> bool:
+        """Whether cards on these positions would put more than two within 4 inches of each other (SCW Scenario 2)."""
+        return self._crowded(names)
+
     def _crowded(self, names: list[str]) -> bool:
         c = self.t["cards"]
         return crowded(np.array([self.table.location(n).at for n in names]), c["crowding_range"], c["crowding_most"])
@@ -197,12 +202,21 @@ class ScwRules:
         p = state["pending"]
         if p and action.verb not in (("press-on", "take-cover") if p["kind"] == "press_on" else ("bayonet", "hold")):
             raise IllegalAction("", f"first decide: {self._pending_text(state)}")
-        handler = getattr(self, "_do_" + action.verb.replace("-", "_"))
         s = copy.deepcopy(state)
+        return s, self.apply_in_place(s, action)
+
+    def apply_in_place(self, state: dict, action) -> list[Event]:
+        """``apply`` on ``state`` itself, no copy (a simulation's own state); returns the events.  An order the
+        rules refuse may leave ``state`` half changed: it is for orders from ``legal_actions``."""
+        if isinstance(action, str):
+            action = parse_order(action)
+        if state["outcome"]:
+            raise IllegalAction("", f"the game is over: {state['outcome']['reason']}")
+        handler = getattr(self, "_do_" + action.verb.replace("-", "_"))
         events: list[Event] = []
-        handler(s, action, events)
-        self._check_outcome(s, events)
-        return s, events
+        handler(state, action, events)
+        self._check_outcome(state, events)
+        return events
 
     # ------------------------------------------------------------ look-ups
     def _team(self, state, tid, rule="") -> dict:
@@ -962,7 +976,10 @@ class ScwRules:
                 out.append(Leave(t["id"]))
                 continue
             for g in guns:
-                if P.can_close_assault(distance(t["at"], g["at"]), t["bravado"]):
+                d = distance(t["at"], g["at"])
+                # a team already standing on the gun (a bayonet charge stopped there by a gun revealed on the
+                # way) has no move left to charge with: SCW Bomb and Bayonet 1 is a move, and apply refuses it
+                if d > EPS and P.can_close_assault(d, t["bravado"]):
                     out.append(Assault(t["id"], g["id"]))
             for dest in self._move_targets(state, t):
                 out.append(Move(t["id"], dest[0], dest[1]))
