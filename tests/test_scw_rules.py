@@ -619,3 +619,19 @@ def test_an_order_to_any_point_reads_back_exactly_so_the_log_replays():
     assert Move("T2", 24.0, 39.5).text() == "move T2 24,39.5"
     assert parse_order("cover C1 T3,T5").to_dict() == {"verb": "cover", "gun": "C1", "teams": ["T3", "T5"]}
     assert RULES.action_from_dict(parse_order("cover C1 T3,T5").to_dict()) == parse_order("cover C1 T3,T5")
+
+
+def test_a_team_standing_on_a_gun_is_not_offered_a_charge_it_cannot_make():
+    """SCW Bomb and Bayonet 1: a charge is a move to the gun.  A bayonet charge stopped on the gun's position
+    (pinned by a gun turned over on the way, then rallied) leaves the team there with the gun not taken: no
+    move is left to charge with, so the charge is not offered; every order offered is one the rules accept."""
+    s = quiet(4)
+    add_gun(s, "C2", (40.0, 20.0), 90.0, lost=1, silenced=True)
+    put(s, "T2", (40.0, 20.0))
+    legal = RULES.legal_actions(s)
+    assert not any(a.verb == "assault" and a.team == "T2" for a in legal)
+    with pytest.raises(IllegalAction) as e:
+        RULES.apply(s, "assault T2 C2")
+    assert "already there" in str(e.value)
+    for a in legal:
+        RULES.apply(s, a)

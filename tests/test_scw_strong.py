@@ -67,8 +67,10 @@ def test_it_never_peeks_at_the_face_down_cards_or_the_dice():
         other["cards"][b]["face"], other["cards"][b]["picture"] = faces[a]
     other["rng"] = (s["rng"] * 3 + 7) % 2**64
     assert seen_seed(RULES, s) == seen_seed(RULES, other)
-    one, two = strong_for(RULES, "attacker", **QUICK), strong_for(RULES, "attacker", **QUICK)
+    one = strong_for(RULES, "attacker", every_order=True, **QUICK)     # the first order simulated too
+    two = strong_for(RULES, "attacker", every_order=True, **QUICK)
     assert one(s) == two(other)
+    assert one.player.last_simulations > 0 and "simulated games won" in one.player.last_reason
     assert one.player.last_reason == two.player.last_reason
 
 
@@ -93,10 +95,11 @@ def test_a_simulation_deals_the_hidden_cards_anew_and_never_moves_the_real_dice(
 
 
 def test_cancel_stops_the_thinking_and_the_baseline_order_is_played():
-    s = RULES.initial_state(5)
+    s = last_gun_position()
+    s["turn"] = 6
     f = strong_for(RULES, "attacker", cancel=lambda: True)
     action = f(s)
-    assert action in RULES.legal_actions(s)
+    assert action == Assault("T2", "C2")             # the rule of thumb's order: a charge comes first
     assert f.player.last_simulations == 0 and "no time to think" in f.player.last_reason
     asked = []
     g = strong_for(RULES, "attacker", rollouts=200, cancel=lambda: len(asked) > 5 or asked.append(1))

@@ -50,13 +50,18 @@ from ..rulesets.scw.actions import EndTurn, Move, Order, Place
 from ..rulesets.scw.bot import attacker_move, automatic_layout, defender_move
 from ..rulesets.scw.enemy import active_guns, gun_cone
 
-STRONG_OPTIONS = {"budget": float, "rollouts": int, "setup_rollouts": int, "candidates": int, "layouts": int}
+STRONG_OPTIONS = {"budget": float, "rollouts": int, "setup_rollouts": int, "candidates": int, "layouts": int,
+                  "every_order": bool}
 
 SIDES = ("attacker", "defender")
 SHAPE = 0.1              # the value of a simulated game: + this much for the figures left, as much for the guns taken
 MAX_ORDERS = 600         # a simulated game that runs longer is stopped and valued as it stands
 SIDESTEP_ANGLES = (20, -20, 40, -40, 60, -60, 80, -80)
 SIM_SALT = 0x51_4D_5C_A7_0F_F1_CE_5D
+KEY_ORDERS = ("press-on", "bayonet", "assault", "fire", "grenade", "cover", "rally", "leave")
+RULE_OF_THUMB = {"move": "one team bounds a turn, towards the nearest gun or card",
+                 "end": "one team has bounded this turn; the others keep out of the guns' sight",
+                 "take-cover": "in cover within grenade range of a gun", "place": "the automatic procedure's place"}
 SURE = 1.0               # the attacker leaves its rule of thumb only for an order this many standard errors better
 
 
@@ -189,8 +194,8 @@ def value_for(side: str, state: dict) -> float:
 class StrongScw:
     """Chooses one legal decision at a time for one side of the skirmish, by simulated games (see the module)."""
 
-    def __init__(self, side: str, budget: float = 0.0, rollouts: int = 32, setup_rollouts: int = 192,
-                 candidates: int = 16, layouts: int = 16, cancel=None):
+    def __init__(self, side: str, budget: float = 0.0, rollouts: int = 24, setup_rollouts: int = 192,
+                 candidates: int = 12, layouts: int = 16, every_order: bool = False, cancel=None):
         if side not in SIDES:
             raise ValueError(f"the skirmish has no side {side!r} (sides: {', '.join(SIDES)})")
         self.side = side
@@ -199,6 +204,7 @@ class StrongScw:
         self.setup_rollouts = max(1, int(setup_rollouts))   # simulated attacks to choose where the cards lie
         self.candidates = max(1, int(candidates))
         self.layouts = max(1, int(layouts))
+        self.every_order = bool(every_order)     # simulate every order, not only where a key order is open
         self.cancel = cancel or (lambda: False)  # asked between two simulations: True stops the thinking
         self.last_reason = ""
         self.last_simulations = 0                # simulated games behind the last decision
@@ -206,7 +212,7 @@ class StrongScw:
 
     def fork(self) -> "StrongScw":
         twin = StrongScw(self.side, self.budget, self.rollouts, self.setup_rollouts, self.candidates, self.layouts,
-                         self.cancel)
+                         self.every_order, self.cancel)
         twin._layout = dict(self._layout)
         return twin
 
@@ -251,15 +257,15 @@ class StrongScw:
                     stats[i][2] += value >= 1.0          # the side won that game (value_for)
                     stats[i][3] += value * value
                     self.last_simulations += 1
-            if len(alive) == 1:
-                break
+            if len(alive) <= 2:
+                break                            # the last round: these are compared as they stand
             alive.sort(key=lambda i: (-stats[i][0] / stats[i][1], i))
             keep = alive[:(len(alive) + 1) // 2]
             if keep_first and 0 in alive and 0 not in keep:
-                keep[-1] = 0                     # the rule of thumb's choice stays in the running to the end
+                keep.append(0)                   # the rule of thumb's choice stays in the running to the end
+            if len(keep) >= len(alive):
+                break                            # no fewer left (three, the first kept): compared as they stand
             alive = keep
-            if len(alive) == 1:
-                break
         return stats, alive
 
     @staticmethod
@@ -275,6 +281,10 @@ class StrongScw:
     # ------------------------------------------------------------ the attacker's orders
     def _order(self, rules, state: dict, legal: list) -> Order:
         start = time.perf_counter()
+        if not self.every_order and not any(a.verb in KEY_ORDERS for a in legal):
+            first = paced_move(rules, state)
+            self.last_reason = f"{describe(state, first)}: {RULE_OF_THUMB.get(first.verb, 'the rule of thumb')}"
+            return first
         cands, notes = self.candidates_for(rules, state, legal)
         if len(cands) == 1:
             self.last_reason = f"{describe(state, cands[0], notes.get(cands[0], ''))}: the only sensible order"
@@ -411,6 +421,7 @@ class StrongScw:
         options = self.layouts_for(rules, state)
         if not options:
             return {}
+        auto_first = options[0] == tuple(sorted(automatic_layout(rules, state)))
         base = seen_seed(rules, state) ^ SIM_SALT
         deals: dict = {}
 
@@ -422,16 +433,23 @@ class StrongScw:
                 rules.apply_in_place(s, Place(cid, pos))
             return value_for(self.side, play_on(rules, s, attacker_move))
 
-        stats, alive = self._halving(start, len(options), self.setup_rollouts, simulate)
+        stats, alive = self._halving(start, len(options), self.setup_rollouts, simulate, keep_first=auto_first)
         ranked = self._best(stats, alive)
         best = ranked[0]
+        if auto_first and best != 0 and (not stats[0][1] or not _surely_better(stats[best], stats[0])):
+            best = 0                             # nothing surely better than the automatic procedure's layout
         layout = dict(zip(waiting, options[best]))
         if stats[best][1]:
             _, n, held, _ = stats[best]
-            auto = f"; the automatic procedure's layout {100 * stats[0][2] / stats[0][1]:.0f} %" \
-                if stats[0][1] and best != 0 else ""
-            self.last_reason = (f"lays the cards at {', '.join(options[best])}: the best of {len(options)} layouts, "
-                                f"held {held} of {n} simulated attacks ({100 * held / n:.0f} %{auto})")
+            if best == 0 and auto_first:
+                self.last_reason = (f"lays the cards at {', '.join(options[best])}, the automatic procedure's "
+                                    f"layout: held {held} of {n} simulated attacks ({100 * held / n:.0f} %), "
+                                    f"none of {len(options) - 1} others surely better")
+            else:
+                auto = (f"; the automatic procedure's layout {100 * stats[0][2] / stats[0][1]:.0f} % of "
+                        f"{stats[0][1]}") if auto_first and stats[0][1] else ""
+                self.last_reason = (f"lays the cards at {', '.join(options[best])}: the best of {len(options)} "
+                                    f"layouts, held {held} of {n} simulated attacks ({100 * held / n:.0f} %{auto})")
         else:
             self.last_reason = "no time to think: the automatic procedure's layout"
         return layout
