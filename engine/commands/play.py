@@ -20,7 +20,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bot", default="", help="sides the bot plays, comma separated (every side, for headless play); "
                         "'random' plays every side of any ruleset with random legal actions; 'strong' plays every "
-                        "side with the strong player (Demyansk and classic scenarios); SIDE=PLAYER (baseline or strong) chooses per side, "
+                        "side with the strong player (Demyansk, classic scenarios, the skirmish); SIDE=PLAYER "
+                        "(baseline or strong) chooses per side, "
                         "like german=strong,soviet=baseline")
     p.add_argument("--variant", action="append", default=[], metavar="X",
                    help="play with the scenario's variant X (repeat for more; the new-game dialog offers the same)")

@@ -194,8 +194,8 @@ def value_for(side: str, state: dict) -> float:
 class StrongScw:
     """Chooses one legal decision at a time for one side of the skirmish, by simulated games (see the module)."""
 
-    def __init__(self, side: str, budget: float = 0.0, rollouts: int = 24, setup_rollouts: int = 192,
-                 candidates: int = 12, layouts: int = 16, every_order: bool = False, cancel=None):
+    def __init__(self, side: str, budget: float = 0.0, rollouts: int = 24, setup_rollouts: int = 64,
+                 candidates: int = 12, layouts: int = 8, every_order: bool = False, cancel=None):
         if side not in SIDES:
             raise ValueError(f"the skirmish has no side {side!r} (sides: {', '.join(SIDES)})")
         self.side = side
@@ -392,8 +392,9 @@ class StrongScw:
         return defender_move(rules, state)
 
     def layouts_for(self, rules, state: dict) -> list[tuple[str, ...]]:
-        """The ways to lay the cards still in hand, by the rules (SCW Scenario 2), the automatic procedure's
-        first, then the deepest, then others spread over the rest; at most ``layouts``."""
+        """The ways to lay the cards still in hand, by the rules (SCW Scenario 2): the deepest first (the
+        farthest from the attackers' base line on the whole), then the next deepest, the automatic procedure's
+        layout and others spread over the rest; at most ``layouts``."""
         waiting = [cid for cid, c in sorted(state["cards"].items()) if c["position"] is None]
         taken = [c["position"] for c in state["cards"].values() if c["position"]]
         names = sorted(loc.name for loc in rules.table.locations_of_kind(rules.scenario.position_kind)
@@ -403,10 +404,11 @@ class StrongScw:
         legal = [combo for combo in itertools.combinations(names, len(waiting))
                  if not rules.crowded(taken + list(combo))]
         legal.sort(key=lambda combo: (-sum(depth[n] for n in combo), combo))
-        auto = tuple(sorted(automatic_layout(rules, state)))
-        out = [auto] if len(auto) == len(waiting) else []
         deep = max(1, self.layouts // 2)
-        out += [c for c in legal[:deep] if c not in out]
+        out = list(legal[:deep])
+        auto = tuple(sorted(automatic_layout(rules, state)))
+        if len(auto) == len(waiting) and auto not in out:
+            out.append(auto)
         rest = legal[deep:]
         want = self.layouts - len(out)
         if rest and want > 0:
@@ -421,7 +423,6 @@ class StrongScw:
         options = self.layouts_for(rules, state)
         if not options:
             return {}
-        auto_first = options[0] == tuple(sorted(automatic_layout(rules, state)))
         base = seen_seed(rules, state) ^ SIM_SALT
         deals: dict = {}
 
@@ -433,25 +434,24 @@ class StrongScw:
                 rules.apply_in_place(s, Place(cid, pos))
             return value_for(self.side, play_on(rules, s, attacker_move))
 
-        stats, alive = self._halving(start, len(options), self.setup_rollouts, simulate, keep_first=auto_first)
+        stats, alive = self._halving(start, len(options), self.setup_rollouts, simulate, keep_first=True)
         ranked = self._best(stats, alive)
         best = ranked[0]
-        if auto_first and best != 0 and (not stats[0][1] or not _surely_better(stats[best], stats[0])):
-            best = 0                             # nothing surely better than the automatic procedure's layout
+        if best != 0 and (not stats[0][1] or not _surely_better(stats[best], stats[0])):
+            best = 0                             # nothing surely better than the deepest layout
         layout = dict(zip(waiting, options[best]))
         if stats[best][1]:
             _, n, held, _ = stats[best]
-            if best == 0 and auto_first:
-                self.last_reason = (f"lays the cards at {', '.join(options[best])}, the automatic procedure's "
-                                    f"layout: held {held} of {n} simulated attacks ({100 * held / n:.0f} %), "
-                                    f"none of {len(options) - 1} others surely better")
+            if best == 0:
+                self.last_reason = (f"lays the cards at {', '.join(options[best])}, the deepest layout the rules "
+                                    f"allow (defence in depth): held {held} of {n} simulated attacks "
+                                    f"({100 * held / n:.0f} %), none of {len(options) - 1} others surely better")
             else:
-                auto = (f"; the automatic procedure's layout {100 * stats[0][2] / stats[0][1]:.0f} % of "
-                        f"{stats[0][1]}") if auto_first and stats[0][1] else ""
                 self.last_reason = (f"lays the cards at {', '.join(options[best])}: the best of {len(options)} "
-                                    f"layouts, held {held} of {n} simulated attacks ({100 * held / n:.0f} %{auto})")
+                                    f"layouts, held {held} of {n} simulated attacks ({100 * held / n:.0f} %; the "
+                                    f"deepest layout {100 * stats[0][2] / stats[0][1]:.0f} % of {stats[0][1]})")
         else:
-            self.last_reason = "no time to think: the automatic procedure's layout"
+            self.last_reason = "no time to think: the deepest layout the rules allow (defence in depth)"
         return layout
 
 
@@ -527,7 +527,7 @@ def describe(state: dict, a: Order, note: str = "") -> str:
     if v == "fire":
         return f"{a.team} fires its LMG at the gun at {a.gun}"
     if v == "cover":
-        return f"{','.join(a.teams)} give covering fire against the gun at {a.gun}"
+        return f"{','.join(a.teams)} give{'s' if len(a.teams) == 1 else ''} covering fire against the gun at {a.gun}"
     if v == "assault":
         return f"{a.team} charges the gun at {a.gun}"
     if v == "grenade":
