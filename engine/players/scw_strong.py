@@ -5,34 +5,37 @@ How they decide (docs/bots.md, "The skirmish's players", says the same in words)
 * **What is left to decide.**  The defenders' guns are played by the rules' own procedure (SCW Contact 4,
   ``engine/rulesets/scw/enemy.py``): no player touches them.  The defender decides only where the cards are
   laid when the scenario says ``cards = "player"`` (SCW Scenario 2); the attacker gives every order.
-* **Simulated games.**  Every decision is weighed by playing the game on from it many times with the
-  engine, each side then played by its baseline (``engine/rulesets/scw/bot.py``).  A simulation works on a
-  copy of the state whose generator is seeded anew from what the attacking player can see (the positions,
-  figures, Bravado, turn: ``ScwRules.view``), never from the game's own generator, and whose face-down cards
-  are dealt anew from what is known of them (how many are still face down, the faces already turned, and
-  SCW Scenario 2's deal: one picture card and five from the rest of the pack); so neither player peeks at
-  the cards or the dice, has any chance of its own, or moves the real game's dice.  The n-th simulation of
-  every candidate starts from the same deal and the same dice (common random numbers), so candidates are
-  compared on the same luck.
+* **Simulated games.**  A decision is weighed by playing the game on from it many times with the engine,
+  the defender's set-up then by its baseline (``engine/rulesets/scw/bot.py``), the attacker by its rule of
+  thumb (``paced_move``).  A simulation works on a copy of the state whose generator is seeded anew from
+  what the attacking player can see (the positions, figures, Bravado, turn: ``ScwRules.view``), never from
+  the game's own generator, and whose face-down cards are dealt anew from what is known of them (how many
+  are still face down, the faces already turned, and SCW Scenario 2's deal: one picture card and five from
+  the rest of the pack); so neither player peeks at the cards or the dice, has any chance of its own, or
+  moves the real game's dice.  The n-th simulation of every candidate starts from the same deal and the
+  same dice (common random numbers), so candidates are compared on the same luck.
 * **The value of a simulated game**, to the attacker: 1 for taking every gun, 0 for a broken attack, plus a
   little (at most 0.2) for the share of its figures still standing and of the guns taken, so that among
   lost games the better ones count; the defender's is the same subtracted from 1.2.
-* **The attacker** lists its candidate orders: its baseline's choice, every charge, LMG fire, grenade,
-  covering fire, rally, leaving cover, ending the turn, taking cover for a team in a cone or within grenade
-  range, and per team at most three moves: the full move towards the nearest gun or card (the baseline's),
-  towards the nearest face-down card, and a move as close as it can get to that heading whose path touches
-  no gun's cone as it is laid now.  The candidates share ``rollouts`` simulations by successive halving: a
-  few each, the better half kept, more each, until one is left; it plays the one with the best mean value.
-* **The defender** lists every legal way of laying the cards still in hand (SCW Scenario 2's crowding),
-  keeps the deepest (the farthest from the attackers' base line on average, the rules' "defence in depth")
-  and others spread over the rest, and the automatic procedure's own layout; they share ``setup_rollouts``
-  simulated attacks by the baseline attacker, by successive halving; it lays the cards as the layout the
-  attack did worst against, one card a decision.
+* **The attacker** starts from a rule of thumb the engine found (``paced_move``: one team bounds a turn).
+  Where a key order is open (a pending choice, a charge, LMG fire, grenades, covering fire, a rally,
+  leaving cover) it lists candidate orders: the rule of thumb's first, every key order, ending the turn,
+  cover for a team in a cone or within grenade range, and per team at most three moves (the full move
+  towards the nearest gun or card, towards the nearest face-down card, and the full move turned least from
+  that heading whose path touches no gun's cone as it is laid now).  They share ``rollouts`` simulations by
+  successive halving (a few each, the better half kept, more each; the rule of thumb's order kept to the
+  end); it leaves the rule of thumb only for an order whose mean value is better by more than ``SURE``
+  standard errors.  Other orders are the rule of thumb's (``every_order`` simulates them too).
+* **The defender** starts from the deepest legal layout of the cards still in hand (SCW Scenario 2's
+  crowding; the farthest from the attackers' base line on the whole, the rulebook's "defence in depth"),
+  and sets it against the next deepest and the automatic procedure's layout in ``setup_rollouts``
+  simulated attacks by the baseline attacker, by successive halving; it lays another layout only when it
+  held surely better, one card a decision.
 
-Each decision leaves one line in ``last_reason`` ("T3 fires its LMG at the gun at C3: 58 % of 24 simulated
-games won, the next best 41 % (T2 moves 7.9 in. towards the gun at C3)").  The number of simulations is
-capped, not the clock, so a game is the same on any machine; ``budget`` (seconds a decision) adds a clock
-and ``cancel`` (asked between two simulations) stops the thinking: the best so far is played.
+Each decision leaves one line in ``last_reason`` ("T2 takes cover: 9 of 12 simulated games won (75 %); the
+next best 50 % of 12 (T2 presses on)").  The number of simulations is capped, not the clock, so a game is
+the same on any machine; ``budget`` (seconds a decision) adds a clock and ``cancel`` (asked between two
+simulations) stops the thinking: the rule of thumb's choice is played unless something was surely better.
 """
 from __future__ import annotations
 
@@ -332,7 +335,7 @@ class StrongScw:
         return line
 
     def candidates_for(self, rules, state: dict, legal: list) -> tuple[list[Order], dict]:
-        """The orders worth simulating now, the baseline's choice first, at most ``candidates``; with a few
+        """The orders worth simulating now, the rule of thumb's choice first, at most ``candidates``; with a few
         words on the moves that are not plain (an order -> its note)."""
         first = paced_move(rules, state)
         if state["pending"]:
