@@ -84,9 +84,10 @@ def _worker_dies_with_parent() -> None:
 def _one(job):
     from ..players.match import play_game
 
-    scenario, seed, players, variants = job
+    scenario, seed, players, *more = job          # (scenario, seed, players) or with the variants after them
+    variants = tuple(more[0]) if more else ()
     try:
-        return play_game(scenario, seed, players, variants)
+        return play_game(scenario, seed, players, *((variants,) if variants else ()))
     except SandtableError as e:     # said with the game it comes from, and picklable from a worker process
         who = ", ".join(f"{side} {name}" for side, name in players.items())
         raise SandtableError(f"{scenario} seed {seed} ({who}): {e}") from None
