@@ -92,6 +92,8 @@ LATER_SHARE = 0.3          # ... when its own side attacks first (the enemy stri
 THREAT_SHARE = 0.1         # ... and of what enemy units that could come up by next time (or arrive) would add
 SEEK_VALUE = 0.2           # no area to aim at: a unit next to the enemy (falls with the distance)
 MOVE_MARGIN = 0.01         # a move must improve the evaluation by more than this
+NEAREST_KEPT = 4           # movement: a unit's destinations evaluated in full, the nearest to its areas ...
+SAFEST_KEPT = 2            # ... and those fewest enemy attack points can reach
 
 
 # ---------------------------------------------------------------- what the scenario's data says, worked out once
@@ -401,13 +403,14 @@ class StrongClassic:
         self._key = None
         self._planned = False
         self._held: set[str] = set()             # units it decided not to move this phase
+        self._gains: dict = {}                   # unit -> the last known gain of its best move this phase
 
     def fork(self) -> "StrongClassic":
         """A copy with a memory of its own (it may think in another thread; kept only if its choice is played)."""
         twin = StrongClassic(self.side, self.blank_answer, self.budget, self.min_gain, self.max_battles,
                              self.cancel)
         twin._plan, twin._key, twin._planned = list(self._plan), self._key, self._planned
-        twin._held = set(self._held)
+        twin._held, twin._gains = set(self._held), dict(self._gains)
         return twin
 
     def _stop(self, start: float) -> bool:
@@ -421,7 +424,7 @@ class StrongClassic:
         self.last_reason = ""
         key = (st.turn, st.phase)
         if key != self._key:
-            self._key, self._plan, self._planned, self._held = key, [], False, set()
+            self._key, self._plan, self._planned, self._held, self._gains = key, [], False, set(), {}
         if st.pending:
             return self._answer(rules, st)
         legal = rules.legal_actions(st)
@@ -475,18 +478,25 @@ class StrongClassic:
 
     # ------------------------------------------------------------ movement
     def _move(self, rules, st, legal: list):
+        """The best move of the units still free to move, if it improves the position.
+
+        Each unit's destinations are screened first (``_shortlist``): only the nearest to its side's areas and the
+        safest are evaluated in full.  The units are then taken in the order of their last known gain (worked out
+        for every unit once a phase): the first one's moves are evaluated again in this position, and its move is
+        made if its gain is still at least every other unit's last known gain; otherwise its gain is updated and
+        the next is tried.  A unit whose best move no longer improves the position is held for the phase."""
         start = time.perf_counter()
         by_unit: dict[str, list] = {}
         for a in legal:
             if isinstance(a, A.Move) and a.unit not in self._held:
                 by_unit.setdefault(a.unit, []).append(a)
         now = self.value(rules, st)
-        best = None
-        for uid, options in by_unit.items():
-            if self.cancel() or best is not None and self._stop(start):
-                break                               # told to stop, or out of time with a move in hand
+        gains = {uid: g for uid, g in self._gains.items() if uid in by_unit}
+        fresh: dict = {}
+
+        def best_of(uid):
             top = None
-            for a in options:
+            for a in self._shortlist(rules, st, uid, by_unit[uid]):
                 try:
                     after, _ = rules.apply(st, a)
                 except IllegalAction:
@@ -494,17 +504,61 @@ class StrongClassic:
                 v = self.value(rules, after)
                 if top is None or (v, a.to) > (top[0], top[1].to):
                     top = (v, a, after)
-            if top is None or top[0] <= now + MOVE_MARGIN:
-                self._held.add(uid)                 # no move of it improves the position: it stays this phase
+            return top
+
+        for uid in by_unit:                       # units not yet weighed this phase: weighed now
+            if uid in gains:
                 continue
-            if best is None or top[0] > best[0]:
+            if self.cancel() or fresh and self._stop(start):
+                break
+            top = best_of(uid)
+            if top is None or top[0] <= now + MOVE_MARGIN:
+                self._held.add(uid)
+                continue
+            gains[uid] = top[0] - now
+            fresh[uid] = top
+        best = None
+        while gains:
+            uid = max(gains, key=lambda u: (gains[u], u))
+            top = fresh.get(uid) or best_of(uid)
+            fresh[uid] = top
+            if top is None or top[0] <= now + MOVE_MARGIN:
+                self._held.add(uid)               # no move of it improves the position: it stays this phase
+                del gains[uid]
+                continue
+            gains[uid] = top[0] - now
+            if all(gains[uid] >= g for u, g in gains.items() if u != uid) or self.cancel() or self._stop(start):
                 best = top
+                break
+        self._gains = gains
         if best is None:
             return None
         v, move, after = best
         self.last_reason = f"{self._aim_words(rules, after, move.unit).lstrip(', ') or 'a better position'} " \
                            f"(+{v - now:.1f})"
         return move
+
+    def _shortlist(self, rules, st, uid: str, options: list) -> list:
+        """The destinations of a unit worth evaluating in full: the ``NEAREST_KEPT`` nearest to the areas its side
+        must occupy or hold (by its class's costs, none of the units), and the ``SAFEST_KEPT`` beside the fewest
+        enemy attack points; every one when they are no more."""
+        if len(options) <= NEAREST_KEPT + SAFEST_KEPT:
+            return options
+        d = _data(rules)
+        cls, side = rules.type_of[uid].cls, rules.units[uid].side
+        index, occ = rules.map.index, rules.occupants(st)
+
+        def near(a):
+            i = index[rules.hex(a.to)]
+            return (min((cost[cls][i] for _, _, _, cost in d.areas), default=0.0), a.to)
+
+        def threat(a):
+            h = rules.hex(a.to)
+            return (sum(rules.values(st, e)[0] for n in rules.map.neighbors[h] for e in occ.get(n, ())
+                        if rules.units[e].side != side), near(a))
+        kept = sorted(options, key=near)[:NEAREST_KEPT]
+        kept += [a for a in sorted(options, key=threat) if a not in kept][:SAFEST_KEPT]
+        return kept
 
     def _aim_words(self, rules, st, uid: str) -> str:
         """A few words on where a unit now stands against the areas of the victory conditions."""
