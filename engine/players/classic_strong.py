@@ -92,8 +92,8 @@ LATER_SHARE = 0.3          # ... when its own side attacks first (the enemy stri
 THREAT_SHARE = 0.1         # ... and of what enemy units that could come up by next time (or arrive) would add
 SEEK_VALUE = 0.2           # no area to aim at: a unit next to the enemy (falls with the distance)
 MOVE_MARGIN = 0.01         # a move must improve the evaluation by more than this
-NEAREST_KEPT = 4           # movement: a unit's destinations evaluated in full, the nearest to its areas ...
-SAFEST_KEPT = 2            # ... and those fewest enemy attack points can reach
+NEAREST_KEPT = 6           # movement: a unit's destinations evaluated in full, the nearest to its areas ...
+SAFEST_KEPT = 4            # ... and those fewest enemy attack points can reach
 
 
 # ---------------------------------------------------------------- what the scenario's data says, worked out once
