@@ -82,8 +82,9 @@ class NewGameDialog(QDialog):
         self.budget_box.setRange(0.5, 30.0)
         self.budget_box.setSingleStep(0.5)
         self.budget_box.setValue(DEFAULT_BUDGET)
-        self.budget_box.setSuffix(" s a phase")
-        self.budget_box.setToolTip("The strong player's time for planning the battles of one combat phase")
+        self.budget_box.setSuffix(" s at a time")
+        self.budget_box.setToolTip("The longest the strong player thinks before it answers: its planning of a combat "
+                                   "phase's battles, or one move or order")
         lrl.addWidget(self.budget_box)
         self.level_box.currentIndexChanged.connect(
             lambda _i: self.budget_box.setEnabled(self.level_box.currentData() == "strong"))
