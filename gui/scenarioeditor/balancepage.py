@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 from PySide6.QtCore import QElapsedTimer, QObject, QProcess, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
@@ -16,6 +15,8 @@ from PySide6.QtWidgets import (
 
 from engine import content
 from engine.computer import players_for
+
+from .playrun import command_report, engine_command
 
 ROOT = content.root()
 PAIRINGS = (("strong", "strong", "the strong player on both sides"),
@@ -41,9 +42,8 @@ class BalanceRun(QObject):
         self._err, self._rest, self.stopped = b"", b"", False
         p = QProcess(self)
         p.setWorkingDirectory(str(ROOT))
-        p.setProgram(sys.executable)
-        # a desktop bundle's executable is the program itself, which runs the engine's command line as ``engine``
-        engine = ["engine"] if getattr(sys, "frozen", False) else ["-m", "engine"]
+        program, *engine = engine_command()
+        p.setProgram(program)
         p.setArguments([*engine, "balance", str(scenario_path), "--bots", ",".join(players), "--games", str(games),
                         "--seed", str(seed), "--jobs", str(jobs or min(os.cpu_count() or 1, games)), "--json"])
         p.readyReadStandardError.connect(self._progress)
@@ -79,23 +79,11 @@ class BalanceRun(QObject):
         self._progress()
         out = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip()
         rest = (self._rest + self._err).decode("utf-8", "replace").strip()
-        try:
-            doc = json.loads(out.splitlines()[-1]) if out else {}
-        except json.JSONDecodeError:
-            doc = {}
-        if code == 0 and "sides" in doc:
+        doc, error = command_report(code, out, rest, "sides", "balance")
+        if doc is not None:
             self.finished.emit(doc)
-            return
-        lines = []
-        for line in out.splitlines():
-            try:
-                p = json.loads(line)
-            except json.JSONDecodeError:
-                lines.append(line)
-                continue
-            if isinstance(p, dict):
-                lines.append(": ".join(str(p[k]) for k in ("file", "key", "message", "error") if p.get(k)))
-        self.failed.emit("\n".join(x for x in lines if x) or rest or f"the balance command ended with code {code}")
+        else:
+            self.failed.emit(error)
 
 
 class ShareBars(QWidget):
@@ -237,11 +225,7 @@ class BalancePage(QWidget):
             ed.say(f"the computer has no player for the {ed.scenario.ruleset} rules that plays to win (only the "
                    "random one): a balance check needs the baseline or the strong player")
             return False
-        if ed.check():
-            ed.tabs.setCurrentIndex(4)
-            ed.say("fix the problems before checking the balance")
-            return False
-        if (ed.dirty or ed.path is None) and not ed.save():
+        if not ed.ready_to_run("checking the balance"):
             return False
         if games is not None:
             self.games.setValue(games)

@@ -12,6 +12,33 @@ from engine import content
 ROOT = content.root()
 
 
+def engine_command() -> list[str]:
+    """The program and first arguments that run the engine's command line: a desktop bundle's executable is the
+    program itself, which runs it as ``engine``."""
+    return [sys.executable, "engine"] if getattr(sys, "frozen", False) else [sys.executable, "-m", "engine"]
+
+
+def command_report(code: int, out: str, err: str, key: str, what: str) -> tuple[dict | None, str]:
+    """An engine command's JSON report (its last line of standard output, holding ``key``) when it succeeded, else
+    None and what went wrong in words: its problems (file, key, message) or error, else its standard error."""
+    try:
+        doc = json.loads(out.splitlines()[-1]) if out else {}
+    except json.JSONDecodeError:
+        doc = {}
+    if code == 0 and isinstance(doc, dict) and key in doc:
+        return doc, ""
+    lines = []
+    for line in out.splitlines():
+        try:
+            p = json.loads(line)
+        except json.JSONDecodeError:
+            lines.append(line)
+            continue
+        if isinstance(p, dict):
+            lines.append(": ".join(str(p[k]) for k in ("file", "key", "message", "error") if p.get(k)))
+    return None, "\n".join(x for x in lines if x) or err or f"the {what} command ended with code {code}"
+
+
 class PlayRun(QObject):
     """One headless game with the baseline bot for every side; ``finished(report)`` carries the JSON report."""
 
@@ -28,9 +55,8 @@ class PlayRun(QObject):
         self.report, self.error = None, ""
         p = QProcess(self)
         p.setWorkingDirectory(str(ROOT))
-        p.setProgram(sys.executable)
-        # a desktop bundle's executable is the program itself, which runs the engine's command line as ``engine``
-        engine = ["engine"] if getattr(sys, "frozen", False) else ["-m", "engine"]
+        program, *engine = engine_command()
+        p.setProgram(program)
         p.setArguments([*engine, "play", str(scenario_path), "--seed", str(seed), "--bot", ",".join(sides),
                         "--json"])
         p.finished.connect(self._done)
@@ -43,21 +69,9 @@ class PlayRun(QObject):
     def _done(self, code: int, _status) -> None:
         out = bytes(self.process.readAllStandardOutput()).decode("utf-8", "replace").strip()
         err = bytes(self.process.readAllStandardError()).decode("utf-8", "replace").strip()
-        try:
-            doc = json.loads(out.splitlines()[-1]) if out else {}
-        except json.JSONDecodeError:
-            doc = {}
-        if code == 0 and "winner" in doc:
+        doc, self.error = command_report(code, out, err, "winner", "play")
+        if doc is not None:
             self.report = doc
             self.finished.emit(doc)
             return
-        lines = []
-        for line in out.splitlines():
-            try:
-                p = json.loads(line)
-            except json.JSONDecodeError:
-                lines.append(line)
-                continue
-            lines.append(": ".join(str(p[k]) for k in ("key", "message", "error") if p.get(k)))
-        self.error = "\n".join(x for x in lines if x) or err or f"the play command ended with code {code}"
         self.failed.emit(self.error)

@@ -326,17 +326,22 @@ class ScenarioEditor(QMainWindow):
         if self.scenario is None:
             self.say("Open a scenario or start a new one on a map first")
             return False
-        if self.check():
-            self.tabs.setCurrentIndex(4)
-            self.say("fix the problems before playing")
-            return False
-        if (self.dirty or self.path is None) and not self.save():
+        if not self.ready_to_run("playing"):
             return False
         sides = sorted({u.side for u in self.scenario.units.values()})
         self.result.headline.setText("Playing…")
         self.runner.start(str(self.path), sides, seed if seed is not None else self.seed.value())
         self.tabs.setCurrentIndex(4)
         return True
+
+    def ready_to_run(self, doing: str) -> bool:
+        """Whether the scenario can be handed to the engine's command line: no problem found (else the "Check and
+        play" page lists them and the editor says to fix them before ``doing``), and saved."""
+        if self.check():
+            self.tabs.setCurrentIndex(4)
+            self.say(f"fix the problems before {doing}")
+            return False
+        return not ((self.dirty or self.path is None) and not self.save())
 
     def check_balance(self) -> bool:
         """Show the Balance page and play the scenario many times in the background (its Check balance)."""
