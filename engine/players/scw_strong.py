@@ -194,6 +194,19 @@ def value_for(side: str, state: dict) -> float:
 
 
 # ---------------------------------------------------------------- the player
+
+def _dealer(rules, state: dict):
+    """The ``j``-th copy of ``state`` to simulate on, as a function of ``j``: the face-down cards dealt anew and
+    the dice seeded from what the attacker sees (``deal_anew``), each deal worked out once and copied afresh."""
+    base = seen_seed(rules, state) ^ SIM_SALT
+    deals: dict = {}
+
+    def deal(j: int) -> dict:
+        if j not in deals:
+            deals[j] = marshal.dumps(deal_anew(rules, state, (base + j * 0x9E3779B97F4A7C15) & (2**64 - 1)))
+        return marshal.loads(deals[j])
+    return deal
+
 class StrongScw:
     """Chooses one legal decision at a time for one side of the skirmish, by simulated games (see the module)."""
 
@@ -292,13 +305,10 @@ class StrongScw:
         if len(cands) == 1:
             self.last_reason = f"{describe(state, cands[0], notes.get(cands[0], ''))}: the only sensible order"
             return cands[0]
-        base = seen_seed(rules, state) ^ SIM_SALT
-        deals: dict = {}
+        deal = _dealer(rules, state)
 
         def simulate(i: int, j: int) -> float:
-            if j not in deals:
-                deals[j] = marshal.dumps(deal_anew(rules, state, (base + j * 0x9E3779B97F4A7C15) & (2**64 - 1)))
-            s = marshal.loads(deals[j])
+            s = deal(j)
             try:
                 rules.apply_in_place(s, cands[i])
             except IllegalAction:
@@ -426,13 +436,10 @@ class StrongScw:
         options = self.layouts_for(rules, state)
         if not options:
             return {}
-        base = seen_seed(rules, state) ^ SIM_SALT
-        deals: dict = {}
+        deal = _dealer(rules, state)
 
         def simulate(i: int, j: int) -> float:
-            if j not in deals:
-                deals[j] = marshal.dumps(deal_anew(rules, state, (base + j * 0x9E3779B97F4A7C15) & (2**64 - 1)))
-            s = marshal.loads(deals[j])
+            s = deal(j)
             for cid, pos in zip(waiting, options[i]):
                 rules.apply_in_place(s, Place(cid, pos))
             return value_for(self.side, play_on(rules, s, attacker_move))
