@@ -70,6 +70,39 @@ def bot_for(rules, side: str, options: dict | None = None, bot: str = BASELINE, 
     return mod.bot_for(rules, side, **dict(options or {})) if options else mod.bot_for(rules, side)
 
 
+def chooser(rules, player):
+    """``player.choose`` as a function of the state alone, carrying its ``player`` (whose ``fork`` gives a copy
+    with memory of its own: :func:`fork`)."""
+
+    def choose(st):
+        return player.choose(rules, st)
+
+    choose.player = player
+    choose.fork = lambda: chooser(rules, player.fork())
+    return choose
+
+
+def parse_players(spec: str, sides, ruleset: str) -> tuple[dict[str, str], list[str]]:
+    """A ``--bot`` text (``strong``, or ``SIDE[=PLAYER],...`` with players "baseline" and "strong") as each named
+    side's player, and the problems found in it, in words."""
+    words = [w.strip() for w in (spec or "").split(",") if w.strip()]
+    if words == [STRONG]:
+        words = [f"{s}={STRONG}" for s in sides]
+    players, problems = {}, []
+    for w in words:
+        side, _, who = w.partition("=")
+        who = who or BASELINE
+        if side not in sides:
+            problems.append(f"no side {side!r}")
+        elif who not in BOTS:
+            problems.append(f"no player {who!r} (players: {', '.join(BOTS)})")
+        elif who == STRONG and not has_strong(ruleset):
+            problems.append(f"the strong player does not know the {ruleset} rules")
+        else:
+            players[side] = who
+    return players, problems
+
+
 def fork(bot):
     """A copy of ``bot`` with a memory of its own (its ``fork``), or the bot itself when it keeps none: the copy
     may think in another thread and be adopted only if its answer is played."""

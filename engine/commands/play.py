@@ -94,23 +94,9 @@ def run(args) -> int:
 
 def _players(spec: str, sides: list[str], ruleset: str) -> dict[str, str]:
     """``--bot``: each side's player ("baseline" or "strong"); BadFile naming --bot unless every side has one."""
-    from ..computer import BOTS, STRONG, has_strong
+    from ..computer import parse_players
 
-    words = [w.strip() for w in spec.split(",") if w.strip()]
-    if words == [STRONG]:
-        words = [f"{s}={STRONG}" for s in sides]
-    players, problems = {}, []
-    for w in words:
-        side, _, who = w.partition("=")
-        who = who or "baseline"
-        if side not in sides:
-            problems.append(f"no side {side!r}")
-        elif who not in BOTS:
-            problems.append(f"no player {who!r} (players: {', '.join(BOTS)})")
-        elif who == STRONG and not has_strong(ruleset):
-            problems.append(f"the strong player does not know the {ruleset} rules")
-        else:
-            players[side] = who
+    players, problems = parse_players(spec, sides, ruleset)
     if problems or sorted(players) != sides:
         raise BadFile([Problem("--bot", "", f"headless play needs a player for every side: --bot {','.join(sides)} "
                                f"(the baseline bot) or --bot random or --bot strong or --bot "

@@ -75,7 +75,7 @@ from engine.maps.hexes import hex_distance
 
 from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
-from ..rulesets.demyansk.bot import chooser
+from ..computer import chooser
 from ..scenario.victory import LEVELS
 from .strong import odds_first, pick_battles
 

@@ -46,6 +46,7 @@ import marshal
 import math
 import time
 
+from ..computer import chooser
 from ..errors import IllegalAction
 from ..game import next_die, seed_rng
 from ..maps.table import distance
@@ -553,17 +554,6 @@ def describe(state: dict, a: Order, note: str = "") -> str:
     if v in words:
         return f"{a.team} {words[v]}"
     return a.text()
-
-
-def chooser(rules, player: StrongScw):
-    """``player.choose`` as a function of the state alone, carrying its ``player`` and ``fork``."""
-
-    def choose(state):
-        return player.choose(rules, state)
-
-    choose.player = player
-    choose.fork = lambda: chooser(rules, player.fork())
-    return choose
 
 
 def strong_for(rules, side: str, cancel=None, **options):

@@ -37,7 +37,8 @@ import time
 from ..charts import ChartAnswer, read_cell
 from ..errors import IllegalAction
 from ..rulesets.demyansk import actions as A
-from ..rulesets.demyansk.bot import DemyanskBot, _nearest, chooser
+from ..computer import chooser
+from ..rulesets.demyansk.bot import DemyanskBot, _nearest
 from ..rulesets.demyansk.movement import reach
 from ..rulesets.demyansk.supply import continuous_front, west_region
 from ..rulesets.demyansk.charts import CRT, crt_key

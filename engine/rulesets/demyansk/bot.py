@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 
 from ...charts import ChartAnswer
+from ...computer import chooser
 from ...errors import IllegalAction
 from engine.maps.hexes import Hex, hex_distance
 from . import actions as A
@@ -371,15 +372,3 @@ def bot_for(rules, side: str, **options):
     if unknown:
         raise ValueError(f"the Demyansk bot has no option {', '.join(sorted(unknown))}")
     return chooser(rules, DemyanskBot(side, **options))
-
-
-def chooser(rules, player):
-    """``player.choose`` as a function of the state alone, carrying its ``player`` (whose ``fork`` gives a copy
-    with memory of its own: ``engine.computer.fork``)."""
-
-    def choose(st):
-        return player.choose(rules, st)
-
-    choose.player = player
-    choose.fork = lambda: chooser(rules, player.fork())
-    return choose

@@ -53,21 +53,9 @@ def summary(game: Game) -> dict:
 def players_from(spec: str) -> dict[str, str]:
     """``--bot``: each side's player ("baseline" or "strong"); the attacker must have one, the defender has the
     baseline unless named (it decides only where the cards lie).  BadFile naming --bot otherwise."""
-    from ...computer import BOTS, STRONG
+    from ...computer import parse_players
 
-    words = [w.strip() for w in (spec or "").split(",") if w.strip()]
-    if words == [STRONG]:
-        words = [f"{s}={STRONG}" for s in SIDES]
-    players, problems = {}, []
-    for w in words:
-        side, _, who = w.partition("=")
-        who = who or "baseline"
-        if side not in SIDES:
-            problems.append(f"no side {side!r}")
-        elif who not in BOTS:
-            problems.append(f"no player {who!r} (players: {', '.join(BOTS)})")
-        else:
-            players[side] = who
+    players, problems = parse_players(spec, SIDES, "scw")
     if problems or "attacker" not in players:
         raise BadFile([Problem("--bot", "", "headless skirmish play needs --bot attacker (the baseline), --bot "
                                             "strong, or --bot attacker=strong,defender=baseline (the defenders' "
