@@ -65,7 +65,7 @@ def test_the_platoon_deploys_on_the_base_line_and_six_cards_lie_face_down():
     assert sum(c["picture"] for c in cards) >= 1
     assert len({c["face"] for c in cards}) == 6
     assert len({c["position"] for c in cards}) == 6
-    assert not RULES._crowded([c["position"] for c in cards])
+    assert not RULES.crowded([c["position"] for c in cards])
     hidden = RULES.view(s)
     assert all(c["face"] is None and c["picture"] is None for c in hidden["cards"].values())
     assert "rng" not in hidden

@@ -110,7 +110,7 @@ class ScwRules:
         for name in free:
             if len(chosen) == len(state["cards"]):
                 break
-            if not self._crowded(chosen + [name]):
+            if not self.crowded(chosen + [name]):
                 chosen.append(name)
         if len(chosen) < len(state["cards"]):
             raise BadFile([Problem(self.table.source, "points",
@@ -122,9 +122,6 @@ class ScwRules:
 
     def crowded(self, names: list[str]) -> bool:
         """Whether cards on these positions would put more than two within 4 inches of each other (SCW Scenario 2)."""
-        return self._crowded(names)
-
-    def _crowded(self, names: list[str]) -> bool:
         c = self.t["cards"]
         return crowded(np.array([self.table.location(n).at for n in names]), c["crowding_range"], c["crowding_most"])
 
@@ -324,7 +321,7 @@ class ScwRules:
         taken = [c["position"] for c in state["cards"].values() if c["position"]]
         if a.position in taken:
             raise IllegalAction(rule, f"a card already lies at {a.position}")
-        if self._crowded(taken + [a.position]):
+        if self.crowded(taken + [a.position]):
             raise IllegalAction(rule, "no more than two cards may lie within 4 inches of each other")
         self._lay_card(card, a.position)
         events.append(Event("placed", f"a card is laid face down at {a.position}", {"card": a.card}))
@@ -1017,6 +1014,6 @@ class ScwRules:
         taken = [c["position"] for c in state["cards"].values() if c["position"]]
         out = []
         for loc in sorted(self.table.locations_of_kind(self.scenario.position_kind), key=lambda l: l.name):
-            if loc.name not in taken and not self._crowded(taken + [loc.name]):
+            if loc.name not in taken and not self.crowded(taken + [loc.name]):
                 out.append(Place(waiting[0], loc.name))
         return out
