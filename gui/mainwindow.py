@@ -286,23 +286,11 @@ class MainWindow(QMainWindow):
             self.resizeDocks([self.tray, self.victory], [int(h * 0.6), int(h * 0.4)], Qt.Vertical)
 
     def keep_game_in_progress(self) -> bool:
-        """Before the game in progress is replaced or the window closes: actions that no file of the user's holds
-        are saved or given up only when the user says so (the autosave would be overwritten by the next game).
-        False: the user chose Cancel, or a Save that did not happen; nothing is to be replaced."""
-        s = self.session
-        if s is None or not s.unsaved() or self._offscreen():
+        """Unsaved actions of the game in progress are saved or given up only when the user says so
+        (``WindowMenus.keep_game_in_progress``); False: nothing is to be replaced."""
+        if self.session is None:
             return True
-        n = len(s.game.log)
-        where = f"since it was saved to {s.path.name}" if s.path is not None else "and it has never been saved"
-        computer = " It is a game against the computer." if s.computer is not None else ""
-        answer = QMessageBox.question(
-            self, "The game in progress is not saved",
-            f"{self.scenario.name}: the game has {n} action(s) in its log, with changes {where}.{computer}\n\n"
-            "Save it before going on?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
-            self.menus.save()
-            return not s.unsaved()
-        return answer == QMessageBox.Discard
+        return self.menus.keep_game_in_progress(self.scenario.name, self.session)
 
     def open_file(self, path: Path, ask: bool = True) -> bool:
         """Open a map or scenario file; a bad file is reported in words, never as a traceback.  A game in progress
@@ -329,6 +317,8 @@ class MainWindow(QMainWindow):
             if self.table_window is None:
                 self.last_error = TableWindow.last_error      # the table window has shown it in a dialog
             else:
+                if path == Path(self.autosave).absolute():     # resumed from the autosave: no file of the user's
+                    self.table_window.resumed_from_autosave()
                 self._remember(path)
                 self.table_window.remember_layout()
                 self.table_window.show()

@@ -149,6 +149,25 @@ class WindowMenus:
             remember_folder(Path(path))
         return ok
 
+    def keep_game_in_progress(self, name: str, session) -> bool:
+        """Before the game in progress is replaced or its window closes: actions no file of the user's holds
+        (``session.unsaved()``) are saved or given up only when the user says so (the autosave would be
+        overwritten by the next game).  False: the user chose Cancel, or a Save that did not happen."""
+        if session is None or not session.unsaved() or self.window._offscreen():
+            return True
+        n = len(session.game.log)
+        path = self.current_path()
+        where = f"since it was saved to {Path(path).name}" if path is not None else "and it has never been saved"
+        computer = " It is a game against the computer." if session.computer is not None else ""
+        answer = QMessageBox.question(
+            self.window, "The game in progress is not saved",
+            f"{name}: the game has {n} action(s) in its log, with changes {where}.{computer}\n\n"
+            "Save it before going on?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            self.save()
+            return not session.unsaved()
+        return answer == QMessageBox.Discard
+
     def save(self) -> None:
         path = self.current_path()
         if path is not None:

@@ -31,6 +31,7 @@ class TableSession(QObject):
         self.computer = game.computer           # who the computer plays (engine.computer.ComputerSides), or None
         self._by_computer: set[int] = set(game.computer.played) if game.computer is not None else set()
         self._reasons: dict[int, str] = {}      # log entry (from 1) -> the computer's reason for it
+        self.mark_saved()                        # a new game has nothing to save; a saved one is in its file
 
     @classmethod
     def new(cls, scenario: str | Path, seed: int | None = None, parent=None) -> "TableSession":
@@ -148,6 +149,18 @@ class TableSession(QObject):
         self.happened.emit(events)
         self.changed.emit()
         return True
+
+    def mark_saved(self) -> None:
+        """The game as it stands is in a file of the user's (the autosave does not count)."""
+        self._saved_actions = [e.action for e in self.game.log]
+
+    def forget_saved(self) -> None:
+        """No file of the user's holds the game (it came from the autosave)."""
+        self._saved_actions = []
+
+    def unsaved(self) -> bool:
+        """Whether the game has orders (or undos) that no file of the user's holds."""
+        return [e.action for e in self.game.log] != self._saved_actions
 
     def save(self, path: str | Path) -> None:
         """Write the saved game (scenario, seed, orders, and who the computer plays with the orders it gave)

@@ -185,6 +185,8 @@ class TableWindow(QMainWindow):
         from .. import table
 
         path = Path(path).absolute()
+        if table.is_table_file(path) and not self.keep_game_in_progress():
+            return False
         if not table.is_table_file(path):
             from ..mainwindow import MainWindow
 
@@ -221,6 +223,7 @@ class TableWindow(QMainWindow):
                 QMessageBox.warning(self, "Cannot save", f"{path}: {e.strerror or e}")
             return False
         self.saved_path = Path(path)
+        self.session.mark_saved()
         self.statusBar().showMessage(f"Saved {path}", STATUS_MS)
         return True
 
@@ -279,7 +282,7 @@ class TableWindow(QMainWindow):
         """A new game of the skirmish chosen (its variants and seed) in place of this one; a bad file is reported."""
         from engine.scenario.newgame import new_game
 
-        if choice is None:
+        if choice is None or not self.keep_game_in_progress():
             return False
         try:
             session = TableSession(new_game(choice.path, choice.seed, choice.variants), Path(choice.path))
@@ -449,10 +452,30 @@ class TableWindow(QMainWindow):
     def _save_as(self) -> None:
         self.menus.save_as()
 
+    def _offscreen(self) -> bool:
+        """No one to answer a question (tests, screenshots)."""
+        from PySide6.QtGui import QGuiApplication
+
+        return QGuiApplication.platformName() in ("offscreen", "minimal")
+
+    def resumed_from_autosave(self) -> None:
+        """The game came from the autosave: Save asks where (it never writes the autosave), and no file of the
+        user's holds its orders."""
+        self.saved_path = None
+        self.session.forget_saved()
+
+    def keep_game_in_progress(self) -> bool:
+        """Unsaved orders of the game in progress are saved or given up only when the user says so."""
+        return self.menus.keep_game_in_progress(self.session.rules.scenario.name, self.session)
+
     def closeEvent(self, event) -> None:
-        """A normal close: the autosave is not needed to resume; the window's layout is remembered."""
+        """A normal close (unsaved orders saved or given up as the user says): the autosave is not needed to
+        resume; the window's layout is remembered."""
         from ..settings import save_layout
 
+        if not self.keep_game_in_progress():
+            event.ignore()
+            return
         save_layout(self)
         self._stop_computer()
         self.menus.close_help()
