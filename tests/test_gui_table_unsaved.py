@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from engine.game import load_game
+from questions import answer_questions
 from gui.table.window import TableWindow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,16 +26,7 @@ def window(qtbot, tmp_path, monkeypatch):
 @pytest.fixture
 def answers(monkeypatch):
     """The question is asked as in a real window, answered with the next queued answer; each question is kept."""
-    asked: list[str] = []
-    queue: list = []
-
-    def question(parent, title, text, *a, **k):
-        asked.append(f"{title}\n{text}")
-        return queue.pop(0) if queue else QMessageBox.Discard      # the window closed at the test's end
-
-    monkeypatch.setattr(TableWindow, "_offscreen", lambda self: False)
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
-    return asked, queue
+    return answer_questions(monkeypatch, TableWindow)
 
 
 def one_order(win) -> None:

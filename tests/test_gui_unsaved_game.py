@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from engine.game import load_game
+from questions import answer_questions
 from gui.mainwindow import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,17 +29,8 @@ def window(qtbot, tmp_path, monkeypatch):
 
 @pytest.fixture
 def answers(monkeypatch):
-    """The question is asked as in a real window, answered with the next of ``answers``; each question is kept."""
-    asked: list[str] = []
-    queue: list = []
-
-    def question(parent, title, text, *a, **k):
-        asked.append(f"{title}\n{text}")
-        return queue.pop(0) if queue else QMessageBox.Discard      # the window closed at the test's end
-
-    monkeypatch.setattr(MainWindow, "_offscreen", lambda self: False)
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
-    return asked, queue
+    """The question is asked as in a real window, answered with the next queued answer; each question is kept."""
+    return answer_questions(monkeypatch, MainWindow)
 
 
 def one_move(win) -> None:
