@@ -104,6 +104,7 @@ def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)
     assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == wire
+    st.turn += 1                                                                   # 1.4b D: the next turn
     put(r, st, uid, "A02.27", mode="move")
     bw.after_move(r, st, uid, frm, wire)
     bw.settle_breaches(r, st, events)
@@ -113,6 +114,24 @@ def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
     bw.settle_breaches(r, st, events)
     assert st.marks["wire A02.27"] == "full"                                        # 1.4c: never closes
     assert any("partially breaches" in e.text for e in events)
+
+
+def test_1_4b_d_a_partial_breach_turns_full_only_in_the_next_turn_not_by_a_second_unit_in_the_same_phase():
+    r, st = fresh()
+    frm, wire = r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")
+    events = []
+    for uid in ("1-133-72:1Co-P1", "1-133-72:1Co-P2"):        # two platoons breach the same hex in one phase
+        put(r, st, uid, "A02.27", mode="move")
+        bw.after_move(r, st, uid, frm, wire)
+        bw.settle_breaches(r, st, events)
+        assert st.marks["wire A02.27"] == "partial" and st.units[uid].hex == frm     # both go back out (C)
+    assert "next turn" in events[-1].text
+    st.turn += 1                                              # "in the next turn or later" (1.4b D)
+    uid = "1-133-72:1Co-P2"
+    put(r, st, uid, "A02.27", mode="move")
+    bw.after_move(r, st, uid, frm, wire)
+    bw.settle_breaches(r, st, events)
+    assert st.marks["wire A02.27"] == "full" and st.units[uid].hex == wire
 
 
 def test_1_4b_a_breaching_move_costs_all_the_units_remaining_ma():

@@ -126,14 +126,20 @@ def settle_breaches(rules, st, events) -> None:
         u = st.units[uid]
         if u.hex is None or not _has(rules, u.hex, "wire") or u.mode != "move":
             continue
-        wkey = "wire " + rules.hid(u.hex)
-        if st.marks.get(wkey) == "partial":
+        hid = rules.hid(u.hex)
+        wkey, tkey = "wire " + hid, "partial breach turn " + hid
+        # BW 1.4b D: "in the next turn or later": a Partial Breach made this turn is not made Full until the next
+        # turn; a unit that repeats A-C on it in the same turn goes back out again (C) and the breach stays Partial
+        if st.marks.get(wkey) == "partial" and st.marks.get(tkey) != str(st.turn):
             st.marks[wkey] = "full"
-            events.append(Event("breach", f"{uid} fully breaches the wire at {rules.hid(u.hex)} (BW 1.4b D)"))
+            events.append(Event("breach", f"{uid} fully breaches the wire at {hid} (BW 1.4b D)"))
         else:
+            again = st.marks.get(wkey) == "partial"
             st.marks[wkey] = "partial"
-            events.append(Event("breach", f"{uid} partially breaches the wire at {rules.hid(u.hex)} and goes back "
-                                          f"to {frm} (BW 1.4b C)"))
+            st.marks[tkey] = str(st.turn)
+            events.append(Event("breach", f"{uid} {'again ' if again else ''}partially breaches the wire at {hid} and "
+                                          f"goes back to {frm} (BW 1.4b C"
+                                          + ("; it turns Full only from the next turn, 1.4b D)" if again else ")")))
             u.hex = rules.board.parse_hex(frm)
 
 
