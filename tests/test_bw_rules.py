@@ -380,6 +380,29 @@ def test_2_2a_a_commissar_turns_a_suppression_into_a_step_loss_once_a_phase():
     assert st.units[b].morale_state == "suppressed"
 
 
+def test_2_2a_one_extra_step_loss_cancels_the_suppression_against_the_whole_hex():
+    from engine.rulesets.tcs.procs import area_attack
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    h = r.board.parse_hex("B40.22")
+    for k in [k for k, u in st.units.items() if u.hex == h]:
+        st.units[k].hex = None
+    three = ["1-269-63Gd:1Co-P1", "1-269-63Gd:1Co-P2", "1-269-63Gd:1Co-P3"]
+    for k in three:
+        put(r, st, k, "B40.22", steps_lost=0, morale_state="")
+    morale_memory(r, st, three, "S")
+    st.memory.put("tcs.area_fire_column", ("8",), 5)
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.fire_shift", ("Open",), 0)
+    st.memory.put("tcs.area_fire", ("5", "7"), "M")             # a morale check for each unit, no step lost
+    # the fire's roll, then each platoon's morale roll (3+4: S); one commissar choice for the hex
+    events, need = run_proc(r, st, area_attack, [3, 4, 3, 4, three[2], 3, 4, 3, 4], 8, h, "test fire")
+    assert need is None
+    assert [st.units[k].morale_state for k in three] == ["", "", ""]        # none of the three stays Suppressed
+    assert [st.units[k].steps_lost for k in three] == [0, 0, 1]             # for one extra step in the hex
+    assert sum(e.kind == "commissar" and "loses a step" in e.text for e in events) == 1
+
+
 def test_2_2a_only_suppression_is_downgraded_and_only_for_soviets():
     from engine.rulesets.tcs.procs import morale_check
     r, st = fresh()

@@ -12,8 +12,8 @@
   Breaches never close (1.4c); roads do not help (1.4d); artillery never breaches (1.4e).
 - 1.3c A non-vehicle unit moving from a trench hex to a trench hex draws overwatch only from enemy units
   it moves adjacent to; 1.3d a unit in a trench hex may take Paralyzed instead of an SYR result.
-- 2.2a Commissars: a Soviet unit may ignore a Suppressed result by a step loss on a Soviet unit in its hex,
-  once a phase per unit.
+- 2.2a Commissars: one step loss on a Soviet unit in the hex cancels a roll's Suppression against the hex, for
+  every unit of the hex it suppressed; each unit benefits once a phase.
 - 2.1e A Soviet Op Sheet implemented in play starts one battalion (the player's choice) each time it
   implements, the regimental and divisional units with the first; it goes on accruing and rolling until
   every battalion has started.
@@ -480,13 +480,26 @@ def morale_result(rules, st, ctx, uid: str, res: str) -> str:
             return "P"
     phase = f"{st.turn}.{st.step}"
     if res == "S" and spec.side == "soviet" and st.marks.get("commissar " + uid) != phase:      # BW 2.2a
-        mates = [k for k in rules.order if st.units[k].hex == u.hex and rules.specs[k].side == "soviet"]
-        pick = ctx.choose("commissar", "soviet", ["accept"] + mates,
-                          f"{uid} is Suppressed: accept, or a step loss on a unit in its hex instead (BW 2.2a)?")
-        if pick != "accept":
+        # BW 2.2a: the Suppression is "against a hex": one extra step loss cancels it for every unit of the hex
+        # that this roll suppressed (each benefiting once a phase), so the choice is made once per roll and hex.
+        # The roll is the latest Area Fire event of this procedure (its choices live in the procedure's Ctx, so
+        # a procedure resumed after a question replays them exactly)
+        roll = max((i for i, e in enumerate(ctx.events) if e.kind == "fire"), default=-1)
+        made = ctx.__dict__.setdefault("bw_commissar", {})
+        key = (rules.hid(u.hex), roll)
+        if key not in made:
+            mates = [k for k in rules.order if st.units[k].hex == u.hex and rules.specs[k].side == "soviet"]
+            pick = made[key] = ctx.choose(
+                "commissar", "soviet", ["accept"] + mates,
+                f"{uid} is Suppressed: accept, or a step loss on a unit in {rules.hid(u.hex)} to cancel the "
+                f"Suppression against the hex (BW 2.2a)?")
+            if pick != "accept":
+                ctx.events.append(Event("commissar", f"{pick} loses a step so that the Suppression against "
+                                                     f"{rules.hid(u.hex)} is ignored (BW 2.2a)"))
+                lose_steps(rules, st, ctx, pick, 1)
+        if made[key] != "accept":
             st.marks["commissar " + uid] = phase
-            ctx.events.append(Event("commissar", f"{pick} loses a step so that {uid} ignores its Suppression (BW 2.2a)"))
-            lose_steps(rules, st, ctx, pick, 1)
+            ctx.events.append(Event("commissar", f"{uid} ignores its Suppression (BW 2.2a)"))
             return "-"
     return res
 
