@@ -195,6 +195,47 @@ def test_2_1d_the_63_guards_implement_on_row_5_and_others_on_row_7_without_size_
     assert "on row 7 " in events[-1].text and not st.sheets["72-follow-on"].implemented
 
 
+def test_2_1b_d_two_divisions_share_one_sheet_rated_7_with_the_guards_and_never_split_over_two():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    del st.sheets["63Gd-released"]                            # the Guards keep one sheet (their follow-on)
+    for u in ("1-270-63Gd:1Co-P1", "1-270-63Gd:1Co-P2"):
+        st.units[u].sheet = ""
+    mixed = A.NewSheet("X1", "attack", "43", ("1-708-43:1Co-P1", "1-270-63Gd:1Co-P1"), ("B15.30",), ())
+    s = r.check_new_sheet(st, mixed, "soviet")                 # 2.1b: more than one division on a single sheet
+    st.sheets["X1"] = s
+    st.sheets["X1"].weighted_turns = 40
+    events = []
+    implement(r, st, Ctx(r, st, [6, 6, "1-708-43"], events), "X1")
+    assert "on row 7 " in [e.text for e in events if e.kind == "implement"][-1]     # 2.1d: mixed with the Guards
+    # the Guards now have two sheets (the follow-on and X1): a third is refused, and X1 being implemented, the
+    # follow-on cannot implement too (the division would be split over two implemented sheets)
+    third = A.NewSheet("X2", "attack", "72", ("1-133-72:1Co-P1", "1-270-63Gd:1Co-P2"), ("A29.33",), ())
+    e = refused(lambda: r.check_new_sheet(st, third, "soviet"), "TCS 6.7b")
+    assert "63Gd" in str(e)
+    st.sheets["X1"].implemented = True
+    e = refused(lambda: r.check_implement(st, "63Gd-follow-on", "soviet"), "TCS 6.7b")
+    assert "63Gd" in str(e)
+    # 2.1c: the armour may join a divisional sheet; divisional units never join the armour's own sheet
+    del st.sheets["RB-attack"]
+    st.units["2-RB:T26-1"].sheet = ""
+    r.check_assign(st, "2-RB:T26-1", "X1", "soviet")
+    refused(lambda: r.check_new_sheet(st, A.NewSheet("X3", "attack", "armour", ("1-708-43:1Co-P2",),
+                                                     ("B15.30",), ()), "soviet"), "TCS 6.8")
+
+
+def test_2_1d_the_armours_own_sheet_rates_7_without_size():
+    from engine.rulesets.tcs.proc import Ctx
+    from engine.rulesets.tcs.procs import implement
+    r, st = fresh()
+    s = st.sheets["RB-attack"]
+    s.implemented, s.size, s.weighted_turns = False, 2, 40
+    events = []
+    implement(r, st, Ctx(r, st, [1, 1], events), "RB-attack")
+    assert "on row 7 " in events[-1].text                      # not 9: Size is ignored (2.1d)
+
+
 def test_2_4_the_historical_prep_log_is_data_on_the_map_with_its_katyusha_turns(tmp_path):
     from engine.errors import BadFile
     from engine.rulesets.tcs.games.bw_prep import load_prep_log

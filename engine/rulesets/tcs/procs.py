@@ -62,6 +62,8 @@ def implement(rules, st, ctx, sheet: str) -> None:
         prep = f.command_prep
         if f.uncoordinated:                     # BW 2.1d: no Size or Staff modifiers for Soviet sheets
             size = staff = 0
+    if rules.game is not None and hasattr(rules.game, "sheet_rating"):
+        prep = rules.game.sheet_rating(rules, s, prep)     # BW 2.1d: a mixed sheet with the 63 Guards rates 7
     row_raw = prep + size + staff
     row = _clip(row_raw, 1, 9)
     roll = ctx.roll_dice("d66", f"implementation of {sheet}")

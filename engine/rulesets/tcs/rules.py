@@ -458,19 +458,28 @@ class TcsRules:
         return s
 
     def check_limits(self, st, s: OpSheet, new: bool = False) -> None:
-        """Implemented-sheet limits per side (Leros 2.1b, BW 2.1c) and per formation (TCS 6.7b)."""
+        """Implemented-sheet limits per side (Leros 2.1b, BW 2.1c) and per formation (TCS 6.7b), for every formation
+        the sheet holds (BW 2.1b: one sheet may carry several divisions, each counting it)."""
         side = self.scenario.sides[s.side]
-        imp = [x for x in st.sheets.values() if x.side == s.side and x.implemented]
+        imp = [x for x in st.sheets.values() if x.side == s.side and x.implemented and x.id != s.id]
         if not new and len(imp) >= side.max_implemented:
             raise IllegalAction("TCS 6.7b", f"{s.side} already has {len(imp)} implemented Op Sheets (limit {side.max_implemented})")
-        f = self.scenario.formations.get(s.formation)
-        if f is None:
-            return
-        mine = [x for x in st.sheets.values() if x.formation == s.formation and x.id != s.id]
-        if new and len(mine) >= f.max_sheets:
-            raise IllegalAction("TCS 6.7b", f"{s.formation} already has {len(mine)} Op Sheets (limit {f.max_sheets})")
-        if not new and sum(x.implemented for x in mine) >= f.max_implemented:
-            raise IllegalAction("TCS 6.7b", f"{s.formation} already has an implemented Op Sheet (limit {f.max_implemented})")
+        for fid in sorted(self.sheet_formations(s)):
+            f = self.scenario.formations.get(fid)
+            if f is None:
+                continue
+            mine = [x for x in st.sheets.values() if x.id != s.id and fid in self.sheet_formations(x)]
+            if new and len(mine) >= f.max_sheets:
+                raise IllegalAction("TCS 6.7b", f"{fid} already has {len(mine)} Op Sheets (limit {f.max_sheets})")
+            if not new and sum(x.implemented for x in mine) >= f.max_implemented:
+                raise IllegalAction("TCS 6.7b", f"{fid} already has an implemented Op Sheet (limit {f.max_implemented})")
+
+    def sheet_formations(self, s: OpSheet) -> set[str]:
+        """The formations a sheet counts against: its own, and those of its units where a game lets formations
+        share a sheet (BW 2.1b: "more than one division on a single Op Sheet")."""
+        if self.game is not None and hasattr(self.game, "sheet_formations"):
+            return self.game.sheet_formations(self, s)
+        return {s.formation}
 
     def _do_implement(self, st, a: A.Implement, side, events) -> None:
         self.check_implement(st, a.sheet, side)
@@ -493,6 +502,13 @@ class TcsRules:
             raise IllegalAction("TCS 6.13", f"{uid} is carrying out {cur}; complete or cancel it first")
         if self.specs[uid].formation and s.formation and not self.fits_formation(uid, s.formation):
             raise IllegalAction("TCS 6.13", f"{uid} belongs to {self.specs[uid].formation}, not {s.formation}")
+        if self.specs[uid].formation != s.formation and self.game is not None:
+            more = s.copy()                       # BW 2.1b: a division joining a sheet counts it (TCS 6.7b)
+            more.units = s.units + [uid]
+            if self.sheet_formations(more) != self.sheet_formations(s):
+                self.check_limits(st, more, new=True)
+                if s.implemented:
+                    self.check_limits(st, more)
         if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
             self.game.check(self.game.sheet_problem(self, st, [uid], s.objective, s.id))
         return s
@@ -529,6 +545,8 @@ class TcsRules:
                 raise IllegalAction("TCS 6.8", f"{u} is not a unit of {side} on the map")
             if not self.fits_formation(u, a.formation):
                 raise IllegalAction("TCS 6.8", f"{u} is not in {a.formation}")
+        if any(self.specs[u].formation != a.formation for u in a.units):
+            self.check_limits(st, OpSheet(a.sheet, side, a.formation, a.type, list(a.units), obj, route), new=True)
         if self.game is not None and hasattr(self.game, "sheet_problem"):           # BW 2.1f looting
             self.game.check(self.game.sheet_problem(self, st, a.units, obj))
         s.units = list(a.units)

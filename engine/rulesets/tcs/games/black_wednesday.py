@@ -309,7 +309,8 @@ FORMATIONS = [  # BW 2.1b: a division on one implemented sheet and one more; 2.1
     {"id": "63Gd", "side": "soviet", "name": "63 Guard Rifle Division", "command_prep": 5, "uncoordinated": True},
     {"id": "43", "side": "soviet", "name": "43 Rifle Division", "command_prep": 7, "uncoordinated": True},
     {"id": "72", "side": "soviet", "name": "72 Rifle Division", "command_prep": 7, "uncoordinated": True},
-    {"id": "armour", "side": "soviet", "name": "Soviet armour (1 Ind Tank Bn, 1 Red Banner Tank Bde)"},
+    {"id": "armour", "side": "soviet", "name": "Soviet armour (1 Ind Tank Bn, 1 Red Banner Tank Bde)",
+     "command_prep": 7, "uncoordinated": True},              # BW 2.1d: 7 for all others, no Size or Staff
     # BW 3.1b/c: Spanish and German units never share a sheet; ratings 3 and 2, Size and Staff apply
     {"id": "spanish", "side": "axis", "name": "250 (Blue) Infantry Division", "command_prep": 3,
      "max_implemented": 99, "max_sheets": 99},

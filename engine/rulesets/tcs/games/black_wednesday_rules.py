@@ -672,14 +672,36 @@ def entry_closed(rules, st, h) -> bool:
 
 # ---------------------------------------------------------------- BW 3.1b, 4.1 German cooperation
 
+SOVIET_DIVISIONS = ("63Gd", "43", "72")                  # BW 2.1b: the divisions' sheets
+SOVIET_ARMOUR = "armour"                                 # BW 2.1c: 1 Independent Tank Bn, 1 Red Banner Tank Bde
+GUARDS, GUARDS_RATING, MIXED_RATING = "63Gd", 5, 7        # BW 2.1d
+
+
 def formations_mix(rules, uid: str, formation: str) -> bool:
-    """BW 3.1b: the 2 SS Brigade's AT guns may be on German or Spanish sheets; 4.1a (variant): German and Spanish
-    units may share sheets."""
-    axis = {"spanish", "german"}
+    """BW 2.1b: a Soviet sheet may carry more than one division; 2.1c: the armour may be on any divisional sheet
+    (or on its own, which carries armour alone); 3.1b: the 2 SS Brigade's AT guns may be on German or Spanish
+    sheets; 4.1a (variant): German and Spanish units may share sheets."""
     own = rules.specs[uid].formation
+    if formation in SOVIET_DIVISIONS and own in SOVIET_DIVISIONS + (SOVIET_ARMOUR,):
+        return True
+    axis = {"spanish", "german"}
     if own not in axis or formation not in axis:
         return False
     return rules.specs[uid].type.startswith("ss ") or "4.1" in rules.options.get("variants", [])
+
+
+def sheet_formations(rules, s) -> set[str]:
+    """BW 2.1b: every division (and 2.1c the armour) with units on a sheet counts that sheet against its limits
+    (TCS 6.7b), so a division is never split over two implemented sheets, mixed or not."""
+    return {s.formation} | {rules.specs[u].formation for u in s.units if rules.specs[u].formation}
+
+
+def sheet_rating(rules, s, prep: int) -> int:
+    """BW 2.1d: the 63 Guards' own sheet rates 5; a mixed sheet holding the 63 Guards and other units rates 7."""
+    forms = sheet_formations(rules, s)
+    if s.side == "soviet" and GUARDS in forms and len(forms) > 1:
+        return MIXED_RATING
+    return prep
 
 
 def _merge_axis_pools(rules) -> None:
