@@ -362,3 +362,21 @@ def test_the_editor_writes_a_variable_reinforcement_and_a_side_set_up_by_the_pla
     with qtbot.waitSignal(ed.runner.finished, timeout=120_000) as got:
         assert ed.play_headless(seed=2)
     assert got.args[0]["over"] is True
+
+
+def test_a_victory_area_written_as_a_comma_list_is_taken_and_a_bad_one_shows_an_example(editor):
+    """A comma list of hexes is a union; a wrong expression is answered with the syntax's examples."""
+    build_custom(editor)
+    v = editor.victory
+    v.c_id.setText("three")
+    v.c_kind.setCurrentText("occupy")
+    v.c_side.setCurrentText("german")
+    v.c_area.setText("0606, 0706, 0607")
+    v.c_count.setValue(2)
+    click(button(v, "Save condition"))
+    cond = next(c for c in editor.scenario.victory.conditions if c.id == "three")
+    assert cond.area == "0606, 0706, 0607"
+    assert sorted(editor.board.hex_id(h) for h in editor.area_hexes(cond.area)) == ["0606", "0607", "0706"]
+    assert editor.area_hexes("0606 ; 0706") is None
+    said = editor.statusBar().currentMessage()
+    assert "unexpected '; 0706'" in said and "'0606, 0706, 0607'" in said and "within 2 of B16.29" in said

@@ -48,6 +48,19 @@ def test_a_hex_and_a_named_area(board, ctx):
     assert ids(board, ctx.hexes("little_town")) == ids(board, ctx.hexes("'Little Town'")) == ["0504"]
 
 
+def test_a_comma_list_is_a_union_and_mixes_with_the_other_words(board, ctx):
+    assert ids(board, ctx.hexes("0102, 0103,0504")) == ["0102", "0103", "0504"]
+    assert ctx.hexes("0102, little_town and not 0102") == ctx.hexes("0102 or (little_town and not 0102)")
+
+
+def test_a_syntax_error_shows_examples_of_the_syntax(board, ctx):
+    from engine.scenario import AreaSyntaxError
+
+    with pytest.raises(AreaSyntaxError) as e:
+        ctx.hexes("0102 ; 0103")
+    assert str(e.value).startswith("unexpected '; 0103'") and "'0606, 0706, 0607'" in str(e.value)
+
+
 def test_within_counts_hexes_and_adjacent_leaves_the_centre_out(board, ctx):
     assert len(ctx.hexes("within 1 of little_town")) == 7
     assert len(ctx.hexes("within 2 of 0504")) == 19

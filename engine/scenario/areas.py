@@ -2,7 +2,7 @@
 
 Grammar (lowest precedence first)::
 
-    expr     := and_expr ("or" and_expr)*
+    expr     := and_expr (("or" | ",") and_expr)*     a comma list is a union: ``0606, 0706, 0607``
     and_expr := not_expr ("and" not_expr)*
     not_expr := "not" not_expr | primary
     primary  := "(" expr ")"
@@ -38,11 +38,17 @@ from engine.maps.hexes import Hex, hex_neighbors, hexside
 KEYWORDS = {"or", "and", "not", "all", "within", "of", "adjacent", "to", "along", "inside", "outside",
             "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge", "columns", "rows"}
 COMPASS = ("north", "south", "east", "west")
-_TOKEN = re.compile(r"\s*(?:(\()|(\))|'([^']*)'|\"([^\"]*)\"|([A-Za-z0-9_.\-]+))")
+_TOKEN = re.compile(r"\s*(?:(,)|(\()|(\))|'([^']*)'|\"([^\"]*)\"|([A-Za-z0-9_.\-]+))")
+
+
+EXAMPLES = "for example '0606', '0606, 0706, 0607', 'within 2 of B16.29', 'Staraya Russa and not terrain swamp'"
 
 
 class AreaSyntaxError(ValueError):
-    """An area expression that does not parse."""
+    """An area expression that does not parse; its message ends with examples of the syntax."""
+
+    def __str__(self) -> str:
+        return f"{super().__str__()} ({EXAMPLES})"
 
 
 class AreaError(ValueError):
@@ -63,13 +69,15 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             raise AreaSyntaxError(f"unexpected {text[pos:].strip()[:12]!r}")
         pos = m.end()
         if m.group(1):
-            out.append(("(", "("))
+            out.append(("kw", "or"))         # a comma list is a union
         elif m.group(2):
+            out.append(("(", "("))
+        elif m.group(3):
             out.append((")", ")"))
-        elif m.group(3) is not None or m.group(4) is not None:
-            out.append(("name", m.group(3) if m.group(3) is not None else m.group(4)))
+        elif m.group(4) is not None or m.group(5) is not None:
+            out.append(("name", m.group(4) if m.group(4) is not None else m.group(5)))
         else:
-            w = m.group(5)
+            w = m.group(6)
             if w.lower() in KEYWORDS:
                 out.append(("kw", w.lower()))
             elif w.isdigit():
