@@ -23,7 +23,7 @@ from .counterlayer import CountersLayer, StackViewer
 from .gridlayer import GridLayer
 from .idlework import IdleQueue
 from .lostool import SightThread
-from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, ReadyMarks, SelectionMarks
+from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, ReadyMarks, SelectionMarks, cost_text
 from .pyramidjob import PyramidJob
 from .sheetlayer import SheetLayer, TileStore
 from .tiles import MapImageError, open_map_image
@@ -630,7 +630,7 @@ class MapView(QGraphicsView):
         hid = self.board.hex_id(h)
         if h in self.overlay.costs:
             cost = self.overlay.costs[h]
-            return f"{hid}: legal" + (f", costs {cost} MP" if cost is not None else "")
+            return f"{hid}: legal" + (f", costs {cost_text(cost)} MP" if cost is not None else "")
         if h in self._blocked:
             return f"{hid}: {self._blocked[h]}"
         return f"{hid}: not a legal destination"

@@ -10,6 +10,13 @@ LIT_EDGE = QColor(20, 120, 40, 220)
 COST_INK = QColor(10, 60, 20)
 
 
+
+def cost_text(cost) -> str:
+    """A movement cost as a player reads it: ``1`` for 1.0, ``1.5`` for 1.5."""
+    if isinstance(cost, float) and cost.is_integer():
+        return str(int(cost))
+    return str(cost)
+
 class DestinationsOverlay(QGraphicsItem):
     """Legal destinations of the unit being moved: each hex lit, its movement cost written in it."""
 
@@ -59,7 +66,7 @@ class DestinationsOverlay(QGraphicsItem):
             if cost is None:
                 continue
             x, y = self.board.center(h)
-            painter.drawText(QRectF(x * s - s / 2, y * s + s * 0.25, s, s * 0.6), Qt.AlignCenter, str(cost))
+            painter.drawText(QRectF(x * s - s / 2, y * s + s * 0.25, s, s * 0.6), Qt.AlignCenter, cost_text(cost))
 
 
 class CounterGhost(QGraphicsItem):

@@ -352,3 +352,16 @@ def test_a_board_opened_before_the_window_is_shown_is_fitted_once_it_is(qtbot, t
     win.resize(1100, 760)
     qtbot.wait(50)
     assert view.zoom() == pytest.approx(z)
+
+
+def test_whole_number_movement_costs_read_as_whole_numbers(window):
+    """A terrain chart's 1.0 MP is shown as 1 on the lit hex and in the hover text; 1.5 stays 1.5."""
+    from gui.moveoverlay import cost_text
+
+    assert window.open_file(DEMO)
+    view = window.map_view
+    a, b = view.board.parse_hex("A10.10"), view.board.parse_hex("A10.11")
+    view.show_destinations({a: 1.0, b: 1.5})
+    assert view.describe_target(a) == "A10.10: legal, costs 1 MP"
+    assert view.describe_target(b) == "A10.11: legal, costs 1.5 MP"
+    assert [cost_text(c) for c in (1.0, 2, 0.5, None)] == ["1", "2", "0.5", "None"]

@@ -118,3 +118,41 @@ def test_suggesting_before_painting_says_what_to_do(qtbot, editor, tmp_path):
     assert editor.edit.suggested == {} and not editor.edit.can_undo()
     editor.suggest_sides_act.trigger()
     assert editor.last_message.startswith("Cannot suggest river: mark one hexside with river first")
+
+
+def clear_filled_crossing(tmp_path):
+    """The crossing map as New map leaves it: every hex "clear" (the starting terrain), and the true terrain."""
+    truth = load_map("maps/crossing.toml")
+    shutil.copy("maps/crossing.png", tmp_path / "crossing.png")
+    board = load_map("maps/crossing.toml")
+    board.terrain = {h: "clear" for h in board.hexes()}
+    board.hexsides.clear()
+    save_map(board, tmp_path / "crossing.toml")
+    return tmp_path / "crossing.toml", truth
+
+
+def test_the_starting_terrain_is_no_example_until_the_person_says_so(qtbot, editor, tmp_path):
+    """A map filled with clear, only woods and town painted: the panel says clear has no example; ticked, the
+    starting terrain teaches too, the clear hexes come back clear, and a painted hex is never suggested."""
+    path, truth = clear_filled_crossing(tmp_path)
+    assert editor.open_file(path)
+    editor.set_tool("terrain")
+    painted = {h: t for h, t in pick_examples(dict(truth.terrain), 0.1, 5).items() if t in ("woods", "town")}
+    for h, t in painted.items():
+        paint_hex(qtbot, editor, h, t)
+    ed, panel, b = editor.edit, editor.suggestions, editor.board
+    assert ed.confirmed() == set(painted)
+    assert set(ed.examples()) == set(painted)                       # the starting "clear" is not taken as true
+    panel.suggest_terrain()
+    assert panel.missing.isVisible()
+    assert panel.missing.text().startswith(f"No painted example of clear ({len(b.hexes()) - len(painted)} hexes)")
+    assert "No painted example of clear" in editor.last_message
+    assert all(t != "clear" for t, _c in ed.suggested.values())     # what the warning is about
+    panel.count_unpainted.setChecked(True)
+    panel.suggest_terrain()
+    assert not panel.missing.isVisible()
+    assert not set(painted) & set(ed.suggested)                      # a painted hex is never overruled
+    assert len(ed.suggested) == len(b.hexes()) - len(painted)
+    really_clear = [h for h in ed.suggested if truth.terrain[h] == "clear"]
+    right = sum(ed.suggested[h][0] == "clear" for h in really_clear)
+    assert right >= 0.9 * len(really_clear)                          # measured: all 150 kept clear

@@ -949,14 +949,32 @@ class MapEdit:
         for h in hexes:
             self.suggested.pop(h, None)
 
-    def examples(self) -> dict[Hex, str]:
+    def examples(self, count_unpainted: bool = False) -> dict[Hex, str]:
         """The hexes to learn terrain from: those painted by hand; with none, every hex that has a terrain
-        while some hex has none yet (a map whose terrain is partly done)."""
+        while some hex has none yet (a map whose terrain is partly done).
+
+        The terrain a hex has without being painted (a new map's starting terrain) counts only when the person
+        says so (``count_unpainted``): it is a guess, and a map filled with "clear" is mostly not clear.
+        """
         b = self.board
         got = {h: b.terrain[h] for h in self.painted if h in b.terrain}
-        if not got and len(b.terrain) < len(b.hexes()):
-            got = dict(b.terrain)
+        if count_unpainted or (not got and len(b.terrain) < len(b.hexes())):
+            got = {**b.terrain, **got}
         return got
+
+    def confirmed(self) -> set[Hex]:
+        """The hexes whose terrain the person gave (painted by hand): a suggestion never overrules them."""
+        return {h for h in self.painted if h in self.board.terrain}
+
+    def unexampled(self, examples: dict[Hex, str]) -> dict[str, int]:
+        """Terrains that hexes have but no example shows, with how many hexes have them: a suggestion can
+        only give those hexes one of the terrains the examples show."""
+        shown = set(examples.values())
+        counts: dict[str, int] = {}
+        for h, t in self.board.terrain.items():
+            if t not in shown and h not in examples:
+                counts[t] = counts.get(t, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
     def suggest_terrain(self, suggestions: dict[Hex, tuple[str, float]]) -> int:
         """Show terrain suggestions (replacing earlier ones); one step. Returns how many."""

@@ -362,10 +362,13 @@ def classify(features: np.ndarray, labels: Mapping[int, str],
 
 
 def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Mapping[Hex, str],
-                    targets: Iterable[Hex] | None = None, rounds: int | None = None) -> TerrainSuggestions:
+                    targets: Iterable[Hex] | None = None, rounds: int | None = None,
+                    fixed: Iterable[Hex] | None = None) -> TerrainSuggestions:
     """A terrain and a confidence for every target hex (default: every hex not in ``examples``).
 
-    ``examples`` are the hexes a person painted, hex -> terrain; ``images`` maps sheet ids to scans.
+    ``examples`` are the hexes to learn from, hex -> terrain; ``images`` maps sheet ids to scans.
+    ``fixed``: the hexes never to suggest (those the person painted); when given, the examples that are
+    not fixed (a starting terrain counted as examples) are suggested too.
     """
     examples = {h: t for h, t in examples.items() if h in board and t}
     if not examples:
@@ -374,7 +377,8 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
         raise SuggestError(f"every painted hex is {next(iter(examples.values()))}: paint a few hexes of each "
                            "other terrain too, so that there is something to tell apart")
     images = calibrated_scans(board, images)
-    targets = [h for h in (board.hexes() if targets is None else targets) if h in board and h not in examples]
+    keep = examples if fixed is None else set(fixed)
+    targets = [h for h in (board.hexes() if targets is None else targets) if h in board and h not in keep]
     hexes = board.hexes()                     # every hex of the board takes part in learning the classes
     row = {h: i for i, h in enumerate(hexes)}
     feats = hex_features(board, images, hexes)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
-from PySide6.QtWidgets import (QApplication, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout, QGroupBox,
-                               QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout,
+                               QGroupBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
 from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, load_image, suggest_hexsides,
                                  suggest_terrain)
@@ -42,6 +42,17 @@ class SuggestionPanel(QWidget):
         self.suggest_button.setToolTip("Paint a few hexes of each terrain by hand first; every other hex gets the "
                                        "terrain it looks most like, with a confidence")
         t.addWidget(self.suggest_button)
+        self.count_unpainted = QCheckBox("Learn from the terrain of unpainted hexes too")
+        self.count_unpainted.setToolTip("Off: only hexes painted by hand teach the suggestions, so a new map's "
+                                        "starting terrain (every hex \"clear\") is not taken as true. On: the "
+                                        "terrain hexes already have counts as examples; painted hexes still "
+                                        "always keep their terrain")
+        t.addWidget(self.count_unpainted)
+        self.missing = QLabel("")
+        self.missing.setWordWrap(True)
+        self.missing.setStyleSheet("color: #8a4b00")
+        self.missing.setVisible(False)
+        t.addWidget(self.missing)
         form = QFormLayout()
         self.threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2, value=ACCEPT_ABOVE)
         self.accept_above_button = QPushButton("Accept all above")
@@ -115,10 +126,12 @@ class SuggestionPanel(QWidget):
         if ed.edit is None:
             return 0
         self.reveal()
-        examples = ed.edit.examples()
+        counted = self.count_unpainted.isChecked()
+        examples = ed.edit.examples(counted)
+        self.show_missing(ed.edit.unexampled(examples))
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            got = suggest_terrain(ed.board, self.scans(), examples)
+            got = suggest_terrain(ed.board, self.scans(), examples, fixed=ed.edit.confirmed() if counted else None)
         except SuggestError as e:
             ed.status(f"Cannot suggest terrain: {e}")
             return 0
@@ -127,9 +140,21 @@ class SuggestionPanel(QWidget):
         n = ed.edit.suggest_terrain(got.terrain)
         low = len(got.low_confidence())
         ed.changed()
-        ed.status(f"Suggested terrain for {n} hexes from {len(examples)} painted ones ({', '.join(got.classes)}); "
-                  f"{low} to review")
+        where = "painted and unpainted" if counted else "painted"
+        ed.status(f"Suggested terrain for {n} hexes from {len(examples)} {where} ones ({', '.join(got.classes)}); "
+                  f"{low} to review" + (f". {self.missing.text()}" if self.missing.isVisible() else ""))
         return n
+
+    def show_missing(self, unexampled: dict[str, int]) -> None:
+        """Say which terrains the map has that no example shows: their hexes will be suggested as another."""
+        if not unexampled:
+            self.missing.setVisible(False)
+            self.missing.setText("")
+            return
+        names = ", ".join(f"{t} ({n} hexes)" for t, n in unexampled.items())
+        self.missing.setText(f"No painted example of {names}: those hexes can only be suggested as a painted "
+                             "terrain. Paint a few of each, or tick the box above to learn from them as they are.")
+        self.missing.setVisible(True)
 
     def suggest_hexsides(self, feature: str | None = None) -> int:
         """Suggest hexsides drawn like those that carry the Hexside tool's feature."""
