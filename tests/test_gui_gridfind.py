@@ -32,6 +32,10 @@ def test_find_the_grid_type_one_id_accept_then_undo(qtbot, editor, tmp_path):
     assert prop is not None and prop.found, editor.palette.grid_label.text()
     assert editor.palette.grid_answer.isVisibleTo(editor.palette)
     assert editor.palette.grid_id_edit.text() == "A01.01"          # the numbering's origin is suggested
+    editor.view.grid.blocks_drawn = -1
+    editor.view.refresh()
+    editor.view.viewport().repaint()
+    assert editor.view.grid.blocks_drawn == -1                       # the grid it would replace is not drawn under it
     # the highlighted hex is the found sheet's first hex: name it as the scan prints it (sheet A, TCS style)
     truth_sheet = scan.sheet
     u, v = prop.centre(0, 0)
@@ -44,6 +48,8 @@ def test_find_the_grid_type_one_id_accept_then_undo(qtbot, editor, tmp_path):
     qtbot.mouseClick(editor.palette.grid_accept_button, Qt.LeftButton)
     board, sheet = editor.board, editor.board.sheets[0]
     assert board.orientation == "pointy" and editor.grid_finder.proposal is None
+    editor.view.viewport().repaint()
+    assert editor.view.grid.blocks_drawn > 0                         # the map's grid is drawn again, the found one
     assert editor.edit.calibrations["A"].fit is not None and len(editor.edit.calibrations["A"].clicks) == 5
     # every hex printed whole on the scan is where the map now puts the hex of the same printed column and row
     checked = 0

@@ -330,3 +330,11 @@ def test_a_new_map_not_saved_yet_counts_as_unsaved_until_it_is_saved(qtbot, edit
     assert editor.edit.dirty and editor.windowTitle().endswith("*")
     assert editor.save(tmp_path / "fresh.toml")
     assert not editor.edit.dirty and not editor.windowTitle().endswith("*")
+
+
+def test_the_hex_id_placeholder_follows_the_sheets_numbering(qtbot, editor):
+    """A classic-numbered map is asked for ids like 0506, a TCS sheet for ids like A05.06."""
+    assert editor.open_file("maps/demyansk.toml")
+    assert editor.palette.id_edit.placeholderText() == "id of the clicked hex, like 0506"
+    assert editor.open_file("maps/crossing.toml")
+    assert editor.palette.id_edit.placeholderText() == "id of the clicked hex, like A05.06"

@@ -381,6 +381,9 @@ class MapEditor(QMainWindow):
         if self.board is None:
             return
         sh = self.current_sheet()
+        ns = sh.numbering
+        example = ns.format_colrow(ns.first_col + min(4, ns.cols - 1), ns.top_row + min(5, ns.rows - 1))
+        self.palette.id_edit.setPlaceholderText(f"id of the clicked hex, like {example}")   # this sheet's numbering
         cal = self.edit.calibrations.get(sh.id)
         self.palette.show_clicks(cal.clicks if cal else [], cal.fit if cal else None)
         self.view.viewport().update()

@@ -136,7 +136,7 @@ class GridFinder:
             "The id of the highlighted hex:")
         self.palette.show_grid_answer(True, suggestion)
         ed.status(f"Grid found: type the id of the highlighted hex (suggested {suggestion}) and press Enter")
-        ed.view.viewport().update()
+        ed.view.refresh()               # the map's grid, which the found one would replace, is hidden meanwhile
 
     def accept(self, text: str | None = None) -> bool:
         """Number the found grid with ``text`` on its highlighted hex and calibrate the sheet from it."""
@@ -166,9 +166,12 @@ class GridFinder:
         return True
 
     def discard(self) -> None:
-        self.proposal = None
+        shown, self.proposal = self.proposal is not None, None
         self.palette.show_grid_answer(False, "")
-        self.editor.view.viewport().update()
+        if shown:
+            self.editor.view.refresh()  # the map's own grid again
+        else:
+            self.editor.view.viewport().update()
 
     def paint(self, painter, view) -> None:
         """The found grid's whole hexes over the scan; its first hex (the one to name) filled."""

@@ -135,6 +135,14 @@ class EditorView(MapView):
         self.refresh()
 
     def drawBackground(self, painter: QPainter, rect) -> None:
+        finder = getattr(self.editor, "grid_finder", None)
+        if self.grid is not None and finder is not None and finder.proposal is not None:
+            grid, self.grid = self.grid, None      # a found grid is shown alone: the one it would replace is hidden
+            try:
+                super().drawBackground(painter, rect)
+            finally:
+                self.grid = grid
+            return
         c = self.scene_correction()
         if c.isIdentity() or self.grid is None:
             super().drawBackground(painter, rect)
