@@ -370,6 +370,7 @@ class MainWindow(QMainWindow):
             self.map_view.set_art(art)
             self.session = self._start_game(scenario, board, saved)
         self.map_view.show_board(board)
+        self.ids_act.setChecked(not board.printed_ids)      # a scan that prints its own ids is not printed over
         self.map_view.drag_enabled = self.session is not None
         self.map_view.set_pieces(self.session.pieces() if self.session is not None else placed)
         if saved is not None:

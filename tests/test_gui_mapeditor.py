@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 
 import pytest
 from PIL import Image
@@ -338,3 +339,28 @@ def test_the_hex_id_placeholder_follows_the_sheets_numbering(qtbot, editor):
     assert editor.palette.id_edit.placeholderText() == "id of the clicked hex, like 0506"
     assert editor.open_file("maps/crossing.toml")
     assert editor.palette.id_edit.placeholderText() == "id of the clicked hex, like A05.06"
+
+
+def test_a_scan_that_prints_its_own_ids_is_not_printed_over(qtbot, editor, tmp_path):
+    """View > The scans print hex ids hides the program's ids, is one undoable step, is saved with the map and
+    starts the play window with its ids hidden too."""
+    from playwindow import play_window
+
+    shutil.copy("maps/crossing.png", tmp_path / "crossing.png")
+    shutil.copy("maps/crossing.toml", tmp_path / "crossing.toml")
+    assert editor.open_file(tmp_path / "crossing.toml")
+    assert editor.ids_act.isChecked() and not editor.printed_ids_act.isChecked()
+    editor.printed_ids_act.trigger()
+    assert editor.board.printed_ids and not editor.ids_act.isChecked() and not editor.view.grid.show_ids
+    editor.undo()
+    assert not editor.board.printed_ids and editor.ids_act.isChecked() and editor.view.grid.show_ids
+    editor.redo()
+    assert editor.board.printed_ids and editor.printed_ids_act.isChecked()
+    assert editor.save()
+    assert load_map(tmp_path / "crossing.toml").printed_ids is True
+    assert "printed_ids = true" in (tmp_path / "crossing.toml").read_text()
+    play = play_window(qtbot, tmp_path / "play")
+    assert play.open_file(tmp_path / "crossing.toml")
+    assert not play.ids_act.isChecked() and not play.map_view.grid.show_ids
+    assert play.open_file("maps/demo.toml")
+    assert play.ids_act.isChecked() and play.map_view.grid.show_ids

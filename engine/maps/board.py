@@ -199,6 +199,7 @@ class Board:
     contours: list[Contour] = field(default_factory=list)
     elevation_unit: str = "m"
     contour_interval: float | None = None                      # the printed contour interval, if the map says
+    printed_ids: bool = False                                  # the scans print their own hex ids (ours hidden)
     notes: str = ""                                            # what the map's maker says about it
     source: str | None = field(default=None, compare=False)  # the map file it was loaded from
 

@@ -930,6 +930,11 @@ class MapEdit:
     def recode_terrain(self, terrain: str, code: str) -> str:
         return self.edit(f"code {terrain} as {code}", ("legend",), lambda: recode_terrain(self.board, terrain, code))
 
+    def set_printed_ids(self, on: bool) -> None:
+        """Say whether the scans print their own hex ids (the program's are then hidden by default); one step."""
+        self.edit("the scans print hex ids" if on else "the scans print no hex ids", ("printed_ids",),
+                  lambda: setattr(self.board, "printed_ids", bool(on)))
+
     def set_legend(self, code: str, terrain: str) -> None:
         if len(code) != 1 or code in NO_CODE:
             raise ValueError("a terrain code is one character other than '.' and space")

@@ -30,7 +30,7 @@ PATH_PIECE = 12         # a long road is written as pieces of 12 hexes, each sta
 
 TOP_KEYS = ("map", "legend", "sheets", "terrain", "elevation", "features", "hexsides",
             "links", "areas", "lines", "boxes", "obstacles", "contours")
-MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "contour_interval", "notes")
+MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "contour_interval", "printed_ids", "notes")
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
               "row_direction", "origin", "transform", "col_digits", "row_digits", "vassal")
 ROWS_KEYS = ("rows",)
@@ -87,8 +87,8 @@ def map_differences(a: Board, b: Board, tolerance: float = 1e-3) -> list[str]:
     comes back from its file moved by float rounding.
     """
     out = []
-    for name in ("name", "orientation", "elevation_unit", "contour_interval", "notes", "sheets", "legend", "terrain",
-                 "elevation", "boxes"):
+    for name in ("name", "orientation", "elevation_unit", "contour_interval", "printed_ids", "notes", "sheets",
+                 "legend", "terrain", "elevation", "boxes"):
         if getattr(a, name) != getattr(b, name):
             out.append(name)
     if not _same_obstacles(a.obstacles, b.obstacles, tolerance):
@@ -305,6 +305,11 @@ class _Loader:
                 self.problem(("map", "contour_interval"), f"expected a number above 0, found {ci:g}")
             elif ci is not None:
                 board.contour_interval = ci
+        if "printed_ids" in t:
+            if isinstance(t["printed_ids"], bool):
+                board.printed_ids = t["printed_ids"]
+            else:
+                self.problem(("map", "printed_ids"), f"expected true or false, found {_kind_of(t['printed_ids'])}")
         if "notes" in t:
             notes = self.string(t["notes"], ("map", "notes"))
             if notes is not None:
@@ -847,6 +852,8 @@ def dumps_map(board: Board) -> str:
     w.kv("elevation_unit", board.elevation_unit)
     if board.contour_interval is not None:
         w.kv("contour_interval", board.contour_interval)
+    if board.printed_ids:
+        w.kv("printed_ids", True)
     if board.notes:
         w.text_block("notes", board.notes)
 

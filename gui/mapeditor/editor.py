@@ -183,18 +183,23 @@ class MapEditor(QMainWindow):
                                 toggled=self.view.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
                                toggled=self.view.set_ids_visible)
+        self.printed_ids_act = QAction("The scans print hex &ids", self, checkable=True,
+                                       triggered=self.set_printed_ids)
+        self.printed_ids_act.setToolTip("Saved with the map: the program's hex ids start hidden here and in play, "
+                                        "so they do not print over the scan's own")
         fit = QAction("&Fit view", self, shortcut="Ctrl+0", triggered=lambda: self.fit_view())
         fit.setToolTip("The grid square to the screen and the whole map in the window")
         zin = QAction("Zoom &in", self, shortcut=QKeySequence("+"), triggered=lambda: self.view.zoom_by(1.25))
         zin.setShortcuts([QKeySequence("+"), QKeySequence("="), QKeySequence.ZoomIn])
         zout = QAction("Zoom &out", self, shortcut=QKeySequence("-"), triggered=lambda: self.view.zoom_by(0.8))
-        v.addActions([self.codes_act, self.lines_act, self.names_act, self.obst_act, self.grid_act, self.ids_act])
+        v.addActions([self.codes_act, self.lines_act, self.names_act, self.obst_act, self.grid_act, self.ids_act,
+                      self.printed_ids_act])
         v.addSeparator()
         v.addActions([fit, zin, zout])
 
     def _enable(self, on: bool) -> None:
         for a in (self.save_act, self.save_as_act, self.check_act, self.find_grid_act, *self.tool_acts.values(),
-                  self.suggest_act, self.suggest_sides_act):
+                  self.suggest_act, self.suggest_sides_act, self.printed_ids_act):
             a.setEnabled(on)
         self.palette.setEnabled(on)
         self.suggestions.setEnabled(on)
@@ -229,6 +234,7 @@ class MapEditor(QMainWindow):
         p.jump_spin.setValue(jump_limit(board))
         self._enable(True)
         self._sheet_chosen()
+        self._show_printed_ids()
         self._refresh_names()
         self._named_chosen(None)
         self._show_letter()
@@ -504,8 +510,23 @@ class MapEditor(QMainWindow):
         for sh in self.board.sheets:
             self.view.sheet_moved(sh)
         self._sheet_chosen()
+        self._show_printed_ids()
         self.changed()
         self.status(f"{verb}: {label}")
+
+    def set_printed_ids(self, on: bool) -> None:
+        """Say the scans print their own hex ids (saved with the map): the program's are hidden, and shown again
+        when they do not."""
+        if self.edit is None:
+            return
+        self.edit.set_printed_ids(on)
+        self._show_printed_ids()
+        self.changed()
+
+    def _show_printed_ids(self) -> None:
+        on = bool(self.board is not None and self.board.printed_ids)
+        self.printed_ids_act.setChecked(on)
+        self.ids_act.setChecked(not on)
 
     def undo(self) -> None:
         if self.edit is not None:
