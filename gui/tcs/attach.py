@@ -16,7 +16,8 @@ from .counters import TcsCounterArt
 from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
 from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
 from .session import TcsScenarioView, TcsSession, is_tcs_file, load_tcs_view
-from .tracks import TracksDock, ZoneMarks, has_tracks
+from .trackboard import TrackBoardDock
+from .tracks import TracksDock, ZoneMarks, has_tracks, zone_named
 
 # actions that a TCS panel offers by its own widgets (the rest go to the clock panel's list)
 PANEL_VERBS = ("end", "chart", "choose", "complete", "cancel", "implement", "reserve", "assign", "opsheet", "mission",
@@ -91,6 +92,17 @@ class TcsPlay:
         self.tracks.act.connect(self.play)
         self.tracks.picking.connect(self._picking_dz)
         self.tracks.go_to.connect(self._go_to)
+        self.tracks.light.connect(self._light)
+        self.board = TrackBoardDock(window)       # the same tracks drawn as boxes with counters, under the map
+        window.addDockWidget(Qt.BottomDockWidgetArea, self.board)
+        self.board.hide()
+        self.board.board.act.connect(self.play)
+        self.board.board.refused.connect(lambda rule, why: self.window.refused(Refusal(rule, why)))
+        self.board.board.selected.connect(self._board_selected)
+        self.clock.others.highlighted.connect(lambda i: self._light(zone_named(self.clock.others.itemText(i),
+                                                                               self.tracks.view)))
+        self.clock.others.currentTextChanged.connect(lambda t: self._light(zone_named(t, self.tracks.view)))
+        self.lit = None                     # (label, hex ids) of the zone lit on the map
         self.sheets.drawing.connect(self._drawing)
         self.sheets.selected.connect(lambda _sid: self._show_marks())
         self.artillery.picking.connect(self._picking)
@@ -174,7 +186,7 @@ class TcsPlay:
         self.window.map_view.viewer.decorate = self._decorate if s is not None else None
         if s is None:
             if self._was_active:
-                for d in (*self.docks, self.tracks):
+                for d in (*self.docks, self.tracks, self.board):
                     d.hide()
                 for d in self._hidden_for_tcs:
                     d.show()
@@ -198,17 +210,22 @@ class TcsPlay:
             w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
         if s is not self._tracks_for:           # a game opened: its tracks dock, raised, or none
             self._tracks_for = s
+            self.lit = None
             if has_tracks(s):
                 self.tracks.show()
                 self.tracks.raise_()            # the fleet and the drop zones are the first thing to see
+                self.board.show()
+                self.window.resizeDocks([self.board], [300], Qt.Vertical)
             else:
                 self.tracks.hide()
+                self.board.hide()
         self.legal = s.legal_texts() if self.window.viewing_past is None else []
         self.clock.show_game(s, self.legal, self.shown_elsewhere)
         self.sheets.show_game(s, self.legal)
         self.artillery.show_game(s, self.legal)
         if has_tracks(s):
             self.tracks.show_game(s, self.legal)
+            self.board.board.show_game(s, self.tracks.view, self.legal)
         self.pending.show_pending(s.pending(), self.legal, s.rules.scenario.sides, self.chart_dock_asks())
         self._show_marks()
         self._set_click_targets()
@@ -279,11 +296,60 @@ class TcsPlay:
             markers += [(what, "breach-" + what.split()[0].lower(), h, [h]) for h, what in rules.game.breaches(rules, st)]
         missions = [(f"{m.battery} {m.ammo}", m.hex) for m in st.missions]
         self.barrage_marks.show_marks(markers, missions, self.artillery.target)
-        self.zone_marks.show_view(self.tracks.view if has_tracks(s) else {}, self.tracks.dz if has_tracks(s) else "")
+        if has_tracks(s):
+            self.zone_marks.show_view(self.tracks.view, self.tracks.dz, self.lit, self.last_drop())
+        else:
+            self.zone_marks.show_view({})
         states = {h: self.unit_state(units[-1].id) for h, units in self.window.map_view.stacks.items()}
         self.state_marks.show_states({h: v for h, v in states.items() if v is not None})
         if self.window.map_view.viewer.isVisible():
             self.window.map_view.viewer.update()
+
+    def last_drop(self) -> list[dict]:
+        """The scatter and the flights of the last parachute assault (Leros 3.6e) as the engine logged them, while
+        its turn or the next is played; [] when there was none."""
+        s = self.session
+        if s is None:
+            return []
+        for entry in reversed(s.game.log):
+            found = [e.data for e in entry.events if e.kind == "drop" and e.data.get("what")]
+            if found:
+                return found if s.state.turn - found[0]["turn"] <= 1 else []
+        return []
+
+    def _light(self, zone) -> None:
+        """Light a zone on the map (a row of the tracks, an action in a list or a counter of the board named it)."""
+        if zone == self.lit:
+            return
+        self.lit = zone
+        self._show_marks()
+
+    def _board_selected(self, picked: list) -> None:
+        """A boat or a Ju-52 selected on the track board lights its zone; an empty Ju-52 in Athens and the units
+        selected with it fill the flight form, and the next map click is its drop zone."""
+        view = self.tracks.view
+        zone = None
+        for kind, cid in picked:
+            if kind == "boat":
+                b = next((x for box in view.get("sea", []) for x in box["boats"] if x["id"] == cid), None)
+                if b and b["load"] and b["lz"] and not b["returning"]:
+                    zone = zone_named(f"lz {b['lz']}", view)
+            elif kind == "plane":
+                p = next((x for box in view.get("air", []) for x in box["planes"] if x["id"] == cid), None)
+                if p and p["dz"]:
+                    zone = zone_named(f"dz {p['dz']}", view)
+        self._light(zone)
+        athens = next((b for b in view.get("air", []) if b["box"] == "athens"), {"planes": [], "units": []})
+        plane = next((cid for kind, cid in picked if kind == "plane"
+                      and any(p["id"] == cid and not p["load"] for p in athens["planes"])), "")
+        units = [cid for kind, cid in picked if kind == "unit" and cid in athens["units"]]
+        if plane or units:
+            self.tracks.choose(plane, units)
+        if plane and units and self.tracks.pick_dz.isEnabled() and not self.tracks.pick_dz.isChecked():
+            self.tracks.raise_()
+            self.tracks.pick_dz.setChecked(True)          # the next map click plans the flight
+            self.window.statusBar().showMessage(f"Click the drop zone hex on the map for {plane} with "
+                                                f"{', '.join(units)}", 12000)
 
     def unit_state(self, uid: str) -> tuple | None:
         """``(mode, morale, steps lost, steps)`` of a unit as ``unit_status`` gives it, or None."""

@@ -16,11 +16,31 @@ from PySide6.QtWidgets import (QComboBox, QDockWidget, QFormLayout, QGraphicsIte
 DROP_ZONE = QColor(240, 120, 0)
 PICKED = QColor(255, 200, 0)
 LANDING_ZONE = QColor(30, 90, 200)
+LIT = QColor(0, 200, 230)           # the zone of the selected boat, flight or action
+SCATTER = QColor(200, 40, 40)       # a drop zone marker's scatter (3.6e)
+DRIFT = QColor(120, 40, 160)        # a flight's drift and landing (3.6e)
 
 
 def has_tracks(session) -> bool:
     """Whether the game's rules keep off-map tracks the window can show."""
     return session is not None and callable(getattr(session.rules, "track_view", None))
+
+
+def zone_named(text: str, view: dict) -> tuple[str, list[str]] | None:
+    """The zone an action or a row of the tracks names, as ``(label, hex ids)``: "embark B U lz 4",
+    "Barge-1 (Barge) to Landing Zone 4: ...", "plan P U dz B34.25", "Ju52-1 drop zone B34.25: ..."; else None."""
+    w = text.replace(":", " ").replace(",", " ").split()
+    for i, word in enumerate(w[:-1]):
+        nxt = w[i + 1]
+        if word.lower() == "lz" or (word == "Zone" and i and w[i - 1] == "Landing"):
+            if nxt.isdigit():
+                z = next((z for z in view.get("map_landing_zones", []) if z["lz"] == int(nxt)), None)
+                if z is not None:
+                    return f"Landing Zone {nxt}", list(z["hexes"])
+        if word.lower() == "dz" or (word == "zone" and i and w[i - 1].lower() == "drop"):
+            if any(c.isdigit() for c in nxt):
+                return f"drop zone {nxt}", [nxt]
+    return None
 
 
 def _boat_text(b: dict) -> str:
@@ -47,6 +67,7 @@ class TracksDock(QDockWidget):
     act = Signal(str)
     picking = Signal(bool)          # the next map click is the flight's drop zone
     go_to = Signal(str)             # a hex id to centre the map on
+    light = Signal(object)          # (label, hex ids) of the zone a selected row names, or None
 
     def __init__(self, parent=None):
         super().__init__("Sea and air tracks", parent)
@@ -58,6 +79,7 @@ class TracksDock(QDockWidget):
         self.tree.setHeaderLabels(("Box", "Contents"))
         self.tree.setColumnWidth(0, 250)
         self.tree.itemActivated.connect(self._activated)
+        self.tree.currentItemChanged.connect(self._current_row)
         self.tree.setToolTip("Double-click a drop zone or Landing Zone to show it on the map")
         lay.addWidget(self.tree, 3)
         box = QGroupBox("Plan a flight (drop zones are planned before the British set up)")
@@ -161,10 +183,22 @@ class TracksDock(QDockWidget):
             if self.units.item(i).text() == uid:
                 self.units.item(i).setCheckState(Qt.Checked if on else Qt.Unchecked)
 
+    def choose(self, plane: str, units: list[str]) -> None:
+        """The flight being planned: a Ju-52 in Athens and the units ticked for it (from the track board)."""
+        if plane:
+            self.plane.setCurrentText(plane)
+        for i in range(self.units.count()):
+            item = self.units.item(i)
+            item.setCheckState(Qt.Checked if item.text() in units else Qt.Unchecked)
+
     def hex_picked(self, hex_id: str) -> None:
+        """The drop zone clicked on the map: with units ticked, the flight is planned at once (the engine's
+        ``plan`` action, refused with its rule if it breaks one); else the hex waits for the Plan button."""
         self.dz = hex_id
         self.dz_label.setText(hex_id)
         self.pick_dz.setChecked(False)
+        if self.ticked_units() and self.plane.currentText() and self.plan.isEnabled():
+            self._plan()
 
     def plan_text(self) -> str:
         return f"plan {self.plane.currentText()} {'+'.join(self.ticked_units())} dz {self.dz}"
@@ -177,6 +211,12 @@ class TracksDock(QDockWidget):
         self.dz = ""
         self.dz_label.setText("—")
 
+    def _current_row(self, item, _previous) -> None:
+        if item is None:
+            self.light.emit(None)
+            return
+        self.light.emit(zone_named(item.text(0) + " " + item.text(1), self.view))
+
     def _activated(self, item, _col) -> None:
         h = item.data(0, Qt.UserRole)
         if h:
@@ -184,13 +224,20 @@ class TracksDock(QDockWidget):
 
 
 class ZoneMarks(QGraphicsItem):
-    """Planned drop zones (3.6c) and the Landing Zones boats are bound for (1.2f), with a label each, and the
-    hex picked for a flight being planned."""
+    """Every Landing Zone the map prints (1.2f), thinly; the Landing Zones boats are bound for and the planned drop
+    zones (3.6c), with a label each at the zone's hexes; the hex picked for a flight being planned; the zone lit by
+    the selected boat, flight or action; and the last drop's scatter and drift (3.6e) as arrows from the planned
+    to the actual hexes."""
 
     def __init__(self, board, scale: float):
         super().__init__()
         self.board, self.scale = board, scale
         self.zones: list[tuple[QPainterPath, QColor, str]] = []
+        self.anchors: dict[str, QPointF] = {}        # label -> the scene point it is drawn at (a zone's hex)
+        self.printed: list[tuple[QPainterPath, str, QPointF]] = []    # every map Landing Zone
+        self.lit: tuple[QPainterPath, str, QPointF] | None = None
+        self.arrows: list[tuple[QPointF, QPointF, QColor, str]] = []  # from, to, colour, label
+        self.ends: list[tuple[QPointF, str]] = []                     # a flight's end: point, fate
         self.setZValue(27)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
@@ -202,35 +249,103 @@ class ZoneMarks(QGraphicsItem):
             path.closeSubpath()
         return path.simplified()
 
-    def show_view(self, view: dict, picked: str = "") -> None:
-        """The engine's track view's zones (hex ids), and the hex picked for a new flight."""
+    def _centre(self, h) -> QPointF:
+        x, y = self.board.center(h)
+        return QPointF(x * self.scale, y * self.scale)
+
+    def _anchor(self, hexes) -> QPointF:
+        """Where a zone's label goes: the centre of the zone's hex nearest its middle."""
+        pts = [self._centre(h) for h in hexes]
+        mx = sum(p.x() for p in pts) / len(pts)
+        my = sum(p.y() for p in pts) / len(pts)
+        return min(pts, key=lambda p: (p.x() - mx) ** 2 + (p.y() - my) ** 2)
+
+    def show_view(self, view: dict, picked: str = "", lit: tuple[str, list[str]] | None = None,
+                  drops: list[dict] | None = None) -> None:
+        """The engine's track view's zones (hex ids), the hex picked for a new flight, the zone lit (a label and
+        its hex ids) and the last drop's events' data (``what`` scatter or flight)."""
         self.prepareGeometryChange()
         b = self.board
-        self.zones = []
+        self.zones, self.anchors, self.printed, self.arrows, self.ends = [], {}, [], [], []
+        bound = {z["lz"] for z in view.get("landing_zones", [])}
+        for z in view.get("map_landing_zones", []):
+            hexes = [b.parse_hex(h) for h in z["hexes"]]
+            if z["lz"] not in bound:
+                self.printed.append((self._area(hexes), f"LZ {z['lz']}", self._anchor(hexes)))
+                self.anchors[f"LZ {z['lz']}"] = self._anchor(hexes)
         for z in view.get("landing_zones", []):
-            self.zones.append((self._area([b.parse_hex(h) for h in z["hexes"]]), LANDING_ZONE,
-                               f"LZ {z['lz']} · {len(z['boats'])} boat{'s' * (len(z['boats']) != 1)}"))
+            hexes = [b.parse_hex(h) for h in z["hexes"]]
+            text = f"LZ {z['lz']} · {len(z['boats'])} boat{'s' * (len(z['boats']) != 1)}"
+            self.zones.append((self._area(hexes), LANDING_ZONE, text))
+            self.anchors[text] = self._anchor(hexes)
         for d in view.get("drop_zones", []):
-            self.zones.append((self._area([b.parse_hex(d["hex"])]), DROP_ZONE,
-                               f"DZ {d['hex']} · {len(d['planes'])} Ju-52"))
+            text = f"DZ {d['hex']} · {len(d['planes'])} Ju-52"
+            self.zones.append((self._area([b.parse_hex(d["hex"])]), DROP_ZONE, text))
+            self.anchors[text] = self._centre(b.parse_hex(d["hex"]))
         if picked:
             self.zones.append((self._area([b.parse_hex(picked)]), PICKED, f"new DZ {picked}"))
+            self.anchors[f"new DZ {picked}"] = self._centre(b.parse_hex(picked))
+        self.lit = None
+        if lit is not None and lit[1]:
+            hexes = [b.parse_hex(h) for h in lit[1]]
+            self.lit = (self._area(hexes), lit[0], self._anchor(hexes))
+        from engine.maps.hexes import Hex
+        for d in drops or []:
+            if d.get("what") == "scatter":
+                self.arrows.append((self._centre(b.parse_hex(d["dz"])), self._centre(b.parse_hex(d["to"])),
+                                    SCATTER, f"DZ {d['dz']} scatters"))
+            elif d.get("what") == "flight":
+                start = self._centre(b.parse_hex(d["marker"]))
+                drift = self._centre(Hex(*d["drift_qr"]))
+                end = self._centre(Hex(*d["to_qr"]))
+                if drift != start:
+                    self.arrows.append((start, drift, DRIFT, ""))
+                self.arrows.append((drift, end, DRIFT, d["plane"]))
+                self.ends.append((end, d.get("fate", "landed")))
         self.update()
 
     def labels(self) -> list[str]:
         return [text for _p, _c, text in self.zones]
 
+    def printed_labels(self) -> list[str]:
+        return [text for _p, text, _a in self.printed]
+
+    def lit_label(self) -> str:
+        return self.lit[1] if self.lit is not None else ""
+
     def boundingRect(self) -> QRectF:
         r = QRectF()
-        for path, _c, _t in self.zones:
+        for path in [z[0] for z in self.zones] + [p[0] for p in self.printed] + ([self.lit[0]] if self.lit else []):
             r = r.united(path.boundingRect())
+        for a, b, _c, _t in self.arrows:
+            r = r.united(QRectF(a, b).normalized())
         return r.adjusted(-4 * self.scale, -2 * self.scale, 4 * self.scale, 2 * self.scale)
+
+    def _label(self, painter: QPainter, at: QPointF, text: str, colour: QColor, above: float = 0.5) -> None:
+        s = self.scale
+        width = painter.fontMetrics().horizontalAdvance(text) + 0.4 * s
+        box = QRectF(at.x() - width / 2, at.y() - (above + 0.4) * s, width, 0.8 * s)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 210))
+        painter.drawRoundedRect(box, 0.15 * s, 0.15 * s)
+        painter.setPen(colour.darker(140))
+        painter.drawText(box, Qt.AlignCenter, text)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing, True)
+        s = self.scale
         font = QFont("DejaVu Sans")
         font.setBold(True)
-        font.setPixelSize(max(1, int(self.scale * 0.55)))
+        font.setPixelSize(max(1, int(s * 0.45)))
+        painter.setFont(font)
+        for path, text, at in self.printed:
+            pen = QPen(LANDING_ZONE, 1.5, Qt.DashLine)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.NoBrush)
+            painter.drawPath(path)
+            self._label(painter, at, text, LANDING_ZONE, 0.0)
+        font.setPixelSize(max(1, int(s * 0.55)))
         painter.setFont(font)
         for path, colour, text in self.zones:
             pen = QPen(colour, 4, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
@@ -240,12 +355,51 @@ class ZoneMarks(QGraphicsItem):
             fill.setAlpha(70)
             painter.setBrush(fill)
             painter.drawPath(path)
-            r = path.boundingRect()
-            label = QRectF(r.center().x() - 4 * self.scale, r.top() - 0.9 * self.scale, 8 * self.scale,
-                           0.8 * self.scale)
-            painter.setPen(Qt.NoPen)
-            painter.setBrush(QColor(255, 255, 255, 200))
-            width = painter.fontMetrics().horizontalAdvance(text) + 0.4 * self.scale
-            painter.drawRect(QRectF(label.center().x() - width / 2, label.top(), width, label.height()))
-            painter.setPen(colour.darker(140))
-            painter.drawText(label, Qt.AlignCenter, text)
+        for path, colour, text in self.zones:
+            self._label(painter, self.anchors[text], text, colour, 0.9 if not text.startswith("LZ") else 0.0)
+        if self.lit is not None:
+            path, text, at = self.lit
+            pen = QPen(LIT, 7, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            fill = QColor(LIT)
+            fill.setAlpha(60)
+            painter.setBrush(fill)
+            painter.drawPath(path)
+            self._label(painter, at, text, LIT.darker(130), 1.4)
+        for a, b, colour, text in self.arrows:
+            _arrow(painter, a, b, colour, s)
+            if text:
+                painter.setPen(colour.darker(130))
+                mid = QPointF((a.x() + b.x()) / 2, (a.y() + b.y()) / 2)
+                painter.drawText(QRectF(mid.x() - 2 * s, mid.y() - 0.9 * s, 4 * s, 0.6 * s), Qt.AlignCenter, text)
+        for at, fate in self.ends:
+            pen = QPen({"landed": DRIFT, "sea": LANDING_ZONE}.get(fate, SCATTER), 3)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.NoBrush)
+            r = 0.3 * s
+            if fate == "landed":
+                painter.drawEllipse(at, r, r)
+            else:                   # lost in the sea (3.6h) or on the British (3.6f)
+                painter.drawLine(QPointF(at.x() - r, at.y() - r), QPointF(at.x() + r, at.y() + r))
+                painter.drawLine(QPointF(at.x() - r, at.y() + r), QPointF(at.x() + r, at.y() - r))
+
+
+def _arrow(painter: QPainter, a: QPointF, b: QPointF, colour: QColor, s: float) -> None:
+    """A line from ``a`` to ``b`` with a head at ``b`` (a dot when they are the same hex)."""
+    pen = QPen(colour, 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+    pen.setCosmetic(True)
+    painter.setPen(pen)
+    painter.setBrush(colour)
+    if a == b:
+        painter.drawEllipse(a, 0.12 * s, 0.12 * s)
+        return
+    painter.drawLine(a, b)
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    n = (dx * dx + dy * dy) ** 0.5
+    ux, uy = dx / n, dy / n
+    head = 0.35 * s
+    left = QPointF(b.x() - head * ux + head * 0.5 * uy, b.y() - head * uy - head * 0.5 * ux)
+    right = QPointF(b.x() - head * ux - head * 0.5 * uy, b.y() - head * uy + head * 0.5 * ux)
+    painter.drawPolygon(QPolygonF([b, left, right]))

@@ -568,7 +568,8 @@ def parachute_assault(rules, st, ctx, planes: list[str]) -> None:
             if is_all_sea(board, nxt):
                 break           # 3.6e 2): out to sea: the last land hex along the scatter
             h = nxt
-        ctx.events.append(Event("drop", f"drop zone {dz} scatters {n} {direction} to {rules.hid(h)} (Leros 3.6e)"))
+        ctx.events.append(Event("drop", f"drop zone {dz} scatters {n} {direction} to {rules.hid(h)} (Leros 3.6e)",
+                                {"what": "scatter", "turn": st.turn, "dz": dz, "to": rules.hid(h)}))
         for pid in by_dz[dz]:
             p = tr.planes[pid]
             d = ctx.roll(f"drift of {pid}") - 2                               # 3.6e A)
@@ -576,20 +577,23 @@ def parachute_assault(rules, st, ctx, planes: list[str]) -> None:
             sd = ctx.roll_dice("1d6", f"landing direction of {pid}")
             way = ctx.cell("tcs.scatter_direction", (sd,), (Step(f"roll {sd}"),), f"landing of {pid}")
             spot = _step(drift_hex, way, 1)                                     # 3.6e B)
+            path = {"what": "flight", "turn": st.turn, "plane": pid, "dz": dz, "marker": rules.hid(h),
+                    "drift_qr": [drift_hex.q, drift_hex.r], "to_qr": [spot.q, spot.r]}   # may lie off the map (3.6h)
             load, p.load, p.box, p.dz = list(p.load), [], AIR_BACK[0], ""
             p.returning = True          # 3.6b: empty Ju-52s start home in the phase of the drop
             if is_all_sea(board, spot):
                 for u in load:
                     _destroy(st, u)     # 3.6h: no battalion morale for these
                 ctx.events.append(Event("drop", f"{pid}'s flight ({', '.join(load)}) lands in the sea and is "
-                                                f"lost (Leros 3.6h)"))
+                                                f"lost (Leros 3.6h)", {**path, "fate": "sea"}))
                 continue
             british = [k for k in enemy_units_at(rules, st, spot, GERMAN) if k not in rules.leros.get("coastal_guns", ())]
             if british:
                 for u in load:
                     _destroy(st, u)
                 ctx.events.append(Event("drop", f"{pid}'s flight ({', '.join(load)}) lands on {', '.join(british)} "
-                                                f"in {rules.hid(spot)} and is destroyed (Leros 3.6f)"))
+                                                f"in {rules.hid(spot)} and is destroyed (Leros 3.6f)",
+                                        {**path, "fate": "destroyed"}))
                 continue
             rng = _nearest_british(rules, st, spot)
             for u in load:
@@ -605,7 +609,7 @@ def parachute_assault(rules, st, ctx, planes: list[str]) -> None:
                             _lose_step(rules, st, ctx, u)
             tr.overstack_check = st.turn + 1
             ctx.events.append(Event("drop", f"{pid}'s flight ({', '.join(load)}) lands in {rules.hid(spot)} "
-                                            f"(Leros 3.6e)", {"hex": rules.hid(spot)}))
+                                            f"(Leros 3.6e)", {**path, "hex": rules.hid(spot), "fate": "landed"}))
 
 
 def _nearest_british(rules, st, h: Hex) -> int | None:
@@ -863,7 +867,8 @@ def track_view(rules, st) -> dict:
     box, in track order, each with its boats (type, load, Landing Zone of the trip, returning).  ``air``: the
     Athens box, the outward boxes, the Execution box and the Return Leg boxes with their Ju-52s (load, drop
     zone).  ``drop_zones``: each plotted drop zone hex (3.6c) with the loaded Ju-52s bound for it and their
-    units.  ``landing_zones``: each Landing Zone a loaded boat is bound for (1.2f), its hexes and boats."""
+    units.  ``landing_zones``: each Landing Zone a loaded boat is bound for (1.2f), its hexes and boats.
+    ``map_landing_zones``: every Landing Zone the map prints (1.2f), its number and hexes."""
     tr, board = st.leros, rules.board
     sides = [s for s in (GERMAN, BRITISH) if any(b.side == s for b in tr.boats.values())
              or any(v == HOLDING[s] for v in tr.boxed.values())]
@@ -894,8 +899,11 @@ def track_view(rules, st) -> dict:
             z = lzs.setdefault(b.lz, {"lz": b.lz, "side": b.side, "boats": [],
                                       "hexes": [rules.hid(h) for h in lz_hexes(board, b.lz)]})
             z["boats"].append(k)
+    every = sorted(int(name.rsplit(" ", 1)[1]) for name in board.areas
+                   if name.startswith("Landing Zone ") and name.rsplit(" ", 1)[1].isdigit())
     return {"sea": sea, "air": air, "drop_zones": [dzs[k] for k in sorted(dzs)],
-            "landing_zones": [lzs[k] for k in sorted(lzs)], "drift": tr.drift}
+            "landing_zones": [lzs[k] for k in sorted(lzs)], "drift": tr.drift,
+            "map_landing_zones": [{"lz": n, "hexes": [rules.hid(h) for h in lz_hexes(board, n)]} for n in every]}
 
 
 def campaign_level(steps_lost: int) -> str:
