@@ -689,6 +689,50 @@ def test_2_3a_d_divisional_artillery_is_spotted_only_by_its_divisions_artillery_
     refused(lambda: r.check_mission(st, A.PlaceMission("343-1", "B34.17", "133-72:FO", "he"), "soviet"), "BW 2.3a")
 
 
+def test_2_3_the_soviet_artillery_table_gun_sizes_and_2_and_3_162_leave_play_at_0500_11_feb():
+    book = {"289-1": "76mm", "289-2": "76mm", "289-3": "76mm", "162-1": "76mm", "162-2": "76mm",
+            "162-3": "122mm", "343-1": "76mm", "343-2": "76mm", "343-3": "122mm", "9-1": "76mm", "9-2": "76mm",
+            "9-3": "122mm"}
+    for path in sorted((ROOT / "scenarios").glob("black-wednesday-*.toml")):
+        r = rules_for_path(path)
+        for b in r.batteries.values():
+            if b.side == "soviet" and not b.unit:
+                assert b.calibre == book[b.id], (path.name, b.id)
+    r = rules_n("3c-campaign")
+    st = r.initial_state(1)
+    st.pending = []
+    before = next(i for i, t in enumerate(r.turns) if t.label == "0400 11 Feb")
+    at = next(i for i, t in enumerate(r.turns) if t.label == "0500 11 Feb")
+    for turn, gone in ((before, False), (at, True), (at + 1, True)):
+        st.turn = turn
+        for bid in ("162-2", "162-3"):
+            why = bw.mission_problem(r, st, r.batteries[bid], "708-43:FO")
+            assert (why is not None and why[0] == "BW 2.3" and "0500 11 Feb" in why[1]) == gone, (turn, bid, why)
+        assert bw.mission_problem(r, st, r.batteries["162-1"], "708-43:FO") is None       # 1-162 stays
+
+
+def test_2_3a_the_289_at_regiment_serves_the_one_division_assigned_before_play(tmp_path):
+    r, st = fresh()
+    assert r.options["at289_division"] == "63Gd" and r.bw_at289 == "63Gd"
+    assert bw.mission_problem(r, st, r.batteries["289-1"], "269-63Gd:FO") is None
+    why = bw.mission_problem(r, st, r.batteries["289-1"], "133-72:FO")
+    assert why[0] == "BW 2.3a" and "289" in why[1]
+    assert rules_n("5-assaulting-the-mill").bw_at289 == "72"          # the only division of scenario 5
+    # chosen before play in the new game: a variant of the scenarios with the 289's battalions
+    from engine.rulesets.tcs.scenario import load_tcs_scenario
+    from engine.rulesets.tcs.variants import apply, offered
+    sc = load_tcs_scenario(ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml")
+    assert {"289-43", "289-72"} <= {v.id for v in offered(sc)} and "289-63Gd" not in {v.id for v in offered(sc)}
+    apply(sc, ["289-72"])
+    from engine.rulesets.tcs import TcsRules
+    r72 = TcsRules(sc)
+    st72 = r72.initial_state(1)
+    assert r72.bw_at289 == "72" and bw.mission_problem(r72, st72, r72.batteries["289-1"], "133-72:FO") is None
+    assert bw.mission_problem(r72, st72, r72.batteries["289-1"], "269-63Gd:FO")[0] == "BW 2.3a"
+    one = load_tcs_scenario(ROOT / "scenarios" / "black-wednesday-1-turning-the-left.toml")
+    assert not any(v.id.startswith("289-") for v in offered(one))      # no 289 in scenario 1
+
+
 def test_2_3e_an_fo_takes_no_step_loss_from_the_area_fire_table():
     from engine.rulesets.tcs.procs import area_attack
     from engine.rulesets.tcs.sight import terrain_key

@@ -224,6 +224,7 @@ DEFAULT_OPTIONS = {
     "variants": [],                 # a game's optional rules in use (BW 4.1-4.7: "4.2", "4.6", ...)
     "looting_at_start": False,      # BW 2.1f: sheets implemented before play stay inside the looting limit
     "looting": [],                  # BW 2.1f: units under the looting restriction at the start (scenarios 4-6)
+    "at289_division": "",           # BW 2.3a: the division the 289 AT Regiment serves ("": the game's default)
     "spotters": "any",              # who spots for a battery: "any" own unit (the series; BW 2.3a/d and 2.2d narrow
     #                                 it for the Soviets, BW 3.2d's Axis has no FO counters) or "fo" (FOs only)
 }

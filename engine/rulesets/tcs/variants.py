@@ -25,6 +25,10 @@ BW_OFFERED = {
     "4.6": ("Grandes in Command", "The Spanish Command Prep rating is 2"),
     "4.7": ("Gustav the Great (Dora)", "The Axis plots Dora's 800 mm fire an hour ahead from 0600 10 Feb"),
 }
+# BW 2.3a: the division the 289 AT Regiment serves, chosen before play (the scenario's ``at289_division`` otherwise)
+for _div, _name in (("63Gd", "63 Guard Rifle"), ("43", "43 Rifle"), ("72", "72 Rifle")):
+    BW_OFFERED[f"289-{_div}"] = (f"289 AT Regiment with the {_name} Division (2.3a)",
+                                 f"The 289 AT Regiment's fires are spotted only by the {_name} Division's FOs")
 BW_ONLY = {"4.4": ("black-wednesday-1", "black-wednesday-2", "black-wednesday-3", "black-wednesday-3c")}
 BW_NEEDS = {"own-prep-log": "prep_log", "4.3": "prep_log"}           # offered only where the scenario has a Prep (its option)
 
@@ -38,10 +42,21 @@ def offered(sc) -> tuple:
         return leros_offered(sc)
     if sc.options.get("game_rules") == "black_wednesday":
         used = set(sc.options.get("variants", []))
-        return tuple(VariantOffer(v, f"{v} {name}" if v[0].isdigit() else name, text) for v, (name, text) in BW_OFFERED.items()
+        return tuple(VariantOffer(v, name if v.startswith("289-") else f"{v} {name}" if v[0].isdigit() else name, text)
+                     for v, (name, text) in BW_OFFERED.items()
                      if v not in used and sc.id in BW_ONLY.get(v, (sc.id,))
-                     and sc.options.get(BW_NEEDS.get(v, "game_rules")))
+                     and sc.options.get(BW_NEEDS.get(v, "game_rules")) and _at289_offered(sc, v))
     return ()
+
+
+def _at289_offered(sc, v: str) -> bool:
+    """BW 2.3a: a "289-<division>" choice is offered where the scenario has the 289's battalions and that
+    division's artillery FOs, and the division is not the one the scenario already assigns."""
+    if not v.startswith("289-"):
+        return True
+    div = v[4:]
+    return any(b.id.startswith("289-") for b in sc.batteries) and div != (sc.options.get("at289_division") or "63Gd") \
+        and any(u.fo and u.formation == div for u in sc.units)
 
 
 def apply(sc, ids) -> None:

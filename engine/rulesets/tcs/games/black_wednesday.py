@@ -172,6 +172,9 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     lines += ["# Written by engine/rulesets/tcs/games/black_wednesday.py; docs/scenario-format.md (TCS) describes the keys.",
               "", "[scenario]"] + [f"{k} = {_v(v)}" for k, v in head.items()]
     options = {"game_rules": "black_wednesday", **(options or {})}
+    if any(t["id"].startswith("289-") for t in batteries):     # BW 2.3a: the 289's division, assigned before play
+        has = {x["u"].formation for x in b.units.values() if x["u"].fo}
+        options.setdefault("at289_division", "63Gd" if "63Gd" in has else sorted(has)[-1])
     wire = sorted(h for h, fs in board.features.items() if "wire" in fs)
     if breaches:      # "Deploy N full Wire Breaches in any Soviet Set Up Area": the first N wire hexes in them
         sov = frozenset().union(*(ctx.hexes(x["setup"]) for x in b.units.values()
@@ -402,6 +405,16 @@ def _bats(side, ids, calibre, fires_as="battalion"):
     return [{"id": i, "side": side, "calibre": calibre, "fires_as": fires_as} for i in ids]
 
 
+# BW 2.3: the Soviet artillery battalions and their gun sizes, row by row as the table gives them (2-162-43 and
+# 3-162-43 leave play at 0500 Feb 11: black_wednesday_rules.WITHDRAWN)
+SOV_BATS = {
+    "289": _bats("soviet", ["289-1", "289-2", "289-3"], "76mm"),
+    "162": _bats("soviet", ["162-1", "162-2"], "76mm") + _bats("soviet", ["162-3"], "122mm"),
+    "343": _bats("soviet", ["343-1", "343-2"], "76mm") + _bats("soviet", ["343-3"], "122mm"),
+    "9": _bats("soviet", ["9-1", "9-2"], "76mm") + _bats("soviet", ["9-3"], "122mm"),
+}
+
+
 def _ammo(side, calibre, he=0, smoke=0, illum=0):
     return {"side": side, "calibre": calibre, "he": he, "smoke": smoke, "illum": illum}
 
@@ -511,10 +524,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
     board = load_map(root / "maps" / "black-wednesday.toml")
     east, west = _trench_east(board)
     out = []
-    sov_bats_43 = _bats("soviet", ["162-1", "162-2", "162-3"], "76mm")
-    sov_bats_63 = _bats("soviet", ["343-1", "343-2", "343-3"], "76mm")
-    sov_bats_72 = _bats("soviet", ["9-1", "9-2", "9-3"], "76mm")
-    at289 = _bats("soviet", ["289-1", "289-2", "289-3"], "122mm")
+    sov_bats_43, sov_bats_63, sov_bats_72, at289 = SOV_BATS["162"], SOV_BATS["343"], SOV_BATS["9"], SOV_BATS["289"]
 
     # BW 2.4: scenarios 1 and 2 use the Log's columns aimed at their sectors (the program's reading of "a subset
     # of positions": the battalions whose historical targets all lie in that division's sector), 3 all of it
@@ -832,8 +842,7 @@ def build_late(root: Path = ROOT) -> list[Path]:
     from ....maps.mapfile import load_map
     board = load_map(root / "maps" / "black-wednesday.toml")
     out = []
-    sov_bats = (_bats("soviet", ["162-1"], "76mm") + _bats("soviet", ["343-1", "343-2", "343-3"], "76mm")
-                + _bats("soviet", ["9-1", "9-2", "9-3"], "76mm") + _bats("soviet", ["289-1", "289-2", "289-3"], "122mm"))
+    sov_bats = SOV_BATS["162"][:1] + SOV_BATS["343"] + SOV_BATS["9"] + SOV_BATS["289"]
     # Scenario 7: Breakout
     b = _s7(Builder(), board)
     sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "63Gd-div", "270-63Gd*", "342-63Gd*"],

@@ -41,7 +41,8 @@ from ....game import Event
 from ....maps.hexes import are_adjacent, hex_range
 from .bw_prep import scenario_prep_log
 
-VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7", "own-prep-log")   # BW 4.0 (and 1.10b: own Prep Log)
+VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7", "own-prep-log",   # BW 4.0 (and 1.10b: own Prep Log)
+            "289-63Gd", "289-43", "289-72")                                       # BW 2.3a: the 289's division
 
 BREACHERS = ("rifle", "infantry", "cavalry")          # BW 1.4b: only infantry and cavalry units breach
 
@@ -192,6 +193,9 @@ def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
     2.2d: an 82mm mortar company spots only for itself.  The Axis may use any unit (3.2d: "a regular spotter")."""
     if bat.side != "soviet":
         return battalion_problem(rules, st, bat)
+    gone = WITHDRAWN.get(bat.id)
+    if gone and _at_or_after(rules, st, gone):
+        return "BW 2.3", f"{bat.id} is no longer in play as of {gone} (the Soviet artillery table)"
     spec = rules.specs[spotter]
     if bat.unit and rules.specs[bat.unit].type == "soviet 82mm mortar company":
         if spotter != bat.unit:                                      # BW 2.2d
@@ -206,13 +210,35 @@ def mission_problem(rules, st, bat, spotter: str) -> tuple[str, str] | None:
         return "BW 2.3d", f"{spotter} is a mortar FO: it spots only for its regiment's 120mm mortars"
     if not spec.fo:
         return "BW 2.3d", f"{bat.id} is Soviet artillery: only an artillery FO spots for it, not {spotter}"
-    div = BATTERY_DIVISION.get(bat.id.split("-")[0])
+    regiment = bat.id.split("-")[0]
+    div = BATTERY_DIVISION.get(regiment) or (rules.bw_at289 if regiment == AT289 else "")
     if div and spec.formation != div:
-        return "BW 2.3a", f"{bat.id} is {div}'s divisional artillery: only {div}'s FOs spot for it, not {spotter}"
+        what = "divisional artillery" if regiment != AT289 else "assigned the 289 AT Regiment before play"
+        return "BW 2.3a", f"{bat.id} is {div}'s {what}: only {div}'s FOs spot for it, not {spotter}"
     return None
 
 
 BATTERY_DIVISION = {"162": "43", "343": "63Gd", "9": "72"}          # BW 2.3: divisional artillery regiments
+# BW 2.3 (the Soviet artillery table): 2-162-43 and 3-162-43 are no longer in play as of 0500 Feb 11
+WITHDRAWN = {"162-2": "0500 11 Feb", "162-3": "0500 11 Feb"}
+# BW 2.3a: the 289 AT Regiment serves one division, assigned before play: the scenario's ``at289_division`` (its
+# writer's default: the 63 Guards, whose assault on Krasni Bor is the main effort, or the only division in play),
+# or the variant "289-<division>" chosen in the new game
+AT289, AT289_DEFAULT = "289", "63Gd"
+
+
+def at289_division(rules) -> str:
+    """BW 2.3a: the division the 289 AT Regiment serves in this game (a variant chosen before play wins)."""
+    chosen = [v[4:] for v in rules.options.get("variants", []) if v.startswith("289-")]
+    if len(chosen) > 1:
+        raise BadFile([Problem(rules.scenario.path, "options.variants",
+                               f"the 289 AT Regiment serves one division (BW 2.3a), not {' and '.join(chosen)}")])
+    div = chosen[0] if chosen else rules.options.get("at289_division") or AT289_DEFAULT
+    if div not in SOVIET_DIVISIONS:
+        raise BadFile([Problem(rules.scenario.path, "options.at289_division",
+                               f"{div!r} is not a Soviet division (expected one of {', '.join(SOVIET_DIVISIONS)}, "
+                               f"BW 2.3a)")])
+    return div
 FOS_NEVER_KILLED = True                                           # BW 2.3e: no AFT step loss on an FO
 
 
@@ -300,6 +326,7 @@ def bind(rules) -> None:
     rules.bw_entries = {x: _area(rules, "entry_area_" + x) for x in "abcdefgh"}      # BW 1.10h
     rules.bw_limit = looting_limit(rules.board)                                      # BW 2.1f
     rules.bw_looting = frozenset(rules.options.get("looting", []))
+    rules.bw_at289 = at289_division(rules)                                          # BW 2.3a
     _check_looting_at_start(rules)
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
