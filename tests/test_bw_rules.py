@@ -782,14 +782,39 @@ def test_4_2_spanish_panic_costs_a_step_and_paralyzes_on_a_die_at_most_the_print
     put(r, st, b, "B45.25", steps_lost=0, morale_state="")
     st.memory.put("tcs.counter.morale", ("spanish infantry platoon",), 4)
     st.memory.put("tcs.counter.steps", ("spanish infantry platoon",), 5)
-    events, need = run_proc(r, st, bw.before_overrun, [4, 5], h)
+    events, need = run_proc(r, st, bw.before_overrun, [1, 1], h, ["63Gd-div:Cav"])   # 4.2a: by armor only
+    assert need is None and not events and st.units[a].steps_lost == 0
+    events, need = run_proc(r, st, bw.before_overrun, [4, 5], h, ["1-RB:KV1"])
     assert need is None
     assert (st.units[a].steps_lost, st.units[a].morale_state) == (1, "paralyzed")      # 4 <= morale 4
     assert (st.units[b].steps_lost, st.units[b].morale_state) == (0, "")               # 5 > 4
     r6, st6 = fresh()                                                                  # without the variant
     put(r6, st6, a, "B45.25", steps_lost=0, morale_state="")
-    events, need = run_proc(r6, st6, bw.before_overrun, [1], h)
+    events, need = run_proc(r6, st6, bw.before_overrun, [1], h, ["1-RB:KV1"])
     assert st6.units[a].steps_lost == 0 and not events
+
+
+def test_4_2a_a_mounted_cavalry_overrun_rolls_no_spanish_panic(tmp_path):
+    from engine.rulesets.tcs.procs import assault
+    from engine.rulesets.tcs.sight import terrain_key
+    src = (ROOT / "scenarios" / "black-wednesday-6-the-assault-continues.toml").read_text()
+    p = tmp_path / "s6.toml"
+    p.write_text(src.replace('game_rules = "black_wednesday"', 'game_rules = "black_wednesday"\nvariants = ["4.2"]')
+                 .replace('"../maps/', f'"{ROOT}/maps/'))
+    r = rules_for_path(p)
+    st = r.initial_state(1)
+    st.pending = []
+    h = r.board.parse_hex("B45.25")
+    for k in [k for k, u in st.units.items() if u.hex in (h, r.board.parse_hex("B44.25"))]:
+        st.units[k].hex = None
+    put(r, st, "5-II-262:P1", "B45.25", steps_lost=0, morale_state="")
+    put(r, st, "63Gd-div:Cav", "B44.25", mode="move", morale_state="")
+    st.memory.put("tcs.counter.morale", ("spanish infantry platoon",), 6)
+    st.memory.put("tcs.counter.steps", ("spanish infantry platoon",), 5)
+    events, need = run_proc(r, st, assault, [1, 1, 1], ["63Gd-div:Cav"], "B45.25", True)
+    assert not [e for e in events if e.kind == "panic"]                    # no die for panic (it would be 1)
+    assert (st.units["5-II-262:P1"].steps_lost, st.units["5-II-262:P1"].morale_state) == (0, "")
+    assert need is not None and need.pending["prompt"].slot == "tcs.counter.firepower"   # the overrun's own fire
 
 
 def test_2_6_mounted_cavalry_draws_a_column_more_and_never_assaults():
@@ -809,6 +834,23 @@ def test_2_6_mounted_cavalry_draws_a_column_more_and_never_assaults():
     total, steps = fire_shifts(r, st, Ctx(r, st, [], []), h, [])
     assert total == 1 and any(s.rule == "BW 2.6" for s in steps)
     refused(lambda: r.check_assault(st, A.Assault(("63Gd-div:Cav",), "B41.16", False), "soviet"), "BW 2.6")
+
+
+def test_2_6_mounted_cavalry_assaults_by_overrun():
+    from engine.rulesets.tcs.sight import terrain_key
+    r, st = fresh()
+    cav, h = "63Gd-div:Cav", r.board.parse_hex("B41.16")
+    for k in [k for k, u in st.units.items() if u.hex in (h, r.board.parse_hex("B40.16"))]:
+        st.units[k].hex = None
+    put(r, st, cav, "B40.16", mode="move", morale_state="", sheet="63Gd-released")
+    put(r, st, "5-II-262:P1", "B41.16")
+    for slot, v in (("movement", 10), ("mobility", "foot")):
+        st.memory.put(f"tcs.counter.{slot}", ("soviet cavalry squadron",), v)
+    st.memory.put("tcs.terrain.combat", (terrain_key(r.board, h),), "Open")
+    st.memory.put("tcs.terrain.move", (terrain_key(r.board, h), "foot"), "1")
+    assert r.check_assault(st, A.Assault((cav,), "B41.16", True), "soviet") == h        # mounted: it overruns
+    st.units[cav].mode = "fire"                                                     # dismounted: no overrun
+    refused(lambda: r.check_assault(st, A.Assault((cav,), "B41.16", True), "soviet"), "TCS 15.0")
 
 
 def test_1_2c_a_tank_climbs_onto_the_embankment_off_the_railroad_for_its_entire_ma():

@@ -387,7 +387,7 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     defenders = [k for k, u in st.units.items() if u.hex == h]
     kind = "overrun" if overrun else "assault"
     if overrun and rules.game is not None and hasattr(rules.game, "before_overrun"):
-        rules.game.before_overrun(rules, st, ctx, h)              # BW 4.2 Spanish Panic
+        rules.game.before_overrun(rules, st, ctx, h, units)       # BW 4.2 Spanish Panic
         defenders = [k for k, u in st.units.items() if u.hex == h]
     for u in units:
         st.units[u].fired = st.units[u].fired_turn = True

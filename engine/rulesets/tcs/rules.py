@@ -955,8 +955,9 @@ class TcsRules:
         h = self.hex(a.hex)
         if not any(v.hex == h and self.specs[k].side != side for k, v in st.units.items()):
             raise IllegalAction("TCS 15.0", f"there is no enemy unit in {a.hex}")
-        if a.overrun and (len(a.units) != 1 or not self.specs.get(a.units[0]) or not self.specs[a.units[0]].vehicle):
-            raise IllegalAction("TCS 15.0", "an overrun is made by one vehicle")
+        if a.overrun and (len(a.units) != 1 or not self.specs.get(a.units[0]) or not self.can_overrun(st, a.units[0])):
+            raise IllegalAction("TCS 15.0", "an overrun is made by one vehicle (or a unit the game lets overrun: "
+                                            "BW 2.6 mounted cavalry)")
         if a.overrun:
             cls = chart_value(self, st, "tcs.terrain.combat", (terrain_key(self.board, h),))
             if cls not in ("Open", "Billiard"):
@@ -964,7 +965,7 @@ class TcsRules:
         for uid in a.units:
             u = self._own(st, uid, side)
             if self.game is not None:
-                self.game.check(self.game.assault_problem(self, st, uid))
+                self.game.check(self.game.assault_problem(self, st, uid, a.overrun))
             if u.mode != "move" or u.morale_state != OK or u.fired:
                 raise IllegalAction("TCS 15.0", f"{uid} must be in Move mode, unsuppressed and not yet in combat")
             if not are_adjacent(u.hex, h):
@@ -978,6 +979,12 @@ class TcsRules:
                 if u.mp_used + cost + self.options["overrun_mp"] > self.ma(st, uid):
                     raise IllegalAction("TCS 15.0", f"{uid} lacks the MPs for an overrun")
         return h
+
+    def can_overrun(self, st, uid: str) -> bool:
+        """Whether a unit may overrun: a vehicle (TCS 15.0), or a unit the game lets (BW 2.6: mounted cavalry)."""
+        if self.specs[uid].vehicle:
+            return True
+        return self.game is not None and hasattr(self.game, "overruns") and self.game.overruns(self, st, uid)
 
     def _do_assault(self, st, a: A.Assault, side, events) -> None:
         self.check_assault(st, a, side)
@@ -1127,7 +1134,7 @@ class TcsRules:
                     out.append(A.Exit(uid))
                 for h in enemy_at:
                     if are_adjacent(u.hex, h):
-                        for ov in ((False, True) if self.specs[uid].vehicle else (False,)):
+                        for ov in ((False, True) if self.can_overrun(st, uid) else (False,)):
                             a = A.Assault((uid,), self.hid(h), ov)
                             if _ok(lambda: self.check_assault(st, a, side)):
                                 out.append(a)

@@ -17,7 +17,7 @@
 - 2.1e A Soviet Op Sheet implemented in play starts one battalion (the player's choice) each time it
   implements, the regimental and divisional units with the first; it goes on accruing and rolling until
   every battalion has started.
-- 2.6 Mounted (Move-mode) cavalry draws +1 column of Area Fire and never assaults (overrun only).
+- 2.6 Mounted (Move-mode) cavalry draws +1 column of Area Fire and assaults only by overrun.
 - 2.3e FOs never take part in an assault.
 - 2.2c At Clean-up the Soviet player may consolidate two identical platoons of a battalion (same type, same
   steps lost, in good order) stacked or adjacent: one takes the steps of both, the other is lost.
@@ -270,12 +270,14 @@ def faux_trps(rules, st, side: str, spotter_hex, target, nearest: int) -> list:
     return sorted(rules.sight.visible_from(st, spotter_hex, cands, far))
 
 
-def before_overrun(rules, st, ctx, h) -> None:
-    """BW 4.2 (variant) Spanish Panic: before an overrun, a die for each Spanish unit in the hex; at most its
-    printed morale, it loses a step and is Paralyzed."""
+def before_overrun(rules, st, ctx, h, units=()) -> None:
+    """BW 4.2 (variant) Spanish Panic: before an overrun "by armor" (a vehicle's, not 2.6's mounted cavalry's), a
+    die for each Spanish unit in the hex; at most its printed morale, it loses a step and is Paralyzed."""
     from ..procs import lose_steps
     from ..state import PARALYZED
     if "4.2" not in rules.options.get("variants", []):
+        return
+    if not any(rules.specs[u].vehicle for u in units):          # BW 4.2a: overrun by armor only
         return
     for k in [k for k in rules.order if st.units[k].hex == h and rules.specs[k].formation == "spanish"]:
         m = int(ctx.cell("tcs.counter.morale", (rules.specs[k].type,), purpose=f"{k}'s printed morale"))
@@ -288,12 +290,18 @@ def before_overrun(rules, st, ctx, h) -> None:
             ctx.events.append(Event("panic", f"{k} holds: die {die}, morale {m} (BW 4.2)"))
 
 
-def assault_problem(rules, st, uid: str) -> tuple[str, str] | None:
+def assault_problem(rules, st, uid: str, overrun: bool = False) -> tuple[str, str] | None:
     if rules.specs[uid].fo:
         return "BW 2.3e", f"{uid} is an FO: FOs never attack in an assault"
-    if mounted(rules, st, uid):
+    if mounted(rules, st, uid) and not overrun:
         return "BW 2.6", f"{uid} is mounted (Move mode): mounted cavalry assaults only by overrun"
     return None
+
+
+def overruns(rules, st, uid: str) -> bool:
+    """BW 2.6: a unit using Mounted Movement assaults by overrun (the series' overrun, on its terms: one unit, an
+    Open hex, the overrun's MPs; our reading, the book adds no terms of its own)."""
+    return mounted(rules, st, uid)
 
 
 def mounted(rules, st, uid: str) -> bool:
