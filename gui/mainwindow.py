@@ -14,6 +14,7 @@ from .mapview import ZOOM_PRESETS, MapView
 from .play import PlaySession, Refusal
 from .combatpanel import CombatPanel
 from .playpanels import LogDock, PhaseBar
+from .statusline import ElidedLabel, StatusLine
 from .tray import TrayDock, setup_hexes, waiting_to_set_up
 from .victorypanel import VictoryDock
 from .userfolders import autosave_path
@@ -33,7 +34,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Sandtable")
         self.map_view = MapView(self, cache=cache)
         self.setCentralWidget(self.map_view)
-        self.hover_label = QLabel()
+        self.setStatusBar(StatusLine(self))   # messages elided before the zoom and the rule link, whole in the tooltip
+        self.hover_label = ElidedLabel()
         self.statusBar().addWidget(self.hover_label, 1)
         self.tile_bar = QProgressBar()
         self.tile_bar.setRange(0, 1000)
@@ -56,12 +58,10 @@ class MainWindow(QMainWindow):
         self.phase_bar = PhaseBar(self)
         self.addToolBar(Qt.TopToolBarArea, self.phase_bar)
         self.addToolBarBreak(Qt.TopToolBarArea)
-        # a message longer than the bar is cut off at the window's edge: the whole of it shows on hovering
-        self.statusBar().messageChanged.connect(self.statusBar().setToolTip)
         self.guide_bar = QToolBar("Guidance", self)       # the ruleset's one line for this phase
         self.guide_bar.setObjectName("guidebar")
         self.guide_bar.setMovable(False)
-        self.guide_label = QLabel()
+        self.guide_label = ElidedLabel()      # a line longer than the window is elided, whole in its tooltip
         self.guide_label.setContentsMargins(6, 2, 6, 2)
         self.guide_bar.addWidget(self.guide_label)
         self.addToolBar(Qt.TopToolBarArea, self.guide_bar)
@@ -103,7 +103,7 @@ class MainWindow(QMainWindow):
         self.pause_act.setToolTip("Stop the computer between two of its actions (Ctrl+Shift+P); "
                                   "while paused you may play for its side")
         self.pause_act.setEnabled(False)
-        self.phase_bar.addAction(self.pause_act)
+        self.phase_bar.add_button(self.pause_act)
         from .tcs import TcsPlay
 
         self.tcs = TcsPlay(self)            # the Tactical Combat Series panels, shown while a TCS game is open
@@ -527,6 +527,7 @@ class MainWindow(QMainWindow):
             self.tcs.update()
             return
         self.phase_bar.next_act.setEnabled(True)
+        self.phase_bar.set_next_words("step" if self.tcs.session is not None else "phase")  # TCS: a step at a time
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
         self.log_dock.show_seed(s.game.seed)
@@ -702,6 +703,8 @@ class MainWindow(QMainWindow):
         name = getattr(self.scenario.sides.get(side), "name", side) if self.scenario is not None else side
         doing = "thinking for" if c.is_thinking() else "playing"
         self.phase_bar.set_text(f"{self.phase_bar.label.text()} — the computer is {doing} {name}")
+        self.guide_label.setText(f"The computer is {doing} {name}: its moves show on the map and in the log; "
+                                 "Next waits for it (Pause the computer, Ctrl+Shift+P, to play for it yourself).")
 
     def save_game(self, path: Path) -> bool:
         """Save the game in progress; a write that fails is reported and leaves any old file whole."""

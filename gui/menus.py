@@ -94,7 +94,8 @@ class WindowMenus:
         self.save_as_act = QAction("Save game &as…", w, shortcut=QKeySequence.SaveAs, triggered=self.save_as)
         self.file_menu.addActions([self.save_act, self.save_as_act])
         self.file_menu.addSeparator()
-        self.quit_act = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=w.close)
+        self.quit_act = QAction("&Quit", w, shortcut=QKeySequence("Ctrl+Q"), triggered=self.quit_program)
+        self.quit_act.setToolTip("Quit Sandtable: every window closes (a game not saved is asked about first)")
         self.file_menu.addAction(self.quit_act)
         self.rule_link = RuleLink(self, window)       # a window adds it to its status bar
         self.edit_menu = bar.addMenu("&Edit")
@@ -102,6 +103,21 @@ class WindowMenus:
         self.view_menu = bar.addMenu("&View")
         self.help_menu = bar.addMenu("&Help")
         self._fill_help()
+
+    def quit_program(self) -> bool:
+        """File > Quit from any window: this window closes, then every other window of the program, each asking
+        first about a game with actions no file holds (``keep_game_in_progress``); then the program ends.
+        Cancel in any of them keeps that window and the program (False)."""
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication.instance()
+        others = [w for w in app.topLevelWidgets() if w is not self.window and w.isVisible()
+                  and w.windowType() in (Qt.Window, Qt.Dialog)]     # the editors ask about their own edits
+        for w in [self.window, *others]:
+            if w.isVisible() and not w.close():
+                return False
+        app.quit()
+        return True
 
     # ------------------------------------------------------------ files
     def add_file_items(self, actions: list[QAction]) -> None:

@@ -5,17 +5,20 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar, QVBoxLayout, QWidget
 
+from .statusline import ElidedLabel
+
 
 class PhaseBar(QToolBar):
-    """Turn, phase and active side; "Next phase", undo and redo."""
+    """"Next" (phase or step), undo and redo, then the turn, phase and active side.
+
+    The buttons come first, so that they stay where they are whatever the text says (a click repeated on Next
+    never misses); the text takes the rest of the bar, elided when it is longer (whole in its tooltip)."""
 
     def __init__(self, parent=None):
         super().__init__("Turn and phase", parent)
         self.setObjectName("phasebar")
         self.setMovable(False)
-        self.label = QLabel("No game")
-        self.label.setMinimumWidth(320)
-        self.addWidget(self.label)
+        self.setToolButtonStyle(Qt.ToolButtonTextOnly)
         self.next_act = QAction("Next phase", self, shortcut=QKeySequence("Ctrl+Return"))
         self.next_act.setToolTip("End this phase (Ctrl+Return); refused with the reason if something is owed")
         self.undo_act = QAction("Undo", self, shortcut=QKeySequence.Undo)
@@ -23,14 +26,32 @@ class PhaseBar(QToolBar):
         self.redo_act = QAction("Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"))
         self.redo_act.setToolTip("Play again the action last taken back (Ctrl+Shift+Z)")
         self.addActions([self.next_act, self.undo_act, self.redo_act])
+        self.next_button().setMinimumWidth(self._next_width())
+        self.label = ElidedLabel("No game")
+        self.label.setContentsMargins(10, 0, 6, 0)
+        self._label_act = self.addWidget(self.label)
+
+    def _next_width(self) -> int:
+        fm = self.next_button().fontMetrics()
+        return max(fm.horizontalAdvance(w) for w in self.NEXT_WORDS.values()) + 24
+
+    NEXT_WORDS = {"phase": "Next phase", "step": "Next step"}
+
+    def next_button(self):
+        return self.widgetForAction(self.next_act)
+
+    def add_button(self, action: QAction) -> None:
+        """Another button among the bar's buttons (before the text)."""
+        self.insertAction(self._label_act, action)
+
+    def set_next_words(self, unit: str) -> None:
+        """"Next phase" or "Next step" (a game played step by step); the button keeps its width."""
+        self.next_act.setText(self.NEXT_WORDS[unit])
+        self.next_act.setToolTip(f"End this {unit} (Ctrl+Return); refused with the reason if something is owed")
 
     def set_text(self, text: str) -> None:
-        """The label's text; its width only grows, so the buttons beside it never move from under the mouse
-        (a Pause clicked while the computer plays shortens the text, and the same click must resume it)."""
+        """The turn and phase; it never moves the buttons."""
         self.label.setText(text)
-        wanted = self.label.sizeHint().width()
-        if wanted > self.label.minimumWidth():
-            self.label.setMinimumWidth(wanted)
 
     def show_state(self, text: str, can_undo: bool, can_redo: bool) -> None:
         self.set_text(text)

@@ -329,7 +329,7 @@ def test_rule_6_odds_round_down_up_or_to_the_nearest_column_and_below_the_lowest
 def test_the_play_window_is_told_who_may_act_why_a_unit_is_idle_and_what_the_phase_asks(rules):
     st = position(rules, "Blue movement", {})
     assert rules.units_to_act(st) == {"b-1", "b-2", "b-3", "b-4", "b-5"}
-    assert rules.guidance(st) == "Blue moves its units; then Next phase."
+    assert rules.guidance(st) == "Blue moves its units; Next phase: Blue combat."
     why = rules.why_idle(st, "r-1")
     assert why.rule == "Rule 3 (scenario)"
     assert why.message == "this is the Blue movement phase: r-1 has nothing to do now; it moves in Red movement"

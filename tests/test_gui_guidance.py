@@ -62,7 +62,8 @@ def test_units_that_may_act_are_framed_and_the_phase_gives_its_line_of_guidance(
     assert window.guide_label.text().startswith("German mechanized movement (3.2, 8.4): drag")
     to_phase(window, "german-movement")
     assert len(window.map_view.ready_hexes()) > len(expected)
-    assert window.guide_label.text() == window.session.rules.tables.guidance["german-movement"]
+    assert window.guide_label.text() == (window.session.rules.tables.guidance["german-movement"]
+                                         + ". Next phase: the Soviet reinforcement phase (3.5).")
 
 
 def test_a_refusal_is_cleared_when_the_game_moves_on(window):

@@ -86,7 +86,7 @@ ANSWERS = {"tcs.bn_morale_reduction": 0, "tcs.area_fire": "-", "tcs.morale": "-"
 
 
 def end_until(win, wanted, side=None, first="red", limit=80):
-    """Press "End step" (and answer questions in the panel) until the game is at ``wanted`` for ``side``."""
+    """Press Next (and answer questions in the panel) until the game is at ``wanted`` for ``side``."""
     answers = ANSWERS
     for _ in range(limit):
         p = state(win).pending
@@ -99,7 +99,7 @@ def end_until(win, wanted, side=None, first="red", limit=80):
         _ph, stp, who = step(win)
         if stp == wanted and (side is None or who == side):
             return
-        win.tcs.clock.end_button.click()
+        win.phase_bar.next_act.trigger()
     raise AssertionError(f"never reached {wanted}")
 
 
@@ -109,19 +109,20 @@ def test_a_tcs_scenario_opens_on_its_map_with_the_tcs_panels(window):
     assert isinstance(window.session, TcsSession)
     assert len(window.map_view.stacks) == 10 and window.tcs.clock.isVisible() and window.tcs.sheets.isVisible()
     assert not window.combat.isVisible()                      # the battle panel is another ruleset's
-    assert window.phase_bar.label.text() == "1700 10 Feb, day turn, command phase: review (red)"
+    assert window.phase_bar.label.text() == "1700 10 Feb, day turn — Command Phase: Op Sheet review (Red)"
+    assert window.phase_bar.next_act.text() == "Next step"
 
 
-def test_clock_panel_shows_the_clock_weather_visibility_and_marks_the_step_end_step_plays_end(window):
+def test_clock_panel_shows_the_clock_weather_visibility_and_marks_the_step_next_plays_end(window):
     c = window.tcs.clock
     assert c.clock.text() == "1700 10 Feb"
     assert c.turn.text() == "Turn 1 of 5 · day turn · full hour"
     assert c.weather.text() == "Weather: clear · visibility 20 hexes"     # day 20, clear 60: the lesser
-    assert c.marked_step() == "Command Phase: review Op Sheets (Red)"
+    assert c.marked_step() == "Command Phase: Op Sheet review (Red)"
     assert c.sequence.count() == len(window.session.rules.sequence(0))
-    c.end_button.click()
+    window.phase_bar.next_act.trigger()                  # the window's one Next button ends the step
     assert step(window) == ("command", "review", "blue")
-    assert c.marked_step() == "Command Phase: review Op Sheets (Blue)"
+    assert c.marked_step() == "Command Phase: Op Sheet review (Blue)"
     assert window.session.log_lines()[-1] == "1. end — red ends review"
 
 
@@ -291,7 +292,7 @@ def test_a_continuous_barrage_is_drawn_with_its_zone_and_lifted_from_the_panel(w
     a.continuous.setChecked(True)
     a.place.click()
     state(window).preset_dice = [2, 5, 2, 3, 3]
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     answer(window, "Good")                                # the adjustment roll's printed result
     st = state(window)
     m2 = next(m for m in st.markers if m.continuous)
@@ -312,7 +313,7 @@ def test_a_continuous_barrage_is_drawn_with_its_zone_and_lifted_from_the_panel(w
 def test_initiative_is_chosen_in_the_question_panel_and_a_printed_result_in_the_chart_panel(window):
     end_until(window, "create", "blue")
     state(window).preset_dice = [4, 5, 3]
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     p = window.tcs.pending
     assert p.title.text() == "Printed result needed: Battalion Morale Reduction"
     assert p.text.text() == "Asked in the chart prompt panel." and p.buttons == []
@@ -366,10 +367,10 @@ def test_a_selected_sheet_stays_selected_for_its_side_and_is_drawn_again(window)
     d = window.tcs.sheets
     d.select_sheet("R1")
     assert not window.tcs.sheet_marks.objective.isEmpty()
-    window.tcs.clock.end_button.click()                       # Blue's review: the list shows Blue's sheets
+    window.phase_bar.next_act.trigger()                       # Blue's review: the list shows Blue's sheets
     assert d.side_id() == "blue" and d.current_sheet() == ""
     assert window.tcs.sheet_marks.objective.isEmpty()
-    window.tcs.clock.end_button.click()                       # the weighted turns, then Red's implementation rolls
+    window.phase_bar.next_act.trigger()                       # the weighted turns, then Red's implementation rolls
     assert step(window) == ("command", "implement", "red")
     assert d.side_id() == "red" and d.current_sheet() == "R1" and not window.tcs.sheet_marks.objective.isEmpty()
 
@@ -380,7 +381,7 @@ def test_a_target_picked_is_dropped_when_the_missions_step_has_passed(window, qt
     a.pick_target.click()
     click_hex(qtbot, window, "B09.06")
     assert a.target is not None and window.tcs.barrage_marks.picked == hx(window, "B09.06")
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     assert step(window)[1] != "missions" and a.target is None and a.target_label.text() == "—"
 
 
@@ -390,7 +391,7 @@ def test_a_tcs_game_saved_and_opened_again_plays_on_from_the_same_state(qtbot, t
     qtbot.addWidget(win)
     assert win.open_file(SCENARIO)
     for _ in range(8):
-        win.tcs.clock.end_button.click()
+        win.phase_bar.next_act.trigger()
     assert step(win) == ("command", "create", "red")
     d = win.tcs.sheets
     d.tick("M-1")
@@ -409,7 +410,7 @@ def test_a_tcs_game_saved_and_opened_again_plays_on_from_the_same_state(qtbot, t
 
 
 def test_a_new_game_of_a_tcs_scenario_is_a_tcs_game_again(window):
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     assert window.start_new_game(seed=7)
     assert isinstance(window.session, TcsSession) and window.session.game.seed == 7
     assert step(window) == ("command", "review", "red") and window.tcs.clock.isVisible()
@@ -456,7 +457,7 @@ def test_fire_from_the_clock_panel_and_a_retreat_chosen_by_clicking_a_lit_hex(wi
 def test_the_question_panel_leaves_chart_prompts_to_a_chart_prompt_panel_when_the_window_has_one(window):
     end_until(window, "create", "blue")
     state(window).preset_dice = [4, 5, 3]
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     pending, legal = window.session.pending(), window.tcs.legal
     sides = window.session.rules.scenario.sides
     assert window.tcs.chart_dock_asks()                      # the window's chart prompt panel asks
@@ -529,7 +530,7 @@ def test_a_new_tcs_game_with_a_computer_side_says_there_is_none_and_leaves_every
     assert window.start_new_game(seed=3, computer=("blue",))
     assert window.computer is None and isinstance(window.session, TcsSession)
     assert window.last_error.startswith("The computer cannot play this game")
-    window.tcs.clock.end_button.click()
+    window.phase_bar.next_act.trigger()
     assert step(window) == ("command", "review", "blue")
 
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QDockWidget, QLabel, QListWidget, QListWidgetItem
 from engine.errors import BadFile, IllegalAction
 from engine.rulesets.scw.actions import Move
 
+from ..statusline import ElidedLabel, StatusLine
 from .session import TableSession
 from .view import TableView
 from .words import enemy_lines, enemy_places
@@ -83,7 +84,8 @@ class TableWindow(QMainWindow):
         self.last_refusal = ""
         self.view = TableView(self)
         self.setCentralWidget(self.view)
-        self.hover = QLabel()
+        self.setStatusBar(StatusLine(self))   # messages elided before the rule link, whole in the tooltip
+        self.hover = ElidedLabel()
         self.statusBar().addWidget(self.hover, 1)
         self._make_toolbar()
         self._make_menus()
@@ -238,9 +240,9 @@ class TableWindow(QMainWindow):
         bar = QToolBar("Turn", self)
         bar.setObjectName("tablebar")
         bar.setMovable(False)
-        self.turn_label = QLabel()
-        self.turn_label.setMinimumWidth(360)
-        bar.addWidget(self.turn_label)
+        bar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.turn_label = ElidedLabel()       # after the buttons: they never move as the text changes
+        self.turn_label.setContentsMargins(10, 0, 6, 0)
         self.end_act = QAction("End turn", self, shortcut=QKeySequence("Ctrl+Return"))
         self.end_act.triggered.connect(lambda: self.give("end"))
         self.undo_act = QAction("Undo", self, shortcut=QKeySequence.Undo)
@@ -262,6 +264,7 @@ class TableWindow(QMainWindow):
         self.pause_act.toggled.connect(self._pause_computer)
         self.pause_act.setEnabled(False)
         bar.addActions([self.new_act, self.end_act, self.undo_act, self.redo_act, self.tape_act, fit, self.pause_act])
+        bar.addWidget(self.turn_label)
         self.addToolBar(Qt.TopToolBarArea, bar)
 
     # ------------------------------------------------------------ a new game

@@ -8,6 +8,8 @@ No rule lives here.
 """
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDrag, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFormLayout, QGridLayout,
@@ -16,24 +18,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWid
 
 UNIT_MIME = "application/x-sandtable-tcs-unit"
 MANY_CHOICES = 12           # more results than this: a list to pick from instead of a row of buttons
-
-STEP_WORDS = {
-    "review": "review Op Sheets", "accrue": "weighted turns", "implement": "implementation rolls",
-    "reserve": "reserve checks", "add": "add units to sheets", "create": "new Op Sheets",
-    "bn_morale": "battalion morale", "weather": "weather", "initiative": "initiative",
-    "sortie_roll": "sortie roll", "sorties": "air sorties", "preplot": "pre-plotted barrages",
-    "missions": "fire missions", "execute": "missions fire", "lift": "lift barrages", "action": "action phase",
-    "cleanup": "clean-up", "over": "game over",
-}
-PHASE_WORDS = {"command": "Command Phase", "artillery": "Aircraft & Artillery Phase", "action": "Action Phase",
-               "cleanup": "Clean-up Phase", "over": "Game over"}
-
-
-def step_words(phase: str, step: str, who: str, sides: dict) -> str:
-    name = getattr(sides.get(who), "name", who) if who else ""
-    who_text = {"first": "first side", "second": "second side"}.get(who, name)
-    return f"{PHASE_WORDS.get(phase, phase)}: {STEP_WORDS.get(step, step)}" + (f" ({who_text})" if who_text else "")
-
 
 class TcsDock(QDockWidget):
     """A dock of the TCS play window: a titled column of widgets, found by its object name in a saved layout."""
@@ -57,8 +41,9 @@ class TcsDock(QDockWidget):
 
 
 class ClockDock(TcsDock):
-    """Turn and clock, day/twilight/night, weather and visibility, the sequence of play with the step now;
-    "End step" and the other legal actions no panel shows."""
+    """Turn and clock, day/twilight/night, weather and visibility, the sequence of play with the step now (as
+    the engine names its steps), and the legal actions no other panel shows.  The step ends with the window's
+    one Next button."""
 
     act = Signal(str)
 
@@ -80,10 +65,6 @@ class ClockDock(TcsDock):
         self.sequence.setSelectionMode(QAbstractItemView.NoSelection)
         self.sequence.setToolTip("The turn's sequence of play; the marked step is where the game is")
         lay.addWidget(self.sequence, 1)
-        self.end_button = QPushButton("End step")
-        self.end_button.setToolTip("Play 'end': the acting side is done with this step")
-        self.end_button.clicked.connect(lambda: self.act.emit("end"))
-        lay.addWidget(self.end_button)
         row = QHBoxLayout()
         self.others = QComboBox()
         self.others.setToolTip("Legal actions now that no panel shows (mode changes, fire, assaults, sorties)")
@@ -108,14 +89,15 @@ class ClockDock(TcsDock):
                              + (f"{vis} hexes" if vis is not None else "not known yet (asked when play needs it)"))
         acting = rules.acting_side(st)
         name = getattr(sides.get(acting), "name", acting) if acting else "the engine"
-        self.acting.setText(f"<b>{name}</b> to act — {step_words(info['phase'], info['step'], info['side'], sides)}"
+        self.acting.setText(f"<b>{escape(name)}</b> to act — "
+                            f"{escape(rules.step_title(info['phase'], info['step'], info['side']))}"
                             + (" — a question is waiting" if st.pending else ""))
         self.sequence.clear()
         self.current_row = -1
         if not st.over:
             for i, (phase, step, who) in enumerate(rules.sequence(min(st.turn, len(rules.turns) - 1))):
                 here = i == st.step
-                item = QListWidgetItem(("▶ " if here else "   ") + step_words(phase, step, who, sides))
+                item = QListWidgetItem(("▶ " if here else "   ") + rules.step_title(phase, step, who))
                 if here:
                     f = item.font()
                     f.setBold(True)
@@ -125,7 +107,6 @@ class ClockDock(TcsDock):
                 self.sequence.addItem(item)
             if self.current_row >= 0:
                 self.sequence.scrollToItem(self.sequence.item(self.current_row))
-        self.end_button.setEnabled("end" in legal)
         others = [t for t in legal if t != "end" and not shown_elsewhere(t)]
         self.others.clear()
         self.others.addItems(others)

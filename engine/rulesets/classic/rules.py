@@ -404,8 +404,19 @@ class ClassicRules(MovementMixin, CombatMixin, ResultsMixin):
         name = self.scenario.sides[ph.side].name
         does = {"move": "moves its units", "attack": "announces battles, then resolves them",
                 "reinforce": "brings its reinforcements onto the map", "special": "carries out the phase"}
-        return f"{name} " + " and ".join(does[d] for d in ph.does) + "; then Next phase." if ph.does else \
-            f"{name}: Next phase when ready."
+        then = f"Next phase: {self.after_end(st)}."
+        return (f"{name} " + " and ".join(does[d] for d in ph.does) + f"; {then}" if ph.does else
+                f"{name} has nothing to do in this phase; {then}")
+
+    def after_end(self, st: State) -> str:
+        """What ending this phase leads to: the next phase of the sequence, or the next turn, or the game's end."""
+        names = [p.name for p in self.cfg.phases]
+        i = names.index(st.phase)
+        if i + 1 < len(names):
+            return f"{names[i + 1].replace('-', ' ')}"
+        if st.turn >= self.scenario.last_turn:
+            return f"turn {st.turn} ends and with it the game"
+        return f"turn {st.turn + 1} begins with {names[0].replace('-', ' ')}"
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, st: State) -> list:

@@ -508,9 +508,26 @@ class DemyanskRules:
         return check_path(self, st, uid, list(path))
 
     def guidance(self, st: State) -> str:
-        """One line for the player on what this phase (or the decision pending) asks of them (``tables.toml``)."""
+        """One line for the player on what this phase (or the decision pending) asks of them (``tables.toml``),
+        and what Next phase leads to."""
         key = f"pending-{st.pending[0]['kind']}" if st.pending else ("game-over" if st.over else st.phase)
-        return self.tables.guidance.get(key, "")
+        line = self.tables.guidance.get(key, "")
+        if st.over or st.pending or not line:
+            return line
+        return f"{line}. Next phase: {self.after_end(st)}."
+
+    def after_end(self, st: State) -> str:
+        """What ending this phase leads to (3, the sequence of play), like ``the Soviet reinforcement phase (3.5)``."""
+        if st.phase in SETUP_PHASES:
+            later = [p for p in setup_phases(self, st) if p != st.phase]
+            nxt = later[0] if later else PHASES[0]
+            return f"the {phase_name(nxt)} phase" + ("" if later else f" of turn {st.turn}")
+        i = PHASES.index(st.phase)
+        if i + 1 < len(PHASES):
+            return f"the {phase_name(PHASES[i + 1])} phase (3.{i + 2})"
+        if st.turn >= self.turns:
+            return f"turn {st.turn} ends and with it the game"
+        return f"turn {st.turn} ends; turn {st.turn + 1} begins with the {phase_name(PHASES[0])} phase (3.1)"
 
     def units_to_act(self, st: State) -> set[str]:
         """The units some legal action names now (to move, attack, come in, set up, withdraw, retreat, advance)."""

@@ -153,8 +153,15 @@ class FreeRules:
         """One line for the player: at a table nothing is refused but what the file forbids."""
         if st.over:
             return "The last turn is over."
+        i = self.phases.index(st.phase)
+        if i + 1 < len(self.phases):
+            then = self.phases[i + 1]
+        elif st.turn >= self.scenario.last_turn:
+            then = "the last turn ends"
+        else:
+            then = f"{self.turn_name(st.turn + 1)}, {self.phases[0]}"
         return (f"{self.turn_name(st.turn)}, {st.phase}: move any counter anywhere; the Table dock rolls dice, "
-                "flips and marks counters and writes notes; Next phase moves the track on.")
+                f"flips and marks counters and writes notes. Next phase: {then}.")
 
     def standing(self, st: TableState) -> list:
         """The scenario's victory conditions as they stand now (none: the players judge)."""

@@ -117,12 +117,30 @@ class TcsRules:
         return phase, step, who
 
     def clock(self, st: State) -> str:
-        """``0620 10 Feb, day turn, Action phase``: where the game is."""
+        """``0620 10 Feb, day turn — Command Phase: implementation checks (German)``: where the game is."""
         t = self.turns[min(st.turn, len(self.turns) - 1)]
         if st.over:
             return f"{t.label}: the game is over"
-        phase, step, who = self.current(st)
-        return f"{t.label}, {t.kind} turn, {phase} phase: {step}" + (f" ({who})" if who else "")
+        return f"{t.label}, {t.kind} turn — {self.step_title(*self.current(st))}"
+
+    def step_title(self, phase: str, step: str, who: str) -> str:
+        """A step of the sequence in words, with its phase and side (``Command Phase: new Op Sheets (German)``)."""
+        from .steps import step_title
+        return step_title(self, phase, step, who)
+
+    def guidance(self, st: State) -> str:
+        """One line: what this step (or the question pending) asks of whom, with its rule, and what ending the
+        step leads to (the engine's own steps it runs, then the next step a player takes)."""
+        from .steps import guidance
+        legal = None
+        if not st.over and not st.pending and self.current(st)[1] in ("review", "implement", "reserve", "add", "create"):
+            legal = self.legal_actions(st)           # cheap in the Command Phase: "nothing to do" is said so
+        return guidance(self, st, legal)
+
+    def after_end(self, st: State) -> str:
+        """What "end" leads to now, in words (``weighted turns accrue, then German: implementation checks``)."""
+        from .steps import after_end
+        return after_end(self, st)
 
     def acting_side(self, st: State) -> str:
         """The side whose decision the game waits for now."""

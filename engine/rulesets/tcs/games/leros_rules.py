@@ -23,6 +23,7 @@ from .. import actions as A
 from ..procs import PROCS
 from ..rules import CHARTS, TcsRules
 from ..state import State
+from ..steps import ASKS
 from . import leros as L
 from .leros_variants import lrdg_rovers
 
@@ -226,6 +227,13 @@ class LerosRules(TcsRules):
     """The TCS rules with Leros' own (scenario ``[leros]`` section)."""
 
     procs = PROCS_LEROS
+    # what a player's step asks, in words (engine/rulesets/tcs/steps.py), with Leros' own actions in those steps
+    step_asks = {**ASKS,
+                 "review": ASKS["review"] + "; the clock panel's list also holds what this step allows besides: a "
+                                            "surrender demand (Leros 1.3), the reserves' request (3.5), the Royal "
+                                            "Navy's plot (2.5), the Direction of Drift (3.6a)",
+                 "action": ASKS["action"] + "; boats are loaded and Ju-52 flights planned in the Tracks panel "
+                                            "(Leros 1.2e, 3.6c)"}
 
     def __init__(self, scenario, charts=None, los_base=None):
         charts = charts or load_slots(CHARTS)
