@@ -115,7 +115,7 @@ def _typename(typ) -> str:
 TOP = ("scenario", "sides", "units", "deployments", "setup_rules", "reinforcements", "withdrawals",
        "options", "special_rules", "variants", "victory", "rules")
 SCENARIO_KEYS = ("id", "name", "ruleset", "map", "first_turn", "last_turn", "turn_names", "first_side",
-                 "rule", "text", "game", "stacking", "play_area", "play_area_rule")
+                 "rule", "text", "game", "stacking", "play_area", "play_area_rule", "playing_minutes")
 SIDE_KEYS = ("id", "name", "colour", "branches", "player_setup")
 BRANCH_KEYS = ("name", "fill", "text")
 UNIT_KEYS = ("id", "side", "name", "type", "size", "branch", "division", "regiment", "attack", "defense",
@@ -159,6 +159,17 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     if turn_names and len(turn_names) != last_turn - first_turn + 1:
         rd.bad("scenario.turn_names", f"expected {last_turn - first_turn + 1} names (one per turn), "
                                       f"found {len(turn_names)}")
+
+    playing_minutes: tuple[int, ...] = ()
+    if "playing_minutes" in head:            # the game library's playing time (catalog.py)
+        from .catalog import check_playing_minutes
+
+        wrong = check_playing_minutes(head["playing_minutes"])
+        if wrong:
+            rd.bad("scenario.playing_minutes", wrong)
+        else:
+            pm = head["playing_minutes"]
+            playing_minutes = tuple(pm) if isinstance(pm, list) else (pm,)
 
     stacking = rd.table(head.get("stacking", {}), "scenario.stacking", ("limit", "rule"))
     stacking_limit = rd.get(stacking, "scenario.stacking", "limit", int, 0) or 0
@@ -211,7 +222,7 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
         victory=victory, stacking_limit=stacking_limit,
         stacking_rule=rd.get(stacking, "scenario.stacking", "rule", str, "") or "",
         play_area=play_area, play_area_rule=rd.get(head, "scenario", "play_area_rule", str, "") or "",
-        rules=rules_data,
+        playing_minutes=playing_minutes, rules=rules_data,
     )
 
 

@@ -269,6 +269,7 @@ class Scenario:
     stacking_rule: str = ""
     play_area: str = ""           # area expression: the part of the map in play ("" = all of it)
     play_area_rule: str = ""
+    playing_minutes: tuple[int, ...] = ()   # the game library's playing time: minutes, or (least, most)
     # rulesets configured by data (free, classic): their [rules] table as written, or the name of a shared
     # rules file beside the scenario; the ruleset checks it
     rules: dict[str, Any] | str = field(default_factory=dict)

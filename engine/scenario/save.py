@@ -33,7 +33,7 @@ def scenario_to_dict(s: Scenario) -> dict[str, Any]:
     head = _drop({"id": s.id, "name": s.name, "game": s.game, "rule": s.rule, "text": s.text, "ruleset": s.ruleset,
                   "map": s.map, "first_turn": s.first_turn, "last_turn": s.last_turn,
                   "turn_names": list(s.turn_names), "first_side": s.first_side, "play_area": s.play_area,
-                  "play_area_rule": s.play_area_rule})
+                  "play_area_rule": s.play_area_rule, "playing_minutes": list(s.playing_minutes)})
     if s.stacking_limit:
         head["stacking"] = _drop({"limit": s.stacking_limit, "rule": s.stacking_rule})
     doc: dict[str, Any] = {"scenario": head}

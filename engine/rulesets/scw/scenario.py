@@ -55,7 +55,7 @@ def load_scw_scenario(path: str | Path, variant: str | tuple[str, ...] | None = 
     for k in doc:
         if k not in TOP:
             problems.append(Problem(file, k, f"unknown section (expected one of {', '.join(TOP)})"))
-    known = {"scenario": ("id", "name", "ruleset", "table", "last_turn", "rule", "text"),
+    known = {"scenario": ("id", "name", "ruleset", "table", "last_turn", "rule", "text", "game", "playing_minutes"),
              "attacker": ("troops", "force", "baseline"), "defender": ("troops", "cards", "positions"),
              "options": ("broken_below",)}
     for section, keys in known.items():
@@ -82,6 +82,12 @@ def load_scw_scenario(path: str | Path, variant: str | tuple[str, ...] | None = 
             problems.extend(Problem(file, f"variants.{name}.{section}.{k}",
                                     f"unknown key (expected one of: {', '.join(known[section])})")
                             for k in sub if k not in known[section])
+    if isinstance(doc.get("scenario"), dict) and "playing_minutes" in doc["scenario"]:
+        from engine.scenario.catalog import check_playing_minutes
+
+        wrong = check_playing_minutes(doc["scenario"]["playing_minutes"])
+        if wrong:                            # the game library's playing time
+            problems.append(Problem(file, "scenario.playing_minutes", wrong))
     if problems:
         raise BadFile(problems)
     head = doc.get("scenario", {})

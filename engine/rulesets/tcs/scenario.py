@@ -290,6 +290,12 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
     first = g("first_player", str, default="")
     weather_table = g("weather_table", str, default="")
     play_area = g("play_area", str, default="")
+    if "playing_minutes" in head:            # the game library's playing time (engine/scenario/catalog.py)
+        from engine.scenario.catalog import check_playing_minutes
+
+        wrong = check_playing_minutes(head["playing_minutes"])
+        if wrong:
+            r.bad("scenario.playing_minutes", wrong)
     for key, val in (("start", start), ("end", end)):
         if val:
             try:

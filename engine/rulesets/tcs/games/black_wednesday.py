@@ -419,9 +419,16 @@ def _ammo(side, calibre, he=0, smoke=0, illum=0):
     return {"side": side, "calibre": calibre, "he": he, "smoke": smoke, "illum": illum}
 
 
+# the game library's playing time of each scenario, solitaire, in minutes (least, most): our estimate from its turns,
+# maps and forces, not the book's (docs/scenario-format.md, playing_minutes)
+PLAYING_MINUTES = {1: [180, 300], 2: [180, 300], 3: [360, 600], "3c": [2400, 4200], 4: [300, 480], 5: [300, 480],
+                   6: [540, 900], 7: [300, 540], 8: [720, 1200]}
+
+
 def _head(n, slug, name, start, end, first, text, play_area=""):
     h = {"id": f"black-wednesday-{n}", "name": f"Black Wednesday {n}: {name}", "ruleset": "tcs",
-         "game": "Black Wednesday", "text": text, "map": "../maps/black-wednesday.toml", "year": 1943,
+         "game": "Black Wednesday", "text": text, "playing_minutes": PLAYING_MINUTES[n],
+         "map": "../maps/black-wednesday.toml", "year": 1943,
          "start": start, "end": end, "twilight": TWILIGHT, "first_player": first, "weather": "clear",
          "weather_table": "bw.weather"}
     if play_area:

@@ -235,12 +235,15 @@ class Scn:
                             "implemented": implemented, "weighted": weighted, "reserve": reserve})
 
     def write(self) -> str:
+        text, minutes = LIBRARY.get(self.sid, (None, None))
+        text = text or self.text
         L = [f"# Leros scenario: {self.name}.  Written by engine/rulesets/tcs/games/leros_scenarios.py from the",
              "# rulebook's set-up text; the counters of each company are the program's choice (see that module and",
              "# docs/leros.md).  Counter values come from the owner's counter manifest (tcs.counter.* charts).", ""]
         L += [f"# {c}" for c in self.comment] + ([""] if self.comment else [])
         L += ["[scenario]", f"id = {q(self.sid)}", f"name = {q(self.name)}", 'ruleset = "tcs"', 'game = "Leros"',
-              f"text = {q(self.text)}", 'map = "../maps/leros.toml"', "year = 1943", f"start = {q(self.start)}",
+              f"text = {q(text)}"] + ([f"playing_minutes = [{minutes[0]}, {minutes[1]}]"] if minutes else []) + [
+              'map = "../maps/leros.toml"', "year = 1943", f"start = {q(self.start)}",
               f"end = {q(self.end)}", f"first_player = {q(self.first)}", 'weather = "Normal"',
               'weather_table = "leros.weather"', "",
               "[options]", "stacking_units = 3", "illum_always_scatters = true",
@@ -483,10 +486,25 @@ def s1_victory(s: Scn) -> None:
     s.victory = {"kind": "curtain_rises", "features": feats}
 
 
+# the game library's situation (where the scenario's own line does not say it) and playing time, solitaire, in
+# minutes (least, most): our estimate from the turns, maps and forces, not the book's (docs/scenario-format.md)
+LIBRARY = {
+    "leros-1-curtain-rises": (None, (480, 780)),
+    "leros-1a-night-landings": ("12 November 1943: the invasion of Leros with the first landings made by night; the British stand still until the Germans land.", (600, 960)),
+    "leros-2-drop-zone": (None, (120, 240)),
+    "leros-3-night-melee": (None, (60, 120)),
+    "leros-4-big-show": (None, (900, 1500)),
+    "leros-5-curtain-falls": (None, (900, 1500)),
+    "leros-c1-campaign": ("The whole battle, from the first landings on 12 November to the night of 17 November: the Germans must make the British surrender the island.", (4800, 8400)),
+    "leros-c4-campaign": ("From the British counter-attack of 14 November to the night of 17 November: the island is taken or held.", (3000, 5400)),
+    "leros-c5-campaign": ("From the last German drive of 16 November to the night of 17 November: the island is taken or held.", (1500, 2700)),
+}
+
+
 def scenario_1(alternate=False, campaign=False) -> Scn:
     sid = "leros-c1-campaign" if campaign else "leros-1a-night-landings" if alternate else "leros-1-curtain-rises"
-    name = ("Campaign from The Curtain Rises" if campaign else
-            "The Curtain Rises (night landings)" if alternate else "The Curtain Rises")
+    name = ("Leros campaign C1 (from The Curtain Rises)" if campaign else
+            "Leros 1a: The Curtain Rises at Night" if alternate else "Leros 1: The Curtain Rises")
     s = Scn(sid, name, "12 November 1943: the German sea and air invasion of Leros.",
             "0100 12 Nov" if alternate else "0640 12 Nov", "2300 17 Nov" if campaign else "1240 12 Nov", "german",
             campaign=campaign)
@@ -506,7 +524,7 @@ def scenario_1(alternate=False, campaign=False) -> Scn:
 
 
 def scenario_2() -> Scn:
-    s = Scn("leros-2-drop-zone", "Drop-Zone Leros", "12 November 1943, afternoon: I-FJ jumps onto Rachi Ridge.",
+    s = Scn("leros-2-drop-zone", "Leros 2: Drop-Zone Leros", "12 November 1943, afternoon: I-FJ jumps onto Rachi Ridge.",
             "1400 12 Nov", "1700 12 Nov", "german", one_map=True)
     para = s.board_units(["1-I-FJ", "2-I-FJ", "3-I-FJ"], "german", "athens")
     s.load_planes(para, 6, "air-B", "B34.25")
@@ -536,7 +554,7 @@ def scenario_2() -> Scn:
 
 
 def scenario_3() -> Scn:
-    s = Scn("leros-3-night-melee", "Night Melee", "14 November 1943, before dawn: attack and counter-attack on map B.",
+    s = Scn("leros-3-night-melee", "Leros 3: Night Melee", "14 November 1943, before dawn: attack and counter-attack on map B.",
             "0200 14 Nov", "0500 14 Nov", "german", one_map=True)
     s.comment.append("First player: by a die roll (the players roll and may edit first_player); no sea or air movement.")
     a = s.add(["6-II-65"], "german", [("B42.30", 5)], lose=7)
@@ -580,7 +598,7 @@ def scenario_3() -> Scn:
 
 def scenario_4(campaign=False) -> Scn:
     s = Scn("leros-c4-campaign" if campaign else "leros-4-big-show",
-            "Campaign from The Big Show" if campaign else "The Big Show",
+            "Leros campaign C4 (from The Big Show)" if campaign else "Leros 4: The Big Show",
             "14 November 1943: the British counter-attack from Clidi to Germano.", "0600 14 Nov",
             "2300 17 Nov" if campaign else "1740 14 Nov", "german", campaign=campaign)
     hd = s.add(s.bn_orgs("II-16"), "german", [("B34.30", 3), ("B31.27", 3)], lose=15, no_hmortar=True)
@@ -664,7 +682,7 @@ def scenario_4(campaign=False) -> Scn:
 
 def scenario_5(campaign=False) -> Scn:
     s = Scn("leros-c5-campaign" if campaign else "leros-5-curtain-falls",
-            "Campaign from The Curtain Falls" if campaign else "The Curtain Falls",
+            "Leros campaign C5 (from The Curtain Falls)" if campaign else "Leros 5: The Curtain Falls",
             "16 November 1943: III-Brg spearheads the last drive on Mt. Meraviglia.", "0400 16 Nov",
             "2300 17 Nov" if campaign else "1740 16 Nov", "german", campaign=campaign)
     att = s.add(s.bn_orgs("II-16"), "german", [("B41.23", 3), ("B34.22", 3)], lose=20, mortar=1, mg=2, no_hmortar=True)
