@@ -138,14 +138,18 @@ def _map_editor(app, args) -> int:
 
 
 def open_at_start(win, file: str | None) -> bool:
-    """Show the window, then open the file named on the command line, the autosave (if the user resumes it) or
-    the default scenario.  The window is shown first so that a bad file gets the same dialog as File > Open; an
+    """Show the window, then open the file named on the command line, the autosave (if the user resumes it), the
+    game library at the first start (no game opened before: the list of recent files is empty) or else the
+    default scenario.  The window is shown first so that a bad file gets the same dialog as File > Open; an
     autosave that cannot be opened is kept aside by the window and the default scenario opens instead."""
     win.show()
     if not file and win.autosave.is_file() and _resume_wanted(win):
         if win.open_file(win.autosave):
             return True
         return win.open_file(default_file())
+    if not file and not win.recent_files():
+        win.show_library(first_start=True)
+        return True
     return win.open_file(Path(file) if file else default_file())
 
 

@@ -133,8 +133,9 @@ class MainWindow(QMainWindow):
                                  current_path=lambda: self.session.path if self.session is not None else None,
                                  undo_act=self.phase_bar.undo_act, redo_act=self.phase_bar.redo_act)
         self.recent_menu = self.menus.recent_menu
-        self.new_act = QAction("&New game…", self, shortcut=QKeySequence.New, triggered=lambda: self.new_game_dialog())
-        self.new_act.setToolTip("Start a game: the scenario, its variants, the seed, and who plays each side")
+        self.new_act = QAction("&New game…", self, shortcut=QKeySequence.New, triggered=lambda: self.show_library())
+        self.new_act.setToolTip("Start a game: the game library, then the scenario's variants, the seed, and who "
+                                "plays each side")
         self.import_vassal_act = QAction("&Import VASSAL module…", self, triggered=lambda: self.import_vassal())
         self.import_vassal_act.setToolTip("Import a VASSAL module (.vmod): its maps with their grids, its counters "
                                           "and its set-ups, then open its first scenario")
@@ -516,7 +517,8 @@ class MainWindow(QMainWindow):
         if s is None:
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)
-            self.guide_label.setText("Open a scenario to play (File > Open…), or digitise a map (Map editor)")
+            self.guide_label.setText("Choose a game: File > New game… opens the game library (File > Open… opens "
+                                     "any file; Help > Getting started explains the window)")
             self.map_view.show_ready(())
             self.log_dock.show_lines([])
             self.log_dock.show_seed(None)
@@ -594,11 +596,17 @@ class MainWindow(QMainWindow):
         return True
 
     # ------------------------------------------------------------ a new game chosen, the computer playing
-    def new_game_dialog(self):
-        """File > New game…: the dialog on the open scenario (non-blocking); Start begins the game chosen."""
+    def show_library(self, first_start: bool = False):
+        """File > New game…: the game library (gui/library.py); a scenario picked goes on to ``new_game_dialog``."""
+        from .library import show_library
+
+        return show_library(self, first_start)
+
+    def new_game_dialog(self, path: Path | None = None):
+        """The New game dialog on ``path`` or the open scenario (non-blocking); Start begins the game chosen."""
         from .newgame import NewGameDialog
 
-        path = getattr(self.scenario, "path", None) or None
+        path = path or getattr(self.scenario, "path", None) or None
         computer = self.computer.sides if self.computer is not None else ()
         variants = self.session.game.variants if self.session is not None else ()
         current = self.session.game.seed if self.session is not None else None

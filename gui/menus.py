@@ -139,11 +139,18 @@ class WindowMenus:
         folder = last_folder()
         if folder is None and self.current_path() is not None:
             folder = Path(self.current_path()).parent
-        if folder is None:
+        if folder is None:               # the first time: the Sandtable folder in the documents (the game library's)
             from PySide6.QtCore import QStandardPaths
+
+            from .userfolders import games_folder
 
             docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
             folder = Path(docs) if docs and Path(docs).is_dir() else Path.home()
+            try:
+                games_folder().mkdir(parents=True, exist_ok=True)
+                folder = games_folder()
+            except OSError:
+                pass
         return folder
 
     def open_start(self) -> str:
@@ -209,15 +216,25 @@ class WindowMenus:
         from .help.reference import read_reference
         from .help.viewer import help_documents
 
+        from .help.howto import HOW_TO_PLAY
+
         w = self.window
-        for title, path in help_documents():
-            self.help_menu.addAction(QAction(title, w, toolTip=str(path),
-                                             triggered=lambda _=False, p=path: self.show_document(p)))
+        docs = help_documents()
+        for title, path in docs[:1]:                 # Getting started, for players
+            self.help_menu.addAction(QAction(title, w, triggered=lambda _=False, p=path: self.show_document(p)))
+        howto = self.help_menu.addMenu("&How to play")
+        self.how_to_play_menu = howto
+        for kind, (title, path) in HOW_TO_PLAY.items():
+            howto.addAction(QAction(title, w, triggered=lambda _=False, k=kind: self.show_how_to_play(k)))
         rules = self.help_menu.addMenu("Rules &reference")
         self.rules_menu = rules
         for game in read_reference():
             rules.addAction(QAction(game.game, w, toolTip=f"Every rule of {game.game} by number, with what the "
                                     "program enforces", triggered=lambda _=False, g=game: self.help().show_rules(g)))
+        makers = self.help_menu.addMenu("For map and scenario &makers")
+        for title, path in docs[1:]:
+            makers.addAction(QAction(title, w, toolTip=str(path),
+                                     triggered=lambda _=False, p=path: self.show_document(p)))
         self.help_menu.addSeparator()
         self.help_menu.addAction(QAction("&Keyboard shortcuts", w, shortcut=QKeySequence.HelpContents,
                                          triggered=self.show_shortcuts))
@@ -244,6 +261,16 @@ class WindowMenus:
 
     def show_document(self, path: Path) -> None:
         self.help().show_document(path)
+
+    def show_how_to_play(self, kind: str) -> bool:
+        """Help > How to play: the page of one kind of game ("demyansk", "classic", "skirmish", "tcs")."""
+        from .help.howto import how_to_play_page
+
+        page = how_to_play_page(kind)
+        if page is None:
+            return False
+        self.help().show_document(page)
+        return True
 
     def show_rule(self, citation: str) -> bool:
         """The rules reference at the rule a refusal cites (a link in the status bar)."""

@@ -1,4 +1,5 @@
-"""The user's folders for Sandtable: tiles and pictures in the cache folder, autosaves in the data folder."""
+"""The user's folders for Sandtable: tiles and pictures in the cache folder, autosaves in the data folder, the user's
+own scenarios and saved games in the Sandtable folder among their documents."""
 from __future__ import annotations
 
 import os
@@ -23,6 +24,15 @@ def data_root() -> Path:
         base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
         loc = os.path.join(base, "sandtable")
     return Path(loc)
+
+
+def games_folder() -> Path:
+    """The Sandtable folder among the user's documents: the user's own scenarios and saved games, which the game
+    library lists (the Save dialog starts there the first time)."""
+    from PySide6.QtCore import QStandardPaths
+
+    docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    return (Path(docs) if docs else Path.home() / "Documents") / "Sandtable"
 
 
 def autosave_path() -> Path:

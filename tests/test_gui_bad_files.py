@@ -133,7 +133,7 @@ def test_a_scenario_with_a_unit_off_the_map_is_refused_naming_file_line_and_unit
     window.show()
     assert not window.open_file(p)
     ((kind, title, text),) = dialogs
-    assert kind == "warning" and f"{p}:392: units[0].hex: unit ger-12-27: hex '9950' is off the map" in text
+    assert kind == "warning" and f"{p}:393: units[0].hex: unit ger-12-27: hex '9950' is off the map" in text
 
 
 def a_skirmish_save(tmp_path, name="skirmish.toml") -> tuple[Path, list[str]]:

@@ -44,18 +44,23 @@ def item(m, text):
     return next(a for a in m.actions() if a.text().replace("&", "").startswith(text))
 
 
+def makers(win):
+    """Help > For map and scenario makers: the documents on map and scenario files."""
+    return item(menu(win, "Help"), "For map and scenario makers").menu()
+
+
 def test_help_shows_the_projects_markdown_documents_inside_the_program(window, monkeypatch):
     opened = []
     from PySide6.QtGui import QDesktopServices
 
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url))
-    item(menu(window, "Help"), "Line of sight").trigger()
+    item(makers(window), "Line of sight").trigger()
     help_window = window.menus.help_window
     assert help_window.isVisible() and help_window.page.endswith("los.md")
     text = help_window.browser.toPlainText()
     assert "Line of sight" in text and "#" not in text.splitlines()[0]        # rendered, not shown as source
-    item(menu(window, "Help"), "Getting started").trigger()
-    assert help_window.page.endswith("README.md") and "Sandtable" in help_window.browser.toPlainText()
+    item(menu(window, "Help"), "Getting started").trigger()             # for players, not the project's README
+    assert help_window.page.endswith("getting-started.md") and "game library" in help_window.browser.toPlainText()
     assert opened == []                                                         # nothing handed to the desktop
 
 
@@ -199,7 +204,7 @@ def test_a_skirmish_refusal_links_its_rule_to_the_skirmish_rules_reference(skirm
 
 
 def test_the_help_window_closes_with_the_window_that_opened_it(window):
-    item(menu(window, "Help"), "Map files").trigger()
+    item(makers(window), "Map files").trigger()
     assert window.menus.help_window.isVisible()
     window.close()
     assert not window.menus.help_window.isVisible()
@@ -211,14 +216,14 @@ def test_the_skirmish_new_game_dialog_shows_the_seed_in_progress(skirmish, qtbot
     assert dlg.current_row.isVisibleTo(dlg) and "seed 2" in dlg.current_label.text()
 
 
-def test_the_first_save_dialog_starts_in_the_users_documents_not_the_working_folder(window, monkeypatch, tmp_path):
+def test_the_first_save_dialog_starts_in_the_sandtable_folder_of_the_users_documents(window, monkeypatch, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     from PySide6.QtCore import QStandardPaths
 
     docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
-    expected = Path(docs) if docs and Path(docs).is_dir() else home
+    expected = (Path(docs) if docs else home / "Documents") / "Sandtable"     # the game library's folder, made
     start = Path(window.menus.save_start())
     assert start.parent == expected != Path.cwd() and start.name.startswith("demyansk-1-trapped-turn1-")
 
@@ -229,7 +234,7 @@ def test_a_link_between_documents_opens_inside_the_help_window(window, monkeypat
 
     opened = []
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url))
-    item(menu(window, "Help"), "Map files").trigger()
+    item(makers(window), "Map files").trigger()
     help_window = window.menus.help_window
     help_window.browser.anchorClicked.emit(QUrl("los.md"))
     assert help_window.page == str((ROOT / "docs" / "los.md").resolve()) and opened == []

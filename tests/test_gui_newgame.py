@@ -45,7 +45,10 @@ def test_the_dialog_shows_the_scenario_its_variants_sides_and_a_random_seed(qtbo
 
 
 def test_file_new_game_starts_the_variant_chosen_exactly_as_the_engine_does(window, qtbot, tmp_path):
-    window.new_act.trigger()
+    window.new_act.trigger()                                 # the game library, the open scenario selected
+    library = window.library_dlg
+    assert library.isVisible() and library.current_entry().path == TRAPPED
+    qtbot.mouseClick(library.choose_button, Qt.LeftButton)
     dlg = window.new_game_dlg
     assert dlg.isVisible() and Path(dlg.offer.path) == TRAPPED               # the open scenario, preselected
     assert window.scenario.name in dlg.scenario_label.text()

@@ -13,8 +13,8 @@ from .reference import DOCS, GameRules, find_rule, read_reference, reference_htm
 
 from engine import content
 
-DOCUMENTS = (("Getting started (README)", content.readme()),
-             ("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
+# the documents for people who make maps and scenarios (the players' pages are gui/help/howto.py's)
+DOCUMENTS = (("Rules the engine enforces, by number", DOCS / "rules-coverage.md"),
              ("Line of sight", DOCS / "los.md"), ("Map files", DOCS / "map-format.md"),
              ("Scenario files", DOCS / "scenario-format.md"), ("The skirmish turn", DOCS / "skirmish-turn.md"),
              ("Importing VASSAL modules", DOCS / "vassal-import.md"),
@@ -22,8 +22,10 @@ DOCUMENTS = (("Getting started (README)", content.readme()),
 
 
 def help_documents() -> list[tuple[str, Path]]:
-    """The project's documents the Help menu shows: titles and files (those present)."""
-    return [(title, path) for title, path in DOCUMENTS if path.is_file()]
+    """The documents the Help menu shows: Getting started, then the makers' documents (titles and files present)."""
+    from .howto import GETTING_STARTED
+
+    return [("Getting started", GETTING_STARTED)] + [(title, path) for title, path in DOCUMENTS if path.is_file()]
 
 
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
