@@ -517,8 +517,7 @@ class MainWindow(QMainWindow):
         if s is None:
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)
-            self.guide_label.setText("Choose a game: File > New game… opens the game library (File > Open… opens "
-                                     "any file; Help > Getting started explains the window)")
+            self.guide_label.setText("Choose a game: File > New game… (or File > Open… for any file)")
             self.map_view.show_ready(())
             self.log_dock.show_lines([])
             self.log_dock.show_seed(None)
