@@ -390,6 +390,11 @@ class TcsRules:
                 "morale": u.morale_state or "good order", "steps_lost": u.steps_lost, "steps": steps,
                 "sheet": u.sheet, "fired": u.fired, "mp_used": str(u.mp_used)}
 
+    def why_idle(self, st: State, uid: str):
+        """Why a unit can do nothing now, with its rule (``explain.why_idle``); None if it may do something."""
+        from .explain import why_idle
+        return why_idle(self, st, uid)
+
     # ------------------------------------------------------------ apply
     def apply(self, st: State, action) -> tuple[State, list[Event]]:
         """The new state and the events of one action; IllegalAction (with the rule) if it is refused."""
@@ -946,18 +951,24 @@ class TcsRules:
             if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)
-            if hex_distance(u.hex, h) > rng:
-                raise IllegalAction("TCS 8.0", f"{a.target} is beyond {uid}'s range of {rng}")
+            d = hex_distance(u.hex, h)
+            if d > rng:
+                raise IllegalAction("TCS 8.0", f"{self.hid(h)} is {d} hexes from {uid}, beyond its range of {rng} "
+                                               f"({d} > {rng})")
             if a.kind == "point":
                 if int(counter(self, st, "point_fire", uid) or 0) <= 0:
                     raise IllegalAction("TCS 9.0", f"{uid} has no point fire")
                 if uid not in spotters(self, st, a.target, h, side, [uid]):
-                    raise IllegalAction("TCS 11.0", f"{uid} does not spot {a.target}")
+                    from .explain import unseen_reason
+                    raise IllegalAction("TCS 11.0", f"{uid} does not spot {a.target}: "
+                                                    + unseen_reason(self, st, uid, h, side))
             else:
                 if int(counter(self, st, "firepower", uid) or 0) <= 0:
                     raise IllegalAction("TCS 8.0", f"{uid} has no area firepower")
                 if h not in spotted_hexes(self, st, side, uid):
-                    raise IllegalAction("TCS 11.0", f"{uid} spots no enemy unit in {a.target}")
+                    from .explain import unseen_reason
+                    raise IllegalAction("TCS 11.0", f"{uid} spots no enemy unit in {a.target}: "
+                                                    + unseen_reason(self, st, uid, h, side))
         return h
 
     def _do_fire(self, st, a: A.Fire, side, events) -> None:
