@@ -735,7 +735,7 @@ class MainWindow(QMainWindow):
             self.menus.save_as()
 
     def _picked(self, unit, h) -> None:
-        if self.session is None:
+        if self.session is None or self.tcs.picked(unit, h):      # a TCS counter: its moves and fire targets
             return
         into = self.session.advance_into()
         if into is not None and f"advance {unit.id}" in self.session.pending_choices():
@@ -757,7 +757,7 @@ class MainWindow(QMainWindow):
 
     def _dropped(self, unit, frm, to) -> None:
         """A counter was put down on another hex: ask the game; a refusal snaps it back with its rule."""
-        if self.session is None:
+        if self.session is None or self.tcs.dropped(unit, frm, to):    # a TCS unit on an enemy: the fire panel
             return
         defender = self.session.defender_in(to, unit)
         if defender is not None:

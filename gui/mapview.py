@@ -59,6 +59,7 @@ class MapView(QGraphicsView):
     stack_clicked = Signal(object)             # a click (no drag) on a stack: its hex
     tray_picked = Signal(str)                  # a unit id dragged in from the reinforcement tray
     tray_dropped = Signal(str, object)         # ... and dropped on this hex
+    context_asked = Signal(object, object)     # hex of a stack right-clicked, the global point: its actions menu
 
     def __init__(self, parent=None, cache: Path | None = None):
         super().__init__(parent)
@@ -116,6 +117,8 @@ class MapView(QGraphicsView):
         self._drag = None
         self._ghost = None
         self._blocked: dict = {}
+        self._notes: dict = {}                    # lit hexes that mean something else than a move (fire at it)
+        self.hover_note = None                    # hex -> a line the ruleset adds to the hex described (or None)
         self.overlay: DestinationsOverlay | None = None
         self.line_marks: LineMarks | None = None
         self.trace_marks: LineMarks | None = None
@@ -618,9 +621,11 @@ class MapView(QGraphicsView):
         if self.line_marks is not None:
             self.line_marks.show_hexes(hexes)
 
-    def show_destinations(self, costs: dict, blocked: dict | None = None) -> None:
-        """Light the legal destinations of the unit being moved (``{hex: cost}``) as the rules gave them."""
-        self.overlay.show_costs(costs)
+    def show_destinations(self, costs: dict, blocked: dict | None = None, notes: dict | None = None) -> None:
+        """Light the legal destinations of the unit being moved (``{hex: cost}``) as the rules gave them;
+        ``notes`` lights other hexes with what dropping there means (``{hex: "fire at it"}``)."""
+        self._notes = dict(notes or {})
+        self.overlay.show_costs({**{h: None for h in self._notes}, **costs})
         self._blocked = dict(blocked or {})
 
     def describe_target(self, h: Hex | None) -> str:
@@ -628,6 +633,8 @@ class MapView(QGraphicsView):
         if h is None:
             return "off the map"
         hid = self.board.hex_id(h)
+        if h in self._notes:
+            return f"{hid}: {self._notes[h]}"
         if h in self.overlay.costs:
             cost = self.overlay.costs[h]
             return f"{hid}: legal" + (f", costs {cost_text(cost)} MP" if cost is not None else "")
@@ -648,6 +655,7 @@ class MapView(QGraphicsView):
             self._ghost = None
         self.overlay.show_costs({})
         self._blocked = {}
+        self._notes = {}
         if self.trace_marks is not None:
             self.trace_marks.show_hexes([])
         self.viewport().unsetCursor()
@@ -707,7 +715,19 @@ class MapView(QGraphicsView):
         units = self.stacks.get(h)
         if units:
             parts.append(f"{len(units)} unit(s): " + ", ".join(str(getattr(u, 'id', u)) for u in reversed(units)))
+        note = self.hover_note(h) if self.hover_note is not None else ""
+        if note:
+            parts.append(note)
         return "  |  ".join(parts)
+
+    def contextMenuEvent(self, event):
+        """A right-click on a stack asks for its units' actions (whoever listens shows them)."""
+        h = self.stack_at(self.mapToScene(event.pos()))
+        if h is not None:
+            self.context_asked.emit(h, event.globalPos())
+            event.accept()
+            return
+        super().contextMenuEvent(event)
 
     def _viewer_corner(self, h: Hex) -> QPointF:
         c = self.hex_centre(h)

@@ -129,7 +129,7 @@ def test_clock_panel_shows_the_clock_weather_visibility_and_marks_the_step_next_
 def test_clock_panel_offers_the_other_legal_actions_like_a_change_of_mode(window):
     end_until(window, "action", "red")
     c = window.tcs.clock
-    texts = [c.others.itemText(i) for i in range(c.others.count())]
+    texts = [c.others.itemData(i) for i in range(c.others.count())]     # each shown in words, its action the data
     assert "mode 1-1 fire" in texts and not any(t.startswith("move ") for t in texts)
     c.others.setCurrentIndex(texts.index("mode 1-1 fire"))
     c.play_other.click()
@@ -431,7 +431,7 @@ def test_fire_from_the_clock_panel_and_a_retreat_chosen_by_clicking_a_lit_hex(wi
     st.units["1-3"].hex = hx(window, "B04.06")
     window.session.changed.emit()
     c = window.tcs.clock
-    texts = [c.others.itemText(i) for i in range(c.others.count())]
+    texts = [c.others.itemData(i) for i in range(c.others.count())]
     c.others.setCurrentIndex(texts.index("fire 1-3 at B04.07"))
     st.preset_dice = [6, 6, 3, 3]
     c.play_other.click()

@@ -132,7 +132,7 @@ def test_unit_options_list_the_legal_actions_in_words_and_the_refused_ones_with_
     assert str(opts["Area fire at B09.06 (AT-1)"].reason).endswith("beyond its range of 4 (6 > 4)")
     assault = opts["Assault B04.05"]
     assert not assault.legal and assault.reason.rule == "TCS 15.0"
-    assert action_label(g.rules, g.state, g.rules.parse_action("pointfire AT-1 at T-1")) == "Point fire at T-1 in B01.05"
+    assert action_label(g.rules, g.state, g.rules.parse_action("pointfire AT-1 at T-1")) == "AT-1: point fire at T-1 in B01.05"
 
 
 def test_why_idle_says_why_a_unit_can_do_nothing():

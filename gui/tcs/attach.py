@@ -115,6 +115,11 @@ class TcsPlay:
         self._tracks_for = None
         self.prep_act = None               # View > Prep Log (BW 2.4), added once the window has its menus
         self.prep_dialog = None
+        self.selected_unit = ""            # the unit last picked, clicked or right-clicked: hovering says what it may do
+        self.unit_menu = None              # the counter menu last opened (gui/tcs/unitmenu.py)
+        self.fire_panel = None             # the fire being prepared (gui/tcs/firepanel.py)
+        window.map_view.context_asked.connect(self.counter_menu)
+        window.map_view.stack_clicked.connect(self._stack_clicked)
 
     # ------------------------------------------------------------ the game in the window
     @property
@@ -184,6 +189,9 @@ class TcsPlay:
         if s is not None and self._log_wanted(s):
             self.ask_prep_log()                            # BW 1.10b: the Log before anything else
         self.window.map_view.viewer.decorate = self._decorate if s is not None else None
+        self.window.map_view.hover_note = self.hover_note if s is not None else None
+        if self.fire_panel is not None and self.fire_panel.isVisible() and (s is None or self.fire_panel.state is not s.state):
+            self.fire_panel.reject()                       # the game moved on: that fire's working no longer holds
         if s is None:
             if self._was_active:
                 for d in (*self.docks, self.tracks, self.board):
@@ -262,6 +270,130 @@ class TcsPlay:
         self.window.statusBar().showMessage(s.log_lines()[-1], 12000)
         self.update()
         return True
+
+    # ------------------------------------------------------------ acting on a counter (menu, drag to fire, hover)
+    def _acting(self):
+        """The session, if the game shown is the one in play (not a past position)."""
+        s = self.session
+        return s if s is not None and self.window.viewing_past is None else None
+
+    def counter_menu(self, h, global_pos=None):
+        """Right-click on a stack: its units' actions in words, the refused ones greyed with the reason."""
+        from .unitmenu import UnitMenu
+
+        s = self._acting()
+        view = self.window.map_view
+        if s is None or h not in view.stacks:
+            return None
+        uids = [u.id for u in reversed(view.stacks[h]) if u.id in s.state.units]
+        if not uids:
+            return None
+        self.selected_unit = uids[0]
+        menu = UnitMenu(s.rules, s.state, uids, self.window)
+        menu.play.connect(self.play)
+        menu.fire.connect(self.open_fire)
+        menu.show_moves.connect(self._light_moves)
+        self.unit_menu = menu
+        if global_pos is not None:
+            menu.popup(global_pos)
+        return menu
+
+    def _stack_clicked(self, h) -> None:
+        view = self.window.map_view
+        if self.active() and h in view.stacks:
+            self.selected_unit = view.stacks[h][-1].id
+            view.rehover()
+
+    def _light_moves(self, uid: str) -> None:
+        s = self._acting()
+        if s is None:
+            return
+        costs, blocked = s.destinations(uid)
+        self.window.map_view.show_destinations(costs, blocked)
+        self.window.statusBar().showMessage(f"{uid}: drag the counter to a lit hex ({len(costs)} may be entered)", 8000)
+
+    def open_fire(self, firer: str, hex_id: str, kind: str = "", target: str = ""):
+        """The fire panel for ``firer`` at the enemy in ``hex_id``: the engine's working, then Fire or Cancel."""
+        from .firepanel import FirePanel
+
+        s = self._acting()
+        if s is None:
+            return None
+        if self.fire_panel is None:
+            self.fire_panel = FirePanel(self.window)
+            self.fire_panel.fire.connect(self.play)
+        self.selected_unit = firer
+        self.fire_panel.prepare(s.rules, s.state, firer, hex_id, kind, target)
+        self.fire_panel.show()
+        self.fire_panel.raise_()
+        return self.fire_panel
+
+    def _enemies_at(self, s, uid: str, h) -> list[str]:
+        side = s.rules.specs[uid].side
+        return [k for k in s.rules.units_at(s.state, h) if s.rules.specs[k].side != side]
+
+    def picked(self, unit, h) -> bool:
+        """A counter picked up: light where it may move and the enemies it may fire at, or say why neither."""
+        from engine.rulesets.tcs.explain import FIRE_KINDS, unit_options
+
+        s = self._acting()
+        if s is None or unit.id not in s.state.units:
+            return False
+        uid = unit.id
+        self.selected_unit = uid
+        costs, blocked = s.destinations(uid)
+        opts = unit_options(s.rules, s.state, uid)
+        notes = {}
+        for o in opts:
+            if o.legal and o.kind in FIRE_KINDS:
+                at = s.rules.hex(o.target) if o.kind != "point" else s.state.units[o.target].hex
+                notes.setdefault(at, f"drop {uid} here to fire ({o.label})")
+        self.window.map_view.show_destinations(costs, blocked, notes)
+        if costs or notes:
+            parts = [f"{len(costs)} hex(es) to move to"] if costs else []
+            parts += [f"{len(notes)} enemy hex(es) to fire at: drop it on one to see the fire"] if notes else []
+            self.window.statusBar().showMessage(f"{uid}: " + ", ".join(parts), 10000)
+            return True
+        why = s.why_idle(uid)
+        if why is not None:
+            self.window.refused(why)
+            return True
+        move = next(o for o in opts if o.kind == "move")
+        fire = next((o for o in opts if o.kind in FIRE_KINDS and not o.legal), None)
+        text = f"{uid} may not move: {move.reason}"
+        text += f"; nor fire at {fire.target}, the nearest enemy: {fire.reason}" if fire is not None else ""
+        self.window.statusBar().showMessage(text + " — right-click it for what it may do", 15000)
+        return True
+
+    def dropped(self, unit, frm, to) -> bool:
+        """A counter put down on an enemy: the fire panel, nothing moves (True); else the window moves it."""
+        s = self._acting()
+        if s is None or unit.id not in s.state.units or not self._enemies_at(s, unit.id, to):
+            return False
+        self.window.map_view.set_pieces(s.pieces())
+        self.window.clear_message()
+        self.open_fire(unit.id, s.rules.hid(to))
+        return True
+
+    def hover_note(self, h) -> str:
+        """Hovering an enemy with a unit selected: whether that unit may fire at it, and if not, the engine's why."""
+        from engine.rulesets.tcs.explain import why_not
+        from engine.rulesets.tcs.sight import counter
+
+        s = self._acting()
+        uid = self.selected_unit
+        if s is None or uid not in s.state.units or s.state.units[uid].hex is None:
+            return ""
+        enemies = self._enemies_at(s, uid, h)
+        if not enemies:
+            return ""
+        hid = s.rules.hid(h)
+        if int(counter(s.rules, s.state, "firepower", uid) or 0) > 0:
+            e = why_not(s.rules, s.state, uid, "area", hid)
+            return f"{uid} may fire at {hid} (drag it there)" if e is None else f"{uid} cannot fire at {hid}: {e}"
+        e = why_not(s.rules, s.state, uid, "point", enemies[-1])
+        return f"{uid} may point-fire at {enemies[-1]} (drag it there)" if e is None \
+            else f"{uid} cannot fire at {enemies[-1]}: {e}"
 
     # ------------------------------------------------------------ the map
     def _ensure_marks(self) -> bool:

@@ -67,10 +67,11 @@ class ClockDock(TcsDock):
         lay.addWidget(self.sequence, 1)
         row = QHBoxLayout()
         self.others = QComboBox()
-        self.others.setToolTip("Legal actions now that no panel shows (mode changes, fire, assaults, sorties)")
+        self.others.setToolTip("Every other legal action now, in words (a counter's own actions are on its right-click "
+                               "menu too: mode changes, fire, assaults)")
         self.others.setMinimumContentsLength(18)
         self.play_other = QPushButton("Play")
-        self.play_other.clicked.connect(lambda: self.others.currentText() and self.act.emit(self.others.currentText()))
+        self.play_other.clicked.connect(lambda: self.others.currentData() and self.act.emit(self.others.currentData()))
         row.addWidget(self.others, 1)
         row.addWidget(self.play_other)
         lay.addLayout(row)
@@ -109,7 +110,10 @@ class ClockDock(TcsDock):
                 self.sequence.scrollToItem(self.sequence.item(self.current_row))
         others = [t for t in legal if t != "end" and not shown_elsewhere(t)]
         self.others.clear()
-        self.others.addItems(others)
+        from engine.rulesets.tcs.explain import action_label
+        for t in others:               # each in words; its action text is the item's data (and its tooltip)
+            self.others.addItem(action_label(rules, st, rules.parse_action(t)), t)
+            self.others.setItemData(self.others.count() - 1, t, Qt.ToolTipRole)
         self.others.setEnabled(bool(others))
         self.play_other.setEnabled(bool(others))
 

@@ -355,27 +355,27 @@ def unit_options(rules, st, uid: str) -> list[UnitOption]:
     else:
         out.append(UnitOption("move", "Move", reason=problem or _move_reason(rules, st, uid, side)))
     fires = [a for a in mine if isinstance(a, A.Fire)]
-    out += [UnitOption(a.kind, action_label(rules, st, a), a.text(), target=a.target) for a in fires]
+    out += [UnitOption(a.kind, action_label(rules, st, a, own=True), a.text(), target=a.target) for a in fires]
     for a in fires:                      # area fire allowed but not an SFA (an unassigned unit, TCS 6.0): say why
         sfa = A.Fire("sfa", a.units, a.target)
         if a.kind == "area" and sfa not in fires:
-            out.append(UnitOption("sfa", action_label(rules, st, sfa), target=a.target,
+            out.append(UnitOption("sfa", action_label(rules, st, sfa, own=True), target=a.target,
                                   reason=_reason(rules, st, sfa, side)))
     fired_at = {rules.hex(a.target) if a.kind != "point" else st.units[a.target].hex for a in fires}
     enemies = sorted(rules._enemy_hexes(st, side), key=lambda h: (hex_distance(u.hex, h), h))
     refused = [h for h in enemies if h not in fired_at][:NEAREST_REFUSED]
     for h in refused:
         a = A.Fire("area", (uid,), rules.hid(h))
-        out.append(UnitOption("area", action_label(rules, st, a), target=a.target,
+        out.append(UnitOption("area", action_label(rules, st, a, own=True), target=a.target,
                               reason=problem or _reason(rules, st, a, side)))
     assaults = [a for a in mine if isinstance(a, A.Assault)]
-    out += [UnitOption("overrun" if a.overrun else "assault", action_label(rules, st, a), a.text(), target=a.hex)
+    out += [UnitOption("overrun" if a.overrun else "assault", action_label(rules, st, a, own=True), a.text(), target=a.hex)
             for a in assaults]
     taken = {a.hex for a in assaults}
     for h in enemies:
         if are_adjacent(u.hex, h) and rules.hid(h) not in taken:
             a = A.Assault((uid,), rules.hid(h))
-            out.append(UnitOption("assault", action_label(rules, st, a), target=a.hex,
+            out.append(UnitOption("assault", action_label(rules, st, a, own=True), target=a.hex,
                                   reason=problem or _reason(rules, st, a, side)))
     if not any(o.kind in ("assault", "overrun") for o in out):
         out.append(UnitOption("assault", "Assault", reason=IllegalAction(
@@ -386,7 +386,7 @@ def unit_options(rules, st, uid: str) -> list[UnitOption]:
     seen = {o.action for o in out if o.action}
     for a in mine:                       # a game's own unit actions (Leros: embarking), in words
         if a.text() not in seen and not isinstance(a, (A.Move, A.Fire, A.Assault, A.SetMode, A.Exit)):
-            out.append(UnitOption("other", action_label(rules, st, a), a.text()))
+            out.append(UnitOption("other", action_label(rules, st, a, own=True), a.text()))
     return out
 
 
@@ -398,8 +398,8 @@ def _units_of(a) -> tuple:
 
 def _option(rules, st, uid, side, a, mine, problem, kind) -> UnitOption:
     if a in mine:
-        return UnitOption(kind, action_label(rules, st, a), a.text())
-    return UnitOption(kind, action_label(rules, st, a), reason=problem or _reason(rules, st, a, side))
+        return UnitOption(kind, action_label(rules, st, a, own=True), a.text())
+    return UnitOption(kind, action_label(rules, st, a, own=True), reason=problem or _reason(rules, st, a, side))
 
 
 def _reason(rules, st, a, side) -> IllegalAction:
@@ -461,10 +461,20 @@ def _said(e: IllegalAction | None) -> str:
 
 # ---------------------------------------------------------------- actions in words
 
-def action_label(rules, st, a) -> str:
-    """An action in words for a menu or a list: ``Change to Move mode (costs 3 of its 6 MPs)``,
-    ``Area fire at B04.07 (B-1)``, ``Point fire at T-1 in B08.06``, ``Assault B05.05``."""
-    from ...charts import ChartAnswer
+def action_label(rules, st, a, own: bool = False) -> str:
+    """An action in words for a list: ``1-3: area fire at B04.07 (B-1)``, ``AT-1: point fire at T-1 in B08.06``,
+    ``Fire mission: Bty-1 on B04.05, HE, spotted by FO-R``; ``own``: for the unit's own menu, without its name
+    (``Change to Move mode (costs half its movement allowance: 3 of 6 MPs)``, ``Assault B05.05``)."""
+    words = _unit_words(rules, st, a)
+    if words is not None:
+        if own:
+            return words
+        who = "+".join(_units_of(a))
+        return f"{who}: {words[0].lower()}{words[1:]}"
+    return _other_words(rules, st, a)
+
+
+def _unit_words(rules, st, a) -> str | None:
 
     if isinstance(a, A.SetMode):
         if a.mode == "move" and a.unit in rules.specs:
@@ -472,24 +482,27 @@ def action_label(rules, st, a) -> str:
             return f"Change to Move mode (costs half its movement allowance: {ma / 2} of {ma} MPs)"
         return f"Change to {a.mode.capitalize()} mode"
     if isinstance(a, A.Move):
-        return f"Move {a.unit} to {a.to}"
+        return f"Move to {a.to}"
     if isinstance(a, A.Fire):
-        who = "+".join(a.units)
         if a.kind == "point":
             at = st.units[a.target].hex if a.target in st.units else None
-            return f"Point fire at {a.target}" + (f" in {rules.hid(at)}" if at is not None else "") \
-                + (f" ({who})" if len(a.units) > 1 else "")
+            return f"Point fire at {a.target}" + (f" in {rules.hid(at)}" if at is not None else "")
         try:
             there = [k for k in rules.units_at(st, rules.hex(a.target)) if rules.specs[k].side != rules.specs[a.units[0]].side]
         except (IllegalAction, KeyError):
             there = []
         what = "Suppressive fire (SFA)" if a.kind == "sfa" else "Area fire"
-        return f"{what} at {a.target}" + (f" ({', '.join(there)})" if there else "") \
-            + (f" by {who}" if len(a.units) > 1 else "")
+        return f"{what} at {a.target}" + (f" ({', '.join(there)})" if there else "")
     if isinstance(a, A.Assault):
-        return f"{'Overrun' if a.overrun else 'Assault'} {a.hex}" + (f" with {'+'.join(a.units)}" if len(a.units) > 1 else "")
+        return f"{'Overrun' if a.overrun else 'Assault'} {a.hex}"
     if isinstance(a, A.Exit):
         return "Leave the map here (1 MP)"
+    return None
+
+
+def _other_words(rules, st, a) -> str:
+    from ...charts import ChartAnswer
+
     if isinstance(a, A.End):
         return "End this step"
     if isinstance(a, A.Airstrike):

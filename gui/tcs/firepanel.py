@@ -1,0 +1,167 @@
+"""The fire panel: a TCS fire before its roll, as the engine works it out (range, line of sight, fire value, column,
+each shift with its rule), with Fire and Cancel.
+
+Every figure is the engine's (``engine.rulesets.tcs.explain.fire_preview``);
+the panel only chooses what to ask about (the kind of fire, the units firing
+together) and shows the answer.  Fire plays the action the preview names; Cancel
+changes nothing.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QHBoxLayout, QLabel, QPushButton, QRadioButton,
+                               QTreeWidget, QTreeWidgetItem, QVBoxLayout)
+
+KIND_WORDS = {"area": "Area fire", "sfa": "Suppressive fire (SFA)", "point": "Point fire at"}
+
+
+class FirePanel(QDialog):
+    """One fire being prepared: who fires, how, at what; the engine's working; Fire or Cancel."""
+
+    fire = Signal(str)                 # the action's text, once the player presses Fire
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("tcsfirepanel")
+        self.setWindowTitle("Fire")
+        self.setModal(False)
+        self.rules = self.state = None
+        self.firer = ""
+        self.hex = ""
+        self.preview = None
+        lay = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.PlainText)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        lay.addWidget(self.title)
+        self.kind_row = QVBoxLayout()
+        lay.addLayout(self.kind_row)
+        self.kinds = QButtonGroup(self)
+        self.kinds.buttonClicked.connect(lambda _b: self._work())
+        self.with_label = QLabel("Fire together with (same target):")
+        lay.addWidget(self.with_label)
+        self.with_row = QVBoxLayout()
+        lay.addLayout(self.with_row)
+        self.together: list[QCheckBox] = []
+        self.working = QTreeWidget()
+        self.working.setHeaderLabels(["Working", "Rule"])
+        self.working.setRootIsDecorated(False)
+        self.working.setColumnWidth(0, 430)
+        self.working.setMinimumWidth(560)
+        lay.addWidget(self.working, 1)
+        self.verdict = QLabel()
+        self.verdict.setWordWrap(True)
+        self.verdict.setTextFormat(Qt.PlainText)
+        lay.addWidget(self.verdict)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.fire_btn = QPushButton("Fire")
+        self.cancel_btn = QPushButton("Cancel")
+        row.addWidget(self.fire_btn)
+        row.addWidget(self.cancel_btn)
+        lay.addLayout(row)
+        self.fire_btn.clicked.connect(self._fire)
+        self.cancel_btn.clicked.connect(self.reject)
+        self.resize(620, 440)
+
+    # ------------------------------------------------------------ what is asked
+    def prepare(self, rules, state, firer: str, hex_id: str, kind: str = "", target_unit: str = "") -> None:
+        """Prepare ``firer``'s fire at the enemy in ``hex_id``: the kinds the target allows (area, SFA, point fire at
+        each enemy unit there), the other units that may fire at it too, and the working of the first kind."""
+        from engine.rulesets.tcs.explain import fire_preview
+
+        self.rules, self.state, self.firer, self.hex = rules, state, firer, hex_id
+        h = rules.hex(hex_id)
+        side = rules.specs[firer].side
+        enemies = [k for k in rules.units_at(state, h) if rules.specs[k].side != side]
+        for b in list(self.kinds.buttons()):
+            self.kinds.removeButton(b)
+            b.deleteLater()
+        options = [("area", hex_id), ("sfa", hex_id)] + [("point", k) for k in enemies]
+        chosen = None
+        for i, (k, target) in enumerate(options):
+            label = f"{KIND_WORDS[k]} {target}" if k == "point" else KIND_WORDS[k]
+            pv = fire_preview(rules, state, (firer,), target, k)
+            b = QRadioButton(label + ("" if pv.legal else f"  (refused: {pv.refusal})"))
+            b.setProperty("kind", k)
+            b.setProperty("target", target)
+            self.kinds.addButton(b, i)
+            self.kind_row.addWidget(b)
+            if chosen is None and ((kind and k == kind and (k != "point" or target == target_unit))
+                                   or (not kind and pv.legal)):
+                chosen = b
+        (chosen or self.kinds.buttons()[0]).setChecked(True)
+        for c in self.together:
+            c.deleteLater()
+        self.together = []
+        legal = {a.text() for a in rules.legal_actions(state)}
+        for uid in rules.order:
+            if uid != firer and rules.specs[uid].side == side and f"fire {uid} at {hex_id}" in legal:
+                c = QCheckBox(uid)
+                c.toggled.connect(lambda _on: self._work())
+                self.together.append(c)
+                self.with_row.addWidget(c)
+        self.with_label.setVisible(bool(self.together))
+        self._work()
+
+    def kind(self) -> tuple[str, str]:
+        b = self.kinds.checkedButton()
+        return (b.property("kind"), b.property("target")) if b is not None else ("area", self.hex)
+
+    def firers(self) -> tuple[str, ...]:
+        kind, _target = self.kind()
+        if kind == "point":
+            return (self.firer,)
+        return (self.firer, *[c.text() for c in self.together if c.isChecked()])
+
+    def choose(self, kind: str, target: str = "") -> None:
+        """Pick the kind of fire (``point`` with its target unit), as a click on its button does."""
+        for b in self.kinds.buttons():
+            if b.property("kind") == kind and (not target or b.property("target") == target):
+                b.setChecked(True)
+                self._work()
+                return
+        raise KeyError(kind)
+
+    # ------------------------------------------------------------ the engine's answer
+    def _work(self) -> None:
+        from engine.rulesets.tcs.explain import action_words, fire_preview
+
+        if self.rules is None:
+            return
+        for c in self.together:
+            c.setEnabled(self.kind()[0] != "point")
+        kind, target = self.kind()
+        pv = self.preview = fire_preview(self.rules, self.state, self.firers(), target, kind)
+        self.title.setText(action_words(pv)[0].upper() + action_words(pv)[1:])
+        self.working.clear()
+        for s in pv.lines:
+            QTreeWidgetItem(self.working, [s.text, s.rule])
+        if pv.results:
+            known = ", ".join(f"{r}: {v}" for r, v in sorted(pv.results.items()))
+            QTreeWidgetItem(self.working, [f"results known for column {pv.columns[0]}: {known}", "your chart"])
+        elif pv.columns:
+            QTreeWidgetItem(self.working, [f"the result for column {pv.columns[0]} and the roll is read from your "
+                                           "chart, or asked once rolled", ""])
+        if pv.legal:
+            self.verdict.setText("Fire rolls the dice now." + (f" First asked: {pv.blank}" if pv.blank else ""))
+        else:
+            self.verdict.setText(f"Refused — {pv.refusal}")
+        self.fire_btn.setEnabled(pv.legal)
+
+    def lines(self) -> list[str]:
+        """The working shown, a line each (``text (rule)``)."""
+        out = []
+        for i in range(self.working.topLevelItemCount()):
+            it = self.working.topLevelItem(i)
+            out.append(f"{it.text(0)} ({it.text(1)})" if it.text(1) else it.text(0))
+        return out
+
+    def _fire(self) -> None:
+        if self.preview is not None and self.preview.legal:
+            action = self.preview.action
+            self.accept()
+            self.fire.emit(action)

@@ -1,0 +1,146 @@
+"""Acting on a TCS counter in the play window, offscreen: its right-click menu, dragging it onto an enemy to fire
+(the fire panel before the roll), hovering an enemy, and why a counter picked up can do nothing."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication
+
+from test_gui_tcs import click_hex, drag_through, end_until, hx, state, window  # noqa: F401 - the window fixture
+
+
+def put(win, uid, hid, **kw):
+    u = state(win).units[uid]
+    u.hex = hx(win, hid)
+    for k, v in kw.items():
+        setattr(u, k, v)
+    win.session.changed.emit()
+
+
+def right_click(win, hid):
+    view = win.map_view
+    p = view.mapFromScene(view.hex_centre(hx(win, hid)))
+    ev = QContextMenuEvent(QContextMenuEvent.Mouse, p, view.viewport().mapToGlobal(p))
+    QApplication.sendEvent(view.viewport(), ev)
+    menu = win.tcs.unit_menu
+    assert menu is not None and menu.isVisible()
+    return menu
+
+
+def hover(win, hid):
+    view = win.map_view
+    return view.hover_at(view.hex_centre(hx(win, hid)))
+
+
+def test_right_click_lists_a_counters_actions_in_words_and_the_refused_ones_greyed_with_the_reason(window):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B04.05")                 # next to 1-3 (Fire mode, at B03.05)
+    menu = right_click(window, "B03.05")
+    entries = menu.entries()
+    assert entries[0] == ("1-3 (rifle platoon): fire mode", False)
+    assert ("Change to Move mode (costs half its movement allowance: 3 of 6 MPs)", True) in entries
+    assert ("Area fire at B04.05 (B-1)", True) in entries
+    assert ("Move — TCS 5.0: 1-3 is in Fire mode; only units in Move mode move", False) in entries
+    assert ("Suppressive fire (SFA) at B04.05 (B-1) — TCS 6.0: 1-3 is unassigned: unassigned units may not fire SFAs",
+            False) in entries
+    assert ("Area fire at B09.06 (AT-1) — TCS 8.0: B09.06 is 6 hexes from 1-3, beyond its range of 4 (6 > 4)",
+            False) in entries
+    assert not any(t.startswith("mode 1-3") for t, _on in entries)          # no raw action strings
+    menu.find("Change to Move mode").trigger()
+    assert state(window).units["1-3"].mode == "move"
+    assert window.session.log_lines()[-1].startswith(f"{len(window.session.game.log)}. mode 1-3 move")
+    menu.close()
+
+
+def test_a_stack_menu_has_a_submenu_a_unit_and_an_idle_unit_says_why(window):
+    end_until(window, "action", "red")
+    put(window, "1-2", "B03.05")
+    state(window).units["1-3"].morale_state = "paralyzed"
+    window.session.changed.emit()
+    menu = right_click(window, "B03.05")
+    titles = [a.text() for a in menu.actions()]
+    assert len(titles) == 2 and any(t.startswith("1-3 (rifle platoon): fire mode, paralyzed") for t in titles)
+    idle = menu.find("Nothing to do now")
+    assert not idle.isEnabled() and "TCS 13.0: 1-3 is paralyzed and cannot fire" in idle.toolTip()
+    menu.close()
+
+
+def test_a_fire_mode_unit_dragged_onto_an_enemy_opens_the_fire_panel_and_fire_plays_it(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B04.05")
+    drag_through(qtbot, window, ["B03.05", "B04.05"])
+    panel = window.tcs.fire_panel
+    assert panel is not None and panel.isVisible()
+    assert state(window).units["1-3"].hex == hx(window, "B03.05")        # nothing moved
+    assert panel.title.text() == "Area fire by 1-3 at B04.05"
+    lines = panel.lines()
+    assert lines[:3] == ["1-3: 1 hex to B04.05, range 4 (1 ≤ 4) (TCS 8.0)",
+                         "1-3 spots the enemy in B04.05: line of sight clear (TCS 11.0)",
+                         "1-3: firepower 3 (counter)"]
+    assert panel.fire_btn.isEnabled()
+    panel.choose("sfa")
+    assert not panel.fire_btn.isEnabled()
+    assert panel.verdict.text() == "Refused — TCS 6.0: 1-3 is unassigned: unassigned units may not fire SFAs"
+    panel.choose("area")
+    n = len(window.session.game.log)
+    panel.fire_btn.click()
+    assert not panel.isVisible()
+    assert window.session.game.log[n].action.text() == "fire 1-3 at B04.05"
+    prompt = state(window).pending[0]["prompt"]                 # the fire goes on: its first printed value asked
+    assert prompt.slot == "tcs.area_fire_column" and "1-3: firepower 3" in prompt.text()
+
+
+def test_the_fire_panel_shows_the_column_and_shifts_and_cancel_leaves_the_game_as_it_was(window, qtbot):
+    end_until(window, "action", "red")
+    st = state(window)
+    st.memory.put("tcs.area_fire_column", ("3",), 9)
+    put(window, "B-1", "B04.07")                 # woods: Partly Protective
+    put(window, "1-3", "B04.06")
+    before = window.session.rules.state_to_dict(state(window))
+    n = len(window.session.game.log)
+    drag_through(qtbot, window, ["B04.06", "B04.07"])
+    panel = window.tcs.fire_panel
+    assert panel.lines()[3:6] == ["column 9 (firepower 3, Area Fire Column Table) (TCS 8.0)",
+                                  "-1 Partly Protective target (TCS 8.0)",
+                                  "column 8 on the Area Fire Table, roll 2d6 (TCS 8.0)"]
+    panel.cancel_btn.click()
+    assert not panel.isVisible()
+    assert len(window.session.game.log) == n and window.session.rules.state_to_dict(state(window)) == before
+
+
+def test_hovering_an_enemy_with_a_unit_selected_says_whether_it_may_fire_and_why_not(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B08.05")                 # 5 hexes from 1-3
+    click_hex(qtbot, window, "B03.05")                     # a click on 1-3 selects it
+    assert window.tcs.selected_unit == "1-3"
+    text = hover(window, "B08.05")
+    assert text.endswith("1-3 cannot fire at B08.05: TCS 8.0: B08.05 is 5 hexes from 1-3, beyond its range of 4 "
+                         "(5 > 4)")
+    assert window.hover_label.text() == text
+    put(window, "B-1", "B05.05")
+    assert hover(window, "B05.05").endswith("1-3 may fire at B05.05 (drag it there)")
+    assert "cannot fire" not in hover(window, "B03.05")                  # an own stack: nothing to say
+
+
+def test_a_counter_picked_up_with_nothing_to_move_to_or_fire_at_says_why(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B08.05")
+    view = window.map_view
+    view.picked.emit(view.stacks[hx(window, "B03.05")][-1], hx(window, "B03.05"))
+    msg = window.statusBar().currentMessage()
+    assert msg.startswith("1-3 may not move: TCS 5.0: 1-3 is in Fire mode; only units in Move mode move; nor fire at "
+                          "B08.05, the nearest enemy: TCS 8.0: B08.05 is 5 hexes from 1-3, beyond its range of 4 (5 > 4)")
+    view.end_drag()
+    put(window, "B-1", "B05.05")
+    view.picked.emit(view.stacks[hx(window, "B03.05")][-1], hx(window, "B03.05"))
+    assert window.statusBar().currentMessage() == "1-3: 1 enemy hex(es) to fire at: drop it on one to see the fire"
+    assert view.describe_target(hx(window, "B05.05")) == "B05.05: drop 1-3 here to fire (Area fire at B05.05 (B-1))"
+    view.end_drag()
+
+
+def test_the_clock_panels_list_of_other_actions_is_in_words_with_the_action_as_its_data(window):
+    end_until(window, "action", "red")
+    c = window.tcs.clock
+    words = {c.others.itemText(i): c.others.itemData(i) for i in range(c.others.count())}
+    assert words["1-1: change to Fire mode"] == "mode 1-1 fire"
+    assert not any(t.startswith("mode ") for t in words)
