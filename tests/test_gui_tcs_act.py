@@ -68,6 +68,7 @@ def test_a_stack_menu_has_a_submenu_a_unit_and_an_idle_unit_says_why(window):
 def test_a_fire_mode_unit_dragged_onto_an_enemy_opens_the_fire_panel_and_fire_plays_it(window, qtbot):
     end_until(window, "action", "red")
     put(window, "B-1", "B04.05")
+    put(window, "1-2", "B03.04", mode="fire")     # another Fire-mode unit in range: it may join the fire
     drag_through(qtbot, window, ["B03.05", "B04.05"])
     panel = window.tcs.fire_panel
     assert panel is not None and panel.isVisible()
@@ -82,12 +83,14 @@ def test_a_fire_mode_unit_dragged_onto_an_enemy_opens_the_fire_panel_and_fire_pl
     assert not panel.fire_btn.isEnabled()
     assert panel.verdict.text() == "Refused — TCS 6.0: 1-3 is unassigned: unassigned units may not fire SFAs"
     panel.choose("area")
+    panel.join("1-2")
+    assert "1-2: firepower 3 (counter)" in panel.lines() and "fire value 6 (the firers together) (TCS 8.0)" in panel.lines()
     n = len(window.session.game.log)
     panel.fire_btn.click()
     assert not panel.isVisible()
-    assert window.session.game.log[n].action.text() == "fire 1-3 at B04.05"
+    assert window.session.game.log[n].action.text() == "fire 1-3+1-2 at B04.05"
     prompt = state(window).pending[0]["prompt"]                 # the fire goes on: its first printed value asked
-    assert prompt.slot == "tcs.area_fire_column" and "1-3: firepower 3" in prompt.text()
+    assert prompt.slot == "tcs.area_fire_column" and "1-3+1-2: firepower 6" in prompt.text()
 
 
 def test_the_fire_panel_shows_the_column_and_shifts_and_cancel_leaves_the_game_as_it_was(window, qtbot):

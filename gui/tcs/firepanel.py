@@ -9,8 +9,8 @@ changes nothing.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QDialog, QHBoxLayout, QLabel, QPushButton, QRadioButton,
-                               QTreeWidget, QTreeWidgetItem, QVBoxLayout)
+from PySide6.QtWidgets import (QButtonGroup, QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QRadioButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout)
 
 KIND_WORDS = {"area": "Area fire", "sfa": "Suppressive fire (SFA)", "point": "Point fire at"}
 
@@ -41,21 +41,22 @@ class FirePanel(QDialog):
         lay.addLayout(self.kind_row)
         self.kinds = QButtonGroup(self)
         self.kinds.buttonClicked.connect(lambda _b: self._work())
-        self.with_label = QLabel("Fire together with (same target):")
-        lay.addWidget(self.with_label)
-        self.with_row = QVBoxLayout()
-        lay.addLayout(self.with_row)
-        self.together: list[QCheckBox] = []
         self.working = QTreeWidget()
         self.working.setHeaderLabels(["Working", "Rule"])
         self.working.setRootIsDecorated(False)
-        self.working.setColumnWidth(0, 430)
-        self.working.setMinimumWidth(560)
+        self.working.setColumnWidth(0, 480)
+        self.working.setMinimumSize(600, 190)
         lay.addWidget(self.working, 1)
         self.verdict = QLabel()
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.PlainText)
         lay.addWidget(self.verdict)
+        self.with_label = QLabel("Fire together with (other units that may fire at this hex now):")
+        lay.addWidget(self.with_label)
+        self.together = QListWidget()             # a checkable row a unit
+        self.together.setMaximumHeight(96)
+        self.together.itemChanged.connect(lambda _item: self._work())
+        lay.addWidget(self.together)
         row = QHBoxLayout()
         row.addStretch(1)
         self.fire_btn = QPushButton("Fire")
@@ -94,17 +95,19 @@ class FirePanel(QDialog):
                                    or (not kind and pv.legal)):
                 chosen = b
         (chosen or self.kinds.buttons()[0]).setChecked(True)
-        for c in self.together:
-            c.deleteLater()
-        self.together = []
+        self.together.blockSignals(True)
+        self.together.clear()
         legal = {a.text() for a in rules.legal_actions(state)}
         for uid in rules.order:
             if uid != firer and rules.specs[uid].side == side and f"fire {uid} at {hex_id}" in legal:
-                c = QCheckBox(uid)
-                c.toggled.connect(lambda _on: self._work())
-                self.together.append(c)
-                self.with_row.addWidget(c)
-        self.with_label.setVisible(bool(self.together))
+                item = QListWidgetItem(f"{uid} ({rules.specs[uid].type})")
+                item.setData(Qt.UserRole, uid)
+                item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+                item.setCheckState(Qt.Unchecked)
+                self.together.addItem(item)
+        self.together.blockSignals(False)
+        self.with_label.setVisible(self.together.count() > 0)
+        self.together.setVisible(self.together.count() > 0)
         self._work()
 
     def kind(self) -> tuple[str, str]:
@@ -115,7 +118,21 @@ class FirePanel(QDialog):
         kind, _target = self.kind()
         if kind == "point":
             return (self.firer,)
-        return (self.firer, *[c.text() for c in self.together if c.isChecked()])
+        return (self.firer, *self.joined())
+
+    def joined(self) -> list[str]:
+        """The other units ticked to fire together with the first."""
+        items = [self.together.item(i) for i in range(self.together.count())]
+        return [it.data(Qt.UserRole) for it in items if it.checkState() == Qt.Checked]
+
+    def join(self, uid: str, on: bool = True) -> None:
+        """Tick (or untick) another unit to fire together, as a click on its box does."""
+        for i in range(self.together.count()):
+            it = self.together.item(i)
+            if it.data(Qt.UserRole) == uid:
+                it.setCheckState(Qt.Checked if on else Qt.Unchecked)
+                return
+        raise KeyError(uid)
 
     def choose(self, kind: str, target: str = "") -> None:
         """Pick the kind of fire (``point`` with its target unit), as a click on its button does."""
@@ -132,8 +149,7 @@ class FirePanel(QDialog):
 
         if self.rules is None:
             return
-        for c in self.together:
-            c.setEnabled(self.kind()[0] != "point")
+        self.together.setEnabled(self.kind()[0] != "point")          # point fire is one unit's (TCS 9.0)
         kind, target = self.kind()
         pv = self.preview = fire_preview(self.rules, self.state, self.firers(), target, kind)
         self.title.setText(action_words(pv)[0].upper() + action_words(pv)[1:])
