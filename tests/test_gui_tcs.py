@@ -361,6 +361,25 @@ def test_a_refused_drag_snaps_back_with_its_rule(window, qtbot):
     assert moves[0] == "move T-1 B02.05" and all(len(m.split()) == 3 for m in moves)
 
 
+def test_a_drag_along_a_dearer_path_goes_by_the_cheapest_legal_path_to_the_lit_hex(window, qtbot):
+    """TCS 5.0: T-1 (tracked) with 1 MP left; the hex two away is lit (the road costs 1/2 + 1/2); the drag traced
+    across the clear (1 + 1) would stop halfway, so the unit goes by the road and the status line says so."""
+    from fractions import Fraction
+
+    end_until(window, "action", "red")
+    state(window).units["T-1"].mp_used = Fraction(11)
+    lit, _blocked = window.session.destinations("T-1")
+    assert lit[hx(window, "B03.05")] == Fraction(1) and hx(window, "B04.05") not in lit
+    drag_through(qtbot, window, ["B01.05", "B02.04", "B03.05"])
+    moves = [e.action.text() for e in window.session.game.log if e.action.text().startswith("move T-1")]
+    assert moves == ["move T-1 B02.05", "move T-1 B03.05"][:len(moves)] and moves     # by the road
+    if not state(window).pending:                            # no overwatch on the way: it is there
+        assert window.session.board.hex_id(state(window).units["T-1"].hex) == "B03.05"
+    assert window.statusBar().currentMessage().startswith(
+        "The path traced is refused (TCS 5.0: T-1 has 0 MPs left; B03.05 costs 1 (after 1 of 2 hexes)); "
+        "moved by the cheapest path instead")
+
+
 # ---------------------------------------------------------------- the panels keep their place; files
 
 def test_a_selected_sheet_stays_selected_for_its_side_and_is_drawn_again(window):

@@ -5,7 +5,9 @@ here (units by id, sides with colours, the name and files) shaped like the
 scenarios the window already shows.  :class:`TcsSession` is the window's
 :class:`~gui.play.PlaySession` for such a game: a unit dragged along several
 hexes plays one ``move`` action per hex, stopping at the first refusal or at a
-question the move raised (overwatch); everything else is asked of the engine.
+question the move raised (overwatch).  It goes along the path traced when the
+rules accept all of it, else along the engine's cheapest legal path; the hexes
+lit are those the engine says the unit can reach.  Everything is asked of the engine.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.errors import IllegalAction
-from engine.maps.hexes import Hex, are_adjacent, hex_linedraw
+from engine.maps.hexes import Hex, are_adjacent
 
 from ..play import PlaySession, Refusal
 
@@ -125,15 +127,32 @@ class TcsSession(PlaySession):
     def legal_texts(self) -> list[str]:
         return [a.text() for a in self.game.legal_actions()]
 
+    def destinations(self, uid: str) -> tuple[dict[Hex, object], dict[Hex, str]]:
+        """Every hex the unit can reach now with the MPs it has left, at its cost by the cheapest legal path, and
+        why each neighbour it cannot enter is refused (the engine's ``destinations``; TCS 5.0)."""
+        if self.state.pending or uid not in self.state.units or self.state.units[uid].hex is None:
+            return {}, {}
+        legal = {t.split()[2] for t in self.legal_texts() if t.startswith(f"move {uid} ")}
+        if not legal:                  # not this unit's move now: the rules say why when it is picked
+            return {}, {}
+        reach = self.rules.destinations(self.state, uid)
+        return dict(reach.destinations), dict(reach.blocked)
+
     def move(self, uid: str, frm: Hex, to: Hex, path: list[Hex] | None = None) -> list | Refusal:
         """Move a unit hex by hex (TCS: each hex entered is its own action, and overwatch may answer it).
 
-        ``path`` is the hexes traced from ``frm`` to ``to``; without one, the straight line.  Stops at the
-        first refusal (reported with how far the unit got) or when a step leaves a question pending.
+        ``path`` is the hexes traced from ``frm`` to ``to``; without one, the engine's cheapest legal path.
+        Stops at the first refusal (reported with how far the unit got) or when a step leaves a question pending.
         """
         if to not in self.board:
             return Refusal("", "that is off the map")
-        hexes = list(path) if path and len(path) >= 2 and path[0] == frm and path[-1] == to else hex_linedraw(frm, to)
+        if path and len(path) >= 2 and path[0] == frm and path[-1] == to:
+            hexes = list(path)
+        else:
+            try:
+                hexes = self.rules.cheapest_path(self.state, uid, to)
+            except IllegalAction as e:
+                return Refusal(e.rule, e.message)
         events: list = []
         done = 0
         for a, b in zip(hexes, hexes[1:]):
@@ -151,6 +170,14 @@ class TcsSession(PlaySession):
         return events
 
     def move_traced(self, uid: str, frm: Hex, to: Hex, path: list[Hex]) -> tuple[list | Refusal, Refusal | None]:
+        """Along the traced path when the rules accept all of it; else by the cheapest legal path, and the traced
+        path's refusal is returned too (the window says the unit went another way)."""
+        if not path or len(path) < 3 or path[0] != frm or path[-1] != to:
+            return self.move(uid, frm, to), None
+        try:
+            self.rules.check_path(self.state, uid, path)
+        except IllegalAction as e:
+            return self.move(uid, frm, to), Refusal(e.rule, e.message)
         return self.move(uid, frm, to, path), None
 
     def check(self, text: str) -> Refusal | None:

@@ -796,6 +796,22 @@ class TcsRules:
             raise IllegalAction("TCS stacking (game data)", why)
         return cost
 
+    def destinations(self, st, uid: str):
+        """Where a unit can move on now with the MPs it has left, at what cost by the cheapest legal path, and why
+        each neighbour it cannot enter is refused (``paths.Reach``; TCS 5.0)."""
+        from .paths import reach
+        return reach(self, st, uid)
+
+    def cheapest_path(self, st, uid: str, to: Hex) -> list[Hex]:
+        """The cheapest legal path of hexes from the unit to ``to`` (TCS 5.0); IllegalAction if there is none."""
+        from .paths import cheapest_path
+        return cheapest_path(self, st, uid, to)
+
+    def check_path(self, st, uid: str, path) -> Fraction:
+        """The MPs a path of hexes costs the unit (its own hex first), or IllegalAction with the first refusal."""
+        from .paths import check_path
+        return check_path(self, st, uid, list(path))
+
     def _game_move(self, st, uid: str, to: Hex) -> None:
         if self.game is not None:
             self.game.check(self.game.move_problem(self, st, uid, to))
