@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from .settings import remember_layout
 
     remember_layout(win, "play", QSize(1280, 860))
+    win.panels.show_game(win.session)     # the remembered layout holds only the panels of the game it had
     open_at_start(win, args.file)
     return app.exec()
 

@@ -108,6 +108,17 @@ class MainWindow(QMainWindow):
 
         self.tcs = TcsPlay(self)            # the Tactical Combat Series panels, shown while a TCS game is open
         self._show_play()
+        from .panels import GamePanels, every_game, hex_games, tcs_games
+        from .tcs.tracks import has_tracks
+
+        self.panels = GamePanels(self)      # each kind of game with its own panels and their layout
+        self.panels.add(self.log_dock, every_game)
+        for d in (self.tray, self.combat, self.victory):
+            self.panels.add(d, hex_games)
+        for d in self.tcs.docks:
+            self.panels.add(d, tcs_games)
+        self.panels.add_content(self.tcs.tracks, has_tracks)
+        self.panels.add_content(self.tcs.board, has_tracks)
         self._tiling_state: dict[str, float] = {}
         self._make_menus()
         self.rule_link = self.menus.rule_link  # the rule the last refusal cites: a click opens the rules reference there
@@ -119,9 +130,11 @@ class MainWindow(QMainWindow):
         from .charts.attach import attach_charts
 
         self.charts = attach_charts(self)
+        self.panels.add_content(self.charts.dock, lambda _s: self.charts.chart_set()[0] is not None)
         from .tablepanel import attach_table_panel
 
         attach_table_panel(self)
+        self.panels.add_content(self.table_panel, lambda s: bool(getattr(s.rules, "table_tools", False)))
 
     def _make_menus(self):
         from .menus import RecentFiles, WindowMenus
@@ -152,6 +165,8 @@ class MainWindow(QMainWindow):
                                toggled=self._los_tool)
         self.los_act.setToolTip("Drag from hex to hex: the thread is green when clear, red from where it is blocked")
         view_menu.addActions([self.grid_act, self.ids_act, self.los_act])
+        self.panels.menu = view_menu.addMenu("&Panels")          # the panels of the game open
+        self.panels.fill_menu()
         view_menu.addSeparator()
         view_menu.addAction(QAction("&Fit to window", self, shortcut="F", triggered=self._fit))
         view_menu.addAction(QAction("Zoom &in", self, shortcut=QKeySequence.ZoomIn, triggered=lambda: self._zoom(1.25)))
@@ -504,6 +519,7 @@ class MainWindow(QMainWindow):
         if not self.keep_game_in_progress():
             event.ignore()
             return
+        self.panels.remember()
         save_layout(self)
         self.menus.close_help()
         try:
@@ -514,6 +530,8 @@ class MainWindow(QMainWindow):
 
     def _show_play(self) -> None:
         s = self.session
+        if getattr(self, "panels", None) is not None:
+            self.panels.show_game(s)        # another kind of game: its own panels
         if s is None:
             self.phase_bar.show_state("No game: open a scenario to play", False, False)
             self.phase_bar.next_act.setEnabled(False)

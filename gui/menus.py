@@ -282,16 +282,32 @@ class WindowMenus:
         self.about = about_box(self.window)
         return self.about
 
-    def shortcuts_text(self) -> str:
-        """Every menu and toolbar action that has a keyboard shortcut, one a line."""
-        seen, lines = set(), []
+    def shortcut_rows(self) -> list[tuple[str, str]]:
+        """Every menu and toolbar action that has a keyboard shortcut: (key, what it does), by what it does."""
+        seen = set()
         for act in self.window.findChildren(QAction):
             key = act.shortcut().toString(QKeySequence.NativeText)
             name = act.text().replace("&", "")
-            if key and (name, key) not in seen:
-                seen.add((name, key))
-                lines.append(f"{key:>16}   {name}")
-        return "\n".join(sorted(lines, key=lambda line: line.split("   ")[1]))
+            if key:
+                seen.add((key, name))
+        return sorted(seen, key=lambda row: (row[1], row[0]))
 
-    def show_shortcuts(self) -> None:
-        QMessageBox.information(self.window, "Keyboard shortcuts", self.shortcuts_text())
+    def shortcuts_text(self) -> str:
+        """Every menu and toolbar action that has a keyboard shortcut, one a line."""
+        return "\n".join(f"{key:>16}   {name}" for key, name in self.shortcut_rows())
+
+    def shortcuts_html(self) -> str:
+        """The shortcuts as a two-column table: aligned whatever the font."""
+        from html import escape
+
+        rows = "".join(f"<tr><td align='right' style='padding-right:14px'><b>{escape(key)}</b></td>"
+                       f"<td>{escape(name)}</td></tr>" for key, name in self.shortcut_rows())
+        return f"<table cellspacing='2'>{rows}</table>"
+
+    def show_shortcuts(self) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Information, "Keyboard shortcuts", self.shortcuts_html(), QMessageBox.Ok,
+                          self.window)
+        box.setTextFormat(Qt.RichText)
+        self.shortcuts_box = box
+        box.open()
+        return box

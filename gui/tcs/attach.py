@@ -110,7 +110,6 @@ class TcsPlay:
         self.sheet_marks = self.barrage_marks = self.state_marks = self.zone_marks = None
         self.legal: list[str] = []
         self.last_refusal: Refusal | None = None
-        self._hidden_for_tcs: list = []
         self._was_active = False
         self._tracks_for = None
         self.prep_act = None               # View > Prep Log (BW 2.4), added once the window has its menus
@@ -193,29 +192,22 @@ class TcsPlay:
         if self.fire_panel is not None and self.fire_panel.isVisible() and (s is None or self.fire_panel.state is not s.state):
             self.fire_panel.reject()                       # the game moved on: that fire's working no longer holds
         if s is None:
-            if self._was_active:
-                for d in (*self.docks, self.tracks, self.board):
-                    d.hide()
-                for d in self._hidden_for_tcs:
-                    d.show()
-                self._hidden_for_tcs = []
+            if self._was_active:               # which panels show is the window's (gui/panels.py)
+                self.tracks.hide()
+                self.board.hide()
                 self._was_active = False
                 self._tracks_for = None
                 self.mode = ""
             return
         if not self._was_active:
             self._was_active = True
-            for d in (self.window.combat, self.window.victory, self.window.tray):
-                if d.isVisible():
-                    d.hide()
-                    self._hidden_for_tcs.append(d)
-            for d in self.docks:
-                d.show()
-            self.sheets.raise_()
-            w = self.window
-            w.resizeDocks([w.log_dock, self.sheets], [160, 640], Qt.Vertical)
-            w.resizeDocks([self.clock, self.pending], [560, 200], Qt.Vertical)
-            w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
+            panels = getattr(self.window, "panels", None)
+            if panels is None or not panels.restored:     # the first TCS game: the panels sized for it
+                self.sheets.raise_()
+                w = self.window
+                w.resizeDocks([w.log_dock, self.sheets], [160, 640], Qt.Vertical)
+                w.resizeDocks([self.clock, self.pending], [560, 200], Qt.Vertical)
+                w.resizeDocks([self.clock, self.sheets], [330, 400], Qt.Horizontal)
         if s is not self._tracks_for:           # a game opened: its tracks dock, raised, or none
             self._tracks_for = s
             self.lit = None

@@ -1,0 +1,81 @@
+"""The play window's panels belong to their game: a TCS game and a restart never take Demyansk's panels away."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt
+
+from gui.settings import remember_layout
+from playwindow import play_window
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMYANSK = ROOT / "scenarios" / "demyansk-1-trapped.toml"
+TCS = ROOT / "scenarios" / "black-wednesday-4-melee-in-krasni-bor.toml"
+
+
+def shown(win, docks):
+    return [d.isVisibleTo(win) for d in docks]
+
+
+def menu_titles(win):
+    return [a.text() for a in win.panels.menu.actions()]
+
+
+def restart(qtbot, tmp_path, old):
+    """Close the window as the program does at Quit, then start another as the program does."""
+    old.close()
+    win = play_window(qtbot, tmp_path)
+    remember_layout(win, "play", QSize(1100, 760))
+    win.panels.show_game(win.session)
+    return win
+
+
+def test_demyansk_after_a_tcs_game_and_a_restart_has_all_its_panels(qtbot, tmp_path):
+    win = play_window(qtbot, tmp_path, DEMYANSK)
+    hexes = (win.tray, win.combat, win.victory)
+    assert shown(win, hexes) == [True, True, True] and not any(shown(win, win.tcs.docks))
+    assert menu_titles(win)[:4] == [d.windowTitle() for d in (win.log_dock, win.tray, win.combat, win.victory)]
+    assert not {d.windowTitle() for d in win.tcs.docks} & set(menu_titles(win))
+    assert win.open_file(TCS)
+    assert all(shown(win, win.tcs.docks)) and not any(shown(win, hexes))
+    assert [d.windowTitle() for d in win.tcs.docks] == [t for t in menu_titles(win) if t in
+                                                        {d.windowTitle() for d in win.tcs.docks}]
+    assert not {d.windowTitle() for d in hexes} & set(menu_titles(win))     # another game's panels are not offered
+    win = restart(qtbot, tmp_path, win)                                   # quit with the TCS game open
+    assert not any(shown(win, win.tcs.docks))                             # the TCS layout is not put on no game
+    assert win.open_file(DEMYANSK)
+    assert shown(win, (win.tray, win.combat, win.victory)) == [True, True, True]
+    assert not any(shown(win, win.tcs.docks))
+
+
+def test_each_kind_of_game_keeps_its_own_layout_and_view_panels_brings_a_closed_one_back(qtbot, tmp_path):
+    win = play_window(qtbot, tmp_path, DEMYANSK)
+    win.combat.close()                                                    # the player closes Demyansk's battle panel
+    assert win.open_file(TCS)
+    win.tcs.artillery.close()                                             # and the TCS artillery panel
+    assert win.open_file(DEMYANSK)
+    assert shown(win, (win.tray, win.combat, win.victory)) == [True, False, True]
+    battle = next(a for a in win.panels.menu.actions() if a.text() == win.combat.windowTitle())
+    assert battle.isCheckable() and not battle.isChecked()
+    battle.trigger()                                                      # View > Panels > Battle
+    assert win.combat.isVisibleTo(win)
+    win = restart(qtbot, tmp_path, win)
+    assert win.open_file(TCS)
+    assert not win.tcs.artillery.isVisibleTo(win) and win.tcs.sheets.isVisibleTo(win)
+    assert win.open_file(DEMYANSK)
+    assert shown(win, (win.tray, win.combat, win.victory)) == [True, True, True]
+
+
+def test_the_keyboard_shortcuts_are_a_table_of_two_aligned_columns(qtbot, tmp_path):
+    """Help > Keyboard shortcuts shows a table (keys right-aligned in one column, what they do in the next), not
+    text padded with spaces, which no proportional font lines up."""
+    win = play_window(qtbot, tmp_path)
+    box = win.menus.show_shortcuts()
+    try:
+        html = box.text()
+        assert html.startswith("<table") and box.textFormat() == Qt.RichText
+        rows = win.menus.shortcut_rows()
+        assert ("Ctrl+Z", "Undo") in rows and html.count("<tr>") == len(rows)
+        assert "<td align='right' style='padding-right:14px'><b>Ctrl+Z</b></td><td>Undo</td>" in html
+    finally:
+        box.close()
