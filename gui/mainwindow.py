@@ -287,9 +287,9 @@ class MainWindow(QMainWindow):
         import datetime
 
         stem = Path(getattr(self.scenario, "path", "") or "game").stem
-        turn = getattr(self.session.state, "turn", None) if self.session is not None else None
+        turn = self.session.save_tag() if self.session is not None else ""
         day = datetime.date.today().isoformat()
-        return f"{stem}-turn{turn}-{day}.toml" if turn is not None else f"{stem}-{day}.toml"
+        return f"{stem}-{turn}-{day}.toml" if turn else f"{stem}-{day}.toml"
 
     # ------------------------------------------------------------ files
     def showEvent(self, event):

@@ -158,8 +158,15 @@ class WindowMenus:
         return str(self.start_folder())
 
     def save_start(self) -> str:
-        """Where the Save dialog starts: its folder with a suggested name (scenario, turn, date)."""
-        return str(self.start_folder() / self.suggest_name())
+        """Where the Save dialog starts: the folder last used, unless it is one of the program's own (a shipped
+        scenario was opened from there), else the user's Sandtable folder; with a suggested name (scenario,
+        turn as the game shows it, date)."""
+        from .userfolders import games_folder, is_program_folder
+
+        folder = last_folder()
+        if folder is None or is_program_folder(folder):
+            folder = games_folder()
+        return str(folder / self.suggest_name())
 
     def choose_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, self.open_title, self.open_start(), "Sandtable files (*.toml)")

@@ -105,6 +105,11 @@ class PlaySession(QObject):
         out.sort(key=lambda t: t[2])                   # the last put down on top (stable: the scenario's order)
         return [(u, h) for u, h, _ in out]
 
+    def save_tag(self) -> str:
+        """The turn in a save's name, as the phase bar shows it: ``turn3`` ("" without turns)."""
+        turn = getattr(self.state, "turn", None)
+        return f"turn{turn}" if turn is not None else ""
+
     def turn_text(self, state=None) -> str:
         st = state if state is not None else self.state
         turn = getattr(st, "turn", None)

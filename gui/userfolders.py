@@ -38,3 +38,28 @@ def games_folder() -> Path:
 def autosave_path() -> Path:
     """Where the game in progress is saved after every action (removed when the window closes normally)."""
     return data_root() / "autosave.toml"
+
+
+def games_folder(create: bool = True) -> Path:
+    """The user's Sandtable folder for saved games and their own scenarios: ``Sandtable`` in their documents
+    (QStandardPaths.DocumentsLocation), else in their home folder."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
+    base = Path(docs) if docs and Path(docs).is_dir() else Path.home()
+    folder = base / "Sandtable"
+    if create:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:                     # a read-only documents folder: the dialog still starts somewhere real
+            return base
+    return folder
+
+
+def is_program_folder(path: Path) -> bool:
+    """Whether a folder is one of the program's own (its shipped scenarios, maps, assets): never a place to save."""
+    from engine import content
+
+    try:
+        Path(path).resolve().relative_to(content.root().resolve())
+    except ValueError:
+        return False
+    return True

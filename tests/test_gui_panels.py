@@ -79,3 +79,23 @@ def test_the_keyboard_shortcuts_are_a_table_of_two_aligned_columns(qtbot, tmp_pa
         assert "<td align='right' style='padding-right:14px'><b>Ctrl+Z</b></td><td>Undo</td>" in html
     finally:
         box.close()
+
+
+def test_a_save_never_starts_in_the_programs_folders_and_names_the_turn_as_shown(qtbot, tmp_path, monkeypatch):
+    """After opening a shipped scenario from the program's scenarios folder, Save as starts in the user's
+    Sandtable folder; a TCS game's first turn is named turn1 and its time, not turn0."""
+    from gui.settings import remember_folder
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    win = play_window(qtbot, tmp_path)
+    assert win.menus.open(TCS)                                  # File > Open from the program's scenarios folder
+    start = Path(win.menus.save_start())
+    assert start.parent.name == "Sandtable" and ROOT not in start.parents
+    assert start.name.startswith("black-wednesday-4-melee-in-krasni-bor-turn1-")
+    assert win.session.state.turn == 0 and "turn0" not in start.name
+    mine = tmp_path / "my games"
+    mine.mkdir()
+    remember_folder(mine / "a.toml")                            # a folder of the user's own is kept
+    assert Path(win.menus.save_start()).parent == mine

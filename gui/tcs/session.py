@@ -98,6 +98,14 @@ class TcsSession(PlaySession):
         session.mark_saved()
         return session
 
+    def save_tag(self) -> str:
+        """The turn in a save's name as the clock shows it: ``turn1-0500-10-feb`` (the turns are counted from 1)."""
+        import re
+
+        st = self.state
+        label = self.rules.turns[min(st.turn, len(self.rules.turns) - 1)].label
+        return f"turn{st.turn + 1}-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
     def turn_text(self, state=None) -> str:
         st = state if state is not None else self.state
         return self.rules.clock(st)
