@@ -68,6 +68,10 @@ class PyramidJob(QObject):
             pyramid = build_pyramid(self.image, self.root, progress=self._progress, cancelled=self._stop.is_set)
         except BuildCancelled:
             return
+        except RuntimeError:        # the program is exiting while the tiles are cut: its writers are shut down
+            if threading.main_thread().is_alive():
+                raise
+            return
         except MapImageError as e:
             self._broken.emit(str(e))
             return
