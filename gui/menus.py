@@ -166,6 +166,10 @@ class WindowMenus:
         folder = last_folder()
         if folder is None or is_program_folder(folder):
             folder = games_folder()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError:              # a documents folder that cannot be written: the home folder
+                folder = Path.home()
         return str(folder / self.suggest_name())
 
     def choose_file(self) -> None:

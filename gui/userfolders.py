@@ -40,20 +40,6 @@ def autosave_path() -> Path:
     return data_root() / "autosave.toml"
 
 
-def games_folder(create: bool = True) -> Path:
-    """The user's Sandtable folder for saved games and their own scenarios: ``Sandtable`` in their documents
-    (QStandardPaths.DocumentsLocation), else in their home folder."""
-    docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
-    base = Path(docs) if docs and Path(docs).is_dir() else Path.home()
-    folder = base / "Sandtable"
-    if create:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError:                     # a read-only documents folder: the dialog still starts somewhere real
-            return base
-    return folder
-
-
 def is_program_folder(path: Path) -> bool:
     """Whether a folder is one of the program's own (its shipped scenarios, maps, assets): never a place to save."""
     from engine import content
