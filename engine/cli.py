@@ -50,3 +50,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:        # a file the system would not read or write (commands check theirs first)
+        where = e.filename if e.filename is not None else ""
+        line = f"{where}: {e.strerror or e}" if where else f"error: {e.strerror or e}"
+        if getattr(args, "json", False):
+            print(json.dumps({"file": str(where), "key": "", "message": str(e.strerror or e)}))
+        else:
+            print(line, file=sys.stderr)
+        return 1

@@ -4,6 +4,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+EXCERPT_CHARS = 60
+
+
+def excerpt(value, limit: int = EXCERPT_CHARS) -> str:
+    """A value quoted for a message, bounded: ``'abc'`` as repr gives it, or its first ``limit`` characters
+    and its length when longer (``'xxxx…' (1,048,576 characters)``), so a huge value never floods a message."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    text = repr(value) if not isinstance(value, (list, dict, tuple)) or len(value) < 1000 else \
+        f"<{type(value).__name__} of {len(value):,} items>"
+    return text if len(text) <= limit + 2 else text[:limit] + "…"
+
+
 class SandtableError(Exception):
     """Base of every error the engine raises on purpose."""
 

@@ -42,6 +42,30 @@ def is_file(path: str | os.PathLike) -> bool:
         return False
 
 
+def check_writable(path: str | os.PathLike, key: str = "", suffix: str = "") -> Path:
+    """``path`` as a file this program can write (before any long work is done for it): BadFile naming it and
+    ``key`` (the option that gave it) when it is a folder, its folder is missing or not writable, or its name
+    does not end in ``suffix``."""
+    p = Path(path)
+
+    def bad(message: str) -> BadFile:
+        return BadFile([Problem(str(p), key, message)])
+
+    try:
+        if suffix and not p.name.endswith(suffix):
+            raise bad(f"expected a file name ending in {suffix}")
+        if p.is_dir():
+            raise bad("is a folder, not a file")
+        folder = p.parent.resolve()
+        if not folder.is_dir():
+            raise bad(f"the folder {str(p.parent) or '.'} does not exist")
+        if p.exists() and not os.access(p, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+            raise bad(f"cannot be written here (no permission to write in {folder})")
+    except (OSError, ValueError) as e:          # a name the system refuses (too long, a NUL byte)
+        raise bad(f"not a file name that can be written ({e})") from None
+    return p
+
+
 def loads_toml(text: str, file: str) -> dict[str, Any]:
     """Parse TOML text read from ``file``: every way the reader can fail becomes BadFile naming the file.
 

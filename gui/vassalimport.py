@@ -2,7 +2,10 @@
 then its first scenario opened in the play window.
 
 The files go to ``<user data>/imports/<module name>/`` (``maps/``, ``counters/``,
-``scenarios/``, ``import-report.txt``); a broken module is reported in words.
+``scenarios/``, ``import-report.txt``); importing the same module again updates that folder,
+unless files in it were added or changed by the user since: then the import goes to a new
+folder beside it (``<module name>-2``, ...), and nothing of the user's is touched.  A broken
+module is reported in words.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressDialog
 
-from engine.errors import BadFile, SandtableError
+from engine.errors import BadFile, Problem, SandtableError
 
 from .userfolders import data_root
 
@@ -26,8 +29,8 @@ def imports_folder(module: Path) -> Path:
 def run_import(window, module: Path, outdir: Path | None = None):
     """Import with a progress dialog; the ImportResult, or None after telling the user why not."""
     from engine.importers.vassal.importer import import_module
+    from engine.importers.vassal.outdir import FolderTaken
 
-    outdir = outdir or imports_folder(module)
     dialog = QProgressDialog(f"Importing {module.name}…", "", 0, 100, window)
     dialog.setWindowTitle("Import VASSAL module")
     dialog.setCancelButton(None)
@@ -40,8 +43,17 @@ def run_import(window, module: Path, outdir: Path | None = None):
         dialog.setValue(int(fraction * 100))
         QApplication.processEvents()
 
+    chosen = outdir is None
+    outdir = outdir or imports_folder(module)
     try:
-        return import_module(module, outdir, progress=progress)
+        for n in range(2, 100):
+            try:
+                return import_module(module, outdir, progress=progress)
+            except FolderTaken:
+                if not chosen:
+                    raise
+                outdir = imports_folder(module).with_name(f"{imports_folder(module).name}-{n}")
+        raise FolderTaken([Problem(str(outdir.parent), "", "holds 99 imports of this module already")])
     except BadFile as e:
         window.last_error = str(e)
         QMessageBox.warning(window, "Import VASSAL module",

@@ -124,7 +124,7 @@ def test_bad_images_and_ids_are_refused_with_the_file_named(tmp_path, capsys):
     huge = tmp_path / "huge.png"
     _huge_png(huge, 40_000, 30_000)
     for path, words in ((missing, "no such image file"), (text, "not an image that can be read"),
-                        (huge, "40,000 x 30,000 pixels")):
+                        (huge, "the image is 1,200 megapixels; grids are looked for in images up to 300")):
         assert main(["detect-grid", str(path)]) == 1
         err = capsys.readouterr().err
         assert err.startswith(f"{path}: ") and words in err and "Traceback" not in err
@@ -133,3 +133,39 @@ def test_bad_images_and_ids_are_refused_with_the_file_named(tmp_path, capsys):
     assert main(["detect-grid", str(image), "--write-map", str(tmp_path / "m.toml"), "--origin", "B7"]) == 1
     assert "is not a hex id" in capsys.readouterr().err
     assert not (tmp_path / "m.toml").exists()
+
+
+def test_write_map_onto_a_folder_or_an_unwritable_place_is_refused_in_words(tmp_path, capsys, monkeypatch):
+    import os
+
+    scan = make_scan(8, width=640, height=480)
+    image = _save(scan, tmp_path)
+    folder = tmp_path / "maps.toml"
+    folder.mkdir()
+    assert main(["detect-grid", str(image), "--write-map", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"{folder}: --write-map: is a folder, not a file\n"
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    if os.geteuid() == 0:       # the superuser writes anywhere: the system refuses the write itself instead
+        import engine.fileio
+
+        def refuse(*a, **k):
+            raise PermissionError(13, "Permission denied", str(locked))
+
+        monkeypatch.setattr(engine.fileio.tempfile, "mkstemp", refuse)
+    try:
+        assert main(["detect-grid", str(image), "--write-map", str(locked / "m.toml")]) == 1
+    finally:
+        locked.chmod(0o755)
+    err = capsys.readouterr().err
+    assert err.startswith(f"{locked / 'm.toml'}: --write-map: cannot be written") and "Permission denied" in err
+    assert "Traceback" not in err and not (locked / "m.toml").exists() and list(locked.iterdir()) == []
+
+
+def test_play_save_onto_a_folder_is_refused_before_the_game_is_played(tmp_path, capsys):
+    folder = tmp_path / "game.toml"
+    folder.mkdir()
+    assert main(["play", "scenarios/demyansk-1-trapped.toml", "--bot", "random", "--save", str(folder)]) == 1
+    assert capsys.readouterr().err == f"{folder}: --save: is a folder, not a file\n"

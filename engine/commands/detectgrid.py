@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from ..errors import BadFile, Problem
+from ..fileio import check_writable
 
 
 def register(subparsers) -> None:
@@ -40,10 +41,7 @@ def run(args) -> int:
             parse_origin_id(args.origin)
         except ValueError as e:
             raise BadFile([Problem(args.origin, "--origin", str(e))]) from None
-        if not args.write_map.endswith(".toml"):
-            raise BadFile([Problem(args.write_map, "--write-map", "a map file's name ends in .toml")])
-        if not Path(args.write_map).parent.resolve().is_dir():
-            raise BadFile([Problem(args.write_map, "--write-map", "the folder to write the map in does not exist")])
+        check_writable(args.write_map, "--write-map", suffix=".toml")      # before the search, which takes time
     conf = MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence
     if not 0.0 <= conf <= 1.0:
         raise BadFile([Problem(str(args.min_confidence), "--min-confidence", "expected a number from 0 to 1")])
@@ -63,7 +61,10 @@ def run(args) -> int:
                                name=args.name or Path(args.image).stem)
         except ValueError as e:
             raise BadFile([Problem(args.origin, "--origin", str(e))]) from None
-        save_map(board, out_path)
+        try:
+            save_map(board, out_path)
+        except OSError as e:          # the folder changed while the grid was searched for, or the disk is full
+            raise BadFile([Problem(str(out_path), "--write-map", f"cannot be written ({e.strerror or e})")]) from None
         written = str(out_path)
         out["map"] = written
     if args.json:

@@ -36,8 +36,11 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..charts import keeper_for
+    from ..fileio import check_writable
     from ..game import Game, load_rules
 
+    if args.save:
+        check_writable(args.save, "--save")      # before the game is played out, not after
     if args.bot.strip() == "random":
         return _random_play(args)
     own = _ruleset_play(args.scenario)

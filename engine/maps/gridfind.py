@@ -326,7 +326,14 @@ def load_grey(source) -> np.ndarray:
                 grey = np.asarray(im if im.mode == "L" else im.convert("L"))
     except NoImage:
         raise
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+    except Image.DecompressionBombError as e:      # past twice the guard: Pillow refuses before the size is known
+        import re
+
+        m = re.search(r"\((\d+) pixels\)", str(e))
+        size = f"{int(m.group(1)) / 1e6:,.0f} megapixels" if m else "too many pixels"
+        raise NoImage([Problem(name, "", f"the image is {size}; grids are looked for in images up to "
+                                         f"{GRID_MAX_PIXELS // 1_000_000} megapixels")]) from None
+    except (OSError, SyntaxError, ValueError) as e:
         raise NoImage([Problem(name, "", f"not an image that can be read ({e})")]) from None
     except MemoryError:
         raise NoImage([Problem(name, "", "the image is too large to decode in the memory available")]) from None

@@ -45,6 +45,12 @@ def vassal_part(value: int, kind: str, leading: int) -> str:
     return out + str(value)
 
 
+VASSAL_MAX_LEADING = 9          # zeros in front of a number part
+VASSAL_MAX_OFFSET = 10_000      # a part's offset (and the counts of descending axes)
+VASSAL_MAX_SEP = 8
+VASSAL_MAX_FORMAT = 128
+
+
 @dataclass(frozen=True)
 class VassalLabels:
     """A VASSAL ``HexGridNumbering``: how its hexes are labelled from their raw indices.
@@ -72,9 +78,22 @@ class VassalLabels:
     def __post_init__(self):
         for k in ("h_type", "v_type"):
             if getattr(self, k) not in ("N", "A"):
-                raise ValueError(f"VASSAL {k} must be 'N' or 'A', not {getattr(self, k)!r}")
+                raise ValueError(f"VASSAL {k} must be 'N' or 'A', not {getattr(self, k)!r}"[:200])
         if self.first not in ("H", "V"):
-            raise ValueError(f"VASSAL first must be 'H' or 'V', not {self.first!r}")
+            raise ValueError(f"VASSAL first must be 'H' or 'V', not {self.first!r}"[:200])
+        # bounds that keep every label short (a letter part repeats its letter value/26 + 1 times)
+        for k in ("h_leading", "v_leading"):
+            if not 0 <= getattr(self, k) <= VASSAL_MAX_LEADING:
+                raise ValueError(f"VASSAL {k} must be from 0 to {VASSAL_MAX_LEADING}, not {getattr(self, k)}"[:200])
+        for k in ("h_off", "v_off", "h_max", "v_max"):
+            if not -VASSAL_MAX_OFFSET <= getattr(self, k) <= VASSAL_MAX_OFFSET:
+                raise ValueError(f"VASSAL {k} must be from {-VASSAL_MAX_OFFSET} to {VASSAL_MAX_OFFSET}, "
+                                 f"not {getattr(self, k)}"[:200])
+        if len(self.sep) > VASSAL_MAX_SEP:
+            raise ValueError(f"VASSAL sep must be at most {VASSAL_MAX_SEP} characters, not {len(self.sep)}")
+        if len(self.location_format) > VASSAL_MAX_FORMAT:
+            raise ValueError(f"VASSAL location_format must be at most {VASSAL_MAX_FORMAT} characters, "
+                             f"not {len(self.location_format)}")
 
     def column_row(self, nx: int, ny: int) -> tuple[int, int]:
         """VASSAL's column and row numbers (before the offsets) of raw hex (nx, ny)."""

@@ -19,6 +19,14 @@ from engine.errors import BadFile, Problem
 
 BUILD_FILES = ("buildFile.xml", "buildFile")
 CHUNK = 1 << 20
+# What an entry read whole into memory may hold (a ZIP entry says its unpacked size; a module of a few
+# hundred kilobytes can unpack to gigabytes).  The largest real build files are a few megabytes, saves
+# tens of kilobytes to a few megabytes.
+BUILD_FILE_LIMIT = 64 << 20
+SAVE_LIMIT = 32 << 20
+METADATA_LIMIT = 1 << 20
+IMAGE_FILE_LIMIT = 64 << 20
+MAX_IMAGE_SIDE = 1_000_000       # pixels; a board's area is bounded separately (importer.MAX_BOARD_PIXELS)
 
 
 class Archive:
@@ -51,13 +59,14 @@ class Archive:
     def has(self, entry: str) -> bool:
         return entry in self.names
 
-    def read(self, entry: str, limit: int = 512 << 20) -> bytes:
-        """An entry's bytes (entries are small text files: build files, saves)."""
+    def read(self, entry: str, limit: int = SAVE_LIMIT) -> bytes:
+        """An entry's bytes (entries are small files: build files, saves, counter images), at most ``limit``."""
         if entry not in self.names:
             raise self.bad(entry, "missing from the archive")
         info = self.zip.getinfo(entry)
         if info.file_size > limit:
-            raise self.bad(entry, f"is {info.file_size} bytes (at most {limit} expected for this entry)")
+            raise self.bad(entry, f"unpacks to {info.file_size:,} bytes (at most {limit:,} are read for this "
+                                  f"entry: a damaged or hostile archive)")
         try:
             return self.zip.read(entry)
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError) as e:
@@ -67,7 +76,7 @@ class Archive:
         """The module's build file (``buildFile.xml``, else the old ``buildFile``)."""
         for name in BUILD_FILES:
             if name in self.names:
-                return name, self.read(name)
+                return name, self.read(name, BUILD_FILE_LIMIT)
         raise self.bad("buildFile.xml", "missing: a VASSAL module holds buildFile.xml (or buildFile before "
                                         "VASSAL 3.5)")
 
@@ -115,8 +124,11 @@ class Archive:
 
         if entry.lower().endswith(".svg"):
             return _svg_size(self, entry)
-        with self.open(entry) as f:
-            head = f.read(32)
+        try:
+            with self.open(entry) as f:
+                head = f.read(32)
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
+            raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
         if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
             # the size straight from the header: Pillow refuses to even open images past its pixel limit
             w, h = struct.unpack(">II", head[16:24])
@@ -134,16 +146,26 @@ class Archive:
 def _svg_size(arc: Archive, entry: str) -> tuple[int, int]:
     import re
 
-    head = arc.read(entry, limit=64 << 20)[:4096].decode("utf-8", "replace")
+    with arc.open(entry) as f:
+        try:
+            head = f.read(4096).decode("utf-8", "replace")
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
+            raise arc.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
     m = re.search(r"<svg\b[^>]*>", head, re.S)
     if m:
         w = re.search(r'\bwidth="([\d.]+)(px)?"', m.group(0))
         h = re.search(r'\bheight="([\d.]+)(px)?"', m.group(0))
-        if w and h:
-            return round(float(w.group(1))), round(float(h.group(1)))
         vb = re.search(r'\bviewBox="[\d.\-]+[ ,]+[\d.\-]+[ ,]+([\d.]+)[ ,]+([\d.]+)"', m.group(0))
-        if vb:
-            return round(float(vb.group(1))), round(float(vb.group(2)))
+        for found in (w and h and (w.group(1), h.group(1)), vb and (vb.group(1), vb.group(2))):
+            if found:
+                try:
+                    size = tuple(float(v) for v in found)
+                except ValueError:          # "1.2.3"
+                    continue
+                if all(1 <= v <= MAX_IMAGE_SIDE for v in size):
+                    return round(size[0]), round(size[1])
+                raise arc.bad(entry, f"is an SVG image of {found[0]} x {found[1]} pixels (expected 1 to "
+                                     f"{MAX_IMAGE_SIDE:,} each way)")
     raise arc.bad(entry, "is an SVG image without a width and height")
 
 

@@ -13,13 +13,16 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from engine.errors import BadFile, Problem
-from engine.maps.numbering import VassalLabels
+from engine.errors import excerpt
+from engine.maps.numbering import VASSAL_MAX_LEADING, VASSAL_MAX_OFFSET, VassalLabels
 
 MAP_CLASSES = ("Map", "PrivateMap", "PlayerHand", "WidgetMap")
 SLOT_CLASSES = ("PieceSlot", "CardSlot")
 STACK_CLASSES = ("SetupStack", "DrawPile")
 # components that hold nothing an importer takes (dice, turn tracks, toolbars, ...): not reported
 _ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+MAX_XML_NODES = 1_000_000         # elements and attributes of one build file (about 350 MB once parsed)
+MAX_COORDINATE = 10_000_000       # pixels: no board, offset or position is further out than this
 
 
 @dataclass(frozen=True)
@@ -130,23 +133,53 @@ class Module:
     unsupported: list[str] = field(default_factory=list)
 
 
+def cut(text: str, limit: int = 120) -> str:
+    """A class name or other text from the file, shortened for the report."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
 def short(tag: str) -> str:
     return tag.rsplit(".", 1)[-1]
 
 
 def parse_xml(data: bytes, file: str, entry: str) -> ET.Element:
-    """The root element; on an XML error, strip characters XML forbids and try once more."""
+    """The root element; on an XML error, strip characters XML forbids and try once more.
+
+    The tree is built while its elements and attributes are counted: past :data:`MAX_XML_NODES` the
+    file is refused before it can fill the memory (each costs a few hundred bytes once parsed).
+    """
     try:
-        return ET.fromstring(data)
+        return _parse_counted(data, file, entry)
     except ET.ParseError:
         pass
-    text = data.decode("utf-8", "replace")
+    text = _ILLEGAL_XML.sub("", data.decode("utf-8", "replace"))
     try:
-        return ET.fromstring(_ILLEGAL_XML.sub("", text))
+        return _parse_counted(text.encode("utf-8"), file, entry)
     except ET.ParseError as e:
         line, col = e.position
         raise BadFile([Problem(file, entry, f"is not well-formed XML (line {line}, column {col}: "
                                             f"{str(e).split(':')[0]})", line)]) from None
+
+
+def _parse_counted(data: bytes, file: str, entry: str) -> ET.Element:
+    parser = ET.XMLPullParser(events=("start",))
+    nodes = 0
+    root = None
+    for at in range(0, len(data), 1 << 20):
+        parser.feed(data[at:at + (1 << 20)])
+        for _, el in parser.read_events():
+            if root is None:
+                root = el
+            nodes += 1 + len(el.attrib)
+        if nodes > MAX_XML_NODES:
+            raise BadFile([Problem(file, entry, f"holds more than {MAX_XML_NODES:,} XML elements and attributes "
+                                                f"(the largest modules hold a few hundred thousand)")])
+    parser.close()
+    for _, el in parser.read_events():
+        root = root if root is not None else el
+    if root is None:
+        raise ET.ParseError("no element found")
+    return root
 
 
 class _Reader:
@@ -161,14 +194,18 @@ class _Reader:
         v = el.get(name)
         return default if v is None or v == "" else v.strip().lower() == "true"
 
-    def integer(self, el: ET.Element, name: str, default: int, where: str) -> int:
+    def integer(self, el: ET.Element, name: str, default: int, where: str, low: int = -MAX_COORDINATE,
+                high: int = MAX_COORDINATE) -> int:
         v = el.get(name)
         if v is None or v.strip() == "":
             return default
         try:
-            return int(float(v))
+            x = float(v)
         except ValueError:
-            raise self.bad(f"{where}.{name}", f"expected a whole number, found {v!r}") from None
+            raise self.bad(f"{where}.{name}", f"expected a whole number, found {excerpt(v)}") from None
+        if not low <= x <= high:        # also infinities and NaN
+            raise self.bad(f"{where}.{name}", f"expected a whole number from {low:,} to {high:,}, found {excerpt(v)}")
+        return int(x)
 
     def number(self, el: ET.Element, name: str, default: float, where: str) -> float:
         v = el.get(name)
@@ -177,9 +214,10 @@ class _Reader:
         try:
             x = float(v)
         except ValueError:
-            raise self.bad(f"{where}.{name}", f"expected a number, found {v!r}") from None
-        if not math.isfinite(x):
-            raise self.bad(f"{where}.{name}", f"expected a finite number, found {v!r}")
+            raise self.bad(f"{where}.{name}", f"expected a number, found {excerpt(v)}") from None
+        if not math.isfinite(x) or abs(x) > MAX_COORDINATE:
+            raise self.bad(f"{where}.{name}", f"expected a number from {-MAX_COORDINATE:,} to {MAX_COORDINATE:,}, "
+                                              f"found {excerpt(v)}")
         return x
 
     # ------------------------------------------------------------ the tree
@@ -201,7 +239,7 @@ class _Reader:
             if not tag.startswith("VASSAL.") and "." in tag:
                 label = child.get("name") or child.get("entryName") or child.get("mapName") or ""
                 self.module.unsupported.append(
-                    f"custom component {tag}{' ' + repr(label) if label else ''}: a module's own Java class "
+                    f"custom component {cut(tag)}{' ' + excerpt(label) if label else ''}: a module's own Java class "
                     f"(skipped with everything inside it)")
                 continue
             if name in MAP_CLASSES:
@@ -231,13 +269,16 @@ class _Reader:
         m = self.module
         name = el.get("mapName") or f"Map{len(m.maps)}"
         mp = MapSpec(name, short(el.tag))
-        where = f"Map {name!r}"
+        where = f"Map {excerpt(name)}"
         if el.get("edge") and not el.get("edgeWidth"):
             try:
                 w, h = (int(v) for v in el.get("edge").split(","))
+                if max(abs(w), abs(h)) > MAX_COORDINATE:
+                    raise ValueError
                 mp.edge = (w, h)
             except ValueError:
-                raise self.bad(f"{where}.edge", f"expected 'width,height', found {el.get('edge')!r}") from None
+                raise self.bad(f"{where}.edge", f"expected 'width,height' (whole numbers of pixels up to "
+                                                f"{MAX_COORDINATE:,}), found {excerpt(el.get('edge'))}") from None
         else:
             mp.edge = (self.integer(el, "edgeWidth", 0, where), self.integer(el, "edgeHeight", 0, where))
         m.maps.append(mp)
@@ -247,7 +288,7 @@ class _Reader:
         for child in el:
             tag, name = child.tag, short(child.tag)
             if not tag.startswith("VASSAL.") and "." in tag:
-                self.module.unsupported.append(f"{where}: custom component {tag} (a module's own Java class, skipped)")
+                self.module.unsupported.append(f"{where}: custom component {cut(tag)} (a module's own Java class, skipped)")
                 continue
             if name == "BoardPicker":
                 for b in child:
@@ -255,12 +296,12 @@ class _Reader:
                         mp.picker_setup = b.text or ""
                     elif short(b.tag) == "Board":
                         if not b.tag.startswith("VASSAL."):
-                            self.module.unsupported.append(f"{where}: custom board class {b.tag} "
-                                                           f"{b.get('name', '')!r} (skipped)")
+                            self.module.unsupported.append(f"{where}: custom board class {cut(b.tag)} "
+                                                           f"{excerpt(b.get('name', ''))} (skipped)")
                             continue
                         mp.boards.append(self.read_board(b, where))
                     elif "." in b.tag and not b.tag.startswith("VASSAL."):
-                        self.module.unsupported.append(f"{where}: custom component {b.tag} (skipped)")
+                        self.module.unsupported.append(f"{where}: custom component {cut(b.tag)} (skipped)")
             elif name in STACK_CLASSES:
                 st = SetupStack(child.get("name", ""), child.get("owningBoard", ""),
                                 self.integer(child, "x", 0, f"{where} > SetupStack"),
@@ -274,7 +315,7 @@ class _Reader:
 
     def read_board(self, el: ET.Element, where: str) -> BoardSpec:
         name = el.get("name", "")
-        bwhere = f"{where} > Board {name!r}"
+        bwhere = f"{where} > Board {excerpt(name)}"
         b = BoardSpec(name, el.get("image", "") or "", self.integer(el, "width", 0, bwhere),
                       self.integer(el, "height", 0, bwhere), self.boolean(el, "reversible", False), where=bwhere)
         for g in el:
@@ -289,30 +330,33 @@ class _Reader:
                     elif zn == "Zone":
                         b.zones.append(self.read_zone(z, bwhere))
                     elif zn in ("SquareGrid", "RegionGrid") or "." in z.tag:
-                        b.other_grid = b.other_grid or zn
+                        b.other_grid = b.other_grid or cut(zn)
             elif "Grid" in gname or "." in g.tag:
-                b.other_grid = gname if g.tag.startswith("VASSAL.") else g.tag
+                b.other_grid = cut(gname if g.tag.startswith("VASSAL.") else g.tag)
         return b
 
     def read_zone(self, el: ET.Element, where: str) -> Zone:
         name = el.get("name", "")
-        zwhere = f"{where} > Zone {name!r}"
+        zwhere = f"{where} > Zone {excerpt(name)}"
         pts = []
         for pair in (el.get("path") or "").split(";"):
             if not pair.strip():
                 continue
             try:
-                x, y = (int(float(v)) for v in pair.split(","))
+                x, y = (float(v) for v in pair.split(","))
+                if not max(abs(x), abs(y)) <= MAX_COORDINATE:
+                    raise ValueError
             except ValueError:
-                raise self.bad(f"{zwhere}.path", f"expected points 'x,y;x,y;...', found {pair!r}") from None
-            pts.append((x, y))
+                raise self.bad(f"{zwhere}.path", f"expected points 'x,y;x,y;...' (pixels up to {MAX_COORDINATE:,}), "
+                                                 f"found {excerpt(pair)}") from None
+            pts.append((int(x), int(y)))
         z = Zone(name, pts, el.get("locationFormat", "$name$") or "$name$",
                  use_parent=self.boolean(el, "useParentGrid", False))
         for g in el:
             if short(g.tag) == "HexGrid":
                 z.grid = self.read_hexgrid(g, zwhere)
             elif "Grid" in short(g.tag):
-                z.other_grid = short(g.tag)
+                z.other_grid = cut(short(g.tag))
         return z
 
     def read_hexgrid(self, el: ET.Element, where: str) -> HexGridSpec:
@@ -321,7 +365,7 @@ class _Reader:
         dx = self.number(el, "dx", math.sqrt(3) / 2 * dy, gwhere)
         for k, v in (("dx", dx), ("dy", dy)):
             if v <= 0:
-                raise self.bad(f"{gwhere}.{k}", f"the hex spacing must be more than 0, found {el.get(k)!r}")
+                raise self.bad(f"{gwhere}.{k}", f"the hex spacing must be more than 0, found {excerpt(el.get(k))}")
         g = HexGridSpec(self.boolean(el, "sideways", False), self.integer(el, "x0", 0, gwhere),
                         self.integer(el, "y0", 32, gwhere), dx, dy, self.boolean(el, "snapTo", True),
                         self.boolean(el, "edgesLegal", False), self.boolean(el, "cornersLegal", False), where=gwhere)
@@ -334,20 +378,26 @@ class _Reader:
                 for k in ("hType", "vType"):
                     t = (n.get(k) or "N")[:1].upper()
                     if t not in ("N", "A"):
-                        raise self.bad(f"{nwhere}.{k}", f"expected N (numbers) or A (letters), found {n.get(k)!r}")
+                        raise self.bad(f"{nwhere}.{k}", f"expected N (numbers) or A (letters), found {excerpt(n.get(k))}")
                     types[k] = t
                 if first not in ("H", "V"):
-                    raise self.bad(f"{nwhere}.first", f"expected H or V, found {n.get('first')!r}")
-                g.numbering = Numbering(VassalLabels(
-                    first=first, sep=n.get("sep", "") or "", h_type=types["hType"], v_type=types["vType"],
-                    h_leading=self.integer(n, "hLeading", 1, nwhere), v_leading=self.integer(n, "vLeading", 1, nwhere),
-                    h_off=self.integer(n, "hOff", 1, nwhere), v_off=self.integer(n, "vOff", 1, nwhere),
-                    h_descend=self.boolean(n, "hDescend", False), v_descend=self.boolean(n, "vDescend", False),
-                    stagger=self.boolean(n, "stagger", True),
-                    location_format=n.get("locationFormat", "$gridLocation$") or "$gridLocation$"),
-                    oblique=nn.startswith("Oblique"))
+                    raise self.bad(f"{nwhere}.first", f"expected H or V, found {excerpt(n.get('first'))}")
+                lead = dict(low=0, high=VASSAL_MAX_LEADING)
+                off = dict(low=-VASSAL_MAX_OFFSET, high=VASSAL_MAX_OFFSET)
+                try:
+                    labels = VassalLabels(
+                        first=first, sep=n.get("sep", "") or "", h_type=types["hType"], v_type=types["vType"],
+                        h_leading=self.integer(n, "hLeading", 1, nwhere, **lead),
+                        v_leading=self.integer(n, "vLeading", 1, nwhere, **lead),
+                        h_off=self.integer(n, "hOff", 1, nwhere, **off), v_off=self.integer(n, "vOff", 1, nwhere, **off),
+                        h_descend=self.boolean(n, "hDescend", False), v_descend=self.boolean(n, "vDescend", False),
+                        stagger=self.boolean(n, "stagger", True),
+                        location_format=n.get("locationFormat", "$gridLocation$") or "$gridLocation$")
+                except ValueError as e:          # a separator or location format too long
+                    raise self.bad(nwhere, str(e)) from None
+                g.numbering = Numbering(labels, oblique=nn.startswith("Oblique"))
             elif "." in n.tag and not n.tag.startswith("VASSAL."):
-                self.module.unsupported.append(f"{gwhere}: custom numbering class {n.tag} (its labels cannot be "
+                self.module.unsupported.append(f"{gwhere}: custom numbering class {cut(n.tag)} (its labels cannot be "
                                                f"reproduced)")
         return g
 

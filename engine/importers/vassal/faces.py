@@ -7,13 +7,18 @@ padded to a square with transparency, so Sandtable can draw it at any counter si
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 
 from PIL import Image
 
-from .archive import Archive
+from engine.errors import BadFile
+
+from .archive import IMAGE_FILE_LIMIT, Archive
 from .pieces import Piece
 
 MAX_COUNTER_SIDE = 2048       # counter art bigger than this is not counter art; refused
+MAX_LAYER_OFFSET = MAX_COUNTER_SIDE // 2    # a layer drawn further from the piece's centre is left out
+CACHE_PIXELS = 16_000_000     # decoded images kept for reuse (64 MB; the least recently used go first)
 
 
 class Faces:
@@ -21,11 +26,13 @@ class Faces:
 
     def __init__(self, arc: Archive):
         self.arc = arc
-        self.cache: dict[str, Image.Image | None] = {}
+        self.cache: OrderedDict[str, Image.Image | None] = OrderedDict()
+        self.cached_pixels = 0
         self.problems: dict[str, str] = {}      # image name -> why it could not be used
 
     def image(self, name: str) -> Image.Image | None:
         if name in self.cache:
+            self.cache.move_to_end(name)
             return self.cache[name]
         img = None
         entry = self.arc.image_entry(name)
@@ -36,15 +43,21 @@ class Faces:
         else:
             try:
                 info = self.arc.zip.getinfo(entry)
-                if info.file_size > 64 << 20:
-                    raise OSError(f"{info.file_size} bytes")
-                with Image.open(io.BytesIO(self.arc.read(entry))) as im:
+                if info.file_size > IMAGE_FILE_LIMIT:
+                    raise OSError(f"{info.file_size:,} bytes (at most {IMAGE_FILE_LIMIT:,} for a counter image)")
+                with Image.open(io.BytesIO(self.arc.read(entry, IMAGE_FILE_LIMIT))) as im:
                     if max(im.size) > MAX_COUNTER_SIDE:
                         raise OSError(f"{im.size[0]} x {im.size[1]} pixels (at most {MAX_COUNTER_SIDE} for a counter)")
                     img = im.convert("RGBA")
             except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
                 self.problems[name] = f"cannot be read ({e})"
+            except BadFile as e:          # the archive's entry is damaged
+                self.problems[name] = f"cannot be read ({e.problems[0].message})"
         self.cache[name] = img
+        self.cached_pixels += img.width * img.height if img is not None else 0
+        while self.cached_pixels > CACHE_PIXELS and len(self.cache) > 1:
+            _, old = self.cache.popitem(last=False)
+            self.cached_pixels -= old.width * old.height if old is not None else 0
         return img
 
     def compose(self, piece: Piece, levels: dict[int, int | None] | None = None) -> Image.Image | None:
@@ -60,9 +73,17 @@ class Faces:
             img = self.image(layer.images[lv])
             if img is None:
                 continue
+            if max(abs(layer.x_off), abs(layer.y_off)) > MAX_LAYER_OFFSET:
+                self.problems.setdefault(layer.images[lv], f"drawn {layer.x_off}, {layer.y_off} px from the piece's "
+                                                           f"centre (at most {MAX_LAYER_OFFSET}); left out")
+                continue
             if layer.scale != 1.0 and layer.scale > 0:
-                img = img.resize((max(1, round(img.width * layer.scale)), max(1, round(img.height * layer.scale))),
-                                 Image.Resampling.LANCZOS)
+                if max(img.width, img.height) * layer.scale > MAX_COUNTER_SIDE:
+                    self.problems.setdefault(layer.images[lv], f"scaled by {layer.scale:g} past {MAX_COUNTER_SIDE} "
+                                                               f"pixels; left out")
+                    continue
+                size = (max(1, round(img.width * layer.scale)), max(1, round(img.height * layer.scale)))
+                img = img.resize(size, Image.Resampling.LANCZOS)
             parts.append((img, layer.x_off, layer.y_off))
         if not parts:
             return None

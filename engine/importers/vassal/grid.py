@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from engine.maps.board import Affine, Sheet
 from engine.maps.hexes import FLAT, POINTY, SQRT3, Layout
+from engine.maps.mapfile import MAX_HEXES, MAX_SHEET_SIDE
 from engine.maps.numbering import NumberingScheme, VassalLabels
 
 from .buildfile import HexGridSpec, Numbering
@@ -88,15 +89,30 @@ class GridRefused(Exception):
     """A grid whose centres or labels Sandtable cannot reproduce; the message says why."""
 
 
+def hex_count(g: HexGridSpec, width: int, height: int) -> tuple[int, int]:
+    """About how many columns and rows of the grid's hexes a board of the given size holds (at least as many
+    as :func:`raw_range` finds), worked out without visiting them."""
+    fw, fh = (height, width) if g.sideways else (width, height)
+    return math.ceil(fw / g.dx) + 3, math.ceil(fh / g.dy) + 3
+
+
 def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: int,
-               origin: tuple[int, int] = (0, 0), prefix: str = "") -> SheetFit:
+               origin: tuple[int, int] = (0, 0), prefix: str = "", max_hexes: int = MAX_HEXES) -> SheetFit:
     """A Sandtable sheet whose transform gives VASSAL's centres (within 1 px) and whose hex ids are
-    VASSAL's labels, checked on every hex both ways; GridRefused when that cannot be done."""
+    VASSAL's labels, checked on every hex both ways; GridRefused when that cannot be done, or when the
+    sheet would have more than the map format's columns or rows, or more than ``max_hexes`` hexes."""
     if g.numbering is not None and g.numbering.oblique:
         raise GridRefused("oblique hex numbering (ObliqueHexGridNumbering) is not reproduced")
-    lab = labels(g, width, height)
-    if prefix:
-        lab = VassalLabels(**{**lab.as_dict(), "location_format": prefix + lab.location_format})
+    across, down = hex_count(g, width, height)
+    if max(across, down) > MAX_SHEET_SIDE + 3:
+        raise GridRefused(f"hexes {g.dx:g} x {g.dy:g} px on a {width} x {height} board make about {across} x {down} "
+                          f"hexes (a sheet has at most {MAX_SHEET_SIDE} columns and rows)")
+    try:
+        lab = labels(g, width, height)
+        if prefix:
+            lab = VassalLabels(**{**lab.as_dict(), "location_format": prefix + lab.location_format})
+    except ValueError as e:          # VASSAL's counts for descending axes out of bounds
+        raise GridRefused(str(e)) from None
     rest = lab.location_format
     for token in ("$gridLocation$", "$row$", "$column$"):
         rest = rest.replace(token, "")
@@ -106,6 +122,9 @@ def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: 
     xs, ys = raw_range(g, width, height)
     if not xs or not ys:
         raise GridRefused(f"no hex centre of the grid lies on the {width} x {height} board")
+    if len(xs) * len(ys) > max_hexes:
+        raise GridRefused(f"hexes {g.dx:g} x {g.dy:g} px on a {width} x {height} board make {len(xs) * len(ys):,} "
+                          f"hexes (at most {max_hexes:,} more on this map; a map has at most {MAX_HEXES:,})")
     flat = not g.sideways
     # Sandtable columns/rows: flat sheets number columns by nx, rows by ny; pointy ones the other way round
     cols, rows = (xs, ys) if flat else (ys, xs)

@@ -7,10 +7,16 @@
 - ``counters/`` the faces of every palette piece and ``counters/manifest.toml``;
 - ``scenarios/<id>.toml`` (ruleset ``free``) for the at-start stacks, each pre-defined set-up
   and each save or log given, with ``scenarios/assets/<id>/counters/<unit>-front.png``;
-- ``import-report.txt``: what was imported, and everything that could not come across.
+- ``import-report.txt``: what was imported, and everything that could not come across;
+- ``import-record.toml``: the module's name and the SHA-256 of every file written (see ``outdir``).
 
-A broken module raises :class:`BadFile` naming the module and the entry; nothing is
-written until the module has been read.
+A broken module raises :class:`BadFile` naming the module and the entry.  The import is
+written whole into a staging folder beside OUTDIR and moved into it only when it has
+succeeded: a refused import writes nothing.  OUTDIR must be new, empty or a previous import
+of the same module, and no file the importer did not write is ever replaced or removed
+(:mod:`engine.importers.vassal.outdir`).  Everything read is bounded (the build file, saves,
+images, grids: see the limits in ``archive``, ``buildfile``, ``grid`` and ``faces``), so a
+hostile module is refused in words and within a few hundred megabytes of memory.
 """
 from __future__ import annotations
 
@@ -26,16 +32,20 @@ from pathlib import Path
 from engine.errors import BadFile, Problem
 from engine.fileio import atomic_write_text, write_toml
 from engine.maps.board import Board, Box
-from engine.maps.mapfile import save_map
+from engine.maps.mapfile import MAX_HEXES, save_map
 
 from . import grid as G
-from .archive import Archive
+from .archive import METADATA_LIMIT, SAVE_LIMIT, Archive
+from .outdir import FolderTaken, check_outdir, check_same_module, publish, remove_stage, stage_beside
 from .buildfile import BoardSpec, MapSpec, read_metadata, read_module
 from .faces import Faces, faces_of
 from .pieces import Piece, PieceError, read_piece
 from .saves import Layout, SavedGame, deobfuscate, parse_board_picker, read_commands
 
 OFF_GRID = "off-grid"
+MAX_HEXES_IMPORTED = MAX_HEXES       # all the maps of one import together
+MAX_BOARD_PIXELS = 1_000_000_000     # the play window's limit on a map image (a 40,000 x 25,000 scan)
+SLUG_CHARS = 40
 
 
 @dataclass
@@ -73,7 +83,7 @@ class ImportResult:
 
 def slug(text: str, default: str = "x") -> str:
     t = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    t = re.sub(r"[^A-Za-z0-9]+", "-", t).strip("-").lower()
+    t = re.sub(r"[^A-Za-z0-9]+", "-", t[:4 * SLUG_CHARS]).strip("-").lower()[:SLUG_CHARS].strip("-")
     return t or default
 
 
@@ -100,34 +110,60 @@ class Importer:
 
     # ------------------------------------------------------------ the whole import
     def run(self) -> ImportResult:
+        final = self.out
+        record = check_outdir(final)
         self.progress(0.0, "Reading the module")
         with Archive(self.module_path) as arc:
             self.arc = arc
             entry, data = arc.build_file()
             module = read_module(data, self.file, entry)
-            meta = read_metadata(arc.read("moduledata")) if arc.has("moduledata") else {}
+            del data
+            meta = read_metadata(arc.read("moduledata", METADATA_LIMIT)) if arc.has("moduledata") else {}
             module.name = meta.get("name", module.name) or self.module_path.stem
             module.version = meta.get("version", module.version)
             self.module = module
-            self.report.append(f"Module: {module.name} {module.version}".rstrip()
-                               + f" ({self.module_path.name}, build file {entry})")
-            self.not_imported.extend(module.unsupported)
-            maps = [self.plan_map(m) for m in module.maps]     # board sizes, missing images: before writing
-            self.progress(0.1, "Writing the maps")
-            for d in ("maps", "scenarios"):
-                (self.out / d).mkdir(parents=True, exist_ok=True)
-            self.maps = [self.write_map(m) for m in maps]
-            self.main = next((m for m in self.maps if m.board is not None), None)
-            self.faces = Faces(arc)
-            self.progress(0.5, "Drawing the counters")
-            self.write_manifest()
-            self.progress(0.7, "Writing the set-ups")
-            self.write_setups()
-            for name, why in sorted(self.faces.problems.items()):
-                self.not_imported.append(f"image {name!r}: {why}")
-        self.write_report()
+            check_same_module(final, record, module.name)
+            stage = stage_beside(final)
+            try:
+                self.out = stage
+                self.write_all(entry)
+                publish(stage, final, record, module.name, self.module_path.name)
+            except FolderTaken:
+                raise
+            except OSError as e:
+                where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+                raise BadFile([Problem(str(final), "", f"the import cannot be written: "
+                                                       f"{e.strerror or e}{where}")]) from None
+            finally:
+                self.out = final
+                remove_stage(stage)
+        r = self.result
+        moved = (lambda p: final / p.relative_to(stage) if p is not None else None)   # noqa: E731
+        r.maps, r.scenarios = [moved(p) for p in r.maps], [moved(p) for p in r.scenarios]
+        r.manifest, r.report = moved(r.manifest), moved(r.report)
         self.progress(1.0, "Done")
-        return self.result
+        return r
+
+    def write_all(self, entry: str) -> None:
+        module, arc = self.module, self.arc
+        self.report.append(f"Module: {module.name} {module.version}".rstrip()
+                           + f" ({self.module_path.name}, build file {entry})")
+        self.not_imported.extend(module.unsupported)
+        maps = [self.plan_map(m) for m in module.maps]     # board sizes, missing images: before writing
+        self.progress(0.1, "Writing the maps")
+        for d in ("maps", "scenarios"):
+            (self.out / d).mkdir(parents=True, exist_ok=True)
+        self.hexes_left = MAX_HEXES_IMPORTED
+        self.maps = [self.write_map(m) for m in maps]
+        self.main = next((m for m in self.maps if m.board is not None), None)
+        self.faces = Faces(arc)
+        self.progress(0.5, "Drawing the counters")
+        self.write_manifest()
+        self.progress(0.7, "Writing the set-ups")
+        self.write_setups()
+        for name, why in sorted(self.faces.problems.items()):
+            self.not_imported.append(f"image {name!r}: {why}")
+        self.write_report()
 
     # ------------------------------------------------------------ maps
     def layout_of(self, m: MapSpec, layout: Layout | None = None) -> list[tuple[BoardSpec, bool, int, int]]:
@@ -198,6 +234,10 @@ class Importer:
             if b.image and b.image.lower().endswith(".svg"):
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: an SVG board image is not imported")
                 continue
+            if pb.width * pb.height > MAX_BOARD_PIXELS:
+                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its image is {pb.width:,} x "
+                                         f"{pb.height:,} pixels (at most {MAX_BOARD_PIXELS:,} pixels are shown)")
+                continue
             sid = unique(slug(b.name, "board"), taken)
             image = None
             if b.image:
@@ -205,7 +245,7 @@ class Importer:
             origin = (col_at, -(col_at // 2)) if orientation == "flat" else (col_at, 0)
             try:
                 fit = G.make_sheet(sid, image, g, pb.width, pb.height, origin,
-                                   prefix=f"{sid}-" if prefix_needed else "")
+                                   prefix=f"{sid}-" if prefix_needed else "", max_hexes=self.hexes_left)
             except G.GridRefused as e:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: the grid is not imported: {e}")
                 continue
@@ -215,6 +255,7 @@ class Importer:
             if image:
                 self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
             sheets.append(fit.sheet)
+            self.hexes_left -= fit.sheet.numbering.cols * fit.sheet.numbering.rows
             pb.sheet_id = sid
             col_at += fit.sheet.numbering.cols + 1
             self.result.max_error_px = max(self.result.max_error_px, fit.max_error)
@@ -380,8 +421,8 @@ class Importer:
             if not self.arc.has(file):
                 self.not_imported.append(f"pre-defined set-up {name!r}: its file {file!r} is not in the module")
                 continue
-            data = self.arc.read(file)
             try:
+                data = self.arc.read(file, SAVE_LIMIT)
                 game = self.read_save_bytes(data, f"{self.file}: {file}")
             except BadFile as e:
                 self.not_imported.extend(f"pre-defined set-up {name!r}: {p}" for p in e.problems)

@@ -7,9 +7,11 @@ inside one); the state runs parallel to it.  The innermost trait is the basic pi
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from . import seqenc
+from .buildfile import MAX_COORDINATE
 
 # VASSAL's own trait ids (BasicCommandEncoder's decorator factories); anything else is a module's custom class
 VISUAL = ("emb2", "emb", "label", "rotate", "obs", "hide", "nonRect", "nonRect2", "footprint", "markmoved",
@@ -132,16 +134,18 @@ def expand(types: list[str], states: list[str], prototypes: dict[str, str], seen
 
 def _int(v: str, default: int = 0) -> int:
     try:
-        return int(float(v))
+        x = float(v)
+        return int(x) if abs(x) <= MAX_COORDINATE else default
     except (TypeError, ValueError):
         return default
 
 
 def _float(v: str, default: float = 1.0) -> float:
     try:
-        return float(v)
+        x = float(v)
     except (TypeError, ValueError):
         return default
+    return x if math.isfinite(x) else default
 
 
 def layer_of(t: str, s: str) -> Layer:

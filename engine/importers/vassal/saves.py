@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from engine.errors import BadFile, Problem
 
 from . import seqenc
-from .archive import Archive
+from .archive import METADATA_LIMIT, Archive
+from .buildfile import MAX_COORDINATE
 from .pieces import Piece, PieceError, read_piece
 
 ESC = "\x1b"
@@ -159,7 +160,8 @@ def read_commands(text: str, file: str, prototypes: dict[str, str] | None = None
 
 def _int(v: str) -> int:
     try:
-        return int(float(v))
+        x = float(v)
+        return int(x) if abs(x) <= MAX_COORDINATE else 0      # also infinities and NaN
     except (TypeError, ValueError):
         return 0
 
@@ -189,5 +191,5 @@ def read_save(path: str) -> SavedGame:
         if arc.has("savedata"):
             from .buildfile import read_metadata
 
-            game.description = read_metadata(arc.read("savedata")).get("description", "")
+            game.description = read_metadata(arc.read("savedata", METADATA_LIMIT)).get("description", "")
     return game
