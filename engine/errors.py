@@ -19,6 +19,11 @@ def excerpt(value, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= limit + 2 else text[:limit] + "…"
 
 
+def clip(message: str, limit: int = 600) -> str:
+    """A message that quotes what it was given, cut to ``limit`` characters (and how long it was) when longer."""
+    return message if len(message) <= limit else f"{message[:limit]}… ({len(message):,} characters in all)"
+
+
 class SandtableError(Exception):
     """Base of every error the engine raises on purpose."""
 

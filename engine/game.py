@@ -19,8 +19,10 @@ from typing import Any, Protocol
 from .errors import BadFile, BadHexId, IllegalAction, Problem
 from .fileio import is_file, read_toml, write_toml
 from .rulesets import ruleset_module
+from engine.errors import clip, excerpt
 
 SAVE_FORMAT = 1
+MAX_ACTION_CHARS = 4000
 MASK64 = (1 << 64) - 1
 
 
@@ -161,6 +163,9 @@ class Game:
     def play(self, action: Any) -> list[Event]:
         """Apply one player action (an action record or its text form)."""
         if isinstance(action, str):
+            if len(action) > MAX_ACTION_CHARS:      # no action's text is this long (a note's text included)
+                raise IllegalAction("", f"an action of {len(action):,} characters (at most {MAX_ACTION_CHARS:,}): "
+                                        f"{excerpt(action)}")
             action = self.rules.parse_action(action)
         new_state, events = self.rules.apply(self.state, action)
         self._before.append(self.state)
@@ -238,7 +243,8 @@ def replay(rules: Rules, seed: int, actions: list[str], scenario_path: str | Non
         try:
             game.play(text)
         except IllegalAction as e:
-            raise IllegalAction(e.rule, f"action {i + 1} of the log ({text!r}) is refused: {e.message}") from None
+            raise IllegalAction(e.rule, f"action {i + 1} of the log ({excerpt(text)}) is refused: "
+                                        f"{clip(e.message)}") from None
     return game
 
 
@@ -255,7 +261,8 @@ class LogRefused(BadFile):
         self.total = total if total is not None else index + 1      # actions in the whole log
         cite = f"{rule}: " if rule else ""
         super().__init__([Problem(file, f"actions[{index}]",
-                                  f"action {index + 1} of the log ({action!r}) is refused: {cite}{reason}", line)])
+                                  f"action {index + 1} of the log ({excerpt(action)}) is refused: "
+                                  f"{clip(cite + reason)}", line)])
 
     def __reduce__(self):
         return BadFile, (self.problems,)        # across processes, without the game it carries

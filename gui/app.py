@@ -93,11 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if ok and opened else 1
     from PySide6.QtCore import QSize
 
-    from .settings import remember_layout
+    from .settings import problems, remember_layout
 
     remember_layout(win, "play", QSize(1280, 860))
     win.panels.show_game(win.session)     # the remembered layout holds only the panels of the game it had
     open_at_start(win, args.file)
+    if problems():                 # a value of the wrong type in the settings file: its default is used
+        win.statusBar().showMessage("Settings: " + "; ".join(problems()), 30000)
     return app.exec()
 
 

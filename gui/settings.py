@@ -1,22 +1,71 @@
 """What the program remembers between runs (QSettings, an INI file in the user's config folder): each window's
-size, position and dock layout, and the folder last used for opening and saving files."""
+size, position and dock layout, and the folder last used for opening and saving files.
+
+The file is the user's to edit, so every value is read with the type it must have: a value of another type (a
+list where a folder is expected, a number where a window's layout is) is set aside for its default, with a
+message naming the file and the key (on the standard error, and in :func:`problems`), and every other key is
+still used.
+"""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
 
 SCREEN_SHARE = 0.9           # a window opened the first time takes at most this share of the screen
+MAX_PATH_CHARS = 4096
+_problems: dict[str, str] = {}      # key -> the message given (once a run)
 
 
 def settings() -> QSettings:
     return QSettings(QSettings.IniFormat, QSettings.UserScope, "Sandtable", "sandtable")
 
 
+def problems() -> list[str]:
+    """The messages about values of the wrong type found in the settings file this run."""
+    return list(_problems.values())
+
+
+def _kind(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} values"
+    if isinstance(value, QByteArray):
+        return f"binary data ({value.size()} bytes)"
+    if isinstance(value, str):
+        return f"text of {len(value):,} characters" if len(value) > 60 else f"the text {value!r}"
+    return f"a value of type {type(value).__name__}"
+
+
+def read(key: str, kind: type, expected: str, default=None):
+    """The remembered value of ``key`` when it is a ``kind``; otherwise ``default``, with a message (once a run)."""
+    s = settings()
+    if not s.contains(key):
+        return default
+    value = s.value(key)
+    if isinstance(value, kind):
+        return value
+    if key not in _problems:
+        _problems[key] = (f"{s.fileName()}: {key}: expected {expected}, found {_kind(value)}; "
+                          f"the default is used")
+        print(_problems[key], file=sys.stderr)
+    return default
+
+
+def _is_dir(text: str) -> bool:
+    try:
+        return Path(text).is_dir()
+    except (OSError, ValueError):       # a name the system refuses (too long, a NUL byte in it)
+        return False
+
+
 def last_folder() -> Path | None:
-    """The folder a file was last opened from or saved to (None the first time, or when it is gone)."""
-    value = settings().value("files/last_folder", "")
-    return Path(value) if value and Path(value).is_dir() else None
+    """The folder a file was last opened from or saved to (None the first time, when it is gone, or when the
+    settings file holds something else than a folder's path there)."""
+    value = read("files/last_folder", str, "the path of a folder", "")
+    if value and (len(value) > MAX_PATH_CHARS or not _is_dir(value)):
+        return None
+    return Path(value) if value else None
 
 
 def remember_folder(path: Path) -> None:
@@ -35,11 +84,10 @@ def fit_rect(wanted: QRect, available: QRect) -> QRect:
 def restore_window(window, key: str, default: QSize, available: QRect | None = None) -> bool:
     """Give a main window its remembered geometry and docks (or ``default`` the first time), never larger than the
     screen's available area; whether something was remembered."""
-    s = settings()
-    geometry = s.value(f"{key}/geometry")
-    state = s.value(f"{key}/state")
-    remembered = isinstance(geometry, QByteArray) and window.restoreGeometry(geometry)
-    if isinstance(state, QByteArray):
+    geometry = read(f"{key}/geometry", QByteArray, "a window's size and place as saved (binary data)")
+    state = read(f"{key}/state", QByteArray, "a window's docks and toolbars as saved (binary data)")
+    remembered = geometry is not None and window.restoreGeometry(geometry)
+    if state is not None:
         window.restoreState(state)
     if available is None:
         screen = window.screen()

@@ -107,3 +107,42 @@ def test_a_game_of_a_scenario_named_relative_to_the_current_folder_loads_from_an
     game.save(save)
     monkeypatch.chdir(tmp_path)
     assert load_game(save).hash() == game.hash()
+
+
+LONG = 200_000        # characters: a message quoting one whole would be at least this long
+
+
+@pytest.mark.parametrize("scenario", ["demyansk-1-trapped", "scw-platoon-attack", "tcs-test", "free-demo",
+                                      "classic-river-crossing", "leros-2-drop-zone", "black-wednesday-1-turning-the-left"])
+def test_a_refused_action_of_any_length_is_quoted_as_a_bounded_excerpt(tmp_path, scenario):
+    # an action 200,000 characters long (one was 1 MB and quoted whole, twice: 2 MB of output): the refusal says
+    # which action and why in a few hundred characters, quoting its start and its length
+    import tomli
+    import tomli_w
+
+    from engine.game import Game, load_rules
+
+    path = str(ROOT / "scenarios" / f"{scenario}.toml")
+    game = Game(load_rules(path), 5, path)
+    pick = random.Random(3)
+    for _ in range(2):
+        game.play(pick.choice(game.legal_actions()))
+    saved = tmp_path / "g.toml"
+    game.save(saved)
+    doc = tomli.loads(saved.read_text())
+    legal = [a if isinstance(a, str) else a.text() for a in game.legal_actions()]
+    legal = list({a.split()[0]: a for a in legal}.values())[:3]       # one action of each kind, three kinds
+    texts = ["x" * LONG, legal[0] + " " + "z" * LONG]
+    for long in (LONG, 3000):        # past the length of any action, and a word within it
+        for text in legal:
+            words = text.split()
+            texts += [" ".join(words[:i] + ["y" * long] + words[i + 1:]) for i in range(len(words))]
+    for text in dict.fromkeys(texts):
+        doc["actions"] = doc["actions"][:2] + [text]
+        bad = tmp_path / "long.toml"
+        bad.write_text(tomli_w.dumps(doc))
+        with pytest.raises(BadFile) as e:
+            load_game(bad)
+        (problem,) = e.value.problems
+        assert problem.key == "actions[2]" and len(str(problem)) < 1500, (text[:60], str(problem)[:3000])
+        assert f"({len(text):,} characters)" in problem.message or "characters in all)" in problem.message

@@ -177,3 +177,55 @@ def test_a_refused_skirmish_autosave_is_kept_aside(window, tmp_path, monkeypatch
     assert not window.open_file(p) and "no longer replays" in window.last_error
     kept = [f for f in tmp_path.iterdir() if f.name.startswith("autosave-broken-")]
     assert len(kept) == 1 and not window.autosave.exists() and "71.9,0.1" in kept[0].read_text()
+
+
+def a_tcs_scenario(tmp_path, options: str) -> Path:
+    text = (ROOT / "scenarios" / "tcs-test.toml").read_text()
+    text = text.replace('map = "../maps/tcs-test.toml"', f'map = "{(ROOT / "maps" / "tcs-test.toml").as_posix()}"')
+    text = text.replace("[options]\nstacking_units = 3\n", "[options]\n" + options)
+    p = tmp_path / "tcs-odd.toml"
+    p.write_text(text)
+    return p
+
+
+def test_a_tcs_scenario_naming_an_unknown_game_is_refused_naming_file_key_and_the_known_games(window, dialogs,
+                                                                                             tmp_path, capsys):
+    from engine.cli import main
+
+    p = a_tcs_scenario(tmp_path, 'game_rules = "kursk"\n')
+    expected = f"{p}: options.game_rules: no game has rules called 'kursk' (known games: black_wednesday; \"\" for none)"
+    assert main(["validate", str(p)]) == 1
+    assert capsys.readouterr().out.strip() == expected
+    window.show()
+    assert not window.open_file(p)
+    ((kind, title, text),) = dialogs
+    assert kind == "warning" and expected in text
+
+
+@pytest.mark.parametrize("line,message", [
+    ("stacking_units = -4", "expected a whole number from 1 to 99, got -4"),
+    ("smoke_level = 100000000000", "expected a whole number from 1 to 9, got 100000000000"),
+    ('spotters = "everyone"', "expected one of 'any', 'fo', got 'everyone'"),
+    ("no_smoke_weather = [1, 2]", "expected a list of names (strings of 1 to 200 characters), got [1, 2]"),
+    ('full_breaches = [""]', "expected a list of names (strings of 1 to 200 characters), got ['']"),
+    ('prep_log = "' + "x" * 2000 + '"', "expected \"historical\" or the name of a Prep Log file beside the scenario, "
+                                        "got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… "
+                                        "(2,000 characters)"),
+])
+def test_tcs_option_values_out_of_their_range_are_refused_naming_the_key(tmp_path, line, message):
+    from engine.commands.validate import check_file
+
+    p = a_tcs_scenario(tmp_path, line + "\n")
+    kind, problems = check_file(str(p))
+    key = "options." + line.split(" =")[0]
+    assert [(pr.file, pr.key, pr.message) for pr in problems] == [(str(p), key, message)]
+
+
+def test_a_prep_log_option_naming_a_file_that_is_no_prep_log_is_refused(tmp_path):
+    from engine.errors import BadFile
+    from engine.game import Game, load_rules
+
+    p = a_tcs_scenario(tmp_path, 'game_rules = "black_wednesday"\nprep_log = "tcs-odd.toml"\n')
+    with pytest.raises(BadFile) as e:
+        Game(load_rules(str(p)), 1, str(p))
+    assert [(pr.file, pr.key) for pr in e.value.problems] == [(str(p), "battalions")]

@@ -16,6 +16,7 @@ import numpy as np
 from engine.errors import BadHexId
 from engine.maps.hexes import FLAT, Hex, Hexside, Layout, hex_neighbors, hexside
 from engine.maps.numbering import NumberingScheme
+from engine.errors import excerpt
 
 IDENTITY = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
@@ -271,10 +272,10 @@ class Board:
                 except BadHexId as e:
                     errors.append(f"sheet {sh.id}: {e}")
         if errors:
-            raise BadHexId(f"hex {text!r} is off the map ({'; '.join(errors)})")
+            raise BadHexId(f"hex {excerpt(text)} is off the map ({'; '.join(errors)})")
         forms = ", ".join(sorted({sh.numbering.format_colrow(sh.numbering.first_col, sh.numbering.first_row)
                                   for sh in self.sheets})) or "no sheets"
-        raise BadHexId(f"{text!r} is not a hex id of this map (ids look like {forms})")
+        raise BadHexId(f"{excerpt(text)} is not a hex id of this map (ids look like {forms})")
 
     def neighbors(self, h: Hex) -> list[Hex]:
         """Neighbours that are on the map."""

@@ -31,6 +31,7 @@ import numpy as np
 from engine.errors import BadFile, Problem
 from engine.maps.board import Affine
 from engine.maps.hexes import FLAT, POINTY, SQRT3, Hex, Layout
+from engine.errors import excerpt
 
 GRID_MAX_PIXELS = 300_000_000     # a 22 x 34 inch sheet scanned at 400 dpi is 120 megapixels
 COARSE_REGION = 4096              # the middle of the scan looked at for the coarse lattice, full-resolution pixels
@@ -185,7 +186,7 @@ def parse_origin_id(text: str) -> tuple[str, str, int, int]:
     m = _CLASSIC_ID.match(t)
     if m:
         return "classic", "A", int(m.group(1)), int(m.group(2))
-    raise ValueError(f"{text!r} is not a hex id: expected four digits like 0101 (column 01, row 01) "
+    raise ValueError(f"{excerpt(text)} is not a hex id: expected four digits like 0101 (column 01, row 01) "
                      "or a TCS id like A01.01")
 
 
@@ -241,7 +242,7 @@ def sheet_numbering(prop: GridProposal, numbering, top_left_id: str, shifted: st
     try:
         col, row = probe.hex_to_colrow(probe.parse(text))
     except BadHexId as e:
-        raise BadHexId(f"{text!r} is not a hex id of sheet {numbering.sheet} ({e})") from None
+        raise BadHexId(f"{excerpt(text)} is not a hex id of sheet {numbering.sheet} ({e})") from None
     if shifted is None:
         lead = col if flat else row
         shifted = "even" if (lead % 2 == 0) == fs.first_shifted else "odd"

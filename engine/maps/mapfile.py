@@ -20,6 +20,7 @@ from engine.fileio import atomic_write_text, read_toml
 from engine.maps.hexes import ORIENTATIONS, Hex, Hexside, hex_distance, hexside
 from engine.keypath import format_path, key_lines, line_of
 from engine.maps.numbering import ROW_DIRECTIONS, STYLES, VASSAL_KEYS, NumberingScheme, VassalLabels
+from engine.errors import excerpt
 
 FORMAT = 1
 NO_VALUE = "."          # a hex without terrain / without elevation in a sheet's rows
@@ -519,11 +520,11 @@ class _Loader:
         matching = [sh for sh in board.sheets if sh.numbering.matches(t)]
         if matching:
             ranges = "; ".join(f"sheet {sh.id} has columns {sh.numbering.format_range()}" for sh in matching)
-            self.problem(path, f"{text!r} is off the map ({ranges})")
+            self.problem(path, f"{excerpt(text)} is off the map ({ranges})")
         else:
             forms = ", ".join(sh.numbering.format_colrow(sh.numbering.first_col, sh.numbering.first_row)
                               for sh in board.sheets)
-            self.problem(path, f"{text!r} is not a hex id of this map (ids look like {forms})")
+            self.problem(path, f"{excerpt(text)} is not a hex id of this map (ids look like {forms})")
         return None
 
     def resolve_side(self, text: Any, path: tuple, board: Board) -> Hexside | None:
@@ -532,14 +533,14 @@ class _Loader:
             return None
         parts = text.split("/")
         if len(parts) != 2:
-            self.problem(path, f"{text!r} is not a hexside (expected two hex ids joined by '/', like \"A05.06/A05.07\")")
+            self.problem(path, f"{excerpt(text)} is not a hexside (expected two hex ids joined by '/', like \"A05.06/A05.07\")")
             return None
         a = self.resolve(parts[0].strip(), path, board)
         b = self.resolve(parts[1].strip(), path, board)
         if a is None or b is None:
             return None
         if hex_distance(a, b) != 1:
-            self.problem(path, f"{text!r}: the two hexes are not adjacent, so they share no hexside")
+            self.problem(path, f"{excerpt(text)}: the two hexes are not adjacent, so they share no hexside")
             return None
         return hexside(a, b)
 
@@ -676,7 +677,7 @@ class _Loader:
                     continue
                 ids = text.split()
                 if len(ids) < 2:
-                    self.problem(path, f"{text!r}: a path needs at least two hex ids separated by spaces")
+                    self.problem(path, f"{excerpt(text)}: a path needs at least two hex ids separated by spaces")
                     continue
                 hexes = [self.resolve(t, path, board) for t in ids]
                 if any(h is None for h in hexes):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engine.errors import BadHexId
 from engine.maps.hexes import FLAT, ORIENTATIONS, POINTY, Hex
+from engine.errors import excerpt
 
 STYLES = ("tcs", "classic", "vassal")
 ROW_DIRECTIONS = ("down", "up")
@@ -284,7 +285,7 @@ class NumberingScheme:
         if self.style == "vassal":
             found = self.label_table().get(text.strip())
             if found is None:
-                raise BadHexId(f"{text!r} is not a hex id of this sheet (its ids run from "
+                raise BadHexId(f"{excerpt(text)} is not a hex id of this sheet (its ids run from "
                                f"{self.format_colrow(self.first_col, self.first_row)} to "
                                f"{self.format_colrow(self.first_col + self.cols - 1, self.first_row + self.rows - 1)})")
             return self.colrow_to_hex(*found)
@@ -292,11 +293,11 @@ class NumberingScheme:
         if not m:
             expected = (f"{self.sheet}CC.RR" if self.style == "tcs"
                         else "C" * self.col_digits + "R" * self.row_digits)
-            raise BadHexId(f"{text!r} is not a hex id of this sheet (expected {expected})")
+            raise BadHexId(f"{excerpt(text)} is not a hex id of this sheet (expected {expected})")
         col, row = int(m.group(1)), int(m.group(2))
         if not self.contains_colrow(col, row):
             raise BadHexId(
-                f"{text!r} is off the sheet (columns {self.format_range()})")
+                f"{excerpt(text)} is off the sheet (columns {self.format_range()})")
         return self.colrow_to_hex(col, row)
 
     def format_range(self) -> str:

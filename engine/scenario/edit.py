@@ -20,6 +20,7 @@ from engine.scenario import (
 from engine.scenario.load import DATA_RULESETS
 from engine.scenario.variable import DICE
 from engine.scenario.setup import validate_setup
+from engine.errors import excerpt
 
 ORG_LEVELS = ("division", "regiment", "unit")
 INDEPENDENT = "(independent)"
@@ -473,7 +474,7 @@ def parse_release(text: str) -> Release | None:
         except AreaSyntaxError as e:
             raise ValueError(f"bad area expression {area!r}: {e}") from None
         return Release("enters", side=words[0], area=area)
-    raise ValueError(f"expected 'turn N', 'SIDE enters AREA' or 'entered UNIT …', found {text!r}")
+    raise ValueError(f"expected 'turn N', 'SIDE enters AREA' or 'entered UNIT …', found {excerpt(text)}")
 
 
 def parse_roll(dice: str, text: str) -> RollTable | None:

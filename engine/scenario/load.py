@@ -14,6 +14,7 @@ from .model import (
     Reinforcement, Scenario, Selector, SetupRule, Side, Unit, Variant, Victory, VictoryAward,
     Withdrawal,
 )
+from engine.errors import excerpt
 
 _MISSING = object()
 VICTORY_KINDS = ("open_path", "points", "conditions")
@@ -83,7 +84,7 @@ class _Reader:
         try:
             parse_area(text)
         except AreaSyntaxError as e:
-            self.bad(_join(key, name), f"bad area expression {text!r}: {e}")
+            self.bad(_join(key, name), f"bad area expression {excerpt(text)}: {e}")
         return text
 
     def array(self, doc: dict, name: str) -> list:

@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass
 
 from ...charts import ChartAnswer
 from ...errors import IllegalAction
+from engine.errors import excerpt
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def parse_action(text: str):
     """The action of a text form; IllegalAction says what a well-formed one looks like."""
     words = text.split()
     if not words or words[0] not in ACTIONS:
-        raise IllegalAction("", f"{text!r} is not an action (expected one of: {', '.join(ACTIONS)})")
+        raise IllegalAction("", f"{excerpt(text)} is not an action (expected one of: {', '.join(ACTIONS)})")
     verb, args = words[0], words[1:]
     try:
         if verb == "end" and not args:
@@ -163,7 +164,7 @@ def parse_action(text: str):
     forms = {"move": "move UNIT FROM-TO", "attack": "attack DEFENDER by A+B", "resolve": "resolve DEFENDER",
              "result": "result DR2", "retreat": "retreat UNIT HEX|off", "advance": "advance UNIT|none",
              "enter": "enter UNIT HEX", "drop": "drop UNIT HEX", "withdraw": "withdraw UNIT", "end": "end", "place": "place UNIT HEX"}
-    raise IllegalAction("", f"{text!r} is malformed (expected {forms[verb]!r})")
+    raise IllegalAction("", f"{excerpt(text)} is malformed (expected {forms[verb]!r})")
 
 
 def action_from_dict(d: dict):

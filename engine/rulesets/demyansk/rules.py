@@ -25,6 +25,7 @@ from .tables import Tables, load_tables
 from .units import GERMAN, SOVIET, UnitSpec
 from .victory import conditions, open_line, standing, victory_points
 from .zoc import forget, side_hexes
+from engine.errors import excerpt
 
 
 class _Forbidden:
@@ -281,7 +282,7 @@ class DemyanskRules:
             return new, events
         if isinstance(action, (A.Retreat, A.Advance, A.EnterResult, ChartAnswer)):
             raise IllegalAction("Demyansk 6.7", "there is no retreat, advance or blank result to decide now")
-        raise IllegalAction("", f"{action!r} is not a Demyansk action")
+        raise IllegalAction("", f"{excerpt(action)} is not a Demyansk action")
 
     def _check_paras_committed(self, st: State) -> None:
         """8.2: a brigade that survived landing on a German unit attacks it before any battle is resolved.

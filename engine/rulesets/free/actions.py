@@ -5,6 +5,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from ...errors import IllegalAction
+from engine.errors import excerpt
 
 BOX = "box:"          # a place that is an off-map box, like ``box:dead``
 
@@ -145,7 +146,7 @@ def parse_action(text: str):
     """The action of a text form; IllegalAction says what a well-formed one looks like."""
     words = text.split()
     if not words or words[0] not in ACTIONS:
-        raise IllegalAction("", f"{text!r} is not an action at the table (expected one of: {', '.join(FORMS)})")
+        raise IllegalAction("", f"{excerpt(text)} is not an action at the table (expected one of: {', '.join(FORMS)})")
     verb, args = words[0], words[1:]
     rest = text.split(None, 2)[2] if len(words) > 2 else ""
     if verb == "end" and not args:
@@ -179,4 +180,4 @@ def parse_action(text: str):
             if not 1 <= n <= MAX_DICE or not 2 <= s <= MAX_SIDES:
                 raise IllegalAction("", f"{args[0]}: roll 1 to {MAX_DICE} dice of 2 to {MAX_SIDES} sides")
             return Roll(n, s, purpose)
-    raise IllegalAction("", f"{text!r} is malformed (expected {FORMS[verb]!r})")
+    raise IllegalAction("", f"{excerpt(text)} is malformed (expected {FORMS[verb]!r})")

@@ -9,6 +9,7 @@ from ...game import Event, Outcome, next_die, seed_rng
 from ..ruledata import RulesData
 from . import actions as A
 from .state import AVAILABLE, DUE, GAME_OVER, IN_BOX, ON_MAP, Look, Piece, TableState, state_to_dict
+from engine.errors import excerpt
 
 RULES_KEYS = ("phases", "hidden_sides", "markers", "dice")
 DEFAULT_DICE = ("1d6", "2d6")
@@ -282,7 +283,7 @@ class FreeRules:
         elif isinstance(action, A.EndPhase):
             self._next_phase(new, events)
         else:
-            raise IllegalAction("", f"{action!r} is not an action at the table")
+            raise IllegalAction("", f"{excerpt(action)} is not an action at the table")
         return new, events
 
     def _check_released(self, st: TableState, uid: str) -> None:

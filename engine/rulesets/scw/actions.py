@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 from ...errors import IllegalAction
+from engine.errors import excerpt
 
 
 def _inches(v: float) -> str:
@@ -169,7 +170,7 @@ def parse_order(text: str) -> Order:
     """An order from its text form, like ``move T2 30.5,20`` or ``cover C3 T3,T5``."""
     words = text.split()
     if not words or words[0] not in ORDERS:
-        raise IllegalAction("", f"unknown order {text!r}; expected one of: {', '.join(ORDERS)}")
+        raise IllegalAction("", f"unknown order {excerpt(text)}; expected one of: {', '.join(ORDERS)}")
     cls = ORDERS[words[0]]
     args = words[1:]
     try:
@@ -188,7 +189,7 @@ def parse_order(text: str) -> Order:
         return cls(*args)
     except ValueError:
         names = " ".join(f.name for f in fields(cls)) if cls is not Move else "team x,y"
-        raise IllegalAction("", f"cannot read {text!r}: expected '{cls.verb} {names}'") from None
+        raise IllegalAction("", f"cannot read {excerpt(text)}: expected '{cls.verb} {names}'") from None
 
 
 def order_from_dict(d: dict) -> Order:

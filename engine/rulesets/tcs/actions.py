@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass
 
 from ...charts import ChartAnswer
 from ...errors import IllegalAction
+from engine.errors import excerpt
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,7 @@ def parse_action(text: str):
         return answer
     w = text.split()
     if not w or w[0] not in FORMS:
-        raise IllegalAction("", f"{text!r} is not a TCS action (expected one of: {', '.join(FORMS)})")
+        raise IllegalAction("", f"{excerpt(text)} is not a TCS action (expected one of: {', '.join(FORMS)})")
     v, a = w[0], w[1:]
     if v == "end" and not a:
         return End()
@@ -263,4 +264,4 @@ def parse_action(text: str):
         return PrepLog(a[0])
     if v in ("assault", "overrun") and len(a) == 2:
         return Assault(tuple(a[0].split("+")), a[1], v == "overrun")
-    raise IllegalAction("", f"{text!r} is malformed (expected {FORMS[v]!r})")
+    raise IllegalAction("", f"{excerpt(text)} is malformed (expected {FORMS[v]!r})")

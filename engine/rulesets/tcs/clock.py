@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from engine.errors import excerpt
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DAY, TWILIGHT, NIGHT = "day", "twilight", "night"
@@ -57,11 +58,11 @@ def parse_clock(text: str, year: int) -> datetime:
         hhmm, day, month = parts
         t = datetime(year, MONTHS.index(month.capitalize()[:3]) + 1, int(day), int(hhmm[:2]), int(hhmm[2:]))
     except (ValueError, IndexError):
-        raise ValueError(f"expected a clock name like \"0600 10 Feb\", not {text!r}") from None
+        raise ValueError(f"expected a clock name like \"0600 10 Feb\", not {excerpt(text)}") from None
     if len(hhmm) != 4:
-        raise ValueError(f"expected a clock name like \"0600 10 Feb\", not {text!r}")
+        raise ValueError(f"expected a clock name like \"0600 10 Feb\", not {excerpt(text)}")
     if not is_turn_time(t):
-        raise ValueError(f"{text!r} is not a turn on the track (day turns every 20 minutes 0600-1740, "
+        raise ValueError(f"{excerpt(text)} is not a turn on the track (day turns every 20 minutes 0600-1740, "
                          "night turns on the hour 1800-0500)")
     return t
 

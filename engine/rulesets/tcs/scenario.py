@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import BadFile, Problem
+from ...errors import BadFile, Problem, excerpt
 from ...fileio import read_toml
 from .clock import parse_clock, turn_track
 
@@ -230,6 +230,39 @@ DEFAULT_OPTIONS = {
 }
 
 
+GAME_RULES = ("black_wednesday",)   # games with rules of their own joined by the option (games/<name>_rules.py)
+
+# what each option's value may be, beyond its type: (low, high) for numbers, "strings" for a list of strings,
+# a tuple of the words allowed, or a check of its own
+OPTION_RANGES = {
+    "stacking_units": (1, 99), "stacking_vehicles": (0, 99), "sfa_morale_shift": (0, 10),
+    "bn_morale_step_losses": (1, 99), "bn_morale_max": (0, 99), "overrun_mp": (0, 99), "illum_radius": (0, 20),
+    "smoke_level": (1, 9),
+}
+OPTION_WORDS = {"spotters": ("any", "fo")}
+OPTION_STRING_LISTS = ("no_zone_block_weather", "no_smoke_weather", "full_breaches", "prep_battalions", "variants",
+                       "looting")
+MAX_OPTION_ITEMS = 10_000
+
+
+def option_problem(key: str, v) -> str | None:
+    """Why the value ``v`` of option ``key`` (of the right type) cannot be used, or None."""
+    if key in OPTION_RANGES:
+        low, high = OPTION_RANGES[key]
+        if not low <= v <= high:
+            return f"expected a whole number from {low} to {high}, got {excerpt(v)}"
+    elif key in OPTION_WORDS and v not in OPTION_WORDS[key]:
+        return f"expected one of {', '.join(map(repr, OPTION_WORDS[key]))}, got {excerpt(v)}"
+    elif key in OPTION_STRING_LISTS:
+        if len(v) > MAX_OPTION_ITEMS or not all(isinstance(x, str) and 0 < len(x) <= 200 for x in v):
+            return f"expected a list of names (strings of 1 to 200 characters), got {excerpt(v)}"
+    elif key == "game_rules" and v and v not in GAME_RULES:
+        return f"no game has rules called {excerpt(v)} (known games: {', '.join(GAME_RULES)}; \"\" for none)"
+    elif key == "prep_log" and v and (len(v) > 1000 or "\0" in v):
+        return f"expected \"historical\" or the name of a Prep Log file beside the scenario, got {excerpt(v)}"
+    return None
+
+
 class _Reader:
     def __init__(self, file: str):
         self.file, self.problems = file, []
@@ -304,12 +337,17 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                 r.bad(f"scenario.{key}", str(e))
     options = dict(DEFAULT_OPTIONS)
     raw_opts = doc.get("options", {})
-    if isinstance(raw_opts, dict):
+    if not isinstance(raw_opts, dict):
+        r.bad("options", f"expected a table of options ([options]), got {excerpt(raw_opts)}")
+    else:
         for k, v in raw_opts.items():
             if k not in DEFAULT_OPTIONS:
-                r.bad(f"options.{k}", f"unknown option (expected one of {', '.join(DEFAULT_OPTIONS)})")
+                r.bad(f"options.{excerpt(k) if len(k) > 60 else k}", f"unknown option (expected one of "
+                                                                     f"{', '.join(DEFAULT_OPTIONS)})")
             elif type(v) is not type(DEFAULT_OPTIONS[k]):
-                r.bad(f"options.{k}", f"expected {type(DEFAULT_OPTIONS[k]).__name__}, got {v!r}")
+                r.bad(f"options.{k}", f"expected {type(DEFAULT_OPTIONS[k]).__name__}, got {excerpt(v)}")
+            elif option_problem(k, v):
+                r.bad(f"options.{k}", option_problem(k, v))
             else:
                 options[k] = v
     sides: dict[str, SideSpec] = {}

@@ -94,16 +94,26 @@ class PrepLog:
 
 def load_prep_log(path: str | Path = FILE) -> PrepLog:
     doc = read_toml(path)
-    bats = tuple((b["id"], b["calibre"]) for b in doc.get("battalions", []))
+    raw_bats, raw_turns, settings = doc.get("battalions", []), doc.get("turns", {}), doc.get("log", {})
+    if not isinstance(raw_bats, list) or not all(isinstance(b, dict) and isinstance(b.get("id"), str)
+                                                 and isinstance(b.get("calibre"), str) for b in raw_bats):
+        raise BadFile([Problem(str(path), "battalions", "expected [[battalions]] tables, each with an id and a "
+                                                        "calibre (strings): is this a Prep Log?")])
+    for key, v in (("turns", raw_turns), ("log", settings)):
+        if not isinstance(v, dict):
+            raise BadFile([Problem(str(path), key, f"expected a table ([{key}]): is this a Prep Log?")])
+    bats = tuple((b["id"], b["calibre"]) for b in raw_bats)
     turns = {}
-    for clock, row in doc.get("turns", {}).items():
+    for clock, row in raw_turns.items():
         if not isinstance(row, list) or len(row) != len(bats) or not all(isinstance(h, str) for h in row):
             raise BadFile([Problem(str(path), f"turns.{clock}",
                                    f"expected {len(bats)} entries, one a battalion (a hex id or \"\")")])
         turns[clock] = tuple((bats[i][0], h) for i, h in enumerate(row) if h)
-    log = PrepLog(bats, turns, dict(doc.get("log", {})))
-    if "good_shoot_from" not in log.settings:
-        raise BadFile([Problem(str(path), "log.good_shoot_from", "missing (expected the lowest Good Shoot die, 4)")])
+    log = PrepLog(bats, turns, dict(settings))
+    good = log.settings.get("good_shoot_from")
+    if not isinstance(good, int) or isinstance(good, bool) or not 1 <= good <= 7:
+        raise BadFile([Problem(str(path), "log.good_shoot_from", ("missing" if good is None else f"got {good!r}"[:80])
+                               + " (expected the lowest Good Shoot die, 4: a whole number from 1 to 7)")])
     return log
 
 

@@ -26,6 +26,7 @@ from ..state import State
 from ..steps import ASKS
 from . import leros as L
 from .leros_variants import lrdg_rovers
+from engine.errors import excerpt
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def parse_leros(text: str):
         if w == ["request"]:
             return Request()
     except (IndexError, ValueError):
-        raise IllegalAction("", f"cannot read {text!r}: see the Leros action forms in "
+        raise IllegalAction("", f"cannot read {excerpt(text)}: see the Leros action forms in "
                                 "engine/rulesets/tcs/games/leros_rules.py") from None
     return None
 
