@@ -149,11 +149,13 @@ def open_at_start(win, file: str | None) -> bool:
     if not file and win.autosave.is_file() and _resume_wanted(win):
         if win.open_file(win.autosave):
             return True
-        return win.open_file(default_file())
+        return win.open_file(default_file(), remember=False)
     if not file and not win.recent_files():
         win.show_library(first_start=True)
         return True
-    return win.open_file(Path(file) if file else default_file())
+    if file:
+        return win.open_file(Path(file))
+    return win.open_file(default_file(), remember=False)     # not the user's choice: Open recent stays theirs
 
 
 def _resume_wanted(win) -> bool:

@@ -308,9 +308,10 @@ class MainWindow(QMainWindow):
             return True
         return self.menus.keep_game_in_progress(self.scenario.name, self.session)
 
-    def open_file(self, path: Path, ask: bool = True) -> bool:
+    def open_file(self, path: Path, ask: bool = True, remember: bool = True) -> bool:
         """Open a map or scenario file; a bad file is reported in words, never as a traceback.  A game in progress
-        with unsaved actions is saved or given up first, as the user says (``ask``)."""
+        with unsaved actions is saved or given up first, as the user says (``ask``).  ``remember``: put it at the
+        top of Open recent (not for the default scenario the program opens by itself at start)."""
         if ask and not self.keep_game_in_progress():
             self.statusBar().showMessage(f"Not opened: {Path(path).name} (the game in progress is kept)", 8000)
             return False
@@ -335,7 +336,8 @@ class MainWindow(QMainWindow):
             else:
                 if path == Path(self.autosave).absolute():     # resumed from the autosave: no file of the user's
                     self.table_window.resumed_from_autosave()
-                self._remember(path)
+                if remember:
+                    self._remember(path)
                 self.table_window.remember_layout()
                 self.table_window.show()
                 self.table_window.view.fit()
@@ -369,7 +371,7 @@ class MainWindow(QMainWindow):
                 text += f"\n\nThe autosaved game was kept as {kept}."
             self.show_error(f"Cannot open {path}", text)
             return False
-        if kept is None:
+        if kept is None and remember:
             self._remember(path)
         self.board, self.scenario = board, scenario
         self._stop_computer()

@@ -129,6 +129,8 @@ def test_the_first_start_shows_the_library_and_later_starts_open_the_default_sce
     qtbot.addWidget(again)
     assert app_module.open_at_start(again, None)        # a game was open before: the default scenario, no library
     assert again.scenario.path == str(app_module.default_file()) and getattr(again, "library_dlg", None) is None
+    assert again.recent_files()[0].name == "classic-river-crossing.toml"     # Open recent still starts with the
+    assert app_module.default_file().name not in [p.name for p in again.recent_files()]  # user's game
     third = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave3.toml", recent=tmp_path / "none.toml")
     qtbot.addWidget(third)
     assert app_module.open_at_start(third, str(CAMPAIGN))      # ``sandtable FILE`` opens FILE, first start or not
