@@ -178,7 +178,7 @@ def test_how_to_play_pages_exist_for_each_kind_of_game_and_speak_to_players(wind
             assert words in text, (page.name, words)
     tcs = " ".join(how_to_play_page("tcs").read_text("utf-8").split())
     for words in ("Op Sheet", "Move or Fire mode", "Printed chart", "Enter this result", "chart book",
-                  "End step", "Implement", "Place mission"):
+                  "Next step", "Implement", "Place mission"):
         assert words in tcs
     window.show()
     window.new_act.trigger()
