@@ -10,6 +10,9 @@
   (``frame_cpu_*``: the same in CPU time of the painting thread; ``still_redraw_*``:
   the full-quality redraw once the view comes to rest).
 - ``jpeg_open_s``, ``jpeg_peak_mb``: the same first opening for a 10,275 x 6,675 baseline JPEG.
+- ``library_open_s``: the game library (File > New game…) built and shown with every shipped scenario listed
+  (median); ``library_full_load_s``: what loading every shipped scenario whole would take instead, once.
+  ``python -m gui.bench --library`` measures these two alone.
 """
 from __future__ import annotations
 
@@ -176,12 +179,38 @@ def first_frame(repeat: int, cache: Path) -> list[float]:
     return out
 
 
+def library_open(repeat: int) -> dict:
+    """The game library shown, from its files' heads; and every shipped scenario loaded whole, for comparison."""
+    from engine import content
+    from engine.scenario.newgame import scenario_offer
+
+    from .library import GameLibrary
+
+    app = _app()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        dlg = GameLibrary(own=[])
+        dlg.show()
+        app.processEvents()
+        times.append(time.perf_counter() - t)
+        dlg.close()
+        dlg.deleteLater()
+        app.processEvents()
+    t = time.perf_counter()
+    for path in sorted(content.scenarios().glob("*.toml")):
+        scenario_offer(path)
+    return {"library_open_s": round(statistics.median(times), 3), "library_entries": len(dlg.items()),
+            "library_full_load_s": round(time.perf_counter() - t, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m gui.bench", description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--repeat", type=int, default=5, help="runs of first_frame_s (median reported)")
     p.add_argument("--folder", help="where the generated scan is kept (default: the user cache folder)")
     p.add_argument("--size", default=f"{HUGE_W}x{HUGE_H}", help="size of the generated scan (WIDTHxHEIGHT)")
+    p.add_argument("--library", action="store_true", help="measure the game library alone")
     p.add_argument("--huge-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--jpeg-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--cache", help=argparse.SUPPRESS)
@@ -192,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.jpeg_child:
         print(json.dumps(huge_child(Path(args.folder), Path(args.cache), JPEG_W, JPEG_H, "jpg", frames=False)))
+        return 0
+    if args.library:
+        result = library_open(args.repeat)
+        print(json.dumps(result) if args.json else "\n".join(f"{k:20} {v}" for k, v in result.items()))
         return 0
     _app()
     from .userfolders import cache_root
@@ -235,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         "jpeg_open_s": jpeg["open_s"],
         "jpeg_peak_mb": jpeg["peak_mb"],
         "jpeg_size": f"{JPEG_W}x{JPEG_H}",
+        **library_open(args.repeat),
     }
     if args.json:
         print(json.dumps(result))

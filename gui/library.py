@@ -13,8 +13,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem, QVBoxLayout)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHeaderView, QLabel, QLineEdit, QPushButton,
+                               QSplitter, QTextBrowser, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from engine import content
 from engine.scenario.catalog import Library, LibraryEntry, read_library
@@ -97,19 +97,24 @@ class GameLibrary(QDialog):
         self.details.setObjectName("library-details")
         self.details.setOpenLinks(False)
         self.details.anchorClicked.connect(self._link)
-        split.addWidget(self.details)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        lay.addWidget(split, 1)
-        self.count_label = QLabel()
-        lay.addWidget(self.count_label)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Cancel)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.details, 1)
         self.howto_button = QPushButton("How to play")
         self.howto_button.setObjectName("library-howto")
         self.howto_button.setToolTip("How to play this kind of game in the program: a turn, moving, fighting, "
                                      "undoing and saving")
         self.howto_button.clicked.connect(self._ask_how_to_play)
-        self.buttons.addButton(self.howto_button, QDialogButtonBox.HelpRole)
+        rl.addWidget(self.howto_button)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([760, 420])
+        lay.addWidget(split, 1)
+        self.count_label = QLabel()
+        lay.addWidget(self.count_label)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Cancel)
         self.file_button = QPushButton("Other file…")
         self.file_button.setToolTip("A scenario or saved game that is not in the library")
         self.file_button.clicked.connect(self._pick_file)
@@ -121,8 +126,8 @@ class GameLibrary(QDialog):
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
         self._fill()
-        self._select(Path(current) if current else None)
-        self.resize(1100, 680)
+        self._select(Path(current) if current else default_scenario())
+        self.resize(1220, 700)
 
     # ------------------------------------------------------------ the list
     def _fill(self) -> None:
@@ -138,7 +143,7 @@ class GameLibrary(QDialog):
             top.setToolTip(0, GAMES.get(game, game))
             self.tree.addTopLevelItem(top)
             for e in self.library.of_game(game):
-                title = e.title + (" (yours)" if not e.shipped and not e.saved else "")
+                title = list_title(e) + (" (yours)" if not e.shipped and not e.saved else "")
                 item = QTreeWidgetItem([title, str(e.turns) if e.turns else "", e.playing_text,
                                         e.ruleset_text])
                 item.setData(0, ENTRY, e)
@@ -275,6 +280,22 @@ class GameLibrary(QDialog):
             self.chosen.emit(path, bool(e is not None and e.saved))
 
 
+def default_scenario() -> Path | None:
+    """The scenario selected when nothing is open: the program's default (Demyansk scenario I)."""
+    from .app import default_file
+
+    return default_file()
+
+
+def list_title(e: LibraryEntry) -> str:
+    """A title as the list shows it under its game: without the game's name in front ("Black Wednesday 4: Melee
+    in Krasni Bor" -> "4: Melee in Krasni Bor"); the whole title is in the tooltip and the details."""
+    if e.title.startswith(e.game + " ") and len(e.title) > len(e.game) + 3:
+        rest = e.title[len(e.game) + 1:]
+        return rest[:1].upper() + rest[1:]
+    return e.title
+
+
 def entry_html(e: LibraryEntry) -> str:
     """What the library says of one scenario or saved game."""
     rows = [("Game", e.game), ("Situation", e.situation), ("Sides", ", ".join(e.sides)),
@@ -296,8 +317,13 @@ def entry_html(e: LibraryEntry) -> str:
 
 # ---------------------------------------------------------------- the play window's hooks
 def show_library(window, first_start: bool = False) -> GameLibrary:
-    """Open the library over the play window (not blocking); a scenario picked goes to its New game dialog, a saved
-    game is opened."""
+    """Open the library over the play window (not modal, so that a help page opened from it comes over it); a
+    scenario picked goes to its New game dialog, a saved game is opened."""
+    old = getattr(window, "library_dlg", None)
+    if old is not None and old.isVisible():        # asked again while open: the one already shown comes forward
+        old.raise_()
+        old.activateWindow()
+        return old
     current = getattr(window.scenario, "path", None) if window.scenario is not None else None
     own = games_folders() + [p for p in window.recent_files() if p.suffix == ".toml"]   # saved games opened lately
     dlg = GameLibrary(window, current=current, own=own, leave_out={Path(window.autosave)})
@@ -306,7 +332,8 @@ def show_library(window, first_start: bool = False) -> GameLibrary:
     dlg.chosen.connect(lambda path, saved: _chosen(window, path, saved))
     dlg.how_to_play.connect(window.menus.show_how_to_play)
     window.library_dlg = dlg
-    dlg.open()
+    dlg.setWindowModality(Qt.NonModal)             # not modal: How to play opens over it, not hidden behind it
+    dlg.show()
     return dlg
 
 

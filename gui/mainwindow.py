@@ -535,7 +535,7 @@ class MainWindow(QMainWindow):
         if getattr(self, "panels", None) is not None:
             self.panels.show_game(s)        # another kind of game: its own panels
         if s is None:
-            self.phase_bar.show_state("No game: open a scenario to play", False, False)
+            self.phase_bar.show_state("No game: File > New game… chooses one", False, False)
             self.phase_bar.next_act.setEnabled(False)
             self.guide_label.setText("Choose a game: File > New game… (or File > Open… for any file)")
             self.map_view.show_ready(())

@@ -64,6 +64,11 @@ def test_the_library_lists_every_shipped_scenario_under_its_game(qtbot, home):
     trapped = listed[(ROOT / "scenarios" / "demyansk-1-trapped.toml").resolve()]
     assert (trapped.sides, trapped.turns_text, trapped.playing_text, trapped.ruleset_text) == \
         (("German", "Soviet"), "10 turns", "1.5-3 hours", "Demyansk Pocket rules")
+    demyansk = tops["Demyansk Pocket"]             # the game's own rules first, the default scenario selected
+    assert [demyansk.child(j).text(0) for j in range(demyansk.childCount())] == \
+        ["Trapped!", "Campaign Game", "Trapped! (classic rules)"]
+    assert lib.current_entry() == trapped
+    assert tops["Black Wednesday"].child(3).text(0) == "3c: The Campaign (from Assault the Line)"   # under its game
     bw3c = listed[(ROOT / "scenarios" / "black-wednesday-3c-campaign.toml").resolve()]
     assert bw3c.turns == 82                        # the rulebook's count, from the turn track 0600 10 Feb-1700 11 Feb
     lib.select_title("Campaign Game")
@@ -188,6 +193,7 @@ def test_how_to_play_pages_exist_for_each_kind_of_game_and_speak_to_players(wind
     qtbot.mouseClick(lib.howto_button, Qt.LeftButton)
     help_window = window.menus.help_window
     assert help_window.isVisible() and help_window.page.endswith("how-to-play-tcs.md")
+    assert help_window.windowTitle() == "Sandtable help — How to play a TCS game"
     assert "Op Sheets" in help_window.browser.toPlainText()
     howto_menu = window.menus.how_to_play_menu
     assert [a.text() for a in howto_menu.actions()] == [title for title, _ in HOW_TO_PLAY.values()]

@@ -310,8 +310,13 @@ def read_library(shipped: Path, own: list[Path] = (), leave_out: set[Path] = fro
             for p in sorted(_toml_files(where, depth)):
                 add(p, False)
     rank = {g: i for i, g in enumerate(GAME_ORDER)}
+    own_rules: dict[str, dict[str, int]] = {}            # each game's own rules: the ruleset most of it is played with
+    for e in entries:
+        own_rules.setdefault(e.game, {}).setdefault(e.ruleset, 0)
+        own_rules[e.game][e.ruleset] += 1
+    main = {g: max(c, key=c.get) for g, c in own_rules.items()}
     entries.sort(key=lambda e: (rank.get(e.game, len(rank)), e.game == "Files that cannot be read", e.game,
-                                not e.shipped, e.saved))
+                                not e.shipped, e.saved, e.ruleset != main[e.game]))
     return Library(entries)
 
 

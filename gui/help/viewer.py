@@ -28,6 +28,20 @@ def help_documents() -> list[tuple[str, Path]]:
     return [("Getting started", GETTING_STARTED)] + [(title, path) for title, path in DOCUMENTS if path.is_file()]
 
 
+def document_title(path: Path) -> str:
+    """A document's own title (its first "# " heading), else its file name."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("# "):
+                    return line[2:].strip()
+                if line.strip():
+                    break
+    except (OSError, UnicodeDecodeError):
+        pass
+    return Path(path).name
+
+
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 
 
@@ -77,7 +91,7 @@ class HelpWindow(QMainWindow):
         """Render a Markdown document (links to other documents open here too)."""
         self.browser.setSource(QUrl.fromLocalFile(str(Path(path).resolve())), QTextDocument.MarkdownResource)
         self.page = str(Path(path).resolve())
-        self.setWindowTitle(f"Sandtable help — {Path(path).name}")
+        self.setWindowTitle(f"Sandtable help — {document_title(Path(path))}")
         self._present()
 
     def show_rules(self, game: GameRules, anchor: str | None = None) -> None:
