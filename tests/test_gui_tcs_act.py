@@ -147,3 +147,16 @@ def test_the_clock_panels_list_of_other_actions_is_in_words_with_the_action_as_i
     words = {c.others.itemText(i): c.others.itemData(i) for i in range(c.others.count())}
     assert words["1-1: change to Fire mode"] == "mode 1-1 fire"
     assert not any(t.startswith("mode ") for t in words)
+
+
+def test_a_move_mode_unit_dropped_on_an_adjacent_enemy_is_refused_fire_and_may_assault_instead(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B03.04")                 # next to 1-1 (Move mode, carrying out R1)
+    drag_through(qtbot, window, ["B02.04", "B03.04"])
+    panel = window.tcs.fire_panel
+    assert panel.isVisible() and not panel.fire_btn.isEnabled()
+    assert panel.verdict.text() == "Refused — TCS 5.0: 1-1 is in Move mode; only units in Fire mode fire"
+    assert panel.assault_btn.isVisibleTo(panel) and panel.assault == "assault 1-1 B03.04"
+    n = len(window.session.game.log)
+    panel.assault_btn.click()
+    assert window.session.game.log[n].action.text() == "assault 1-1 B03.04" and not panel.isVisible()

@@ -29,6 +29,7 @@ class FirePanel(QDialog):
         self.firer = ""
         self.hex = ""
         self.preview = None
+        self.assault = ""                 # the assault (or overrun) the unit may make on this hex instead, if any
         lay = QVBoxLayout(self)
         self.title = QLabel()
         self.title.setWordWrap(True)
@@ -58,6 +59,10 @@ class FirePanel(QDialog):
         self.together.itemChanged.connect(lambda _item: self._work())
         lay.addWidget(self.together)
         row = QHBoxLayout()
+        self.assault_btn = QPushButton("Assault instead")        # a Move-mode unit next to the enemy (TCS 15.0)
+        self.assault_btn.setToolTip("The unit may assault this hex now: it moves into it and both sides fire")
+        self.assault_btn.clicked.connect(self._assault)
+        row.addWidget(self.assault_btn)
         row.addStretch(1)
         self.fire_btn = QPushButton("Fire")
         self.cancel_btn = QPushButton("Cancel")
@@ -108,6 +113,8 @@ class FirePanel(QDialog):
         self.together.blockSignals(False)
         self.with_label.setVisible(self.together.count() > 0)
         self.together.setVisible(self.together.count() > 0)
+        self.assault = next((t for t in (f"assault {firer} {hex_id}", f"overrun {firer} {hex_id}") if t in legal), "")
+        self.assault_btn.setVisible(bool(self.assault))
         self._work()
 
     def kind(self) -> tuple[str, str]:
@@ -158,7 +165,7 @@ class FirePanel(QDialog):
             QTreeWidgetItem(self.working, [s.text, s.rule])
         if pv.results:
             known = ", ".join(f"{r}: {v}" for r, v in sorted(pv.results.items()))
-            QTreeWidgetItem(self.working, [f"results known for column {pv.columns[0]}: {known}", "your chart"])
+            QTreeWidgetItem(self.working, [f"results this game has read for column {pv.columns[0]}: {known}", ""])
         elif pv.columns:
             QTreeWidgetItem(self.working, [f"the result for column {pv.columns[0]} and the roll is read from your "
                                            "chart, or asked once rolled", ""])
@@ -175,6 +182,12 @@ class FirePanel(QDialog):
             it = self.working.topLevelItem(i)
             out.append(f"{it.text(0)} ({it.text(1)})" if it.text(1) else it.text(0))
         return out
+
+    def _assault(self) -> None:
+        if self.assault:
+            action = self.assault
+            self.accept()
+            self.fire.emit(action)
 
     def _fire(self) -> None:
         if self.preview is not None and self.preview.legal:

@@ -33,7 +33,9 @@ Actions and their text forms (``parse_action`` reads them, ``text()`` writes the
 Queries for the panels: ``clock``, ``acting_side``, ``sequence``, ``current``,
 ``turn_info`` (clock, weather, visibility), ``ammunition``,
 ``op_sheet_geometry`` (objective and route as shapely geometry), ``unit_status``,
-``overwatchers``; moves are one hex each, so ``legal_actions`` lists every destination.
+``overwatchers``, ``why_idle``; moves are one hex each, so ``legal_actions`` lists every destination.
+What a unit may do and why not, and a fire's working before its roll: ``explain.py`` (``why_not``,
+``fire_preview``, ``unit_options``, ``action_label``).
 
 Pending entries in ``state.pending``: ``{"kind": "chart", "prompt": ChartPrompt}`` or
 ``{"kind": "choice", "what", "side", "options", "text"}``.

@@ -107,7 +107,24 @@ def why_not(rules, st, uid: str, kind: str, target: str | None = None) -> Illega
 
 
 def _legal(rules, st) -> list:
-    return rules.legal_actions(st)
+    """``rules.legal_actions(st)``, listed once for a position: a menu, a drag and each hover over an enemy ask
+    again about the same one (the position is told by what the listing reads, so a state changed in place is
+    listed again)."""
+    key = _position(st)
+    memo = getattr(rules, "_explain_legal", None)
+    if memo is not None and memo[0] is st and memo[1] == key:
+        return memo[2]
+    out = rules.legal_actions(st)
+    rules._explain_legal = (st, key, out)
+    return out
+
+
+def _position(st) -> tuple:
+    return (st.turn, st.step, st.over, len(st.pending), len(st.markers), len(st.missions), tuple(st.order),
+            tuple(sorted(st.marks.items())), sum(len(c) for c in st.memory.cells.values()),
+            tuple((u.hex, u.mode, u.fired, u.morale_state, u.mp_used, u.sheet, u.steps_lost)
+                  for u in st.units.values()),
+            tuple((k, s.implemented, tuple(s.units)) for k, s in st.sheets.items()))
 
 
 # ---------------------------------------------------------------- spotting, in words (TCS 11.0)
