@@ -56,6 +56,7 @@ class GameLibrary(QDialog):
 
     chosen = Signal(str, bool)
     how_to_play = Signal(str)             # the kind of game whose How to play page is asked for
+    rules_reference = Signal(str)         # the game (as refusals cite it) whose rules reference is asked for
 
     def __init__(self, parent=None, current: str | Path | None = None, own: list[Path] | None = None,
                  leave_out: set[Path] = frozenset(), shipped: Path | None = None):
@@ -231,7 +232,7 @@ class GameLibrary(QDialog):
             kind = first.how_to_play if first is not None else ""
             howto = (f"<p><a href='howto:{kind}'>{html.escape(how_to_play_title(kind))}</a></p>" if kind else "")
             self.details.setHtml(f"<h2>{html.escape(game)}</h2><p>{html.escape(GAMES.get(game, ''))}</p>{howto}"
-                                 "<p>Pick one of its scenarios in the list.</p>")
+                                 f"{rules_link(game)}<p>Pick one of its scenarios in the list.</p>")
         else:
             self.details.setHtml(entry_html(e))
         kind = self._kind()
@@ -250,6 +251,8 @@ class GameLibrary(QDialog):
     def _link(self, url) -> None:
         if url.scheme() == "howto":
             self.how_to_play.emit(url.path())
+        elif url.scheme() == "rules":
+            self.rules_reference.emit(url.path())
 
     def _ask_how_to_play(self) -> None:
         kind = self._kind()
@@ -296,6 +299,14 @@ def list_title(e: LibraryEntry) -> str:
     return e.title
 
 
+def rules_link(game: str) -> str:
+    """A link to the game's rules reference in Help (for the games the reference covers), else nothing."""
+    from .help.reference import CITED_AS
+
+    cited = CITED_AS.get(game)
+    return f"<p><a href='rules:{html.escape(cited)}'>Rules reference: {html.escape(game)}</a></p>" if cited else ""
+
+
 def entry_html(e: LibraryEntry) -> str:
     """What the library says of one scenario or saved game."""
     rows = [("Game", e.game), ("Situation", e.situation), ("Sides", ", ".join(e.sides)),
@@ -312,6 +323,7 @@ def entry_html(e: LibraryEntry) -> str:
              if e.how_to_play else "")
     where = "shipped with Sandtable" if e.shipped else str(e.path)
     return (f"<h2>{html.escape(e.title)}</h2><table cellspacing='0' cellpadding='3'>{table}</table>{howto}"
+            f"{rules_link(e.game) if e.ruleset != 'classic' else ''}"
             f"<p style='color: #666'>{html.escape(e.path.name)} — {html.escape(where)}</p>")
 
 
@@ -331,6 +343,7 @@ def show_library(window, first_start: bool = False) -> GameLibrary:
         dlg.setWindowTitle("Welcome to Sandtable — choose a game")
     dlg.chosen.connect(lambda path, saved: _chosen(window, path, saved))
     dlg.how_to_play.connect(window.menus.show_how_to_play)
+    dlg.rules_reference.connect(window.menus.show_rule)
     window.library_dlg = dlg
     dlg.setWindowModality(Qt.NonModal)             # not modal: How to play opens over it, not hidden behind it
     dlg.show()

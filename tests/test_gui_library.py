@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QStandardPaths, Qt
+from PySide6.QtCore import QStandardPaths, Qt, QUrl
 
 from engine.errors import BadFile
 from engine.fileio import read_toml
@@ -183,7 +183,7 @@ def test_how_to_play_pages_exist_for_each_kind_of_game_and_speak_to_players(wind
             assert words in text, (page.name, words)
     tcs = " ".join(how_to_play_page("tcs").read_text("utf-8").split())
     for words in ("Op Sheet", "Move or Fire mode", "Printed chart", "Enter this result", "chart book",
-                  "Next step", "Implement", "Place mission"):
+                  "Next step", "Implement", "Place mission", "right-click"):
         assert words in tcs
     window.show()
     window.new_act.trigger()
@@ -195,6 +195,9 @@ def test_how_to_play_pages_exist_for_each_kind_of_game_and_speak_to_players(wind
     assert help_window.isVisible() and help_window.page.endswith("how-to-play-tcs.md")
     assert help_window.windowTitle() == "Sandtable help — How to play a TCS game"
     assert "Op Sheets" in help_window.browser.toPlainText()
+    assert "Rules reference: Leros" in lib.details.toPlainText()
+    lib.details.anchorClicked.emit(QUrl("rules:Leros"))   # the link beside How to play, clicked
+    assert help_window.page.startswith("rules:Leros") and "Leros: rules reference" in help_window.browser.toPlainText()
     howto_menu = window.menus.how_to_play_menu
     assert [a.text() for a in howto_menu.actions()] == [title for title, _ in HOW_TO_PLAY.values()]
     howto_menu.actions()[0].trigger()
