@@ -208,23 +208,33 @@ def _scenario_entry(path: Path, top: dict, head: dict, sides: list, others: dict
                         shipped=shipped)
 
 
-def read_entry(path: str | Path, shipped: bool = False) -> LibraryEntry | None:
+def read_entry(path: str | Path, shipped: bool = False, known: dict | None = None) -> LibraryEntry | None:
     """The library's entry for a scenario or saved game file; None for a file that is neither (a map, a chart
-    book, a list of recent files); an entry carrying ``problem`` for one that cannot be read."""
+    book, a list of recent files); an entry carrying ``problem`` for one that cannot be read.  ``known``: entries
+    already read, by resolved path (a saved game's scenario is then read once for all its saves)."""
     path = Path(path)
+    if known is None:
+        return _read(path, shipped, None)
+    key = path.resolve()
+    if key not in known:
+        known[key] = _read(path, shipped, known)
+    return known[key]
+
+
+def _read(path: Path, shipped: bool, known: dict | None) -> LibraryEntry | None:
     try:
         top, head, sides, others = _head(path)
     except (BadFile, OSError, UnicodeDecodeError) as e:
         why = str(e.problems[0]) if isinstance(e, BadFile) and e.problems else str(e)
         return LibraryEntry(path=path, title=path.stem, game="Files that cannot be read", problem=why)
     if "seed" in top and "scenario" in top and isinstance(top.get("scenario"), str):
-        return _saved_entry(path, top)
+        return _saved_entry(path, top, known)
     if not head:
         return None
     return _scenario_entry(path, top, head, sides, others, shipped)
 
 
-def _saved_entry(path: Path, top: dict) -> LibraryEntry:
+def _saved_entry(path: Path, top: dict, known: dict | None = None) -> LibraryEntry:
     """A saved game: its scenario's title, game and sides, with its seed and the number of actions in its log."""
     scen = Path(str(top["scenario"]))
     if not scen.is_absolute():
@@ -234,7 +244,7 @@ def _saved_entry(path: Path, top: dict) -> LibraryEntry:
 
         shipped = content.scenarios() / scen.name
         scen = shipped if shipped.is_file() else scen
-    base = read_entry(scen) if scen.is_file() else None
+    base = read_entry(scen, known=known) if scen.is_file() else None
     actions = _count_actions(path)
     saved_text = f"seed {top.get('seed')}, {actions} action(s) in its log" if actions is not None else \
         f"seed {top.get('seed')}"
@@ -289,6 +299,7 @@ def read_library(shipped: Path, own: list[Path] = (), leave_out: set[Path] = fro
     ``depth`` levels down, or single files), files in ``leave_out`` (the autosave) left out."""
     entries: list[LibraryEntry] = []
     seen: set[Path] = set()
+    known: dict = {}                     # entries read, so that a scenario saved many times is read once
     leave = {Path(p).resolve() for p in leave_out}
 
     def add(path: Path, is_shipped: bool):
@@ -296,7 +307,7 @@ def read_library(shipped: Path, own: list[Path] = (), leave_out: set[Path] = fro
         if key in seen or key in leave:
             return
         seen.add(key)
-        e = read_entry(path, shipped=is_shipped)
+        e = read_entry(path, shipped=is_shipped, known=known)
         if e is not None:
             entries.append(e)
 
