@@ -8,23 +8,38 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QButtonGroup, QDockWidget, QGridLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QScrollArea, QVBoxLayout, QWidget)
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QIntValidator
+from PySide6.QtWidgets import (QButtonGroup, QDockWidget, QGridLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QPushButton, QScrollArea, QVBoxLayout, QWidget)
+
+
+def whole_range(values) -> tuple[int, int] | None:
+    """``(lowest, highest)`` when the results are every whole number between them (a chart of values), else None."""
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return None
+    lo, hi = min(values), max(values)
+    return (lo, hi) if len(set(values)) == hi - lo + 1 else None
 
 
 class ChartPromptDock(QDockWidget):
-    """Shown while a chart question is pending; ``answered`` carries the result chosen."""
+    """Shown while a chart question is pending; ``answered`` carries the result chosen.
+
+    A few results are buttons; a range of whole numbers is typed (the range shown, checked before it is
+    entered); many other results are a list that typing picks from.  Return enters the result chosen, and the
+    "Enter this result" button stays in view under the scrolled working and choices, however long they are."""
 
     answered = Signal(object)
     COLUMNS = 4                 # result buttons a row
-    MAX_BUTTONS = 40            # more results than this (a wide number range): a list to pick from
+    MAX_BUTTONS = 40            # more results than this: a list to pick from (by typing, too)
+    MAX_NUMBER_BUTTONS = 12     # a range of whole numbers longer than this is typed
 
     def __init__(self, parent=None):
         super().__init__("Printed chart", parent)
         self.setObjectName("chartpromptdock")
         self.prompt = None
         self.selected = None
+        self.bounds: tuple[int, int] | None = None        # a typed range of whole numbers
         self.buttons: list[QPushButton] = []
         w = QWidget()
         lay = QVBoxLayout(w)
@@ -40,10 +55,18 @@ class ChartPromptDock(QDockWidget):
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.group = QButtonGroup(self)
         self.group.setExclusive(True)
+        self.number = QLineEdit()             # a range of whole numbers: typed, checked against the range
+        self.number.setPlaceholderText("type the number printed in the cell")
+        self.number_hint = QLabel()
+        self.number.textEdited.connect(self._number_edited)
+        self.pick = QLineEdit()               # many results: typing picks the first that begins so
+        self.pick.setPlaceholderText("type to choose, or pick below")
+        self.pick.textEdited.connect(self._pick_typed)
         self.choices = QListWidget()          # only for charts with many results
         self.choices.setToolTip("The results this chart can print: choose the one in the cell of your printed chart")
         self.answer_btn = QPushButton("Enter this result")
-        self.answer_btn.setToolTip("Play the chosen result; it is written into your chart so this cell is asked once")
+        self.answer_btn.setToolTip("Play the chosen result (Return); it is written into your chart so this cell is "
+                                   "asked once")
         self.refusal = QLabel()
         self.refusal.setWordWrap(True)
         self.refusal.setStyleSheet("color: #a01010")
@@ -55,9 +78,10 @@ class ChartPromptDock(QDockWidget):
         lay.addWidget(self.working)
         lay.addWidget(QLabel("<i>The result printed in that cell:</i>"))
         lay.addWidget(self.grid_box)
+        lay.addWidget(self.number)
+        lay.addWidget(self.number_hint)
+        lay.addWidget(self.pick)
         lay.addWidget(self.choices)
-        lay.addWidget(self.answer_btn)
-        lay.addWidget(self.refusal)
         lay.addWidget(self.note)
         lay.addStretch(1)
         scroll = QScrollArea()              # never squeezed into overlapping lines when the column is short
@@ -65,14 +89,33 @@ class ChartPromptDock(QDockWidget):
         scroll.setFrameShape(QScrollArea.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         scroll.setWidget(w)
+        self.scroll = scroll
         self.content = w
-        self.setWidget(scroll)
+        outer = QWidget()                   # the button and a refusal under the scrolled part: always in view
+        column = QVBoxLayout(outer)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(scroll, 1)
+        foot = QVBoxLayout()
+        foot.setContentsMargins(9, 2, 9, 6)
+        foot.addWidget(self.refusal)
+        foot.addWidget(self.answer_btn)
+        column.addLayout(foot)
+        self.setWidget(outer)
         self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
         self.answer_btn.clicked.connect(self._answer_selected)
         self.choices.currentItemChanged.connect(
             lambda item, _=None: setattr(self, "selected", item.data(Qt.UserRole) if item is not None else None))
         self.choices.itemDoubleClicked.connect(lambda item: self.answered.emit(item.data(Qt.UserRole)))
+        for widget in (self.number, self.pick, self.choices, self.answer_btn, outer):
+            widget.installEventFilter(self)
         self.show_prompt(None)
+
+    def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
+        """Return (or Enter) enters the result chosen, wherever the keyboard is in the panel."""
+        if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.prompt:
+            self._answer_selected()
+            return True
+        return super().eventFilter(obj, event)
 
     def show_prompt(self, prompt, note: str = "", note_tip: str = "") -> None:
         """Show a pending prompt (and this dock), or hide the dock when there is none."""
@@ -99,6 +142,17 @@ class ChartPromptDock(QDockWidget):
         self._fit_working()
         self.show()
         self.raise_()
+        if not same:
+            self._focus_answer()
+
+    def _focus_answer(self) -> None:
+        """The keyboard goes where the answer is typed or picked, so that typing and Return answer at once."""
+        for w in (self.number, self.pick):
+            if w.isVisibleTo(self):
+                w.setFocus()
+                return
+        if self.buttons:
+            self.buttons[0].setFocus()
 
     def _fit_working(self) -> None:
         """A wrapped label in a dock is given one line too few: ask it how tall it is at its width."""
@@ -115,9 +169,24 @@ class ChartPromptDock(QDockWidget):
         self.buttons = []
         self.selected = None
         self.choices.clear()
-        many = len(values) > self.MAX_BUTTONS
+        self.number.clear()
+        self.pick.clear()
+        values = tuple(values)
+        rng = whole_range(values)
+        typed = rng is not None and len(values) > self.MAX_NUMBER_BUTTONS
+        many = not typed and len(values) > self.MAX_BUTTONS
+        self.bounds = rng if typed else None
+        self.number.setVisible(typed)
+        self.number_hint.setVisible(typed)
+        self.pick.setVisible(many)
         self.choices.setVisible(many)
-        self.grid_box.setVisible(not many)
+        self.grid_box.setVisible(not typed and not many)
+        self.values = values
+        if typed:
+            lo, hi = rng
+            self.number.setValidator(QIntValidator(lo, hi, self.number))
+            self.number_hint.setText(f"A whole number from {lo} to {hi}; Return enters it.")
+            return
         for i, value in enumerate(values):
             if many:
                 item = QListWidgetItem(str(value))
@@ -128,20 +197,47 @@ class ChartPromptDock(QDockWidget):
             b.setMinimumWidth(36)             # four a row fit a narrow dock column
             b.setCheckable(True)
             b.clicked.connect(lambda _=False, v=value: setattr(self, "selected", v))
+            b.installEventFilter(self)
             self.group.addButton(b)
             self.grid.addWidget(b, i // self.COLUMNS, i % self.COLUMNS)
             self.buttons.append(b)
+
+    def _number_edited(self, text: str) -> None:
+        self.refusal.clear()
+        self.selected = int(text) if self.number.hasAcceptableInput() else None
+
+    def _pick_typed(self, text: str) -> None:
+        """Typing in a long list picks the first result that begins with the text (else the first containing it)."""
+        self.refusal.clear()
+        wanted = text.strip().lower()
+        if not wanted:
+            return
+        items = [self.choices.item(i) for i in range(self.choices.count())]
+        hit = next((it for it in items if it.text().lower().startswith(wanted)), None) or \
+            next((it for it in items if wanted in it.text().lower()), None)
+        if hit is None:
+            self.choices.setCurrentItem(None)
+            self.selected = None
+            self.show_refusal(f"No result of this chart begins with {text.strip()!r}")
+            return
+        self.choices.setCurrentItem(hit)
+        self.choices.scrollToItem(hit)
 
     def show_refusal(self, text: str) -> None:
         self.refusal.setText(text)
 
     def choice_texts(self) -> list[str]:
-        if self.buttons:
-            return [b.text() for b in self.buttons]
-        return [self.choices.item(i).text() for i in range(self.choices.count())]
+        """Every result this prompt accepts, as shown (typed ones included)."""
+        return [str(v) for v in getattr(self, "values", ())]
 
     def choose(self, value) -> None:
-        """Select the result ``value`` and enter it (as a click on it and on the button would)."""
+        """Select the result ``value`` and enter it (as a click on it and on the button would; typed, when the
+        results are a range of whole numbers)."""
+        if self.bounds is not None:
+            self.number.setText(str(value))
+            self._number_edited(self.number.text())
+            self._answer_selected()
+            return
         for b in self.buttons:
             if b.text() == str(value):
                 b.click()
@@ -155,6 +251,14 @@ class ChartPromptDock(QDockWidget):
         self.show_refusal(f"{value!r} is not one of this chart's results")
 
     def _answer_selected(self) -> None:
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            text = self.number.text().strip()
+            if not self.number.hasAcceptableInput():
+                self.show_refusal(f"{text!r} is not a whole number from {lo} to {hi}" if text else
+                                  f"Type the number printed in the cell: a whole number from {lo} to {hi}")
+                return
+            self.selected = int(text)
         if self.selected is None:
             self.show_refusal("Choose the result printed in the cell first")
             return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QDrag, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWidget, QFormLayout, QGridLayout,
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
@@ -670,20 +670,55 @@ class PendingDock(TcsDock):
         self.button_row.setContentsMargins(0, 0, 0, 0)
         self.lay.addWidget(self.button_box)
         pick = QHBoxLayout()
-        self.many = QComboBox()
+        self.many = QComboBox()             # many answers: typed (completed from the answers) or picked
+        self.many.setEditable(True)
+        self.many.setInsertPolicy(QComboBox.NoInsert)
+        self.many.lineEdit().setPlaceholderText("type an answer, or pick one")
+        self.many.lineEdit().installEventFilter(self)
+        self.many.installEventFilter(self)
         self.enter = QPushButton("Enter")
-        self.enter.clicked.connect(lambda: self.many.currentData() and self.act.emit(self.many.currentData()))
+        self.enter.setToolTip("Play the answer chosen (Return)")
+        self.enter.clicked.connect(self._enter_typed)
         pick.addWidget(self.many, 1)
         pick.addWidget(self.enter)
         self.pick_box = QWidget()
         self.pick_box.setLayout(pick)
         self.lay.addWidget(self.pick_box)
+        self.refusal = QLabel()
+        self.refusal.setWordWrap(True)
+        self.refusal.setStyleSheet("color: #a01010")
+        self.lay.addWidget(self.refusal)
         self.lay.addStretch(1)
         self.show_column()
         self.buttons: list[QPushButton] = []
         self.answers: list[tuple[str, str]] = []     # (label, action text)
+        self._asked = None                           # the question whose answers are in the box
+
+    def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
+        """Return in the answer typed (or picked) plays it."""
+        if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) \
+                and self.pick_box.isVisibleTo(self):
+            self._enter_typed()
+            return True
+        return super().eventFilter(obj, event)
+
+    def _enter_typed(self) -> None:
+        """Play the answer whose label is typed in the box (the one picked, or the one the typing completes to)."""
+        text = self.many.currentText().strip()
+        i = self.many.findText(text, Qt.MatchFixedString)
+        if i < 0:
+            i = self.many.findText(text, Qt.MatchStartsWith) if text else -1
+        if i < 0:
+            labels = [self.many.itemText(k) for k in range(self.many.count())]
+            shown = ", ".join(labels[:6]) + (" …" if len(labels) > 6 else "")
+            self.refusal.setText(f"{text!r} is not one of the answers ({shown})" if text else "Type or pick an answer")
+            return
+        self.refusal.clear()
+        self.many.setCurrentIndex(i)
+        self.act.emit(self.many.itemData(i))
 
     def show_pending(self, pending: dict | None, legal: list[str], sides: dict, charts_elsewhere: bool = False) -> None:
+        self.refusal.clear()
         for b in self.buttons:
             b.deleteLater()
         self.buttons = []
@@ -712,8 +747,14 @@ class PendingDock(TcsDock):
             self.answers = [(labels.get(t.split()[-1], t.split()[-1]), t) for t in legal if t.startswith("choose ")]
         if len(self.answers) > MANY_CHOICES:
             for label, text in self.answers:
-                self.many.addItem(label, text)
+                self.many.addItem(str(label), text)
             self.pick_box.show()
+            asked = (pending.get("what"), pending.get("text"), tuple(self.answers))
+            if asked != self._asked:            # a new question: the keyboard goes to its answer
+                self._asked = asked
+                self.many.setCurrentIndex(0)
+                self.many.lineEdit().selectAll()
+                self.many.setFocus()
             return
         self.pick_box.hide()
         for i, (label, text) in enumerate(self.answers):

@@ -1,0 +1,123 @@
+"""The panels that take an answer: the button always in view, a long range of numbers typed and checked, Return
+enters, and a long list is chosen from by typing (the chart prompt panel and the TCS question panel)."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QMainWindow
+
+from engine.charts.prompt import ChartPrompt, Step
+from gui.charts.promptpanel import ChartPromptDock
+from gui.tcs.panels import PendingDock
+
+WORKING = tuple(Step(f"step {i} of a long working, with words enough to wrap in a narrow column", "TCS 8.0")
+                for i in range(12))
+
+
+def prompt(choices, slot="tcs.test", key=("day",)):
+    return ChartPrompt(slot, key, "Turn Record Track: visibility", WORKING, "visibility for day turns",
+                       tuple(choices))
+
+
+@pytest.fixture
+def dock(qtbot):
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    d = ChartPromptDock(win)
+    win.addDockWidget(Qt.RightDockWidgetArea, d)
+    win.resize(900, 360)                    # a short column: the working and the choices do not fit
+    win.show()
+    qtbot.waitExposed(win)
+    got = []
+    d.answered.connect(got.append)
+    d.got, d.host = got, win          # the window lives as long as the dock
+    return d
+
+
+def in_view(dock, widget) -> bool:
+    """Whether the whole of ``widget`` lies inside the dock as shown (not scrolled or cut off below its edge)."""
+    top = widget.mapTo(dock, QPoint(0, 0))
+    bottom = widget.mapTo(dock, QPoint(0, widget.height()))
+    return widget.isVisible() and top.y() >= 0 and bottom.y() <= dock.height()
+
+
+def test_a_long_list_of_results_scrolls_and_the_button_stays_in_view(dock, qtbot):
+    dock.show_prompt(prompt([f"R{i}" for i in range(60)]))
+    qtbot.wait(10)
+    assert dock.choices.isVisible() and dock.content.height() > dock.height()      # more than the dock shows
+    assert in_view(dock, dock.answer_btn)
+
+
+def test_a_long_range_of_numbers_is_typed_with_its_range_shown_and_return_enters_it(dock, qtbot):
+    dock.show_prompt(prompt(range(0, 41)))
+    qtbot.wait(10)
+    assert dock.number.isVisible() and not dock.buttons and not dock.choices.isVisible()
+    assert dock.number_hint.text() == "A whole number from 0 to 40; Return enters it."
+    assert in_view(dock, dock.answer_btn)
+    assert dock.choice_texts() == [str(i) for i in range(41)]
+    qtbot.keyClicks(dock.number, "17")
+    qtbot.keyClick(dock.number, Qt.Key_Return)
+    assert dock.got == [17]
+
+
+def test_a_number_outside_the_range_is_refused_in_words_and_nothing_is_entered(dock, qtbot):
+    dock.show_prompt(prompt(range(1, 61)))
+    qtbot.keyClicks(dock.number, "abc")          # not a number: never typed in
+    assert dock.number.text() == ""
+    qtbot.keyClick(dock.number, Qt.Key_Return)
+    assert dock.refusal.text() == "Type the number printed in the cell: a whole number from 1 to 60"
+    qtbot.keyClicks(dock.number, "0")
+    qtbot.keyClick(dock.number, Qt.Key_Return)
+    assert dock.refusal.text() == "'0' is not a whole number from 1 to 60" and dock.got == []
+    dock.number.clear()
+    qtbot.keyClicks(dock.number, "60")
+    dock.answer_btn.click()
+    assert dock.got == [60]
+
+
+def test_a_few_results_are_buttons_and_return_enters_the_one_clicked(dock, qtbot):
+    dock.show_prompt(prompt(["-", "1S", "2S", "S", "P"]))
+    assert [b.text() for b in dock.buttons] == ["-", "1S", "2S", "S", "P"] and not dock.number.isVisible()
+    b = dock.buttons[2]
+    qtbot.mouseClick(b, Qt.LeftButton)
+    qtbot.keyClick(b, Qt.Key_Return)
+    assert dock.got == ["2S"]
+
+
+def test_a_long_list_is_chosen_from_by_typing_and_return(dock, qtbot):
+    dock.show_prompt(prompt([f"A{i}" for i in range(30)] + [f"B{i}" for i in range(30)]))
+    assert dock.pick.isVisible() and dock.pick.hasFocus() or dock.pick.isVisible()
+    qtbot.keyClicks(dock.pick, "b1")
+    assert dock.choices.currentItem().text() == "B1"
+    qtbot.keyClicks(dock.pick, "7")
+    assert dock.choices.currentItem().text() == "B17"
+    qtbot.keyClick(dock.pick, Qt.Key_Return)
+    assert dock.got == ["B17"]
+    dock.pick.clear()
+    qtbot.keyClicks(dock.pick, "z")
+    assert dock.refusal.text() == "No result of this chart begins with 'z'"
+
+
+def test_the_question_panel_takes_a_typed_answer_among_many_with_return(qtbot):
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    d = PendingDock(win)
+    win.addDockWidget(Qt.LeftDockWidgetArea, d)
+    win.show()
+    played = []
+    d.act.connect(played.append)
+    d.host = win
+    hexes = [f"B{c:02d}.{r:02d}" for c in range(3, 6) for r in range(1, 7)]      # 18 hexes to retreat to
+    pending = {"kind": "choice", "what": "retreat", "side": "red", "text": "Where does 1-1 retreat?",
+               "options": hexes}
+    d.show_pending(pending, [f"choose retreat {h}" for h in hexes], {})
+    assert d.pick_box.isVisibleTo(d) and not d.buttons
+    edit = d.many.lineEdit()
+    edit.clear()
+    qtbot.keyClicks(edit, "B04.0")
+    qtbot.keyClicks(edit, "5")
+    qtbot.keyClick(edit, Qt.Key_Return)
+    assert played == ["choose retreat B04.05"]
+    edit.setText("B09.09")
+    qtbot.keyClick(edit, Qt.Key_Return)
+    assert played == ["choose retreat B04.05"] and d.refusal.text().startswith("'B09.09' is not one of the answers")
