@@ -144,3 +144,63 @@ def test_why_idle_says_why_a_unit_can_do_nothing():
     assert "it may not change to move mode (TCS 13.0: 1-3 is paralyzed and cannot change mode)" in e.message
     assert g.rules.why_idle(g.state, "1-1") is None                   # 1-1 may move
     assert g.rules.why_idle(g.state, "B-1").rule == "TCS sequence of play"
+
+
+def test_every_action_has_words_for_the_lists_with_its_rule_where_a_game_adds_its_own():
+    from pathlib import Path
+
+    from engine.rulesets.tcs import rules_for_path
+
+    g = at_red_action()
+    words = {t: action_label(g.rules, g.state, g.rules.parse_action(t)) for t in (
+        "mode 1-3 move", "sfa 1-3 at B08.07", "assault 1-1+1-2 B03.04", "mission Bty-1 B08.07 by FO-R smoke",
+        "airstrike B08.07", "end")}
+    assert words == {"mode 1-3 move": "1-3: change to Move mode (costs half its movement allowance: 3 of 6 MPs)",
+                     "sfa 1-3 at B08.07": "1-3: suppressive fire (SFA) at B08.07 (B-1)",
+                     "assault 1-1+1-2 B03.04": "1-1+1-2: assault B03.04",
+                     "mission Bty-1 B08.07 by FO-R smoke": "Fire mission: Bty-1 on B08.07, smoke, spotted by FO-R",
+                     "airstrike B08.07": "Air strike on B08.07", "end": "End this step"}
+    leros = rules_for_path(Path(__file__).resolve().parent.parent / "scenarios" / "leros-1-curtain-rises.toml")
+    st = leros.initial_state(3)
+    assert action_label(leros, st, leros.parse_action("plan J1 A+B dz B12.05")) == "Load A+B in J1 to drop on B12.05"
+    assert action_label(leros, st, leros.parse_action("demand")) == "Demand the enemy's surrender (Leros 1.3)"
+
+
+def bw4_at_soviet_action():
+    """Black Wednesday 4 at its first Soviet Action Phase, played with the TEST chart book (not printed values)."""
+    from bw_book import SCENARIO, bw_memory
+    from engine.game import Game
+    from engine.rulesets.tcs import rules_for_path
+
+    r = rules_for_path(SCENARIO)
+    g = Game(r, 4, str(SCENARIO))
+    g.state = r.initial_state(4, memory=bw_memory())
+    while r.current(g.state)[1:] != ("action", "soviet"):
+        p = g.state.pending
+        if p:
+            assert p[0]["kind"] == "choice", p[0]["prompt"].text()        # the book answers every printed value
+            g.play(f"choose {p[0]['what']} soviet")
+        else:
+            g.play("end")
+    return g
+
+
+def test_black_wednesday_4_fire_at_the_front_and_into_krasni_bor_in_words():
+    g = bw4_at_soviet_action()
+    r, st = g.rules, g.state
+    assert str(why_not(r, st, "1-269-63Gd:2Co-P1", "area", "B34.13")) == \
+        "TCS 8.0: B34.13 is 6 hexes from 1-269-63Gd:2Co-P1, beyond its range of 4 (6 > 4)"
+    pv = fire_preview(r, st, "2-269-63Gd:2Co-P1", "B34.13")                  # from B30.15, 4 hexes, in the open
+    assert pv.legal and pv.columns == [3] and "no column shift" in [s.text for s in pv.lines]
+    st.units["2-269-63Gd:2Co-P1"].hex = r.hex("B39.15")                       # two hexes from B41.15, a building
+    assert str(why_not(r, st, "2-269-63Gd:2Co-P1", "area", "B41.15")) == (
+        "TCS 11.0: 2-269-63Gd:2Co-P1 spots no enemy unit in B41.15: no line of sight from B39.15 to B41.15: "
+        "building in B40.16/B40.15 blocks it")                                   # along their hexside
+    st.units["2-269-63Gd:2Co-P1"].hex = r.hex("B40.15")                       # next to it
+    pv = fire_preview(r, st, "2-269-63Gd:2Co-P1", "B41.15")
+    assert pv.legal, pv.refusal
+    assert [s.show() for s in pv.lines[3:]] == ["column 3 (firepower 3, Area Fire Column Table) (TCS 8.0)",
+                                                "-2 Protective target (TCS 8.0)",
+                                                "column 1 on the Area Fire Table, roll 2d6 (TCS 8.0)"]
+    opts = {o.label: o for o in unit_options(r, st, "2-269-63Gd:2Co-P1")}
+    assert opts["Area fire at B41.15 (" + ", ".join(k for k in r.units_at(st, r.hex("B41.15"))) + ")"].legal

@@ -39,6 +39,11 @@ class Embark:
     def text(self) -> str:
         return f"embark {self.boat} {'+'.join(self.units)} lz {self.lz}" + (f" sheet {self.sheet}" if self.sheet else "")
 
+    def words(self, rules, st) -> str:
+        """In a list: ``Embark 1-KB on boat B1 for landing zone 2`` (Leros 1.2e)."""
+        return f"Embark {'+'.join(self.units)} on {self.boat} for landing zone {self.lz}" \
+            + (f" (Op Sheet {self.sheet})" if self.sheet else "")
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -49,6 +54,10 @@ class Plan:
     def text(self) -> str:
         return f"plan {self.plane} {'+'.join(self.units)} dz {self.dz}"
 
+    def words(self, rules, st) -> str:
+        """In a list: ``Load 1-FJ in Ju-52 J1 to drop on B12.05`` (Leros 3.6c-d)."""
+        return f"Load {'+'.join(self.units)} in {self.plane} to drop on {self.dz}"
+
 
 @dataclass(frozen=True)
 class PlaneOrder:
@@ -58,6 +67,9 @@ class PlaneOrder:
     def text(self) -> str:
         return f"{self.verb} {self.plane}"
 
+    def words(self, rules, st) -> str:
+        return f"{self.plane} takes off (Leros 3.6b)" if self.verb == "takeoff" else f"Call off {self.plane}'s flight"
+
 
 @dataclass(frozen=True)
 class Drift:
@@ -66,11 +78,17 @@ class Drift:
     def text(self) -> str:
         return f"drift {self.direction}"
 
+    def words(self, rules, st) -> str:
+        return f"Direction of Drift {self.direction} (Leros 3.6a)"
+
 
 @dataclass(frozen=True)
 class Demand:
     def text(self) -> str:
         return "demand"
+
+    def words(self, rules, st) -> str:
+        return "Demand the enemy's surrender (Leros 1.3)"
 
 
 @dataclass(frozen=True)
@@ -80,11 +98,17 @@ class NavalPlot:
     def text(self) -> str:
         return f"naval {'+'.join(self.hexes)}"
 
+    def words(self, rules, st) -> str:
+        return f"Royal Navy bombardment of {', '.join(self.hexes)} (Leros 2.5)"
+
 
 @dataclass(frozen=True)
 class Request:
     def text(self) -> str:
         return "request"
+
+    def words(self, rules, st) -> str:
+        return "Request Army Group E's reserves (Leros 3.5)"
 
 
 def parse_leros(text: str):
