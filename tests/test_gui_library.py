@@ -202,6 +202,9 @@ def test_how_to_play_pages_exist_for_each_kind_of_game_and_speak_to_players(wind
     assert [a.text() for a in howto_menu.actions()] == [title for title, _ in HOW_TO_PLAY.values()]
     howto_menu.actions()[0].trigger()
     assert help_window.page.endswith("how-to-play-demyansk.md")
+    window.menus.show_document(GETTING_STARTED)                 # Getting started leads to each page
+    help_window.browser.anchorClicked.emit(QUrl("how-to-play-tcs.md#the-owners-chart-book"))
+    assert help_window.page.endswith("how-to-play-tcs.md")
 
 
 def test_the_rules_references_speak_to_players_and_refusals_still_find_their_rule(window):

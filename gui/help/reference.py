@@ -168,6 +168,7 @@ def for_players(text: str) -> str:
         return "" if _DEV_CODE.search(inner) else f"\u201c{inner}\u201d"
 
     out = _VARIANT.sub("the variant", text)
+    out = re.sub(r"\s*\(`[a-z_]+`\)", "", out)            # a key named in brackets, like (`unit`)
     out = re.sub(r"`([^`]*)`", code, out)
     out = re.sub(r"\b(?:tests?/)?test_\w+(?:\.py)?(?:::\w+)?", "", out)
     out = re.sub(r"\b[\w./-]+\.(?:py|toml|md)\b", "", out)
