@@ -134,6 +134,29 @@ def test_1_4b_d_a_partial_breach_turns_full_only_in_the_next_turn_not_by_a_secon
     assert st.marks["wire A02.27"] == "full" and st.units[uid].hex == wire
 
 
+def test_1_11a_a_towed_gun_in_move_mode_moves_with_8_foot_mps_whatever_its_counter_says():
+    from engine.rulesets.tcs.sight import movement_cost, terrain_key
+    r, st = fresh()
+    gun, tank, frm = "72-div:AT3", "1-RB:KV1", r.board.parse_hex("B20.10")
+    to = next(n for n in r.board.neighbors(frm) if not r.board.has_link("road", frm, n)
+              and not {"wire", "hospital", "mill", "rr embankment"} & set(r.board.features_of(n)))
+    for k in [k for k, u in st.units.items() if u.hex in (frm, to)]:
+        st.units[k].hex = None
+    put(r, st, gun, "B20.10", mode="move", morale_state="", sheet="63Gd-released")
+    put(r, st, tank, "B20.10", mode="move", morale_state="", sheet="RB-attack")
+    st.memory.put("tcs.counter.movement", ("soviet 45mm at gun",), 2)       # the counter's own value
+    st.memory.put("tcs.counter.mobility", ("soviet 45mm at gun",), "wheeled")
+    st.memory.put("tcs.counter.mobility", ("kv-i",), "tracked")
+    st.memory.put("tcs.terrain.move", (terrain_key(r.board, to), "foot"), "3")
+    st.memory.put("tcs.terrain.move", (terrain_key(r.board, to), "wheeled"), "P")
+    st.memory.put("tcs.terrain.move", (terrain_key(r.board, to), "tracked"), "P")
+    assert r.ma(st, gun) == 8                                                # 1.11a: 8 MPs
+    assert movement_cost(r, st, gun, frm, to)[0] == 3                        # Foot MPs for terrain purposes
+    assert r.check_move(st, gun, to, "soviet") == 3
+    assert movement_cost(r, st, tank, frm, to)[0] is None                    # a tank keeps its own mobility
+    assert bw.transported(r, "KG-Flak:AT88-1")                               # "AT (88mm)": an AT gun
+
+
 def test_1_4b_a_breaching_move_costs_all_the_units_remaining_ma():
     from fractions import Fraction
     r, st = fresh()

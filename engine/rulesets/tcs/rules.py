@@ -702,6 +702,11 @@ class TcsRules:
         return st.units[uid]
 
     def ma(self, st, uid: str) -> Fraction:
+        """A unit's movement allowance: its counter's, unless the game gives it one (BW 1.11a: towed guns, 8)."""
+        if self.game is not None and hasattr(self.game, "movement_allowance"):
+            ma = self.game.movement_allowance(self, st, uid)
+            if ma is not None:
+                return Fraction(ma)
         return Fraction(int(counter(self, st, "movement", uid) or 0))
 
     def _ma(self, st, uid: str) -> Fraction:

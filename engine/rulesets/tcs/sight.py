@@ -32,7 +32,10 @@ def counter(rules, st, slot: str, uid: str):
 
 def movement_cost(rules, st, uid: str, frm: Hex, to: Hex) -> tuple[Fraction | None, str]:
     """MPs to enter ``to`` from ``frm`` (TCS 5.0, Terrain Effects Chart); None and the reason if prohibited."""
-    mob = counter(rules, st, "mobility", uid) or "foot"
+    mob = None
+    if rules.game is not None and hasattr(rules.game, "mobility"):      # BW 1.11a: towed guns move on Foot MPs
+        mob = rules.game.mobility(rules, uid)
+    mob = mob or counter(rules, st, "mobility", uid) or "foot"
     road = rules.board.has_link("road", frm, to)
     key = "road" if road else terrain_key(rules.board, to)
     v = chart_value(rules, st, "tcs.terrain.move", (key, mob))

@@ -158,11 +158,27 @@ def _phase(st) -> str:
     return f"{st.turn}.{st.step}"
 
 
-TRANSPORTED = ("at gun", "infantry gun", "howitzer", "120mm mortar")     # BW 1.11a: moved by trucks and wagons
+# BW 1.11a: the AT guns (KG III Flak's 88s are "AT (88mm)" in the manifest), infantry guns, on-map artillery and
+# heavy (120mm) mortars of both sides, moved by trucks and wagons in Move mode
+TRANSPORTED = ("at gun", "infantry gun", "howitzer", "120mm mortar", "88mm flak")
+GUN_MA, GUN_MOBILITY = 8, "foot"                         # BW 1.11a: "8 MPs which are Foot MPs for terrain purposes"
 
 
 def transported(rules, uid: str) -> bool:
+    known = getattr(rules, "bw_transported", None)
+    if known is not None:
+        return uid in known
     return any(w in rules.specs[uid].type for w in TRANSPORTED)
+
+
+def movement_allowance(rules, st, uid: str) -> int | None:
+    """BW 1.11a: a transported gun moves with 8 MPs (not its counter's movement value); None: the counter's."""
+    return GUN_MA if transported(rules, uid) else None
+
+
+def mobility(rules, uid: str) -> str | None:
+    """BW 1.11a: a transported gun's MPs are Foot MPs for terrain purposes; None: the counter's mobility."""
+    return GUN_MOBILITY if transported(rules, uid) else None
 
 
 def fire_mode_move(rules, st, uid: str, to):
@@ -335,6 +351,7 @@ def bind(rules) -> None:
     rules.bw_limit = looting_limit(rules.board)                                      # BW 2.1f
     rules.bw_looting = frozenset(rules.options.get("looting", []))
     rules.bw_at289 = at289_division(rules)                                          # BW 2.3a
+    rules.bw_transported = frozenset(k for k in rules.specs if transported(rules, k))  # BW 1.11a
     _check_looting_at_start(rules)
     variants = rules.options.get("variants", [])
     bad = [v for v in variants if v not in VARIANTS]
