@@ -25,7 +25,7 @@ def scenario(stem: str):
 
 def test_every_scenario_and_the_campaign_has_a_file():
     stems = {f.stem.split("-")[2] for f in FILES}
-    assert {"1", "2", "3", "3c", "4", "5", "6", "7", "8"} <= stems
+    assert {"1", "2", "3", "3c", "4", "5", "6", "6c", "7", "7c", "8"} <= stems
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
@@ -255,3 +255,50 @@ def test_2_3c_and_3_2c_ammunition_arrives_at_0500_11_feb_in_the_campaign():
     rules.arrive(st, events)
     assert st.ammo["soviet|76mm|he"] == before[0] + 50 and st.ammo["soviet|122mm|smoke"] == 5
     assert st.ammo["axis|105mm|smoke"] == 20 + 60 and st.ammo["axis|150mm de|he"] == 120
+
+
+def test_5_0_counters_lost_before_play_are_in_the_dead_pile_and_count_for_the_campaign_shift():
+    from engine.rulesets.tcs.victory import units_lost
+    rules = TcsRules(scenario("7c-"))
+    st = rules.initial_state(1)
+    # scenario 7: "the Ind Tank Bn has lost 8x T-34", 1-RB "Less 6x KV-I", 2-RB "Less 11x T-26", and the
+    # regiments' and divisions' guns listed as lost: in the order of battle, in the dead pile from the start
+    assert all(st.units[f"IndTk:T34-{i}"].hex is None and f"IndTk:T34-{i}" not in st.waiting for i in range(1, 9))
+    assert st.units["IndTk:T34-9"].hex is not None
+    assert units_lost(rules, st, "soviet") == 8 + 6 + 11 + 4 + 2 * 5 + 5 + 4 == 48
+    st.over = True
+    base = rules.outcome(st)
+    assert "48 lost: 0 level(s)" in base.breakdown["shift (soviet units lost)"]
+    soviet = [k for k, u in st.units.items() if rules.specs[k].side == "soviet" and u.hex is not None][:32]
+    for k in soviet:                             # 32 more in play make 80: one level toward the Axis (5.1)
+        st.units[k].hex = None
+    out = rules.outcome(st)
+    assert "80 lost: 1 level(s) toward axis" in out.breakdown["shift (soviet units lost)"]
+    order = [lv.name for lv in sorted(rules.scenario.levels, key=lambda lv: lv.rank)]
+    assert order.index(out.reason) == max(0, order.index(base.reason) - 1)
+    four = TcsRules(scenario("4-"))
+    assert units_lost(four, four.initial_state(1), "axis") == 6                 # 1-AT "Less 6x AT (37mm)"
+
+
+@pytest.mark.parametrize("stem,short,turns,first", [("6c-", "6-", 70, "1000 10 Feb"), ("7c-", "7-", 52, "1600 10 Feb")])
+def test_5_1_the_campaign_starts_from_scenarios_6_and_7(stem, short, turns, first):
+    camp, sc = scenario(stem), scenario(short)
+    rules = TcsRules(camp)
+    assert len(rules.turns) == turns and rules.turns[0].label == first and rules.turns[-1].label == "1700 11 Feb"
+    assert {lv.name for lv in camp.levels} >= {"Soviet Massive Victory", "Axis Massive Victory", "Draw"}
+    assert camp.shifts                                                          # 5.1's 40 / 80 lost units
+    assert {u.id: u.hex for u in camp.units if not (u.enters or u.release)} == \
+        {u.id: u.hex for u in sc.units if not (u.enters or u.release)}          # the scenario's own set-up
+    assert any(c == "0500 11 Feb" for c, *_ in camp.ammo_arrivals)              # 2.3c, 3.2c
+    if stem == "7c-":                    # the German units not set up come by the 3.5 table, rolled from the start
+        rel = [r for r in camp.releases if r.rule == "BW 3.5"]
+        assert rel and all(r.trigger == "" for r in rel) and "de-1-635Ost" not in {r.id for r in rel}
+        assert any(u.release == "de-102" for u in camp.units)
+
+
+def test_scenarios_4_to_6_roll_their_reinforcements_from_the_start_and_5_sets_up_1_and_2_i_263():
+    for stem in ("4-", "5-", "6-", "6c-"):
+        assert all(r.trigger in ("", "entered:spanish-reserve") for r in scenario(stem).releases), stem
+    five = {u.id: u for u in scenario("5-").units}
+    assert five["1-I-263:P1"].setup and not five["1-I-263:P1"].release           # "already committed"
+    assert five["2-I-263:P1"].setup and five["3-I-263:P1"].release == "spanish-reserve"

@@ -65,9 +65,19 @@ class Builder:
             for b in {u.battalion for u in us if u.battalion} | ({battalion} if battalion else set()):
                 self.morale[b] = morale
 
+    def dead(self, us, rule):
+        """BW 5.0 "Pre-game losses ... do count": counters a set-up gives as lost ("Less 6x KV-I", "has lost 8x
+        T-34") start in the dead pile, lost units for victory (5.1's shifts), not left out of the order of battle."""
+        for u in us:
+            if u.id not in self.units:
+                self.units[u.id] = {"u": u, "dead": True, "rule": rule, "lost": 0}
+
+    def live(self, uid: str) -> bool:
+        return uid in self.units and not self.units[uid].get("dead")
+
     def lose(self, us, losses):
         """BW 1.10c: the group's losses one step at a time over its units (the player may re-allocate)."""
-        live = [u for u in us if u.id in self.units and not self.units[u.id].get("enters")]
+        live = [u for u in us if self.live(u.id) and not self.units[u.id].get("enters")]
         i = 0
         while losses > 0 and live:
             self.units[live[i % len(live)].id]["lost"] += 1
@@ -98,7 +108,9 @@ def axis_setup(b: Builder, companies: dict, battalions: dict, reserves: list, ot
     for entry in reserves:
         e = entry if isinstance(entry, tuple) else (entry,)
         group, take, minus, losses = e + (None, None, 0)[len(e) - 1:]
-        b.place(units_of(group, take, minus), every, "BW 1.10f (reserves)", losses)
+        kept = units_of(group, take, minus)
+        b.place(kept, every, "BW 1.10f (reserves)", losses)
+        b.dead([u for u in units_of(group, take) if u not in kept], "BW 5.0 (lost before play)")
     return every
 
 
@@ -123,6 +135,7 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
         rus = units_of(reg, minus=minus)
         b.place([u for u in rus if not u.weapon], area, "BW 1.10e", losses)
         b.place([u for u in rus if u.weapon], anyreg, "BW 1.10e (regimental guns and mortars)")
+        b.dead([u for u in units_of(reg) if u not in rus], "BW 5.0 (lost before play)")
         for bn in ("1", "2", "3"):
             mor = [u for u in units_of(f"{bn}-{reg}") if u.weapon]
             if f"{bn}-{reg}" in battalions:
@@ -130,7 +143,9 @@ def soviet_setup(b: Builder, battalions: dict, regiments: dict, divisions: dict)
     for div, spec in divisions.items():
         losses, minus = spec[0], spec[1] if len(spec) > 1 else None
         anyd = " or ".join(f"({a})" for a in by_div.get(div, []))
-        b.place(units_of(f"{div}-div", minus=minus), anyd, "BW 1.10e (divisional units)", losses)
+        dus = units_of(f"{div}-div", minus=minus)
+        b.place(dus, anyd, "BW 1.10e (divisional units)", losses)
+        b.dead([u for u in units_of(f"{div}-div") if u not in dus], "BW 5.0 (lost before play)")
 
 
 # ------------------------------------------------------------------ victory
@@ -172,6 +187,8 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     lines += ["# Written by engine/rulesets/tcs/games/black_wednesday.py; docs/scenario-format.md (TCS) describes the keys.",
               "", "[scenario]"] + [f"{k} = {_v(v)}" for k, v in head.items()]
     options = {"game_rules": "black_wednesday", **(options or {})}
+    if "looting" in options:                    # BW 2.1f: the looting units in play (not those lost before it)
+        options["looting"] = [u for u in options["looting"] if b.live(u)]
     if any(t["id"].startswith("289-") for t in batteries):     # BW 2.3a: the 289's division, assigned before play
         has = {x["u"].formation for x in b.units.values() if x["u"].fo}
         options.setdefault("at289_division", "63Gd" if "63Gd" in has else sorted(has)[-1])
@@ -191,6 +208,15 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         lines += ["", "[[battalions]]", f"id = {_v(bn)}", f"side = {_v(side)}", f"morale = {m}"]
     for uid, x in b.units.items():
         u: U = x["u"]
+        if x.get("dead"):                       # BW 5.0: lost before play, in the dead pile from the start
+            lines += ["", "[[units]]", f"id = {_v(uid)}", f"side = {_v(u.side)}", f"type = {_v(u.type)}",
+                      'hex = "dead"', f"formation = {_v(u.formation)}"]
+            if u.battalion:
+                lines.append(f"battalion = {_v(u.battalion)}")
+            if u.vehicle:
+                lines.append("vehicle = true")
+            lines.append("# lost before play: a lost unit for victory (BW 5.0)")
+            continue
         if x.get("enters") or x.get("release"):
             area = sorted(ctx.hexes(x["entry"]))
             hx = area[0]
@@ -221,7 +247,7 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
         else:
             lines += [f"setup = {_v(x['setup'])}", f"setup_rule = {_v(x['rule'])}"]
     for s in sheets:
-        s = {**s, "units": [u for u in s["units"] if u in b.units]}     # only the counters this set-up has
+        s = {**s, "units": [u for u in s["units"] if b.live(u)]}     # only the counters this set-up has in play
         lines += ["", "[[op_sheets]]"] + [f"{k} = {_v(v)}" for k, v in s.items()]
     for t in batteries:
         lines += ["", "[[batteries]]"] + [f"{k} = {_v(v)}" for k, v in t.items()]
@@ -232,6 +258,8 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
     # The Axis 81mm mortar sections are on-map batteries too (any Axis unit that sees the target spots, 3.2d's
     # "regular spotter"; smoke by the series' 80 mm rule), their rounds likewise uncounted.
     for uid, x in b.units.items():
+        if x.get("dead"):
+            continue
         cal = {"soviet 82mm mortar company": "82mm", "soviet 120mm mortar company": "120mm"}.get(x["u"].type)
         if cal:
             lines += ["", "[[batteries]]", f"id = {_v(uid)}", 'side = "soviet"', f"calibre = {_v(cal)}",
@@ -378,22 +406,28 @@ GERMAN_BATTERIES = [  # BW 3.2 / 3.5: the German batteries not set up come by th
 ]
 
 
-def _variable(b, spanish=True, german=True, soviet14=False):
+def _variable(b, spanish=True, german=True, soviet14=False, trigger="trench"):
+    """The variable reinforcements (BW 2.7, 3.3, 3.5): groups already set up are not reinforcements; ``trigger``
+    "" rolls from the first Command Phase (scenarios 4-8 start after the Soviets entered the trenches at 0600-0900:
+    3.3a and 3.5's "after the first Soviet unit enters a Trench hex" has already happened)."""
     rel = []
     if spanish:
         rel.append({"id": "spanish-reserve", "side": "axis", "rule": "BW 3.3a", "table": "bw.spanish_reinforcements",
-                    "trigger": "trench", "result": "released"})
+                    "trigger": trigger, "result": "released"})
         for g in SPANISH_RESERVE:
-            b.enter(units_of(g), "", SPANISH_ENTRY, "BW 3.3a", release="spanish-reserve")
+            if not any(u.id in b.units for u in units_of(g)):      # scenario 5: "1 and 2-I-263 are already committed"
+                b.enter(units_of(g), "", SPANISH_ENTRY, "BW 3.3a", release="spanish-reserve")
     if german:
         for gid, groups, size in GERMAN_GROUPS:
+            if any(u.id in b.units for g in groups for u in units_of(g)):
+                continue                                    # set up at the start (scenario 7's 635 Ost)
             rel.append({"id": gid, "side": "axis", "rule": "BW 3.5", "table": "bw.german_reinforcements",
-                        "trigger": "trench", "result": size})
+                        "trigger": trigger, "result": size})
             for g in groups:
                 b.enter(units_of(g), "", GERMAN_ENTRY, "BW 3.5", release=gid)
         for bid, _cal in GERMAN_BATTERIES:
             rel.append({"id": "de-" + bid, "side": "axis", "rule": "BW 3.5", "table": "bw.german_reinforcements",
-                        "trigger": "trench", "result": "A"})
+                        "trigger": trigger, "result": "A"})
     if soviet14:
         rel.append({"id": "14-72", "side": "soviet", "rule": "BW 2.7", "at_least": 11,
                     "trigger": "entered:spanish-reserve"})
@@ -618,7 +652,7 @@ def build_all(root: Path = ROOT) -> list[Path]:
          sheets=S4_SHEETS, batteries=sov_bats_63 + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty9"], "105mm", "battery")
          + _bats("axis", ["Bty12"], "150mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 32), _ammo("soviet", "122mm", 16), _ammo("axis", "105mm", 50, 12, 2),
-               _ammo("axis", "150mm", 18, 6)], releases=_variable(b4, spanish=False),
+               _ammo("axis", "150mm", 18, 6)], releases=_variable(b4, spanish=False, trigger=""),
          victory={"conditions": [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor", "hold_fewer",
                                       "axis", "krasni_bor", 50),
                                  cond("bastion", "no Spanish unit in El Bastion", "no_units", "axis", "el_bastion")],
@@ -636,27 +670,44 @@ def build_all(root: Path = ROOT) -> list[Path]:
          + _bats("axis", ["Bty10", "Bty11"], "150mm", "battery"),
          ammo=[_ammo("soviet", "76mm", 48), _ammo("soviet", "122mm", 16), _ammo("axis", "105mm", 36, 12, 2),
                _ammo("axis", "150mm", 20, 5)],
-         releases=_variable(b5, german=False, soviet14=True),
+         releases=_variable(b5, german=False, soviet14=True, trigger=""),
          victory={"conditions": v5, "levels": levels_count(["mill", "bastion", "sm"], 2, 1)},
          comment="Black Wednesday scenario 5, Assaulting the Mill: both maps west of Bxx.07, 1000-1540 10 Feb.",
          breaches=4, options={"looting": loot5})
-    # Scenario 6: The Assault Continues
-    b6 = _s5(_s4(Builder()))
-    soviet_setup(b6, {"1-708-43": (w(2, "B15.32"), 6), "2-708-43": (w(2, "B15.31"), 6), "3-708-43": (w(2, "B15.33"), 6)},
-                 {"708-43": (w(4, "B12.32"), 3, {"soviet 76mm infantry gun": 4})}, {})
-    b6.place(units_of("IndTk"), w(4, "B12.32") + " and columns 1 to 12", "BW Scenario 6 (north of the AT ditch)")
-    emit(6, "the-assault-continues", _head(6, "", "The Assault Continues", "1000 10 Feb", "1540 10 Feb", "soviet",
-                                           "Scenarios 4 and 5 with the 43 Rifle's drive to exit the map."), b6,
-         sheets=S4_SHEETS + S5_SHEETS, batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
-         + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
-         + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
-         ammo=[_ammo("soviet", "76mm", 112), _ammo("soviet", "122mm", 48), _ammo("axis", "105mm", 86, 24, 4),
-               _ammo("axis", "150mm", 38, 11)], releases=_variable(b6, soviet14=True),
-         victory={"conditions": v5 + [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor",
-                                           "hold_fewer", "axis", "krasni_bor", 50)],
-                  "levels": levels_count(["mill", "bastion", "sm", "kb50"], 3, 2)},
-         comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", breaches=15,
-         options={"looting": loot4 + loot5 + _ids("708-43*")})
+    # Scenario 6: The Assault Continues, and the campaign from it (BW 5.1: 70 turns to 1700 Feb 11; the book's
+    # "1700 Feb 10" is a misprint its turn count corrects)
+    from ....scenario.areas import AreaContext
+    exit_h = board.hex_id(sorted(AreaContext(board).hexes("entry_area_h"))[0])
+    s6_sheets = S4_SHEETS + S5_SHEETS + [  # 43 Rifle: its initial sheet done, awaiting its follow-on (27 Wgt Turns)
+        {"id": "43-follow-on", "side": "soviet", "formation": "43", "type": "attack", "units": _ids("708-43*"),
+         "objective": [exit_h], "route": ["B15.32", exit_h], "weighted_turns": 27}]
+    for camp in (False, True):
+        b6 = _s5(_s4(Builder()))
+        soviet_setup(b6, {"1-708-43": (w(2, "B15.32"), 6), "2-708-43": (w(2, "B15.31"), 6),
+                          "3-708-43": (w(2, "B15.33"), 6)},
+                     {"708-43": (w(4, "B12.32"), 3, {"soviet 76mm infantry gun": 4})}, {})
+        b6.place(units_of("IndTk"), w(4, "B12.32") + " and columns 1 to 12", "BW Scenario 6 (north of the AT ditch)")
+        kw = dict(sheets=s6_sheets, batteries=sov_bats_43 + sov_bats_63 + sov_bats_72 + at289
+                  + _bats("axis", ["Bty1", "Bty2", "Bty3", "Bty7", "Bty8", "Bty9"], "105mm", "battery")
+                  + _bats("axis", ["Bty10", "Bty11", "Bty12"], "150mm", "battery"),
+                  ammo=[_ammo("soviet", "76mm", 112), _ammo("soviet", "122mm", 48), _ammo("axis", "105mm", 86, 24, 4),
+                        _ammo("axis", "150mm", 38, 11)], releases=_variable(b6, soviet14=True, trigger=""), breaches=15,
+                  options={"looting": loot4 + loot5 + _ids("708-43*")})
+        if camp:
+            emit("6c", "campaign", _head("6c", "", "The Campaign (from The Assault Continues)", "1000 10 Feb",
+                                          "1700 11 Feb", "soviet", "The battle from 1000 Feb 10, 70 turns, judged by "
+                                                                   "5.1."), b6,
+                 victory=campaign_victory(board),
+                 comment="Black Wednesday campaign from scenario 6 (BW 5.1): both maps, 1000 10 Feb - 1700 11 Feb.",
+                 **kw)
+        else:
+            emit(6, "the-assault-continues", _head(6, "", "The Assault Continues", "1000 10 Feb", "1540 10 Feb",
+                                                   "soviet", "Scenarios 4 and 5 with the 43 Rifle's drive to exit "
+                                                             "the map."), b6,
+                 victory={"conditions": v5 + [cond("kb50", "Axis units occupy fewer than 50 hexes of Krasni Bor",
+                                                   "hold_fewer", "axis", "krasni_bor", 50)],
+                          "levels": levels_count(["mill", "bastion", "sm", "kb50"], 3, 2)},
+                 comment="Black Wednesday scenario 6, The Assault Continues: both maps, 1000-1540 10 Feb.", **kw)
     return out
 
 
@@ -690,6 +741,7 @@ def _s5(b: Builder) -> Builder:
                  {"72": (4, {"soviet 45mm at gun": 2})})
     b.place(units_of("1-RB", {"kv-i": 20}), w(4, "B20.04"), "BW Scenario 5")
     b.place(units_of("2-RB", {"t-26": 18}), w(4, "B20.04"), "BW Scenario 5")
+    b.dead(units_of("1-RB")[20:] + units_of("2-RB")[18:], "BW 5.0 (lost before play: 20x KV-I, 18x T-26 left)")
     _axis(b, dict(companies={"1-MR": (w(2, "A25.23"),), "3-MR": (w(3, "B30.05"), 7),
                              "9-III-262": (w(2, "A21.31", "A22.30"), 4), "10-III-262": (w(2, "A15.32", "A17.33"),),
                              "11-III-262": (w(2, "A12.29", "A10.27"),), "Bty7": (w(5, "A27.14"),),
@@ -752,7 +804,9 @@ def _s7(b: Builder, board) -> Builder:
     for bn in ("1-708-43", "2-708-43", "3-708-43"):
         b.place([u for u in units_of(bn)], ne, "BW Scenario 7", 13, 2)
     b.place(units_of("708-43", minus={"soviet 76mm infantry gun": 4}), ne, "BW Scenario 7", 6)
+    b.dead(units_of("708-43", take={"soviet 76mm infantry gun": 4}), "BW 5.0 (lost before play)")
     b.place(units_of("IndTk")[8:], ne, "BW Scenario 7")
+    b.dead(units_of("IndTk")[:8], "BW 5.0 (lost before play: the Ind Tank Bn has lost 8x T-34)")
     soviet_setup(b, {"1-269-63Gd": (w(4, "B33.21"), 25, 1), "2-269-63Gd": (w(4, "B38.14"), 29, 1),
                      "3-269-63Gd": (w(4, "B29.12"), 33, 1), "1-270-63Gd": (w(2, "B50.06"), 31, 2),
                      "2-270-63Gd": (w(2, "B47.10"), 26, 2), "3-270-63Gd": (w(2, "B52.10"), 27, 2),
@@ -772,6 +826,7 @@ def _s7(b: Builder, board) -> Builder:
     b.place(units_of("14-72", take={"soviet 76mm infantry gun": 4}), w(4, "B02.13"), "BW 1.10e")
     b.place(units_of("1-RB")[6:], w(4, "A36.31"), "BW Scenario 7")
     b.place(units_of("2-RB")[11:], w(4, "A36.31"), "BW Scenario 7")
+    b.dead(units_of("1-RB")[:6] + units_of("2-RB")[:11], "BW 5.0 (lost before play: less 6x KV-I, 11x T-26)")
     _axis(b, dict(companies={
         "4-I-262": (w(4, "B44.26"), 8), "5-II-262": (w(2, "B41.21"), 13), "7-II-262": ("B32.06 or B33.07", 12),
         "9-III-262": (w(2, "A21.31", "A22.30"), 4), "10-III-262": (w(2, "A15.32", "A17.33"),),
@@ -795,6 +850,7 @@ def _s8(b: Builder, board) -> Builder:
         b.place(units_of(bn), ne, "BW Scenario 8", 13)
     b.place(units_of("708-43"), ne, "BW Scenario 8")
     b.place(units_of("IndTk")[12:], ne, "BW Scenario 8")
+    b.dead(units_of("IndTk")[:12], "BW 5.0 (lost before play: the Ind Tank Bn has lost 12x T-34)")
     bns = {"1-133-72": ("A29.27", 19), "2-133-72": ("A33.25", 20), "3-133-72": ("A37.24", 19),
            "1-187-72": ("A28.34", 30), "2-187-72": ("B29.05", 19), "3-187-72": ("A28.31", 35),
            "1-14-72": ("B22.01", 8), "2-14-72": ("B17.07", 6), "3-14-72": ("B12.07", 4),
@@ -812,6 +868,7 @@ def _s8(b: Builder, board) -> Builder:
         b.place(units_of(f"{div}-div"), areas, "BW 1.10e (divisional units)")
     b.place(units_of("1-RB")[7:], w(4, "B07.17"), "BW Scenario 8")
     b.place(units_of("2-RB")[13:], w(4, "B07.17"), "BW Scenario 8")
+    b.dead(units_of("1-RB")[:7] + units_of("2-RB")[:13], "BW 5.0 (lost before play: less 7x KV-I, 13x T-26)")
     heckel = ["1-226", "1-563", "102", *sorted({u.group for u in ALL.values() if u.group.endswith(("I-390", "II-390"))})]
     _axis(b, dict(companies={
         "9-III-262": (w(2, "A21.31", "A22.30"), 4), "10-III-262": (w(2, "A15.32", "A17.33"),),
@@ -850,33 +907,47 @@ def build_late(root: Path = ROOT) -> list[Path]:
     board = load_map(root / "maps" / "black-wednesday.toml")
     out = []
     sov_bats = SOV_BATS["162"][:1] + SOV_BATS["343"] + SOV_BATS["9"] + SOV_BATS["289"]
-    # Scenario 7: Breakout
-    b = _s7(Builder(), board)
-    sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "63Gd-div", "270-63Gd*", "342-63Gd*"],
-                          "72": ["187-72*", "72-div", "14-72*"]}, "hasty_defense",
-                         attack=("270-63Gd*", "342-63Gd*", "14-72*"))
-    sheets.append({"id": "Axis-hasty", "side": "axis", "formation": "spanish", "type": "hasty_defense",
-                   "units": [u for u, x in b.units.items() if x["u"].side == "axis" and x["u"].formation == "spanish"],
-                   "objective": ["A25.23", "B32.06"], "implemented": True})
-    sheets.append({"id": "Ost-hasty", "side": "axis", "formation": "german", "type": "hasty_defense",
-                   "units": _ids("1-635Ost", "2-635Ost"), "objective": ["B60.16"], "implemented": True})
-    p = root / "scenarios" / "black-wednesday-7-breakout.toml"
+    # Scenario 7: Breakout, and the campaign from it (BW 5.1: 52 turns to 1700 Feb 11)
     v7 = [cond("kb", "no Axis units in Krasni Bor", "no_units", "axis", "krasni_bor"),
           cond("bastion", "Soviets occupy El Bastion", "occupy_all", "soviet", "el_bastion"),
           cond("mill", "Soviets occupy the Mill", "occupy_all", "soviet", "the_mill"),
           cond("village", "Soviets occupy Samsonovka, Mondolovo or Raikolovo", "occupy_any", "soviet",
                "samsonovka ; mondolovo ; raikolovo")]
-    write(p, _head(7, "", "Breakout", "1600 10 Feb", "0200 11 Feb", "axis",
-                   "The isolated Spanish pockets slip out through the Soviet lines."), [SOV, AXIS], FORMATIONS, b, board,
-          sheets=sheets, batteries=sov_bats + _bats("axis", ["Bty1", "Bty3", "Bty7", "Bty8"], "105mm", "battery"),
-          ammo=[_ammo("soviet", "76mm", 20), _ammo("soviet", "122mm", 4)],
-          victory={"conditions": v7, "levels": levels_count(["kb", "bastion", "mill", "village"], 3, 2,
-                                                             "Axis Minor Victory")},
-          comment="Black Wednesday scenario 7, Breakout: both maps, 1600 10 Feb - 0200 11 Feb.\n"
-                  "The book's Axis artillery for this scenario repeats the Soviet list (a misprint): the Axis has\n"
-                  "its on-map batteries 1, 3, 7 and 8 and no ammunition given; the players decide any other.",
-          breaches=15)
-    out.append(p)
+    for camp in (False, True):
+        b = _s7(Builder(), board)
+        # the campaign goes on past the scenario's "Reinforcements: None": the German units not set up come by the
+        # 3.5 table ("All German units not set up at the beginning of the scenario enter via the results of this
+        # table"; scenario 1's note: the campaign rolls for Variable Reinforcements), from the first Command Phase
+        releases = _variable(b, spanish=False, german=True, trigger="") if camp else ()
+        sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "63Gd-div", "270-63Gd*", "342-63Gd*"],
+                              "72": ["187-72*", "72-div", "14-72*"]}, "hasty_defense",
+                             attack=("270-63Gd*", "342-63Gd*", "14-72*"))
+        sheets.append({"id": "Axis-hasty", "side": "axis", "formation": "spanish", "type": "hasty_defense",
+                       "units": [u for u, x in b.units.items() if x["u"].side == "axis"
+                                 and x["u"].formation == "spanish" and b.live(u)],
+                       "objective": ["A25.23", "B32.06"], "implemented": True})
+        sheets.append({"id": "Ost-hasty", "side": "axis", "formation": "german", "type": "hasty_defense",
+                       "units": _ids("1-635Ost", "2-635Ost"), "objective": ["B60.16"], "implemented": True})
+        kw = dict(sheets=sheets, batteries=sov_bats + _bats("axis", ["Bty1", "Bty3", "Bty7", "Bty8"], "105mm", "battery"),
+                  ammo=[_ammo("soviet", "76mm", 20), _ammo("soviet", "122mm", 4)], breaches=15, releases=releases)
+        misprint = ("The book's Axis artillery for this scenario repeats the Soviet list (a misprint): the Axis has\n"
+                    "its on-map batteries 1, 3, 7 and 8 and no ammunition given; the players decide any other.")
+        if camp:
+            p = root / "scenarios" / "black-wednesday-7c-campaign.toml"
+            write(p, _head("7c", "", "The Campaign (from Breakout)", "1600 10 Feb", "1700 11 Feb", "axis",
+                           "The battle from 1600 Feb 10, 52 turns, judged by 5.1."), [SOV, AXIS], FORMATIONS, b,
+                  board, victory=campaign_victory(board),
+                  comment="Black Wednesday campaign from scenario 7 (BW 5.1): both maps, 1600 10 Feb - 1700 11 Feb.\n"
+                          + misprint + "\nThe German units not set up come by the 3.5 table.", **kw)
+        else:
+            p = root / "scenarios" / "black-wednesday-7-breakout.toml"
+            write(p, _head(7, "", "Breakout", "1600 10 Feb", "0200 11 Feb", "axis",
+                           "The isolated Spanish pockets slip out through the Soviet lines."), [SOV, AXIS], FORMATIONS,
+                  b, board, victory={"conditions": v7, "levels": levels_count(["kb", "bastion", "mill", "village"], 3,
+                                                                             2, "Axis Minor Victory")},
+                  comment="Black Wednesday scenario 7, Breakout: both maps, 1600 10 Feb - 0200 11 Feb.\n" + misprint,
+                  **kw)
+        out.append(p)
     # Scenario 8: Counter-attack at Krasni Bor
     b = _s8(Builder(), board)
     sheets = _sov_sheets({"43": ["708-43*"], "63Gd": ["269-63Gd*", "270-63Gd*", "342-63Gd*", "63Gd-div"],
@@ -888,12 +959,14 @@ def build_late(root: Path = ROOT) -> list[Path]:
         sheets.append({"id": f"{f}-prepared", "side": "soviet", "formation": f, "type": "prepared_defense",
                        "units": [], "objective": ["B45.18"], "weighted_turns": 18})
     sheets += [{"id": "Sp-prepared", "side": "axis", "formation": "spanish", "type": "prepared_defense",
-                "units": [u for u, x in b.units.items() if x["u"].side == "axis" and x["u"].formation == "spanish"],
+                "units": [u for u, x in b.units.items() if x["u"].side == "axis" and x["u"].formation == "spanish"
+                             and b.live(u)],
                 "objective": ["A25.23", "A38.17"], "implemented": True},
                {"id": "Ost-prepared", "side": "axis", "formation": "german", "type": "prepared_defense",
                 "units": _ids("1-635Ost", "2-635Ost"), "objective": ["B59.13"], "implemented": True},
                {"id": "Heckel-attack", "side": "axis", "formation": "german", "type": "attack",
-                "units": [u for u, x in b.units.items() if x["u"].formation == "german" and "635Ost" not in u],
+                "units": [u for u, x in b.units.items() if x["u"].formation == "german" and "635Ost" not in u
+                          and b.live(u)],
                 "objective": ["B45.18"], "route": ["A62.30", "B50.20", "B45.18"], "implemented": True}]
     p = root / "scenarios" / "black-wednesday-8-counter-attack-at-krasni-bor.toml"
     write(p, _head(8, "", "Counter-attack at Krasni Bor", "0600 11 Feb", "1700 11 Feb", "axis",

@@ -1073,7 +1073,7 @@ def _check_looting_at_start(rules) -> None:
                                    f"{far[0]} is beyond the looting limit: a sheet implemented before play "
                                    f"keeps its objectives within 5 hexes south of the second trench line (BW 2.1f)"))
     for u in rules.scenario.units:
-        if u.id in rules.bw_looting and u.hex and not (u.enters or u.release) \
+        if u.id in rules.bw_looting and u.hex and u.hex not in rules.board.boxes and not (u.enters or u.release) \
                 and beyond_limit(rules, rules.board.parse_hex(u.hex)):
             bad.append(Problem(rules.scenario.path, f"units.{u.id}.hex",
                                f"{u.id} is under the looting restriction and sets up beyond the limit (BW 2.1f)"))
