@@ -5,6 +5,7 @@ from engine.charts import (BadChartValue, ChartAnswer, ChartBook, ChartConflict,
                            accept_answer, answer_from_book, answers, dice_labels, parse_slots, prompt_for,
                            remember_answer)
 from engine.errors import BadFile, IllegalAction
+from engine.fileio import read_toml as tomli_load
 
 SLOTS = {
     "chart": [
@@ -62,13 +63,23 @@ def test_owner_book_refuses_bad_cells_and_contradictions(tmp_path):
 
 def test_bad_book_file_names_file_cell_and_allowed_values(tmp_path):
     p = tmp_path / "charts.toml"
-    p.write_text('format = 1\n[charts."t.fire"]\n"2" = { "7" = "9S", "14" = "S" }\n[charts."t.nope"]\n"1" = 1\n')
-    with pytest.raises(BadFile) as e:
-        ChartBook(slots(), p).load()
+    p.write_text('format = 1\n[charts."t.fire"]\n"2" = { "7" = "9S", "14" = "S", "8" = "1S" }\n[charts."t.nope"]\n"1" = 1\n')
+    with pytest.raises(BadFile) as e:                       # checking a file (validate, import): every problem
+        ChartBook(slots()).parse(tomli_load(p), str(p))
     text = str(e.value)
     assert f"{p}: charts.t.fire['2']['7']: '9S' is not a result of Fire Table (expected one of" in text
     assert "roll '14' is not on the chart" in text
     assert "charts.t.nope: there is no chart 't.nope'" in text
+    book = ChartBook(slots(), p).load()                     # reading the owner's book: never refused whole
+    assert book.lookup("t.fire", ("2", "8")) == "1S"
+    assert [(s.slot, s.key, s.value) for s in book.set_aside] == [
+        ("t.fire", ("2", "7"), "9S"), ("t.fire", ("2", "14"), "S"), ("t.nope", ("1",), 1)]
+    assert f"{p}: charts.t.fire['2']['7']: set aside: '9S' is not a result of Fire Table" in \
+        "\n".join(map(str, book.problems))
+    book.record("t.fire", ("3", "3"), "S")
+    book.save()                                             # the bad cells stay in the file, set aside
+    again = ChartBook(slots(), p).load()
+    assert again.lookup("t.fire", ("3", "3")) == "S" and len(again.set_aside) == 3
 
 
 def test_import_is_all_or_nothing(tmp_path):

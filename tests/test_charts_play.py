@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.charts import (BadChartValue, ChartBook, ChartConflict, ChartKeeper, book_file, chart_slots_of,
+from engine.charts import (BadChartValue, ChartBook, ChartConflict, ChartKeeper, book_file, chart_scope, chart_slots_of,
                            counter_slots, parse_slots, pending_chart_prompt, ruleset_chart_slots, rulesets_with_charts)
 from engine.cli import main
 from engine.errors import IllegalAction
@@ -184,7 +184,7 @@ def test_the_tcs_offers_its_charts_and_prompts_through_the_same_contract(tmp_pat
     assert main(["play", str(tcs), "--seed", "2", "--bot", "random", "--save", str(saved), "--json"]) == 0
     plain = json.loads(capsys.readouterr().out)
     game = Game(rules, 2, str(tcs))
-    book = ChartBook(slots, tmp_path / "tcs.toml")
+    book = ChartBook(slots, tmp_path / "tcs.toml", chart_scope(rules))     # the test game's own counters and terrain
     from engine.fileio import read_toml
 
     for text in read_toml(saved)["actions"]:

@@ -16,19 +16,26 @@ The contract between a ruleset and everything around its charts:
   a :class:`ChartKeeper` answer from the owner's :class:`ChartBook` (a file in the
   user's data folder, ``charts/<chart set>.toml`` — :func:`book_file`; the engine
   only takes its path) and record the answers the player types.
+- The owner's book keeps a game's own charts (slots with ``scope = "game"``: its
+  terrain chart, its counters) under the game the rules name (:func:`chart_scope`);
+  a bad cell is set aside, never the whole book (:mod:`engine.charts.book`).
+- Bound rules may list every value their scenario reads (``chart_needs``,
+  :func:`needs_of`), so the owner can fill them in one form before play.
 - Counter values are slots with one open axis named ``unit type``
   (:func:`counter_slots`), filled in the scenario editor's order of battle.
 """
-from .book import BadChartValue, ChartBook, ChartConflict, open_book
+from .book import BadChartValue, ChartBook, ChartConflict, SetAside, open_book
 from .keeper import ChartKeeper, keeper_for
 from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer, answer_from_book, answers,
                      prompt_for, read_cell, remember_answer)
-from .ruleset import (COUNTER_AXIS, book_file, chart_slots_of, counter_slots, is_counter_slot, pending_chart_prompt,
+from .needs import NeedCount, ValueNeed, count_filled, needs_of, value_reader
+from .ruleset import (COUNTER_AXIS, book_attribution, book_file, chart_scope, chart_slots_of, counter_slots, is_counter_slot, pending_chart_prompt,
                       ruleset_chart_slots, rulesets_with_charts)
 from .slots import Axis, ChartSet, ChartSlot, Domain, dice_labels, load_slots, parse_slots
 
 __all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", "ChartConflict", "ChartKeeper",
-           "ChartMemory", "ChartPrompt", "ChartSet", "ChartSlot", "Domain", "Step", "accept_answer",
-           "answer_from_book", "answers", "book_file", "chart_slots_of", "counter_slots", "dice_labels",
-           "is_counter_slot", "keeper_for", "load_slots", "open_book", "parse_slots", "pending_chart_prompt", "prompt_for",
-           "read_cell", "remember_answer", "ruleset_chart_slots", "rulesets_with_charts"]
+           "ChartMemory", "ChartPrompt", "ChartSet", "ChartSlot", "Domain", "NeedCount", "SetAside", "Step", "ValueNeed",
+           "accept_answer", "answer_from_book", "answers", "book_attribution", "book_file", "chart_scope",
+           "chart_slots_of", "count_filled", "counter_slots", "dice_labels", "is_counter_slot", "keeper_for",
+           "load_slots", "needs_of", "open_book", "parse_slots", "pending_chart_prompt", "prompt_for", "read_cell",
+           "remember_answer", "ruleset_chart_slots", "rulesets_with_charts", "value_reader"]

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from ..errors import BadFile, IllegalAction, Problem
 from .book import ChartBook
 from .prompt import ChartAnswer, ChartPrompt, answer_from_book, remember_answer
-from .ruleset import chart_slots_of, pending_chart_prompt
+from .ruleset import book_attribution, chart_scope, chart_slots_of, pending_chart_prompt
 
 MAX_CHAIN = 1000          # answers played for the owner after one action (a guard; a game asks far fewer)
 
@@ -86,11 +86,15 @@ class ChartKeeper:
 
 
 def keeper_for(rules, path: str | Path, save: bool = False) -> ChartKeeper:
-    """A keeper with the owner's chart book at ``path`` for a ruleset (``play --charts``); BadFile when the file is
-    missing or bad, or the ruleset reads no charts.  ``save``: write typed answers into it (bots' never are)."""
+    """A keeper with the owner's chart book at ``path`` for a ruleset (``play --charts``), opened for its game (its
+    own charts and counters); BadFile when the file is missing or unreadable, or the ruleset reads no charts (a bad
+    cell is set aside: ``keeper.book.problems``).  ``save``: write typed answers into it (bots' never are)."""
     if not Path(path).is_file():
         raise BadFile([Problem(str(path), "", "there is no such chart file")])
     slots = chart_slots_of(rules)
     if slots is None:
         raise BadFile([Problem("--charts", "", f"the {rules.name} rules read no printed charts")])
-    return ChartKeeper(ChartBook(slots, path).load(), save=save)
+    book = ChartBook(slots, path, chart_scope(rules), book_attribution(getattr(rules, "name", ""))).load()
+    if book.unreadable is not None:
+        raise BadFile([book.unreadable])
+    return ChartKeeper(book, save=save)

@@ -24,6 +24,19 @@ def pending_chart_prompt(rules: Any, state: Any) -> ChartPrompt | None:
     return ask(state) if ask is not None else None
 
 
+def chart_scope(rules: Any) -> str:
+    """The game whose own printed charts a bound ruleset reads ('' when its charts are all one set's)."""
+    own = getattr(rules, "chart_scope", None)
+    return own() if callable(own) else ""
+
+
+def book_attribution(name: str):
+    """The ruleset package's ``book_attribution()``: which games a cell of an unscoped (format 1) book can belong
+    to, for its migration; None when the ruleset has no games of its own."""
+    offer = getattr(ruleset_module(name), "book_attribution", None)
+    return offer() if offer is not None else None
+
+
 def ruleset_chart_slots(name: str) -> ChartSet | None:
     """The chart slots the ruleset package ``name`` offers, or None if it offers none (or does not exist)."""
     offer = getattr(ruleset_module(name), "chart_slots", None)

@@ -26,6 +26,9 @@ A slot file is TOML::
 
 An axis may be ``open = true``: any label is accepted (a counter manifest's
 unit types).  Cells are addressed by a *key*, one label per axis in order.
+``scope = "game"`` marks a chart each game of the set prints for itself (its
+Terrain Effects Chart, its counters, its own tables): the owner's book keeps its
+cells under the game, so two games of a series never share or contradict them.
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from ..errors import BadFile, Problem
 from ..fileio import read_toml
 
 Key = tuple[str, ...]
+SCOPES = ("series", "game")      # whose printed chart it is: the whole series', or each game's own
 
 
 def dice_labels(dice: str) -> tuple[str, ...]:
@@ -128,6 +132,12 @@ class ChartSlot:
     domain: Domain
     known: dict = field(default_factory=dict, hash=False, compare=False)   # Key -> value
     notes: str = ""
+    scope: str = "series"       # "game": each game prints its own (its terrain chart, its counters)
+
+    @property
+    def per_game(self) -> bool:
+        """Whether each game of the set prints its own copy of this chart (kept under that game in the book)."""
+        return self.scope == "game"
 
     def check_key(self, key: Key) -> str | None:
         """None if ``key`` names a cell of this chart, else what is wrong with it."""
@@ -269,9 +279,14 @@ def parse_slots(doc: dict, path: str) -> ChartSet:
             problems.append(Problem(path, f"{where}.domain",
                                     "expected values = [\"…\"] (the printed results) or min and max whole numbers"))
             ok = False
+        scope = c.get("scope", "series")
+        if scope not in SCOPES:
+            problems.append(Problem(path, f"{where}.scope", f"expected one of {', '.join(map(repr, SCOPES))}, "
+                                    f"not {scope!r}"))
+            ok = False
         if not ok:
             continue
-        slot = ChartSlot(sid, title, rule, tuple(axes), domain, {}, str(c.get("notes", "")))
+        slot = ChartSlot(sid, title, rule, tuple(axes), domain, {}, str(c.get("notes", "")), scope)
         known = c.get("known", {})
         if not isinstance(known, dict):
             problems.append(Problem(path, f"{where}.known", "expected a table of cells nested by axis"))

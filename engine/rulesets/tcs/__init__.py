@@ -47,7 +47,7 @@ from pathlib import Path
 from .rules import TcsRules
 from .scenario import TcsScenario, load_tcs_scenario
 
-__all__ = ["TcsRules", "TcsScenario", "chart_slots", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
+__all__ = ["TcsRules", "TcsScenario", "book_attribution", "chart_slots", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
            "rules_for_path", "rules_for_scenario", "scenario_offer"]
 
 # The TCS reads its own scenario format: ``validate`` and ``load_rules`` find these by scenario.ruleset.
@@ -60,6 +60,14 @@ def chart_slots():
     from .rules import CHARTS
 
     return load_slots(CHARTS)
+
+
+def book_attribution():
+    """Which game's own printed chart a cell of an owner's book written before charts were kept per game
+    (format 1) can be: ``attribute(chart, key) -> [game, ...]`` (the contract of ``engine.charts.book``)."""
+    from .catalogue import attribute
+
+    return attribute
 
 
 def rules_for_path(path: str | Path, variants: tuple[str, ...] = ()) -> TcsRules:

@@ -1,6 +1,7 @@
 """The TCS ruleset bound to one scenario: the turn's sequence of steps, legal actions and apply."""
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,6 +21,12 @@ from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState
 CHARTS = Path(__file__).with_name("charts.toml")
 AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
 COUNTER_SLOTS = ("movement", "mobility", "range", "firepower", "morale", "steps", "point_fire")
+
+
+def game_scope(game: str, scenario_id: str) -> str:
+    """The owner's book's name for a game's own charts: ``Black Wednesday`` -> ``black-wednesday``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", game.lower()).strip("-")
+    return slug or scenario_id
 
 
 class TcsRules:
@@ -222,6 +229,17 @@ class TcsRules:
     def chart_slots(self) -> ChartSet:
         """The charts these rules read (the series' slots, with a game's own tables when it brings them)."""
         return self.charts
+
+    def chart_scope(self) -> str:
+        """The game whose own printed charts and counters these rules read (the owner's book keeps them under it):
+        the game the scenario names (``black-wednesday``, ``leros``), or its id for a scenario of the program's own."""
+        return game_scope(getattr(self.scenario, "game_name", ""), self.scenario.id)
+
+    def chart_needs(self, st: State | None = None, value=None) -> list:
+        """Every printed value the scenario reads, for the form filled before play (engine.charts.needs)."""
+        from .needs import chart_needs
+
+        return chart_needs(self, st, value)
 
     # ------------------------------------------------------------ running procedures
     def _run(self, st: State, proc: str, args: dict, inputs: list, events: list, then: bool) -> None:

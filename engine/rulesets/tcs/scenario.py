@@ -545,6 +545,7 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
                      holder=holder, shifts=vshifts, ammo_arrivals=arrivals)
     sc.board = board
     sc.leros = game
+    sc.game_name = g("game", str, default="")       # the printed game it is from ("Black Wednesday"): its own charts
     return sc
 
 
