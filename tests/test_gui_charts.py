@@ -229,15 +229,24 @@ def test_the_order_of_battle_shows_and_keeps_counter_values_by_unit_type(qtbot, 
     assert panel.isHidden()
 
 
-def test_an_unreadable_chart_file_is_reported_and_left_whole_while_play_goes_on(window, tmp_path):
+def test_a_bad_cell_of_the_chart_file_is_shown_in_the_banner_and_set_aside_while_play_goes_on(window, tmp_path):
     book = tmp_path / "user" / "charts" / "demyansk.toml"
     book.parent.mkdir(parents=True)
-    book.write_text('format = 1\n[charts."demyansk.crt"]\n"2-1" = { "6" = "ZZ" }\n')
+    book.write_text('format = 1\n[charts."demyansk.crt"]\n"2-1" = { "6" = "ZZ" }\n"3-1" = { "6" = "DR1" }\n')
     forget_books()                                   # as a program started with this file would read it
     s, _ = first_battle_resolved(window)
-    dock = window.charts.dock
-    assert dock.isVisible() and "Your chart file cannot be read" in dock.note.text()
-    assert "'ZZ' is not a result of Combat Results Table" in dock.note.text()
+    dock, banner = window.charts.dock, window.charts.banner
+    assert dock.isVisible() and "see the banner above the map" in dock.note.text()
+    assert banner.isVisible() and str(book) in banner.text.text()          # where the player looks: file and cell
+    assert "charts.demyansk.crt['2-1']['6'] = 'ZZ'" in banner.text.text()
+    assert "'ZZ' is not a result of Combat Results Table" in banner.full
+    assert window.charts.keeper.book.lookup("demyansk.crt", ("3-1", "6")) == "DR1"     # the rest is used
     dock.choose("NE")
     assert s.game.actions_text()[-1] == "chart demyansk.crt [2-1][6] = NE"
-    assert book.read_text() == 'format = 1\n[charts."demyansk.crt"]\n"2-1" = { "6" = "ZZ" }\n'
+    from engine.fileio import read_toml
+
+    doc = read_toml(book)                            # the answer is kept, and so is the bad cell, set aside
+    assert doc["charts"]["demyansk.crt"] == {"2-1": {"6": "NE"}, "3-1": {"6": "DR1"}}
+    assert doc["set_aside"][0]["value"] == "ZZ" and doc["set_aside"][0]["key"] == ["2-1", "6"]
+    banner.hide_btn.click()
+    assert not banner.isVisible()

@@ -13,11 +13,13 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 
-from engine.charts import BadChartValue, ChartConflict, ChartKeeper, chart_slots_of, pending_chart_prompt
-from engine.errors import BadFile, IllegalAction
+from engine.charts import (BadChartValue, ChartConflict, ChartKeeper, chart_scope, chart_slots_of, count_filled,
+                           needs_of, pending_chart_prompt, value_reader)
+from engine.errors import IllegalAction
 
+from .banner import BookBanner
 from .promptpanel import ChartPromptDock
-from .shelf import charts_folder, owner_book, problems_text
+from .shelf import charts_folder, owner_book
 
 
 class PlayCharts:
@@ -36,6 +38,9 @@ class PlayCharts:
         self.book_problem = ""
         self.last_played: list = []
         self.editor = None
+        self.form = None                    # the printed values form (gui/charts/valuesform.py), while open
+        self._offered_for = None            # the game the form was last offered for (once a game)
+        self.banner = BookBanner(window)    # the owner's book's problems, where the player looks
 
     # ------------------------------------------------------------ the owner's book for the game's rules
     def chart_set(self):
@@ -53,16 +58,15 @@ class PlayCharts:
         if self.keeper is None or self._rules is not s.rules:
             self._rules = s.rules
             name, slots = self.chart_set()
-            book = None
-            self.book_problem = ""
-            if slots is not None:
-                try:
-                    book = owner_book(name, slots, self.folder)
-                except BadFile as e:        # the game goes on; answers are not written into a file we cannot read
-                    self.book_problem = f"Your chart file cannot be read, so answers are not kept in it:\n" \
-                                        f"{problems_text(e, 5)}"
+            book = owner_book(name, slots, self.folder, chart_scope(s.rules)) if slots is not None else None
             self.keeper = ChartKeeper(book)
+        self.show_book_problems()
         return self.keeper
+
+    def show_book_problems(self) -> None:
+        """The owner's book's set-aside cells, an unreadable file, copies kept: in the banner (or no banner)."""
+        book = self.keeper.book if self.keeper is not None else None
+        self.book_problem = self.banner.show_book(book)
 
     # ------------------------------------------------------------ after each action
     def update(self) -> None:
@@ -74,6 +78,7 @@ class PlayCharts:
             self.dock.show_prompt(None)
             return
         keeper = self._keeper()
+        self.offer_form()
         self._busy = True
         try:
             played = keeper.play_known(s.game, self._play_marked)
@@ -92,7 +97,7 @@ class PlayCharts:
             self.window._show_play()
             return
         prompt = pending_chart_prompt(s.rules, s.state) if not s.game.is_over() else None
-        note = self.book_problem
+        note = "Your chart book has a problem: see the banner above the map." if self.book_problem else ""
         tip = ""
         if prompt is not None and keeper.book is not None and not note:
             note = f"Your answer is kept in your chart (charts/{keeper.book.path.name} in your data folder), " \
@@ -145,18 +150,67 @@ class PlayCharts:
         self.window.statusBar().showMessage(s.log_lines()[-1], 10000)
         return True
 
+    # ------------------------------------------------------------ the printed values form, before play
+    def offer_form(self) -> bool:
+        """Offer the form once a game, when its scenario needs printed values the owner's book does not hold yet."""
+        s = self.window.session
+        if s is None or s.game is self._offered_for or self.window.viewing_past is not None or s.game.is_over():
+            return False
+        self._offered_for = s.game
+        book = self.keeper.book if self.keeper is not None else None
+        if book is None:
+            return False
+        value = value_reader(book.slots, s.state, book)
+        needs = needs_of(s.rules, s.state, value)
+        if not needs or count_filled(needs, value).missing == 0:
+            return False
+        QTimer.singleShot(0, self.open_form)        # after the window has shown the game it opened
+        return True
+
+    def open_form(self):
+        """The printed values form for the game in the window (Charts > Printed values…); None when it has none."""
+        from .valuesform import ValuesForm
+
+        s = self.window.session
+        keeper = self._keeper()
+        if s is None or keeper is None or keeper.book is None or not needs_of(s.rules, s.state):
+            self.window.statusBar().showMessage("This game reads no printed values of your own", 8000)
+            return None
+        if self.form is not None:
+            self.form.raise_()
+            return self.form
+        title = getattr(getattr(s, "scenario", None), "name", "") or ""
+        self.form = ValuesForm(s.rules, s.state, keeper.book, self.window, title)
+        self.form.setAttribute(Qt.WA_DeleteOnClose)
+        self.form.changed.connect(self._form_changed)
+        self.form.finished.connect(self._form_closed)
+        self.form.show()
+        self.form.raise_()
+        return self.form
+
+    def _form_changed(self) -> None:
+        self.show_book_problems()
+        self.update()                 # the question pending may be answered by the value just typed
+
+    def _form_closed(self, _result=0) -> None:
+        self.form = None
+        if self.editor is not None:
+            self.editor.changed.emit()
+        self.window._show_play()
+
     # ------------------------------------------------------------ the chart editor, import and export
     def open_editor(self):
         from .editor import ChartEditor
 
         name, _ = self.chart_set()
+        game = chart_scope(self.window.session.rules) if self.window.session is not None else ""
         if self.editor is None:
             self.editor = ChartEditor(folder=self.folder, parent=self.window)
             self.editor.setWindowFlag(Qt.Window)
             self.editor.resize(900, 620)
             self.editor.changed.connect(self._book_edited)
         if name:
-            self.editor.show_set(name)
+            self.editor.show_set(name, game)
         self.editor.show()
         self.editor.raise_()
         return self.editor
@@ -181,7 +235,11 @@ def attach_charts(window, folder: Path | None = None) -> PlayCharts:
                                       triggered=lambda: charts.open_editor().import_dialog())
     window.chart_export_act = QAction("E&xport charts…", window,
                                       triggered=lambda: charts.open_editor().export_dialog())
-    menu.addActions([window.chart_editor_act, window.chart_import_act, window.chart_export_act])
+    window.chart_values_act = QAction("&Printed values for this game…", window, triggered=charts.open_form)
+    window.chart_values_act.setToolTip("Every counter, terrain and table value the scenario reads, in one form "
+                                       "(paste from a spreadsheet, CSV import and export)")
+    menu.addActions([window.chart_values_act, window.chart_editor_act, window.chart_import_act,
+                     window.chart_export_act])
     return charts
 
 

@@ -144,6 +144,7 @@ class ChartEditor(QMainWindow):
         self.folder = folder
         self.sets = dict(sets) if sets is not None else rulesets_with_charts()
         self.book = None
+        self.game = ""                # the game whose own charts (scope "game") are shown
         self.set_name = ""
         self.last_message = ""
         self.dialog = None
@@ -199,14 +200,19 @@ class ChartEditor(QMainWindow):
         self.last_message = text
         self.statusBar().showMessage(text, 15000)
 
-    def show_set(self, name: str) -> bool:
+    def show_set(self, name: str, game: str | None = None) -> bool:
+        """Show a chart set's charts; ``game``: the game whose own charts and counters are shown (the series'
+        charts are the same for every game)."""
+        if game is not None:
+            self.game = game
+            self.setWindowTitle("Sandtable — chart editor" + (f" ({game})" if game else ""))
         if name not in self.sets:
             return False
         if self.set_box.currentText() != name:
             self.set_box.setCurrentText(name)        # comes back here through the signal
             return True
         try:
-            self.book = owner_book(name, self.sets[name], self.folder)
+            self.book = owner_book(name, self.sets[name], self.folder, self.game)
         except BadFile as e:
             self.book = None
             self.chart_list.clear()

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.charts import ChartBook, ChartSet, book_file
+from engine.charts import ChartBook, ChartSet, book_attribution, book_file
 from engine.errors import BadFile
 
 from ..userfolders import data_root
 
-_OPEN: dict[Path, ChartBook] = {}
+_OPEN: dict[tuple[Path, str], ChartBook] = {}
 
 
 def charts_folder() -> Path:
@@ -16,17 +16,19 @@ def charts_folder() -> Path:
     return data_root()
 
 
-def owner_book(chart_set: str, slots: ChartSet, folder: Path | None = None) -> ChartBook:
-    """The owner's book for a chart set (empty if no file yet); BadFile when the file cannot be read.
+def owner_book(chart_set: str, slots: ChartSet, folder: Path | None = None, game: str = "") -> ChartBook:
+    """The owner's book for a chart set opened for ``game`` (its own charts and counters kept under it); empty if
+    there is no file yet.  It is never refused whole: bad cells are set aside (``book.problems``).
 
-    The same book object is handed to every window asking for the same file, so an
-    entry made in the chart editor is used in play at once.
+    The same book object is handed to every window asking for the same file and game, so an
+    entry made in the chart editor is used in play at once; books of two games of one set
+    share the file, each saving merges with what the other wrote.
     """
     path = book_file(folder if folder is not None else charts_folder(), chart_set).absolute()
-    book = _OPEN.get(path)
+    book = _OPEN.get((path, game))
     if book is None or set(book.slots.slots) != set(slots.slots):
-        book = ChartBook(slots, path).load()
-        _OPEN[path] = book
+        book = ChartBook(slots, path, game, book_attribution(chart_set)).load()
+        _OPEN[path, game] = book
     return book
 
 
@@ -35,8 +37,10 @@ def forget_books() -> None:
     _OPEN.clear()
 
 
-def problems_text(e: BadFile, limit: int = 50) -> str:
-    lines = [str(p) for p in e.problems[:limit]]
-    if len(e.problems) > limit:
-        lines.append(f"… and {len(e.problems) - limit} more")
+def problems_text(e, limit: int = 50) -> str:
+    """Every problem of a BadFile (or a list of problems), one a line, the first ``limit`` of them."""
+    problems = e.problems if isinstance(e, BadFile) else list(e)
+    lines = [str(p) for p in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"… and {len(problems) - limit} more")
     return "\n".join(lines)
