@@ -301,12 +301,18 @@ def test_a_bad_owners_chart_file_for_the_tcs_is_refused_naming_the_file_the_cell
     p.write_text('format = 1\n[charts."tcs.morale"]\n"3" = { "7" = "Q" }\n"14" = { "7" = "S" }\n'
                  '[charts."tcs.crt"]\n"1" = "x"\n[charts."tcs.command_prep"]\n"1" = { "1" = "62" }\n'
                  '[charts."tcs.area_fire"]\n"3" = "M"\n', encoding="utf-8")
-    with pytest.raises(BadFile) as e:
-        open_book(load_slots(CHARTS), p)
-    got = {(x.key, x.message.split(" (")[0]) for x in e.value.problems}
-    assert all(x.file == str(p) for x in e.value.problems)
-    assert ("charts.tcs.morale['3']['7']", "'Q' is not a result of Morale Table") in got
-    assert any(k == "charts.tcs.morale['14']['7']" for k, _m in got)
-    assert any(k == "charts.tcs.crt" for k, _m in got)
-    assert ("charts.tcs.command_prep['1']['1']", "the published value is '61', not '62'") in got
-    assert any(k == "charts.tcs.area_fire['3']" for k, _m in got)          # wrong shape: one axis short
+    from engine.charts import ChartBook
+    from engine.fileio import read_toml
+
+    with pytest.raises(BadFile) as e:                  # checking the file (validate): refused, every problem named
+        ChartBook(load_slots(CHARTS)).parse(read_toml(p), str(p))
+    book = open_book(load_slots(CHARTS), p)             # the owner's book in play: the bad cells set aside, named
+    for problems, prefix in ((e.value.problems, ""), (book.problems, "set aside: ")):
+        got = {(x.key, x.message.removeprefix(prefix).split(" (")[0]) for x in problems}
+        assert all(x.file == str(p) for x in problems)
+        assert ("charts.tcs.morale['3']['7']", "'Q' is not a result of Morale Table") in got
+        assert any(k == "charts.tcs.morale['14']['7']" for k, _m in got)
+        assert any(k.startswith("charts.tcs.crt") for k, _m in got)
+        assert ("charts.tcs.command_prep['1']['1']", "the published value is '61', not '62'") in got
+        assert any(k == "charts.tcs.area_fire['3']" for k, _m in got)      # wrong shape: one axis short
+    assert len(book.set_aside) == 5                     # kept in the file, not used

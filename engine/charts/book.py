@@ -216,11 +216,12 @@ class ChartBook:
 
     # ------------------------------------------------------------ cells set aside
     def restore(self, item: SetAside, game: str | None = None) -> Any:
-        """Use a set-aside cell after all: entered into this book's scope for its chart (its game: ``game``, by
-        default the one the book is open for); refused like :meth:`record` (it then stays set aside)."""
-        scope = self.scope_of(item.slot, game)
+        """Use a set-aside cell after all: entered into its scope (a game's own chart: ``game``, by default the game
+        it was found under, or the one the book is open for when it was found unscoped); refused like
+        :meth:`record` (it then stays set aside)."""
         if item.slot not in self.slots:
             raise BadChartValue(f"there is no chart {item.slot!r}")
+        scope = self.scope_of(item.slot, game if game is not None else (item.scope or None))
         saved, self.game = self.game, (scope if self.slots[item.slot].per_game else self.game)
         try:
             self.record(item.slot, item.key, item.value)

@@ -7,7 +7,7 @@ where a set-aside value can be used for this game or discarded.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QToolBar
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolBar
 
 from .shelf import problems_text
 
@@ -24,13 +24,14 @@ class BookBanner(QToolBar):
         self.text = QLabel()
         self.text.setTextFormat(Qt.PlainText)
         self.text.setWordWrap(True)
+        self.text.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
         self.details_btn = QPushButton("Details…")
         self.values_btn = QPushButton("Printed values…")
         self.values_btn.setToolTip("Use a set-aside value for this game, or discard it, in the printed values form")
         self.hide_btn = QPushButton("Hide")
         self.addWidget(self.text)
         self.addWidget(self.details_btn)
-        self.addWidget(self.values_btn)
+        self.values_act = self.addWidget(self.values_btn)      # a toolbar's widget is shown or hidden by its action
         self.addWidget(self.hide_btn)
         self.window_ = window
         self.full = ""
@@ -65,7 +66,7 @@ class BookBanner(QToolBar):
         lines += notes
         self.full = "\n".join(lines) + ("\n\n" + problems_text(problems) if problems else "")
         self.text.setText("\n".join(lines))
-        self.values_btn.setVisible(bool(aside))
+        self.values_act.setVisible(any(s.scope in ("", book.game) for s in aside))    # the form shows this game's
         if self.full != self._dismissed:
             self.show()
         return self.full

@@ -83,7 +83,8 @@ class ValuesForm(QDialog):
         self.export_btn = QPushButton("Export CSV…")
         self.later_btn = QPushButton("Start now and ask the rest as play needs them")
         self.start_btn = QPushButton("Start")
-        self.start_btn.setDefault(True)
+        for b in (self.paste_btn, self.import_btn, self.export_btn, self.later_btn, self.start_btn):
+            b.setAutoDefault(False)         # Return commits a cell; it never closes the form
         for b in (self.paste_btn, self.import_btn, self.export_btn):
             row.addWidget(b)
         row.addStretch(1)
@@ -179,7 +180,7 @@ class ValuesForm(QDialog):
         if refused is not None:
             item.setText(refused[0])
             item.setBackground(QBrush(REFUSED))
-            item.setToolTip(f"Refused: {refused[1]}\n{tip}")
+            item.setToolTip(f"Refused: {refused[1]}\n{tip}" + (f"\nYour chart keeps {v}" if v is not None else ""))
             return
         item.setText("" if v is None else str(v))
         item.setBackground(QBrush(PUBLISHED if held else QColor("white") if n.before_play else LATER))
@@ -203,7 +204,7 @@ class ValuesForm(QDialog):
         return count_filled(list(self._needs.values()), self.value())
 
     def show_aside(self) -> None:
-        items = [s for s in self.book.set_aside]
+        items = [s for s in self.book.set_aside if s.scope in ("", self.book.game)]     # this game's and unscoped
         self.aside.clear()
         for s in items:
             it = QListWidgetItem(f"{s.where()} = {s.value!r}: {s.problem}")
