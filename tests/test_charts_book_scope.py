@@ -223,3 +223,14 @@ def test_a_book_of_the_previous_version_is_migrated_without_losing_a_value(tmp_p
     again = book_for(bw, path)
     again.restore(again.set_aside[0])
     assert again.lookup("tcs.terrain.combat", ("clear",)) == "Open" and again.set_aside == []
+
+
+def test_validate_checks_a_games_own_cells_even_when_the_book_has_no_series_chart(tmp_path, capsys):
+    from engine.cli import main
+
+    p = tmp_path / "tcs.toml"
+    p.write_text('format = 2\n[games.black-wednesday.charts."tcs.counter.firepower"]\n"soviet rifle platoon" = 124\n')
+    assert main(["validate", str(p)]) == 1
+    out = capsys.readouterr().out
+    assert f"{p}: games.black-wednesday.charts.tcs.counter.firepower['soviet rifle platoon']: 124 is not a result" \
+           in out

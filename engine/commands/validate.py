@@ -110,13 +110,19 @@ def _check_book(doc: dict, path: str, slots_file: str | None) -> list[Problem]:
         slots = load_slots(slots_file)
     else:
         slots = ChartSet()
-        for name in sorted({str(sid).split(".")[0] for sid in doc["charts"]}):
+        charts = doc.get("charts", {})
+        ids = [(f"charts.{sid}", sid) for sid in (charts if isinstance(charts, dict) else {})]   # the series', each game's
+        games = doc.get("games", {})
+        for g, t in (games.items() if isinstance(games, dict) else ()):
+            charts = t.get("charts", {}) if isinstance(t, dict) else {}
+            ids += [(f"games.{g}.charts.{sid}", sid) for sid in (charts if isinstance(charts, dict) else {})]
+        for name in sorted({str(sid).split(".")[0] for _, sid in ids}):
             found = ruleset_chart_slots(name)
             if found is not None:
                 slots = slots.merged(found)
         if not slots.slots:
-            return [Problem(path, f"charts.{sid}", f"there is no chart {sid!r}: no ruleset offers it "
-                            "(name a slot file with --slots)") for sid in doc["charts"]]
+            return [Problem(path, where, f"there is no chart {sid!r}: no ruleset offers it "
+                            "(name a slot file with --slots)") for where, sid in ids]
     ChartBook(slots).parse(doc, path)
     return []
 
@@ -124,8 +130,9 @@ def _check_book(doc: dict, path: str, slots_file: str | None) -> list[Problem]:
 def _kind_of(doc: dict) -> str:
     if isinstance(doc.get("chart"), list):
         return "chart slots"
-    if isinstance(doc.get("charts"), dict) and not any(isinstance(doc.get(k), dict) for k in ("map", "scenario")):
-        return "chart book"
+    book = isinstance(doc.get("charts"), dict) or (isinstance(doc.get("games"), dict) and "format" in doc)
+    if book and not any(isinstance(doc.get(k), dict) for k in ("map", "scenario")):
+        return "chart book"                 # [charts."<id>"], or only a game's own [games.<game>.charts."<id>"]
     for kind in ("map", "scenario", "table"):
         if isinstance(doc.get(kind), dict):
             return kind
