@@ -456,7 +456,7 @@ def _ammo(side, calibre, he=0, smoke=0, illum=0):
 # the game library's playing time of each scenario, solitaire, in minutes (least, most): our estimate from its turns,
 # maps and forces, not the book's (docs/scenario-format.md, playing_minutes)
 PLAYING_MINUTES = {1: [180, 300], 2: [180, 300], 3: [360, 600], "3c": [2400, 4200], 4: [300, 480], 5: [300, 480],
-                   6: [540, 900], 7: [300, 540], 8: [720, 1200]}
+                   6: [540, 900], "6c": [2100, 3600], 7: [300, 540], "7c": [1500, 2700], 8: [720, 1200]}
 
 
 def _head(n, slug, name, start, end, first, text, play_area=""):
