@@ -322,3 +322,202 @@ def test_file_names_the_system_refuses_are_bad_files_not_os_errors(tmp_path, qtb
     win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "a.toml", recent=recent)
     qtbot.addWidget(win)
     assert win.recent_files() == [recent]
+
+
+# ---------------------------------------------------------------- VASSAL modules, the settings file, TCS options
+
+VASSAL_ODD = ["1e999", "-1e999", "nan", "inf", "0", "-1", "0.000001", "1e308", "99999999999", "", "x" * 5000, "A",
+              "true", "../../etc/passwd", "-0", "1,2", "$gridLocation$$row$", "3.5", "1e-300", "-99999", "ZZZ", " ",
+              "\u00e9\u4e2d", "12345678901234567890123", "0x10"]
+
+
+@pytest.fixture(scope="module")
+def vassal_module(tmp_path_factory) -> bytes:
+    from test_vassal_import import module_with_setups
+
+    return module_with_setups(tmp_path_factory.mktemp("vmod")).read_bytes()
+
+
+def _entries(data: bytes) -> dict[str, bytes]:
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
+def _zipped(entries: dict[str, bytes]) -> bytes:
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, d in entries.items():
+            z.writestr(n, d)
+    return buf.getvalue()
+
+
+@st.composite
+def vassal_mutation(draw, data: bytes):
+    """A damaged module: an attribute of its build file given an odd value or removed, its piece definitions'
+    text flipped, or its ZIP structure cut, flipped, missing an entry or holding odd ones."""
+    import re
+
+    how = draw(st.sampled_from(["attribute", "attribute", "drop attribute", "text", "piece", "piece", "cut", "flip",
+                                "entry"]))
+    entries = _entries(data)
+    build = entries["buildFile.xml"].decode("utf-8")
+    attrs = list(re.finditer(r'(\w+)="([^"]*)"', build))
+    if how in ("attribute", "drop attribute"):
+        m = draw(st.sampled_from(attrs))
+        value = "" if how == "drop attribute" else draw(st.sampled_from(VASSAL_ODD))
+        new = "" if how == "drop attribute" else f'{m.group(1)}="{value}"'
+        entries["buildFile.xml"] = (build[:m.start()] + new + build[m.end():]).encode("utf-8")
+        return _zipped(entries)
+    if how == "piece":          # one field of a piece definition (traits and states, ';'-separated) made odd
+        from xml.sax.saxutils import escape
+
+        slots = list(re.finditer(r"(<VASSAL\.build\.widget\.PieceSlot[^>]*>)([^<]*)(<)", build))
+        m = draw(st.sampled_from(slots))
+        fields = m.group(2).split(";")
+        i = draw(st.integers(0, len(fields) - 1))
+        fields[i] = escape(draw(st.sampled_from(VASSAL_ODD + ["\\", "\\\\;", "emb2", "piece", "prototype"])))
+        entries["buildFile.xml"] = (build[:m.start(2)] + ";".join(fields) + build[m.end(2):]).encode("utf-8")
+        return _zipped(entries)
+    if how == "text":
+        b = bytearray(entries["buildFile.xml"])
+        for _ in range(draw(st.integers(1, 6))):
+            b[draw(st.integers(0, len(b) - 1))] = draw(st.sampled_from(b";/\\,\t<>&\"0123456789x\x1b"))
+        entries["buildFile.xml"] = bytes(b)
+        return _zipped(entries)
+    if how == "cut":
+        return data[: draw(st.integers(0, len(data) - 1))]
+    if how == "flip":
+        b = bytearray(data)
+        for _ in range(draw(st.integers(1, 4))):
+            b[draw(st.integers(0, len(b) - 1))] = draw(st.integers(0, 255))
+        return bytes(b)
+    change = draw(st.sampled_from(["drop", "rename", "empty", "junk image", "dir", "odd name"]))
+    name = draw(st.sampled_from(sorted(entries)))
+    if change == "drop":
+        del entries[name]
+    elif change == "rename":
+        entries[name + "x"] = entries.pop(name)
+    elif change == "empty":
+        entries[name] = b""
+    elif change == "junk image":
+        entries[name] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(draw(st.lists(st.integers(0, 255), max_size=40)))
+    elif change == "dir":
+        entries[name + "/"] = b""
+    else:
+        entries[draw(st.sampled_from(["images/../../x.png", "/abs.png", "images/" + "n" * 300 + ".png"]))] = b"x"
+    return _zipped(entries)
+
+
+def test_damaged_vassal_modules_are_refused_or_imported_never_another_error(vassal_module, tmp_path):
+    from engine.importers.vassal.importer import import_module
+
+    n = iter(range(10 ** 6))
+
+    @settings(FUZZ, max_examples=max(5, FUZZ.max_examples // 2))
+    @given(vassal_mutation(vassal_module))
+    def check(damaged):
+        i = next(n)
+        p = tmp_path / f"m{i}.vmod"
+        p.write_bytes(damaged)
+        out = tmp_path / f"out{i}"
+        try:
+            result = import_module(p, out)
+        except BadFile as e:
+            refused_naming(e, p)
+            assert not out.exists() or not any(out.iterdir())         # a refused import writes nothing
+        else:
+            assert result.report.is_file() and (out / "import-record.toml").is_file()
+        assert not [q for q in tmp_path.iterdir() if ".import-" in q.name]     # no staging left behind
+
+    check()
+
+
+SETTINGS_VALUES = ["a, b", "@ByteArray(xyz)", "@ByteArray()", "@Rect(1 2 3 4)", "@Size(3 4)", "@Point(1 2)",
+                   "@Variant(\\0\\0\\0\\x7f\\0\\0\\0\\x1)", "@Invalid()", "12", "true", "x" * 5000, "\"", "\\0",
+                   "@Variant(garbage)", "/", "..", "a\\nb", "@DateTime(x)", ""]
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_damaged_settings_file_falls_back_key_by_key(qtbot, tmp_path, monkeypatch, capsys):
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QMainWindow
+
+    import gui.settings as S
+
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    S.remember_folder(tmp_path / "x.toml")
+    S.save_window(win, "play")
+    ini = Path(S.settings().fileName())
+    good = ini.read_bytes()
+    keys = ["[files]\nlast_folder", "[play]\ngeometry", "[play]\nstate", "[skirmish]\ngeometry"]
+
+    @FUZZ
+    @given(st.lists(st.tuples(st.sampled_from(keys), st.sampled_from(SETTINGS_VALUES)), min_size=1, max_size=3),
+           st.sampled_from(["keep", "flip", "append"]), st.binary(max_size=30))
+    def check(pairs, how, noise):
+        monkeypatch.setattr(S, "_problems", {})
+        text = good + b"".join(f"\n{k}={v}\n".encode() for k, v in pairs)
+        if how == "flip" and noise:
+            b = bytearray(text)
+            b[len(b) // 2] = noise[0]
+            text = bytes(b)
+        elif how == "append":
+            text += noise
+        ini.write_bytes(text)
+        folder = S.last_folder()
+        assert folder is None or folder.is_dir()
+        assert isinstance(S.restore_window(win, "play", QSize(640, 480)), bool)
+        S.restore_window(win, "skirmish", QSize(640, 480))
+        assert all(str(ini) in m for m in S.problems())
+        S.remember_folder(tmp_path / "y.toml")           # and the file is still written to
+        assert S.last_folder() == tmp_path
+
+    check()
+    capsys.readouterr()
+
+
+TCS_OPTION_VALUES = ODD_VALUES + ["black_wednesday", "leros", "kursk", "../x", "historical", "any", "fo",
+                                  ["B16.26", 7], ["Gale"], ["4.2", "4.99"], 3, 99, 100, 1, -5, 2.5, False]
+
+
+def test_tcs_scenarios_with_odd_options_are_refused_or_load(tmp_path):
+    from engine.errors import SandtableError
+    from engine.game import Game, load_rules
+    from engine.rulesets.tcs.scenario import DEFAULT_OPTIONS
+
+    src = ROOT / "scenarios" / "tcs-test.toml"
+    doc = tomli.loads(src.read_text())
+    doc["scenario"]["map"] = str(ROOT / "maps" / "tcs-test.toml")
+    keys = list(DEFAULT_OPTIONS) + ["stacking", "options", "x" * 300]
+
+    @FUZZ
+    @given(st.one_of(st.dictionaries(st.sampled_from(keys), st.one_of(st.sampled_from(TCS_OPTION_VALUES),
+                                                                     st.integers(), st.lists(st.text(max_size=8),
+                                                                                             max_size=4)),
+                                     min_size=1, max_size=4),
+                     st.sampled_from([5, "x", [1, 2], True, [], {"a": {"b": 1}}])))
+    def check(options):
+        p = tmp_path / "tcs-odd.toml"
+        try:
+            p.write_text(tomli_w.dumps({**doc, "options": options}))
+        except (TypeError, ValueError):
+            return                  # a value TOML cannot write
+        through_validate(p)
+        try:
+            game = Game(load_rules(str(p)), 1, str(p))
+            for _ in range(3):
+                acts = game.legal_actions()
+                if not acts:
+                    break
+                game.play(acts[0])
+        except BadFile as e:
+            refused_naming(e, p)
+        except SandtableError:
+            pass
+
+    check()

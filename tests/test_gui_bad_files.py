@@ -229,3 +229,14 @@ def test_a_prep_log_option_naming_a_file_that_is_no_prep_log_is_refused(tmp_path
     with pytest.raises(BadFile) as e:
         Game(load_rules(str(p)), 1, str(p))
     assert [(pr.file, pr.key) for pr in e.value.problems] == [(str(p), "battalions")]
+
+
+def test_full_breaches_off_the_map_are_refused_naming_the_first(tmp_path):
+    from engine.errors import BadFile
+    from engine.game import Game, load_rules
+
+    p = a_tcs_scenario(tmp_path, 'full_breaches = ["Z99.99", "Q1", "A01.01"]\n')
+    with pytest.raises(BadFile) as e:
+        Game(load_rules(str(p)), 1, str(p))
+    assert [str(pr) for pr in e.value.problems] == [
+        f"{p}: options.full_breaches: 'Z99.99' is not a hex of the map (nor are 1 more of its ids)"]

@@ -285,3 +285,33 @@ def test_damaged_entries_and_odd_piece_values_do_not_stop_the_import(tmp_path):
     assert "image 'junk.png': cannot be read" in text
     assert "image 'star.png': drawn 5000, 0 px from the piece's centre (at most 1024); left out" in text
     assert result.counters == 3
+
+
+# ---------------------------------------------------------------- what the fuzzing found, pinned
+
+def test_a_board_image_of_a_png_signature_and_nothing_more_is_refused_by_name(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))])
+    m.images["board.png"] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01"       # cut inside its header
+    path = tmp_path / "short.vmod"
+    m.write(path)
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    assert only_problem(e)[:2] == (str(path), "images/board.png")
+
+
+def test_a_zip_of_a_version_python_cannot_read_is_refused(tmp_path):
+    good = module_with_setups(tmp_path).read_bytes()
+    at = good.rindex(b"PK\x01\x02")             # the last central directory entry: "version needed" 6.4
+    path = tmp_path / "v64.vmod"
+    path.write_bytes(good[:at + 6] + bytes([64, 0]) + good[at + 8:])
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    assert only_problem(e)[0] == str(path) and "zip file version 6.4" in only_problem(e)[2]
+
+
+def test_a_build_file_in_an_encoding_the_parser_does_not_know_is_refused(tmp_path):
+    path = tmp_path / "enc.vmod"
+    S.Module().write(path, build_text='<?xml version="1.0" encoding="nan"?><VASSAL.build.GameModule name="M"/>')
+    with pytest.raises(BadFile) as e:
+        import_module(path, tmp_path / "out")
+    assert only_problem(e) == (str(path), "buildFile.xml", "is not XML this program reads (unknown encoding: nan)")

@@ -39,7 +39,7 @@ class Archive:
             self.zip = zipfile.ZipFile(self.path)
         except FileNotFoundError:
             raise BadFile([Problem(self.name, "", "file not found")]) from None
-        except (zipfile.BadZipFile, OSError, EOFError) as e:
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:
             raise BadFile([Problem(self.name, "", f"not a readable ZIP archive ({e}); a VASSAL module, "
                                                   f"save or log is a ZIP file")]) from None
         self.names = set(self.zip.namelist())
@@ -69,7 +69,7 @@ class Archive:
                                   f"entry: a damaged or hostile archive)")
         try:
             return self.zip.read(entry)
-        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError) as e:
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, NotImplementedError) as e:
             raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
 
     def build_file(self) -> tuple[str, bytes]:
@@ -93,7 +93,7 @@ class Archive:
     def open(self, entry: str):
         try:
             return self.zip.open(entry)
-        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError) as e:
+        except (zipfile.BadZipFile, zlib.error, OSError, RuntimeError, NotImplementedError) as e:
             raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
 
     def copy_to(self, entry: str, dest: Path, progress=None) -> None:
@@ -111,7 +111,7 @@ class Archive:
                     if progress is not None:
                         progress(done)
             os.replace(tmp, dest)
-        except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as e:
             tmp.unlink(missing_ok=True)
             raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
         except BaseException:
@@ -127,9 +127,9 @@ class Archive:
         try:
             with self.open(entry) as f:
                 head = f.read(32)
-        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as e:
             raise self.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
-        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
+        if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR" and len(head) >= 24:
             # the size straight from the header: Pillow refuses to even open images past its pixel limit
             w, h = struct.unpack(">II", head[16:24])
             if w < 1 or h < 1:
@@ -139,7 +139,8 @@ class Archive:
             with self.open(entry) as f:
                 with Image.open(f) as im:
                     return im.size
-        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError, zipfile.BadZipFile, zlib.error,
+                EOFError, NotImplementedError) as e:
             raise self.bad(entry, f"is not an image Sandtable can read ({e})") from None
 
 
@@ -149,7 +150,7 @@ def _svg_size(arc: Archive, entry: str) -> tuple[int, int]:
     with arc.open(entry) as f:
         try:
             head = f.read(4096).decode("utf-8", "replace")
-        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as e:
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError) as e:
             raise arc.bad(entry, f"cannot be read ({e}): the archive is damaged or truncated") from None
     m = re.search(r"<svg\b[^>]*>", head, re.S)
     if m:

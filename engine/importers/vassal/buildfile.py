@@ -150,7 +150,7 @@ def parse_xml(data: bytes, file: str, entry: str) -> ET.Element:
     """
     try:
         return _parse_counted(data, file, entry)
-    except ET.ParseError:
+    except (ET.ParseError, LookupError, ValueError):
         pass
     text = _ILLEGAL_XML.sub("", data.decode("utf-8", "replace"))
     try:
@@ -159,6 +159,9 @@ def parse_xml(data: bytes, file: str, entry: str) -> ET.Element:
         line, col = e.position
         raise BadFile([Problem(file, entry, f"is not well-formed XML (line {line}, column {col}: "
                                             f"{str(e).split(':')[0]})", line)]) from None
+    except (LookupError, ValueError) as e:       # an encoding the parser does not know, or cannot read
+        raise BadFile([Problem(file, entry, f"is not XML this program reads ({excerpt(str(e), 120)[1:-1]})")]) \
+            from None
 
 
 def _parse_counted(data: bytes, file: str, entry: str) -> ET.Element:
@@ -412,7 +415,7 @@ def read_metadata(data: bytes) -> dict[str, str]:
     """``moduledata``/``savedata``: name, version, VassalVersion, description (missing ones left out)."""
     try:
         root = ET.fromstring(data)
-    except ET.ParseError:
+    except (ET.ParseError, LookupError, ValueError):
         return {}
     out = {}
     for k in ("name", "version", "VassalVersion", "description"):

@@ -40,6 +40,12 @@ class TcsRules:
         self.charts = charts or load_slots(CHARTS)
         self.board = scenario.board
         self.options = scenario.options
+        off = [h for h in self.options.get("full_breaches", []) if not self._is_hex_id(h)]
+        if off:         # BW 1.4: a breach is made in a wire hex of the map
+            from ...errors import BadFile, Problem, excerpt
+            raise BadFile([Problem(scenario.path, "options.full_breaches",
+                                   f"{excerpt(off[0])} is not a hex of the map"
+                                   + (f" (nor are {len(off) - 1} more of its ids)" if len(off) > 1 else ""))])
         self.turns = scenario.turns()
         self.specs = {u.id: u for u in scenario.units}
         self.order = [u.id for u in scenario.units]
@@ -77,6 +83,13 @@ class TcsRules:
         self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
         self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
         self.exits = any(c.kind in ("exit", "no_exit") for c in scenario.conditions)      # BW 5.0
+
+    def _is_hex_id(self, text: str) -> bool:
+        try:
+            self.board.parse_hex(text)
+            return True
+        except (BadHexId, ValueError):
+            return False
 
     def hid(self, h: Hex) -> str:
         try:
