@@ -160,3 +160,15 @@ def test_a_move_mode_unit_dropped_on_an_adjacent_enemy_is_refused_fire_and_may_a
     n = len(window.session.game.log)
     panel.assault_btn.click()
     assert window.session.game.log[n].action.text() == "assault 1-1 B03.04" and not panel.isVisible()
+
+
+def test_overwatch_is_chosen_from_the_overwatchers_own_menu(window):
+    end_until(window, "action", "red")
+    window.session.play("move 1-1 B03.04")        # AT-1 (Blue, at B09.06) may fire overwatch at it
+    menu = right_click(window, "B09.06")
+    entry = menu.find("Fire overwatch: 1-1 entered B03.04")
+    assert entry.isEnabled()
+    n = len(window.session.game.log)
+    entry.trigger()
+    assert window.session.game.log[n].action.text() == "choose overwatch AT-1"
+    menu.close()

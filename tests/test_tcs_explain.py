@@ -204,3 +204,26 @@ def test_black_wednesday_4_fire_at_the_front_and_into_krasni_bor_in_words():
                                                 "column 1 on the Area Fire Table, roll 2d6 (TCS 8.0)"]
     opts = {o.label: o for o in unit_options(r, st, "2-269-63Gd:2Co-P1")}
     assert opts["Area fire at B41.15 (" + ", ".join(k for k in r.units_at(st, r.hex("B41.15"))) + ")"].legal
+
+
+def test_bw_1_4b_a_platoon_next_to_wire_is_offered_its_breach_and_an_mg_company_is_refused_it():
+    g = bw4_at_soviet_action()
+    r, st = g.rules, g.state
+    label = "Breach the wire in B33.17 (BW 1.4b: all its remaining MPs, from where it began the phase)"
+    opts = {o.label: o for o in unit_options(r, st, "1-270-63Gd:3Co-P1")}    # at B32.18, in Fire mode
+    assert str(opts[label].reason) == "TCS 5.0: 1-270-63Gd:3Co-P1 is in Fire mode; only units in Move mode move"
+    g.play("mode 1-270-63Gd:3Co-P1 move")
+    breach = {o.label: o for o in unit_options(r, g.state, "1-270-63Gd:3Co-P1")}[label]
+    assert breach.legal and breach.action == "move 1-270-63Gd:3Co-P1 B33.17"
+    g.play("mode 1-270-63Gd:MG move")
+    mg = {o.label: o for o in unit_options(r, g.state, "1-270-63Gd:MG")}[label]
+    assert mg.reason.rule == "BW 1.4a" and "only infantry and cavalry breach" in mg.reason.message
+
+
+def test_12_0_a_unit_that_may_fire_overwatch_offers_it_in_its_menu():
+    g = at_red_action()
+    g.play("move 1-1 B03.04")                     # AT-1 may fire overwatch (the engine's own overwatch test)
+    opts = unit_options(g.rules, g.state, "AT-1")
+    assert opts[0].label == "Fire overwatch: 1-1 entered B03.04: overwatch fire by which unit?"
+    assert opts[0].action == "choose overwatch AT-1"
+    assert all(not o.legal and o.reason.message.startswith("the game waits for an answer first") for o in opts[1:])

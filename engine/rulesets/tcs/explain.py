@@ -359,10 +359,15 @@ def unit_options(rules, st, uid: str) -> list[UnitOption]:
     u = st.units[uid]
     if u.hex is None:
         return [UnitOption("other", f"{uid} is not on the map", reason=IllegalAction("", f"{uid} is not on the map"))]
+    out: list[UnitOption] = []
+    p = st.pending[0] if st.pending else None
+    if p is not None and p["kind"] == "choice" and uid in p["options"]:
+        # a decision this unit is one answer of (TCS 12.0: which unit fires overwatch at a unit that moved)
+        what = "Fire overwatch" if p["what"] == "overwatch" else f"Choose {uid}"
+        out.append(UnitOption("choice", f"{what}: {p['text']}", f"choose {p['what']} {uid}"))
     problem = turn_problem(rules, st, side)
     legal = [] if problem is not None else _legal(rules, st)
     mine = [a for a in legal if uid in _units_of(a)]
-    out: list[UnitOption] = []
     other = "fire" if u.mode == "move" else "move"
     out.append(_option(rules, st, uid, side, A.SetMode(uid, other), mine, problem, "mode"))
     moves = [a for a in mine if isinstance(a, A.Move)]
@@ -371,6 +376,13 @@ def unit_options(rules, st, uid: str) -> list[UnitOption]:
                                       "next to it may be entered)", action=moves[0].text()))
     else:
         out.append(UnitOption("move", "Move", reason=problem or _move_reason(rules, st, uid, side)))
+    words = getattr(rules.game, "move_words", None) if rules.game is not None else None
+    for n in rules.board.neighbors(u.hex) if words is not None else ():
+        label = words(rules, st, uid, n)          # a move the game names (BW 1.4b: breaching wire)
+        if label:
+            a = A.Move(uid, rules.hid(n))
+            out.append(UnitOption("special", label, a.text(), target=a.to) if a in moves else
+                       UnitOption("special", label, target=a.to, reason=problem or _reason(rules, st, a, side)))
     fires = [a for a in mine if isinstance(a, A.Fire)]
     out += [UnitOption(a.kind, action_label(rules, st, a, own=True), a.text(), target=a.target) for a in fires]
     for a in fires:                      # area fire allowed but not an SFA (an unassigned unit, TCS 6.0): say why
@@ -395,7 +407,7 @@ def unit_options(rules, st, uid: str) -> list[UnitOption]:
             out.append(UnitOption("assault", action_label(rules, st, a, own=True), target=a.hex,
                                   reason=problem or _reason(rules, st, a, side)))
     if not any(o.kind in ("assault", "overrun") for o in out):
-        out.append(UnitOption("assault", "Assault", reason=IllegalAction(
+        out.append(UnitOption("assault", "Assault", reason=problem or IllegalAction(
             "TCS 15.0", f"no enemy unit is next to {uid} (an assault goes into an adjacent enemy hex)")))
     if rules.exits:
         a = A.Exit(uid)

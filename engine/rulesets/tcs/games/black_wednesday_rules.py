@@ -79,6 +79,13 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
     return None
 
 
+def move_words(rules, st, uid: str, to) -> str:
+    """A move into a wire hex not fully breached is a breach (BW 1.4b): its words in a unit's menu, else ""."""
+    if to in rules.board and _has(rules, to, "wire") and breach_state(st, rules, to) != "full":
+        return f"Breach the wire in {rules.hid(to)} (BW 1.4b: all its remaining MPs, from where it began the phase)"
+    return ""
+
+
 def move_cost(rules, st, uid: str, to, cost: Fraction) -> Fraction:
     """A breaching move costs the unit's whole (remaining) MA (BW 1.4b B); a tank climbing onto or down from the
     embankment other than along the railroad costs its entire MA (BW 1.2c)."""
