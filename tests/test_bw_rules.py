@@ -157,6 +157,42 @@ def test_1_11a_a_towed_gun_in_move_mode_moves_with_8_foot_mps_whatever_its_count
     assert bw.transported(r, "KG-Flak:AT88-1")                               # "AT (88mm)": an AT gun
 
 
+def test_1_11b_axis_infantry_rides_an_axis_tank_and_the_soviets_never_do():
+    from engine.rulesets.tcs.sight import terrain_key
+    r = rules_n("8-counter-attack-at-krasni-bor")
+    st = r.initial_state(1)
+    st.pending = []
+    st.order = ["axis", "soviet"]
+    st.step = next(i for i, x in enumerate(r.sequence(st.turn)) if x[:2] == ("action", "action"))
+    assert r.current(st) == ("action", "action", "axis")
+    tank, inf, frm = "1-226:StuG1", "1-I-390:P1", r.board.parse_hex("B60.20")
+    to = next(n for n in r.board.neighbors(frm) if not r.board.features_of(n) and not r.units_at(st, n))
+    for k in [k for k, u in st.units.items() if u.hex == frm]:
+        st.units[k].hex = None
+    for k in (tank, inf):
+        put(r, st, k, "B60.20", mode="move", morale_state="", moved=False, fired=False)
+    st.memory.put("tcs.counter.movement", ("stug iii f",), 12)
+    st.memory.put("tcs.counter.mobility", ("stug iii f",), "tracked")
+    st.memory.put("tcs.counter.movement", ("german infantry platoon",), 6)
+    st.memory.put("tcs.terrain.move", (terrain_key(r.board, to), "tracked"), "1")
+    mount = r.parse_action(f"mount {inf} {tank}")
+    assert mount in r._action_offers(st, "axis", [inf, tank])               # a legal action, listed
+    events = []
+    r._act(st, mount, events)
+    assert bw.carrier_of(r, st, inf) == tank and any("BW 1.11b" in e.text for e in events)
+    refused(lambda: r.check_move(st, inf, to, "axis"), "BW 1.11b")         # it moves only with its tank
+    r._do_move(st, A.Move(tank, r.hid(to)), "axis", events)
+    assert st.units[inf].hex == to == st.units[tank].hex                   # carried along
+    dismount = r.parse_action(f"dismount {inf}")
+    assert dismount in r._action_offers(st, "axis", [inf, tank])
+    st.pending = []
+    r._act(st, dismount, events)
+    assert not bw.carrier_of(r, st, inf) and st.units[inf].hex == to
+    # the Soviets cannot use tanks as carriers (TCS 25.1e)
+    refused(lambda: bw.check_mount(r, st, bw.Mount("1-133-72:1Co-P1", "1-RB:KV8"), "soviet"), "BW 1.11b")
+    assert bw.action_offers(r, st, "soviet", ["1-133-72:1Co-P1", "1-RB:KV8"]) == []
+
+
 def test_1_4b_a_breaching_move_costs_all_the_units_remaining_ma():
     from fractions import Fraction
     r, st = fresh()

@@ -232,6 +232,10 @@ class TcsRules:
         return Outcome(winner, f"objective points {pts[a]} to {pts[b]}", {"points": pts, "steps lost": lost})
 
     def parse_action(self, text: str):
+        if self.game is not None and hasattr(self.game, "parse_action"):
+            own = self.game.parse_action(text)           # a game's own actions (BW 1.11b: mount, dismount)
+            if own is not None:
+                return own
         return A.parse_action(text)
 
     def chart_prompt(self, st: State):
@@ -472,6 +476,8 @@ class TcsRules:
             events.append(Event("end", f"{side} ends {step}"))
             self._next_step(st, events)
             return
+        if self.game is not None and hasattr(self.game, "act") and self.game.act(self, st, action, side, step, events):
+            return                                         # a game's own action (BW 1.11b: tanks as carriers)
         handler = {"review": (A.Complete,), "implement": (A.Implement,), "reserve": (A.ReserveCheck,),
                    "add": (A.Assign,), "create": (A.NewSheet,), "sorties": (A.Airstrike,),
                    "missions": (A.PlaceMission, A.Lift, A.Plot),
@@ -1238,6 +1244,8 @@ class TcsRules:
                         a = A.Fire("point", (uid,), k)
                         if _ok(lambda: self.check_fire(st, a, side)):
                             out.append(a)
+        if self.game is not None and hasattr(self.game, "action_offers"):
+            out += self.game.action_offers(self, st, side, own)      # BW 1.11b: climbing onto tanks, getting off
         return out
 
 
