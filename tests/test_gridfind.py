@@ -169,3 +169,24 @@ def test_play_save_onto_a_folder_is_refused_before_the_game_is_played(tmp_path, 
     folder.mkdir()
     assert main(["play", "scenarios/demyansk-1-trapped.toml", "--bot", "random", "--save", str(folder)]) == 1
     assert capsys.readouterr().err == f"{folder}: --save: is a folder, not a file\n"
+
+
+def test_a_colour_image_too_large_to_search_within_the_memory_budget_is_refused_before_decoding(tmp_path, capsys):
+    # a 144-megapixel RGB PNG would need about 1.1 GB (decoded whole, then its brightness searched); greyscale or
+    # JPEG the same size is searched (a JPEG decodes its brightness alone)
+    def png(path, w, h, colour_type):
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0))
+                         + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b""))
+
+    rgb = tmp_path / "rgb.png"
+    png(rgb, 12_000, 12_000, 2)
+    assert main(["detect-grid", str(rgb)]) == 1
+    assert capsys.readouterr().err == (
+        f"{rgb}: the image is 12,000 x 12,000 pixels in 3 bands (RGB); grids are looked for in such images up to "
+        f"124 megapixels, in greyscale images or JPEGs up to 300 (save the scan as greyscale or as JPEG)\n")
+    grey = tmp_path / "grey.png"
+    png(grey, 12_000, 12_000, 0)
+    assert main(["detect-grid", str(grey)]) == 1
+    assert "not an image that can be read" in capsys.readouterr().err      # decoded: its data is cut short

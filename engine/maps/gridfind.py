@@ -28,12 +28,18 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.errors import BadFile, Problem
+from engine.errors import BadFile, Problem, excerpt
 from engine.maps.board import Affine
 from engine.maps.hexes import FLAT, POINTY, SQRT3, Hex, Layout
-from engine.errors import excerpt
 
 GRID_MAX_PIXELS = 300_000_000     # a 22 x 34 inch sheet scanned at 400 dpi is 120 megapixels
+# The search's peak memory, measured: about 3.15 bytes a pixel on the brightness it works on (a JPEG decodes its
+# brightness alone), and 1.5 more for each band of a colour image decoded whole first (a 70-megapixel RGB PNG
+# peaked at 532 MB, a 120-megapixel one at 880 MB, a 298-megapixel JPEG at 937 MB).  An image that would need
+# more than the budget is refused before it is decoded, so a search stays under 1 GB.
+MEMORY_BUDGET = 950_000_000
+SEARCH_BYTES_PER_PIXEL = 3.15
+DECODE_BYTES_PER_BAND = 1.5
 COARSE_REGION = 4096              # the middle of the scan looked at for the coarse lattice, full-resolution pixels
 COARSE_SIDE = 1024                # ... averaged down to at most this many pixels a side
 HEX_PX_RANGE = (16.0, 400.0)      # centre-to-centre distances looked for, full-resolution pixels
@@ -321,6 +327,15 @@ def load_grey(source) -> np.ndarray:
                     raise NoImage([Problem(name, "", f"the image is {w:,} x {h:,} pixels ({w * h / 1e6:,.0f} megapixels); "
                                                      f"grids are looked for in images up to "
                                                      f"{GRID_MAX_PIXELS // 1_000_000} megapixels")])
+                bands = 1 if im.format == "JPEG" else len(im.getbands())    # a JPEG decodes its brightness alone
+                per_pixel = SEARCH_BYTES_PER_PIXEL + (DECODE_BYTES_PER_BAND * bands if bands > 1 else 0)
+                if w * h * per_pixel > MEMORY_BUDGET:
+                    colour_limit = MEMORY_BUDGET / (SEARCH_BYTES_PER_PIXEL + DECODE_BYTES_PER_BAND * bands)
+                    raise NoImage([Problem(name, "", f"the image is {w:,} x {h:,} pixels in {bands} bands ({im.mode}); "
+                                                     f"grids are looked for in such images up to "
+                                                     f"{colour_limit / 1e6:,.0f} megapixels, in greyscale images or "
+                                                     f"JPEGs up to {GRID_MAX_PIXELS // 1_000_000} (save the scan "
+                                                     f"as greyscale or as JPEG)")])
                 if im.format == "JPEG":
                     im.draft("L", im.size)       # decode the brightness only
                 im.load()
