@@ -85,7 +85,8 @@ def test_needs_list_every_counter_terrain_and_table_value_of_black_wednesday_4()
     assert {n.key[1] for n in moves} == {"foot"} and {n.key[0] for n in moves} == set(rules.terrains) | {"road"}
 
 
-@pytest.mark.parametrize("scenario", [BW4, LEROS1])
+@pytest.mark.parametrize("scenario", [BW4, LEROS1, ROOT / "scenarios" / "black-wednesday-6c-campaign.toml",
+                                      ROOT / "scenarios" / "leros-c5-campaign.toml"])
 def test_a_book_filled_from_the_needs_list_answers_every_question_before_the_first_action_phase(scenario, tmp_path):
     game = new_game(str(scenario), 1, ())
     book = book_for(game.rules, tmp_path / "tcs.toml")

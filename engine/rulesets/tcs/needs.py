@@ -8,13 +8,15 @@ spotting classes (TCS 8.0, 11.0) of each terrain on the map and its movement cos
 for each mobility type the counters have (TCS 5.0), the visibility of each kind of
 turn and weather (TCS 11.0, BW 1.8) and the Spotting Range Table (TCS 11.0).
 
-Offered with them but read only when play comes to it (a roll is read on them):
-the game's weather table (BW 1.8, Leros 1.4), its sortie tables (BW 1.9, TCS 25.0),
-the Battalion Morale Reduction table (TCS 17.1d), the Reserve Check (TCS 6.14d), the
-terrain classes' fire shifts (TCS 8.0), the AT ratings and a printed Staff modifier
-(Leros 4.6).  The series' combat tables (Area Fire, Point Fire, AT, Morale, Assault,
-artillery) are not listed: hundreds of cells of which a game reads a few, a roll at
-a time; the chart editor takes them whole and play asks a blank cell when it lands.
+Offered with them but read only when play comes to it: the game's weather table
+(BW 1.8, Leros 1.4), its sortie tables (BW 1.9, TCS 25.0), the variable reinforcement
+tables (BW 2.7, 3.3, 3.5), the Battalion Morale Reduction table (TCS 17.1d) and the
+Reserve Check (TCS 6.14d), all read on a roll; the barrage strength of the scenario's
+batteries (TCS 18.0), the terrain classes' fire shifts (TCS 8.0), the AT ratings and a
+printed Staff modifier (Leros 4.6).  The series' combat tables (Area Fire, Point Fire,
+AT, Morale, Assault, Artillery Adjustment, Scatter) are not listed: hundreds of cells of
+which a game reads a few, each where a roll lands; the chart editor takes them whole
+and play asks a blank cell when it is read.
 """
 from __future__ import annotations
 
@@ -106,6 +108,18 @@ def chart_needs(rules, st=None, value=None) -> list[ValueNeed]:
             for roll in slot.axes[1].labels:
                 need(slot.id, (m, roll), "tables", slot.title, f"{m} / {roll}", False,
                      "TCS 17.1d: each battalion's roll on full-hour turns")
+    slot = rules.charts["tcs.barrage_values"]
+    for key in dict.fromkeys((b.calibre, b.fires_as) for b in sc.batteries):
+        need(slot.id, key, "tables", slot.title, " / ".join(key), False,
+             f"TCS 18.0: the barrage strength of {key[0]} firing as a {key[1]}")
+    for sid in dict.fromkeys(r.table for r in sc.releases if r.table):
+        slot = rules.charts[sid]
+        rule = next(r.rule for r in sc.releases if r.table == sid)
+        for key in slot.cells():
+            need(sid, key, "tables", slot.title, " / ".join(key), False, f"{rule}: the variable reinforcement roll")
+    own = getattr(rules.game, "chart_needs", None)         # a game's own tables (BW 3.5's late modifier)
+    if own is not None:
+        out += own(rules, st, value)
     if any(s.reserve for s in sc.op_sheets):
         slot = rules.charts["tcs.reserve_check"]
         for roll in slot.axes[0].labels:

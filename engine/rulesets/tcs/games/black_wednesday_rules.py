@@ -1340,3 +1340,16 @@ def carry_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
             return "TCS stacking (game data)", (f"{rules.hid(to)} has no room for {uid} and its rider {r} "
                                                 f"(stacking limit {rules.options['stacking_units']})")
     return None
+
+
+def chart_needs(rules, st, value) -> list:
+    """The game's own printed values the series' list (engine/rulesets/tcs/needs.py) leaves out: BW 3.5's late
+    modifier of the German Variable Reinforcement Table, when the scenario reaches 0100 11 Feb with the table."""
+    from ....charts import ValueNeed
+
+    if any(r.table == "bw.german_reinforcements" for r in rules.scenario.releases) \
+            and any(t.label == LATE_CLOCK for t in rules.turns):
+        slot = rules.charts["bw.german_reinforcement_modifier"]
+        return [ValueNeed(slot.id, (LATE_CLOCK,), "tables", slot.title, LATE_CLOCK, False,
+                          "BW 3.5: added to the table's roll from 0100 11 Feb")]
+    return []
