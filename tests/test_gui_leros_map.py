@@ -103,8 +103,18 @@ def test_an_action_listed_that_names_a_zone_lights_it(win):
     texts = [others.itemText(i) for i in range(others.count())]
     embark = [t for t in texts if t.startswith("embark Barge-10 ") and t.endswith(" lz 13")]
     assert embark, texts[:10]
-    others.setCurrentText(embark[0])
+    board = win.tcs.board.board
+    board.select("boat", "Barge-1")
+    assert win.tcs.zone_marks.lit_label() == "Landing Zone 4"
+    others.setCurrentIndex(0)                   # the list refilled after an action lights nothing by itself
+    win.session.changed.emit()
+    assert win.tcs.zone_marks.lit_label() == "Landing Zone 4"
+    others.showPopup()
+    others.highlighted.emit(texts.index(embark[0]))     # the action under the pointer in the open list
     assert win.tcs.zone_marks.lit_label() == "Landing Zone 13"
+    others.hidePopup()
+    others.textActivated.emit(texts[0])                 # the action chosen in the list
+    assert win.tcs.zone_marks.lit_label() == f"Landing Zone {texts[0].split()[-1]}"
 
 
 def test_a_flight_is_planned_by_selecting_it_on_the_board_and_clicking_the_map(win, qtbot):

@@ -99,9 +99,8 @@ class TcsPlay:
         self.board.board.act.connect(self.play)
         self.board.board.refused.connect(lambda rule, why: self.window.refused(Refusal(rule, why)))
         self.board.board.selected.connect(self._board_selected)
-        self.clock.others.highlighted.connect(lambda i: self._light(zone_named(self.clock.others.itemText(i),
-                                                                               self.tracks.view)))
-        self.clock.others.currentTextChanged.connect(lambda t: self._light(zone_named(t, self.tracks.view)))
+        self.clock.others.highlighted.connect(self._listed_under_pointer)
+        self.clock.others.textActivated.connect(lambda t: self._light(zone_named(t, self.tracks.view)))
         self.lit = None                     # (label, hex ids) of the zone lit on the map
         self.sheets.drawing.connect(self._drawing)
         self.sheets.selected.connect(lambda _sid: self._show_marks())
@@ -447,6 +446,13 @@ class TcsPlay:
             return
         self.lit = zone
         self._show_marks()
+
+    def _listed_under_pointer(self, i: int) -> None:
+        """An action under the pointer in the open list of other actions lights the zone it names (the list
+        refilled after an action lights nothing)."""
+        others = self.clock.others
+        if others.view().isVisible():
+            self._light(zone_named(others.itemText(i), self.tracks.view))
 
     def _board_selected(self, picked: list) -> None:
         """A boat or a Ju-52 selected on the track board lights its zone; an empty Ju-52 in Athens and the units

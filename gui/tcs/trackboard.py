@@ -165,9 +165,11 @@ class TrackBoard(QGraphicsView):
             height = HEAD + max(1, ceil(rows / 3)) * (CH + GAP) + GAP
             for key, b in back.items():
                 above = self.boxes.get(under.get(key, ""))
-                x = above.rect().left() if above is not None else 0.0
-                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(x, y, 3 * (CW + GAP) + GAP, height),
-                          [("plane", p["id"], (p["id"], "home"), _plane_tip(p), PLANE) for p in b["planes"]], 3)
+                r = above.rect() if above is not None else QRectF(0, 0, 3 * (CW + GAP) + GAP, 0)
+                cols = max(1, int((r.width() - GAP) // (CW + GAP)))
+                box_h = HEAD + max(1, ceil(len(b["planes"]) / cols), ceil(rows / 3)) * (CH + GAP) + GAP
+                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(r.left(), y, r.width(), max(height, box_h)),
+                          [("plane", p["id"], (p["id"], "home"), _plane_tip(p), PLANE) for p in b["planes"]], cols)
             y += height + 10
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
         for key in keep:
@@ -175,7 +177,7 @@ class TrackBoard(QGraphicsView):
             if c is not None:
                 c.setSelected(True)
         scene.blockSignals(False)
-        self._light()
+        self._selection_changed()       # what the selected counters light follows the game (a flight planned)
 
     def _track(self, title: str, y: float, boxes: list) -> float:
         label = QGraphicsSimpleTextItem(title)

@@ -319,12 +319,14 @@ class ZoneMarks(QGraphicsItem):
             r = r.united(path.boundingRect())
         for a, b, _c, _t in self.arrows:
             r = r.united(QRectF(a, b).normalized())
-        return r.adjusted(-4 * self.scale, -2 * self.scale, 4 * self.scale, 2 * self.scale)
+        m = 12 * self.scale         # labels keep a readable size zoomed out, so they reach well past their zones
+        return r.adjusted(-m, -m, m, m)
 
     def _label(self, painter: QPainter, at: QPointF, text: str, colour: QColor, above: float = 0.5) -> None:
         s = self.scale
-        width = painter.fontMetrics().horizontalAdvance(text) + 0.4 * s
-        box = QRectF(at.x() - width / 2, at.y() - (above + 0.4) * s, width, 0.8 * s)
+        high = painter.fontMetrics().height() * 1.2
+        width = painter.fontMetrics().horizontalAdvance(text) + high * 0.5
+        box = QRectF(at.x() - width / 2, at.y() - above * s - high / 2, width, high)
         painter.setPen(Qt.NoPen)
         painter.setBrush(QColor(255, 255, 255, 210))
         painter.drawRoundedRect(box, 0.15 * s, 0.15 * s)
@@ -334,9 +336,10 @@ class ZoneMarks(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing, True)
         s = self.scale
+        least = 11 / max(1e-6, painter.worldTransform().m11())     # labels stay readable zoomed out (11 px)
         font = QFont("DejaVu Sans")
         font.setBold(True)
-        font.setPixelSize(max(1, int(s * 0.45)))
+        font.setPixelSize(max(1, int(max(s * 0.45, least))))
         painter.setFont(font)
         for path, text, at in self.printed:
             pen = QPen(LANDING_ZONE, 1.5, Qt.DashLine)
@@ -345,7 +348,7 @@ class ZoneMarks(QGraphicsItem):
             painter.setBrush(Qt.NoBrush)
             painter.drawPath(path)
             self._label(painter, at, text, LANDING_ZONE, 0.0)
-        font.setPixelSize(max(1, int(s * 0.55)))
+        font.setPixelSize(max(1, int(max(s * 0.55, least * 1.1))))
         painter.setFont(font)
         for path, colour, text in self.zones:
             pen = QPen(colour, 4, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
