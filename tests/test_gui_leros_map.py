@@ -202,3 +202,49 @@ def test_a_scattered_drop_draws_its_arrows_from_the_planned_to_the_actual_hexes(
     assert data[0] == {"what": "scatter", "turn": st.turn, "dz": "B34.25", "to": rules.hid(marker)}
     assert data[1]["to_qr"] == [one.q, one.r] and data[1]["fate"] == "landed"
     assert Hex(*data[2]["to_qr"]) == two
+
+
+def test_a_landing_from_the_sea_is_ringed_on_the_map_with_its_zone_and_boats(win):
+    """Scenario 1 played with End step and the initiative to the Germans until the fleet in box A lands (the
+    landing hexes chosen in turn, as a player clicks them); the units landed are ringed and their zone labelled."""
+    s = win.session
+    for (slot, key), v in leros_cells(s.rules).items():
+        s.state.memory.put(slot, key, v)
+    landed: list[dict] = []
+    for _ in range(400):
+        st = s.state
+        legal = s.legal_texts()
+        if st.pending:
+            p = st.pending[0]
+            if p["kind"] == "choice" and p["what"] == "landing":
+                text = f"choose landing {p['options'][len(landed) % len(p['options'])]}"
+            elif p["kind"] == "choice" and p["what"] == "initiative":
+                text = "choose initiative german"
+            else:
+                text = next(t for t in legal if t.startswith(("chart ", "choose ")))
+            assert win.tcs.play(text), str(win.tcs.last_refusal)
+            landed += [e.data for e in s.game.log[-1].events if e.kind == "land"]
+            if landed and not s.state.pending:
+                break
+            continue
+        assert win.tcs.play("end"), str(win.tcs.last_refusal)
+        landed += [e.data for e in s.game.log[-1].events if e.kind == "land"]
+        if landed and not s.state.pending:
+            break
+    assert landed and all(d["what"] == "landing" for d in landed)
+    marks = win.tcs.zone_marks
+    by_lz = {}
+    for d in landed:
+        by_lz.setdefault(d["lz"], []).append(d)
+    assert marks.landed_labels() == [
+        f"landed at LZ {lz}: {len(ds)} units from {len({d['boat'] for d in ds})} boat"
+        + "s" * (len({d['boat'] for d in ds}) != 1) for lz, ds in sorted(by_lz.items())]
+    view, board = win.map_view, s.board
+    rings = [p for points, _t, _a in marks.landed for p in points]
+    for d in landed:
+        h = board.parse_hex(d["hex"])
+        assert s.state.units[d["unit"]].hex == h
+        assert any(near(p, view.hex_centre(h)) for p in rings)
+    lz4 = next(z["hexes"] for z in s.rules.track_view(s.state)["map_landing_zones"] if z["lz"] == 4)
+    assert all(d["hex"] in lz4 for d in by_lz[4])
+    assert "Units landed from the sea (this turn or the last)" in win.tcs.board.legend.texts

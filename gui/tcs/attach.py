@@ -429,16 +429,22 @@ class TcsPlay:
             self.window.map_view.viewer.update()
 
     def last_drop(self) -> list[dict]:
-        """The scatter and the flights of the last parachute assault (Leros 3.6e) as the engine logged them, while
-        its turn or the next is played; [] when there was none."""
+        """The scatter and the flights of the last parachute assault (Leros 3.6e) and the units landed from the
+        sea (1.2f), as the engine logged them, while their turn or the next is played; [] when there was none."""
         s = self.session
         if s is None:
             return []
+        out: list[dict] = []
+        drops = False
         for entry in reversed(s.game.log):
-            found = [e.data for e in entry.events if e.kind == "drop" and e.data.get("what")]
-            if found:
-                return found if s.state.turn - found[0]["turn"] <= 1 else []
-        return []
+            found = [e.data for e in entry.events if e.kind in ("drop", "land") and e.data.get("what")]
+            if any(d["turn"] < s.state.turn - 1 for d in found):
+                break                   # older than the turn before this one
+            if drops and any(d["what"] != "landing" for d in found):
+                found = [d for d in found if d["what"] == "landing"]     # the last assault only
+            drops = drops or any(d["what"] != "landing" for d in found)
+            out = found + out
+        return out
 
     def _light(self, zone) -> None:
         """Light a zone on the map (a row of the tracks, an action in a list or a counter of the board named it)."""

@@ -371,7 +371,8 @@ class Legend(QWidget):
             ("Hex picked for a new drop zone", QColor(255, 200, 0), "fill"),
             ("Lit: the zone of the selected boat, flight or action", LIT, "thick"),
             ("Scatter of a drop zone marker", QColor(200, 40, 40), "arrow"),
-            ("A flight's drift and landing", QColor(120, 40, 160), "arrow"))
+            ("A flight's drift and landing", QColor(120, 40, 160), "arrow"),
+            ("Units landed from the sea (this turn or the last)", QColor(30, 90, 200), "ring"))
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -386,7 +387,8 @@ class Legend(QWidget):
                      "fill": f"border: 3px solid {a}; background: rgba({colour.red()},{colour.green()},"
                              f"{colour.blue()},90);",
                      "thick": f"border: 4px solid {a}; background: transparent;",
-                     "arrow": f"border: none; border-bottom: 3px solid {a};"}[how]
+                     "arrow": f"border: none; border-bottom: 3px solid {a};",
+                     "ring": f"border: 3px solid {a}; border-radius: 7px; background: transparent;"}[how]
             sw.setStyleSheet(style)
             grid.addWidget(sw, i, 0)
             lab = QLabel(text + (" →" if how == "arrow" else ""))

@@ -238,6 +238,7 @@ class ZoneMarks(QGraphicsItem):
         self.lit: tuple[QPainterPath, str, QPointF] | None = None
         self.arrows: list[tuple[QPointF, QPointF, QColor, str]] = []  # from, to, colour, label
         self.ends: list[tuple[QPointF, str]] = []                     # a flight's end: point, fate
+        self.landed: list[tuple[list[QPointF], str, QPointF]] = []    # units landed from the sea: hexes, label
         self.setZValue(27)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
@@ -290,6 +291,17 @@ class ZoneMarks(QGraphicsItem):
             hexes = [b.parse_hex(h) for h in lit[1]]
             self.lit = (self._area(hexes), lit[0], self._anchor(hexes))
         from engine.maps.hexes import Hex
+        self.landed = []
+        by_lz: dict[int, list[dict]] = {}
+        for d in drops or []:
+            if d.get("what") == "landing":
+                by_lz.setdefault(d["lz"], []).append(d)
+        for lz, ds in sorted(by_lz.items()):       # the units landed from the sea this turn or the last (1.2f)
+            hexes = sorted({d["hex"] for d in ds})
+            boats = len({d["boat"] for d in ds})
+            text = f"landed at LZ {lz}: {len(ds)} unit{'s' * (len(ds) != 1)} from {boats} boat{'s' * (boats != 1)}"
+            self.landed.append(([self._centre(b.parse_hex(h)) for h in hexes], text,
+                                self._anchor([b.parse_hex(h) for h in hexes])))
         for d in drops or []:
             if d.get("what") == "scatter":
                 self.arrows.append((self._centre(b.parse_hex(d["dz"])), self._centre(b.parse_hex(d["to"])),
@@ -310,6 +322,9 @@ class ZoneMarks(QGraphicsItem):
     def printed_labels(self) -> list[str]:
         return [text for _p, text, _a in self.printed]
 
+    def landed_labels(self) -> list[str]:
+        return [text for _p, text, _a in self.landed]
+
     def lit_label(self) -> str:
         return self.lit[1] if self.lit is not None else ""
 
@@ -319,6 +334,9 @@ class ZoneMarks(QGraphicsItem):
             r = r.united(path.boundingRect())
         for a, b, _c, _t in self.arrows:
             r = r.united(QRectF(a, b).normalized())
+        for points, _t, _a in self.landed:
+            for p in points:
+                r = r.united(QRectF(p, p))
         m = 12 * self.scale         # labels keep a readable size zoomed out, so they reach well past their zones
         return r.adjusted(-m, -m, m, m)
 
@@ -331,6 +349,17 @@ class ZoneMarks(QGraphicsItem):
         painter.setBrush(QColor(255, 255, 255, 210))
         painter.drawRoundedRect(box, 0.15 * s, 0.15 * s)
         painter.setPen(colour.darker(140))
+        painter.drawText(box, Qt.AlignCenter, text)
+
+    def _tag(self, painter: QPainter, at: QPointF, text: str, colour: QColor, left: bool = False) -> None:
+        """A small label on a white ground, centred on ``at`` (or starting there)."""
+        fm = painter.fontMetrics()
+        w, h = fm.horizontalAdvance(text) + fm.height() * 0.5, fm.height() * 1.15
+        box = QRectF(at.x() if left else at.x() - w / 2, at.y() - h / 2, w, h)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 215))
+        painter.drawRoundedRect(box, h * 0.2, h * 0.2)
+        painter.setPen(colour.darker(130))
         painter.drawText(box, Qt.AlignCenter, text)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
@@ -369,13 +398,32 @@ class ZoneMarks(QGraphicsItem):
             fill.setAlpha(60)
             painter.setBrush(fill)
             painter.drawPath(path)
-            self._label(painter, at, text, LIT.darker(130), 1.4)
-        for a, b, colour, text in self.arrows:
+            self._label(painter, at, text, LIT.darker(130), 0.9 + painter.fontMetrics().height() * 1.3 / s)
+        for points, text, at in self.landed:
+            pen = QPen(LANDING_ZONE, 3)
+            pen.setCosmetic(True)
+            for p in points:
+                painter.setPen(pen)
+                painter.setBrush(Qt.NoBrush)
+                painter.drawEllipse(p, 0.48 * s, 0.48 * s)
+            self._label(painter, at, text, LANDING_ZONE, -0.9)
+        for a, b, colour, _text in self.arrows:
             _arrow(painter, a, b, colour, s)
-            if text:
-                painter.setPen(colour.darker(130))
-                mid = QPointF((a.x() + b.x()) / 2, (a.y() + b.y()) / 2)
-                painter.drawText(QRectF(mid.x() - 2 * s, mid.y() - 0.9 * s, 4 * s, 0.6 * s), Qt.AlignCenter, text)
+        font.setPixelSize(max(1, int(max(s * 0.3, least * 0.9))))
+        painter.setFont(font)
+        landed: dict[tuple, list[str]] = {}
+        for a, b, colour, text in self.arrows:
+            if colour == SCATTER:       # the planned drop zone ringed, "scatter" beside the marker's new hex
+                pen = QPen(SCATTER, 2.5, Qt.DashLine)
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+                painter.setBrush(Qt.NoBrush)
+                painter.drawEllipse(a, 0.42 * s, 0.42 * s)
+                self._tag(painter, QPointF(a.x(), a.y() + 0.75 * s), "planned " + text.split()[1], SCATTER)
+            elif text:
+                landed.setdefault((round(b.x(), 1), round(b.y(), 1)), []).append(text)
+        for (x, y), planes in landed.items():     # one tag a landing hex, naming the Ju-52s that dropped there
+            self._tag(painter, QPointF(x + 0.55 * s, y - 0.55 * s), ", ".join(planes), DRIFT, left=True)
         for at, fate in self.ends:
             pen = QPen({"landed": DRIFT, "sea": LANDING_ZONE}.get(fate, SCATTER), 3)
             pen.setCosmetic(True)
@@ -391,7 +439,9 @@ class ZoneMarks(QGraphicsItem):
 
 def _arrow(painter: QPainter, a: QPointF, b: QPointF, colour: QColor, s: float) -> None:
     """A line from ``a`` to ``b`` with a head at ``b`` (a dot when they are the same hex)."""
-    pen = QPen(colour, 3, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+    colour = QColor(colour)
+    colour.setAlpha(215)            # the counters under an arrow still show
+    pen = QPen(colour, 2.5, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
     pen.setCosmetic(True)
     painter.setPen(pen)
     painter.setBrush(colour)

@@ -378,7 +378,9 @@ def _land(rules, st, ctx, b: Boat) -> None:
             raise IllegalAction("Leros 1.2f", f"Landing Zone {b.lz} has no free coastal hex")
         h = _pick_hex(rules, ctx, side, coast, f"where {u} lands in Landing Zone {b.lz}")
         _place(rules, st, u, h, b.sheet)
-        ctx.events.append(Event("land", f"{u} lands in {rules.hid(h)} in Move mode (Leros 1.2f)", {"unit": u}))
+        ctx.events.append(Event("land", f"{u} lands in {rules.hid(h)} in Move mode (Leros 1.2f)",
+                                {"unit": u, "what": "landing", "turn": st.turn, "lz": b.lz, "boat": b.id,
+                                 "hex": rules.hid(h)}))
     kept = []
     for u in heavy:
         if st.weather == "Storm" or not friendly_piers:
@@ -389,7 +391,9 @@ def _land(rules, st, ctx, b: Boat) -> None:
         st.units[u].moved = True     # 1.2c: cannot move in the turn it unloads
         st.units[u].mp_used = rules.ma(st, u) if rules.ma(st, u) else st.units[u].mp_used
         _add_gun_ammo(rules, st, ctx, u)
-        ctx.events.append(Event("land", f"{u} unloads at the pier {rules.hid(h)} (Leros 1.2c)", {"unit": u}))
+        ctx.events.append(Event("land", f"{u} unloads at the pier {rules.hid(h)} (Leros 1.2c)",
+                                {"unit": u, "what": "landing", "turn": st.turn, "lz": b.lz, "boat": b.id,
+                                 "hex": rules.hid(h)}))
     b.load = kept
     if kept:
         ctx.events.append(Event("sea", f"{b.id} keeps {', '.join(kept)} aboard: heavy loads unload only at a "
