@@ -100,7 +100,7 @@ def test_an_action_listed_that_names_a_zone_lights_it(win):
         if b.id == "Barge-10":
             assert b.box == "kos" and not b.load
     others = win.tcs.clock.others
-    texts = [others.itemText(i) for i in range(others.count())]
+    texts = [others.itemData(i) for i in range(others.count())]        # each row's action (its words shown)
     embark = [t for t in texts if t.startswith("embark Barge-10 ") and t.endswith(" lz 13")]
     assert embark, texts[:10]
     board = win.tcs.board.board
@@ -109,11 +109,14 @@ def test_an_action_listed_that_names_a_zone_lights_it(win):
     others.setCurrentIndex(0)                   # the list refilled after an action lights nothing by itself
     win.session.changed.emit()
     assert win.tcs.zone_marks.lit_label() == "Landing Zone 4"
+    from gui.tcs.tracks import zone_named
+    words = others.itemText(texts.index(embark[0]))                # the row as shown names the zone, too
+    assert zone_named(words, win.tcs.tracks.view)[0] == "Landing Zone 13", words
     others.showPopup()
     others.highlighted.emit(texts.index(embark[0]))     # the action under the pointer in the open list
     assert win.tcs.zone_marks.lit_label() == "Landing Zone 13"
     others.hidePopup()
-    others.textActivated.emit(texts[0])                 # the action chosen in the list
+    others.activated.emit(0)                            # the action chosen in the list
     assert win.tcs.zone_marks.lit_label() == f"Landing Zone {texts[0].split()[-1]}"
 
 

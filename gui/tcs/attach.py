@@ -100,7 +100,7 @@ class TcsPlay:
         self.board.board.refused.connect(lambda rule, why: self.window.refused(Refusal(rule, why)))
         self.board.board.selected.connect(self._board_selected)
         self.clock.others.highlighted.connect(self._listed_under_pointer)
-        self.clock.others.textActivated.connect(lambda t: self._light(zone_named(t, self.tracks.view)))
+        self.clock.others.activated.connect(lambda i: self._light(zone_named(self._listed(i), self.tracks.view)))
         self.lit = None                     # (label, hex ids) of the zone lit on the map
         self.sheets.drawing.connect(self._drawing)
         self.sheets.selected.connect(lambda _sid: self._show_marks())
@@ -456,9 +456,14 @@ class TcsPlay:
     def _listed_under_pointer(self, i: int) -> None:
         """An action under the pointer in the open list of other actions lights the zone it names (the list
         refilled after an action lights nothing)."""
+        if self.clock.others.view().isVisible():
+            self._light(zone_named(self._listed(i), self.tracks.view))
+
+    def _listed(self, i: int) -> str:
+        """The action of row ``i`` of the list of other actions: its text form (the row's data) or its words."""
         others = self.clock.others
-        if others.view().isVisible():
-            self._light(zone_named(others.itemText(i), self.tracks.view))
+        data = others.itemData(i)
+        return data if isinstance(data, str) and data else others.itemText(i)
 
     def _board_selected(self, picked: list) -> None:
         """A boat or a Ju-52 selected on the track board lights its zone; an empty Ju-52 in Athens and the units

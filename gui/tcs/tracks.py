@@ -32,7 +32,7 @@ def zone_named(text: str, view: dict) -> tuple[str, list[str]] | None:
     w = text.replace(":", " ").replace(",", " ").split()
     for i, word in enumerate(w[:-1]):
         nxt = w[i + 1]
-        if word.lower() == "lz" or (word == "Zone" and i and w[i - 1] == "Landing"):
+        if word.lower() == "lz" or (word.lower() == "zone" and i and w[i - 1].lower() == "landing"):
             if nxt.isdigit():
                 z = next((z for z in view.get("map_landing_zones", []) if z["lz"] == int(nxt)), None)
                 if z is not None:
