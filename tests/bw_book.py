@@ -1,6 +1,6 @@
 """A complete chart book for playing Black Wednesday scenario 4 in tests and walks through the window: made-up TEST
-values for every printed cell the game reads up to the Soviet Action Phase of its first turn, and whole tables for the
-fire, morale and command results, as ``tests/leros_book.py`` makes one for Leros.  They are NOT the printed values:
+values for every printed value the scenario reads (``chart_needs``, the cells met playing to the Soviet Action Phase
+of its first turn) and whole tables for the fire, morale and command results, as ``tests/leros_book.py`` makes one for Leros.  They are NOT the printed values:
 they only let a test (or a walk through the window) reach the Action Phase and fire without stopping at a prompt.
 
 ``python tests/bw_book.py FOLDER`` writes them as the owner's book ``FOLDER/charts/tcs.toml``.
@@ -85,7 +85,7 @@ def bw_book(path: Path | None = None, seed: int = 4) -> ChartBook:
 
     rules = rules_for_path(SCENARIO)
     slots = chart_slots_of(rules)
-    book = ChartBook(slots, path)
+    book = ChartBook(slots, path, rules.chart_scope())       # the game's own charts and counters kept under it
     g = Game(rules, seed, str(SCENARIO))
     while True:
         st = g.state
@@ -102,6 +102,12 @@ def bw_book(path: Path | None = None, seed: int = 4) -> ChartBook:
         if rules.current(st)[1:] == ("action", "soviet"):
             break
         g.play("end")
+    from types import SimpleNamespace
+
+    for need in rules.chart_needs(g.state):            # every other value the scenario reads (the form's cells)
+        if book.lookup(need.slot, need.key) is None and need.key not in slots[need.slot].known:
+            choices = slots[need.slot].domain.choices()
+            book.record(need.slot, need.key, cell_value(SimpleNamespace(slot=need.slot, key=need.key, choices=choices)))
     for fp in range(1, 41):
         if book.lookup("tcs.area_fire_column", (str(fp),)) is None:
             book.record("tcs.area_fire_column", (str(fp),), min(20, fp))
@@ -127,10 +133,11 @@ def bw_book(path: Path | None = None, seed: int = 4) -> ChartBook:
 
 
 def bw_memory() -> ChartMemory:
+    book = bw_book()
     m = ChartMemory()
-    for slot, cells in bw_book().entries.items():
-        for key, v in cells.items():
-            m.put(slot, key, v)
+    for slot in book.slots:
+        for key, v in book.table(book.scope_of(slot.id), slot.id).items():
+            m.put(slot.id, key, v)
     return m
 
 
