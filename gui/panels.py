@@ -14,7 +14,7 @@ from typing import Callable
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QDockWidget, QMenu
 
-from .settings import settings
+from .settings import read, settings
 
 NO_GAME = ""
 
@@ -78,8 +78,8 @@ class GamePanels:
         if self.kind is not None:
             self.remember()
         self.kind = kind
-        state = settings().value(self._state_key(kind))
-        self.restored = isinstance(state, QByteArray) and not state.isEmpty() and w.restoreState(state)
+        state = read(self._state_key(kind), QByteArray, "a window's panels as saved (binary data)")
+        self.restored = state is not None and not state.isEmpty() and w.restoreState(state)
         for dock, belongs, shown in self._docks:
             if not belongs(kind):
                 dock.hide()                     # another game's panel: never shown here

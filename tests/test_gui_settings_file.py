@@ -72,3 +72,14 @@ def test_a_folder_name_the_system_refuses_is_no_folder(tmp_path):
     S.settings().setValue("files/last_folder", "x" * 10_000)
     assert S.last_folder() is None
     assert S.problems() == []               # text, as expected: simply no folder
+
+
+def test_a_games_panel_layout_of_the_wrong_type_is_set_aside_with_a_message(tmp_path, qtbot, monkeypatch):
+    win = play_window(qtbot, tmp_path, size=(1000, 700), monkeypatch=monkeypatch)
+    key = win.panels._state_key("demyansk")
+    path = write_ini(f"[{key.split('/')[0]}]\n{key.split('/', 1)[1].replace('/', chr(92))}=a, b\n")
+    win.panels.kind = None
+    win.panels.switch("demyansk")
+    assert not win.panels.restored
+    assert S.problems() == [f"{path}: {key}: expected a window's panels as saved (binary data), found a list of 2 "
+                            f"values; the default is used"]
