@@ -159,3 +159,13 @@ def test_leros_reads_its_own_values_and_a_damaged_cell_is_shown_in_the_banner(qt
     clear = grid.item(rows.index("clear"), cols.index("combat class"))
     assert clear.text() == "Partly Protective" and not clear.flags() & Qt.ItemIsEditable
     assert win.charts.form.aside.count() == 1
+    # a paste that changes a value already in the book (the series' spotting range, Black Wednesday's too) says so
+    form = win.charts.form
+    form.tabs.setCurrentIndex(list(form.grids).index("tables"))
+    tables = form.grids["tables"]
+    row = [tables.verticalHeaderItem(r).text() for r in range(tables.rowCount())].index(
+        "Spotting Range Table [open / vehicle]")
+    tables.setCurrentCell(row, 0)
+    assert form.paste_text("10\n") == (1, 0)
+    assert "1 value already in your chart book changed: Spotting Range Table[open][vehicle]: 20 → 10" in \
+        form.last_message

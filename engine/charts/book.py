@@ -272,7 +272,8 @@ class ChartBook:
                 keep = _free_name(target, self._copy_as)
                 atomic_write_text(keep, self._original.decode("utf-8", "replace"))
                 self.notes.append(f"the chart book written by an earlier version was kept as {keep}"
-                                  if self._copy_as == "format-1" else f"the chart book as it was read is kept as {keep}")
+                                  if self._copy_as == "format-1" else
+                                  f"the chart book as it was read is kept as {keep}")
                 self._original = None
                 self.file_problems = []
         write_toml(target, self.to_doc())

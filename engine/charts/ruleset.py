@@ -8,6 +8,7 @@ now.  Neither is required; a ruleset without charts simply has none.
 from __future__ import annotations
 
 import pkgutil
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,13 @@ def chart_scope(rules: Any) -> str:
     """The game whose own printed charts a bound ruleset reads ('' when its charts are all one set's)."""
     own = getattr(rules, "chart_scope", None)
     return own() if callable(own) else ""
+
+
+def game_scope(game: str, scenario_id: str) -> str:
+    """The owner's book's name for a game's own charts: the scenario's game (``Black Wednesday`` ->
+    ``black-wednesday``), or its id for a scenario of the program's own."""
+    slug = re.sub(r"[^a-z0-9]+", "-", game.lower()).strip("-")
+    return slug or scenario_id
 
 
 def book_attribution(name: str):

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from engine.charts import BadChartValue, ChartConflict, counter_slots, ruleset_chart_slots
+from engine.charts import BadChartValue, ChartConflict, counter_slots, game_scope, ruleset_chart_slots
 from engine.errors import BadFile
 
 from .shelf import owner_book, problems_text
@@ -56,9 +56,12 @@ class CounterValuesPanel(QWidget):
         for u in (scenario.units.values() if scenario is not None else ()):
             if u.type not in types:
                 types.append(u.type)
-        self.show_types(name, slots, types)
+        game = game_scope(getattr(scenario, "game", "") or "", getattr(scenario, "id", "") or "") \
+            if scenario is not None else ""
+        self.show_types(name, slots, types, game)
 
-    def show_types(self, name: str, slots, types: list[str]) -> None:
+    def show_types(self, name: str, slots, types: list[str], game: str = "") -> None:
+        """``game``: the game whose own counters these are (kept under it in the owner's book)."""
         self.slots = counter_slots(slots)
         self.types = list(types)
         if not self.slots:
@@ -66,7 +69,7 @@ class CounterValuesPanel(QWidget):
             self.hide()
             return
         try:
-            self.book = owner_book(name, slots, self.folder)
+            self.book = owner_book(name, slots, self.folder, game)
         except BadFile as e:
             self.book = None
             self.title.setText("Counter values: your chart file cannot be read")

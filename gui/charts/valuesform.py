@@ -46,6 +46,7 @@ class ValuesForm(QDialog):
         self.cells: dict[tuple[str, tuple], tuple[str, int, int]] = {}    # (slot, key) -> (section, row, column)
         self.last_message = ""
         self.started_now = False
+        self.changed_cells: list[str] = []     # values already in the book that a paste or an import changed
         lay = QVBoxLayout(self)
         self.intro = QLabel()
         self.intro.setWordWrap(True)
@@ -239,16 +240,21 @@ class ValuesForm(QDialog):
         slot = self.rules.charts[slot_id]
         if key in slot.known and slot.domain.normalise(text) == slot.known[key]:
             return True                     # the published value, as shipped (a CSV written by the export)
+        old = self.book.lookup(slot_id, key)
         try:
             self.book.correct(slot_id, key, text or None)
             self.refused.pop((slot_id, key), None)
+            new = self.book.lookup(slot_id, key)
+            if old is not None and new != old:      # a value already in the book changed (shared with other games
+                self.changed_cells.append(f"{slot.cell_text(key)}: {old} → {'(blank)' if new is None else new}")
         except (BadChartValue, ChartConflict) as e:
             self.refused[slot_id, key] = (text, str(e))
             self.say(f"Refused: {e}")
             ok = False
         self._redraw(slot_id, key)
         if save:
-            self._save(f"{self.rules.charts[slot_id].cell_text(key)} = {text or '(blank)'}" if ok else "")
+            was = f" (was {old})" if ok and old is not None and self.book.lookup(slot_id, key) != old else ""
+            self._save(f"{slot.cell_text(key)} = {text or '(blank)'}{was}" if ok else "")
             if ok and slot_id == "tcs.counter.mobility":
                 self.build()                # the movement costs this mobility needs
         return ok
@@ -281,6 +287,7 @@ class ValuesForm(QDialog):
         grid = self.grids[section]
         r0, c0 = max(grid.currentRow(), 0), max(grid.currentColumn(), 0)
         kept = bad = 0
+        self.changed_cells = []
         rows = [line.split("\t") for line in text.replace("\r\n", "\n").rstrip("\n").split("\n")]
         mobility = False
         for i, vals in enumerate(rows):
@@ -299,8 +306,15 @@ class ValuesForm(QDialog):
         if mobility:
             self.build()
         self.say(f"Pasted {kept} values" + (f"; {bad} refused (marked red, the reason in each cell's tip)"
-                                            if bad else "") + f" — kept in {self.book.path}")
+                                            if bad else "") + f" — kept in {self.book.path}" + self._changed_text())
         return kept, bad
+
+    def _changed_text(self) -> str:
+        c = self.changed_cells
+        if not c:
+            return ""
+        return f"\n{len(c)} value{'s' if len(c) > 1 else ''} already in your chart book changed: " + "; ".join(c[:3]) \
+            + ("; …" if len(c) > 3 else "")
 
     def paste_clipboard(self) -> None:
         self.paste_text(QGuiApplication.clipboard().text())
@@ -336,6 +350,7 @@ class ValuesForm(QDialog):
         vcol = [h.strip().lower() for h in rows[0]].index("value")
         kept = bad = 0
         problems = []
+        self.changed_cells = []
         for i, row in enumerate(rows[1:], start=2):
             if len(row) <= vcol or not row[vcol].strip():
                 continue
@@ -346,7 +361,7 @@ class ValuesForm(QDialog):
         self._save("")
         self.build()
         self.say(f"Imported {kept} values from {path}" + (f"; {bad} refused:\n" + "\n".join(problems[:5])
-                                                           if bad else ""))
+                                                           if bad else "") + self._changed_text())
         return kept, bad
 
     def import_dialog(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from ...charts.ruleset import game_scope
 from ...errors import BadFile
 from ...fileio import read_toml
 
@@ -26,7 +27,6 @@ def catalogue(folder: str = "") -> dict[str, dict[str, set]]:
     from ... import content
     from ...maps.mapfile import load_map
     from . import chart_slots
-    from .rules import game_scope
     from .sight import terrain_key
 
     root = Path(folder) if folder else content.scenarios()

@@ -1,13 +1,12 @@
 """The TCS ruleset bound to one scenario: the turn's sequence of steps, legal actions and apply."""
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from ...charts import ChartAnswer, ChartSet, accept_answer, answers, load_slots
+from ...charts import ChartAnswer, ChartSet, accept_answer, answers, game_scope, load_slots
 from ...errors import BadHexId, IllegalAction
 from ...game import Event, Outcome, seed_rng
 from ...maps.hexes import Hex, are_adjacent, hex_distance, hex_linedraw
@@ -21,12 +20,6 @@ from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState
 CHARTS = Path(__file__).with_name("charts.toml")
 AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
 COUNTER_SLOTS = ("movement", "mobility", "range", "firepower", "morale", "steps", "point_fire")
-
-
-def game_scope(game: str, scenario_id: str) -> str:
-    """The owner's book's name for a game's own charts: ``Black Wednesday`` -> ``black-wednesday``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", game.lower()).strip("-")
-    return slug or scenario_id
 
 
 class TcsRules:
