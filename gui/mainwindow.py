@@ -61,7 +61,7 @@ class MainWindow(QMainWindow):
         self.guide_bar = QToolBar("Guidance", self)       # the ruleset's one line for this phase
         self.guide_bar.setObjectName("guidebar")
         self.guide_bar.setMovable(False)
-        self.guide_label = ElidedLabel()      # a line longer than the window is elided, whole in its tooltip
+        self.guide_label = ElidedLabel(lines=2)   # wrapped on two lines, the rest elided (whole in its tooltip)
         self.guide_label.setContentsMargins(6, 2, 6, 2)
         self.guide_bar.addWidget(self.guide_label)
         self.addToolBar(Qt.TopToolBarArea, self.guide_bar)

@@ -13,11 +13,14 @@ class ElidedLabel(QLabel):
     """A one-line label that takes the room it is given and elides what does not fit (the whole text in its
     tooltip); ``text()`` is the whole text."""
 
-    def __init__(self, text: str = "", parent=None):
+    def __init__(self, text: str = "", parent=None, lines: int = 1):
         super().__init__(parent)
         self._full = ""
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
+        self.lines = lines                  # a line longer than the width wraps onto as many, the last elided
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed if lines > 1 else QSizePolicy.Preferred)
         self.setTextFormat(Qt.PlainText)
+        if lines > 1:                      # always as tall as its lines: what is under it never moves
+            self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 6)
         self.setText(text)
 
     def setText(self, text: str) -> None:        # noqa: N802 (Qt's name)
@@ -32,10 +35,29 @@ class ElidedLabel(QLabel):
         return super().text()
 
     def is_elided(self) -> bool:
-        return super().text() != self._full
+        return super().text().replace("\n", " ") != self._full
+
+    def _wrapped(self, width: int) -> str:
+        """The text on up to ``lines`` lines of ``width``, broken between words, the last line elided."""
+        fm = self.fontMetrics()
+        words = self._full.split(" ")
+        out: list[str] = []
+        while words and len(out) < self.lines - 1:
+            line = words.pop(0)
+            while words and fm.horizontalAdvance(line + " " + words[0]) <= width:
+                line += " " + words.pop(0)
+            out.append(line)
+        if words:
+            out.append(fm.elidedText(" ".join(words), Qt.ElideRight, width))
+        return "\n".join(out)
 
     def _elide(self) -> None:
         width = max(self.contentsRect().width(), 0)
+        if self.lines > 1:
+            shown = self._wrapped(width) if width else ""
+            super().setText(shown if width else self._full)
+            self.setToolTip(self._full if shown.replace("\n", " ") != self._full else "")
+            return
         shown = self.fontMetrics().elidedText(self._full, Qt.ElideRight, width) if width else ""
         super().setText(shown if self.isVisible() or width else self._full)
         self.setToolTip(self._full if super().text() != self._full else "")

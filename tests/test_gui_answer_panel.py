@@ -121,3 +121,17 @@ def test_the_question_panel_takes_a_typed_answer_among_many_with_return(qtbot):
     edit.setText("B09.09")
     qtbot.keyClick(edit, Qt.Key_Return)
     assert played == ["choose retreat B04.05"] and d.refusal.text().startswith("'B09.09' is not one of the answers")
+
+
+def test_a_second_typed_prompt_shown_while_the_first_is_answered_takes_its_own_return(dock, qtbot):
+    """As in play: the answer is played at once and the next cell is asked in the same panel before the Return
+    that entered the first one is over; typing and Return answer the second as well."""
+    second = prompt(range(1, 61), slot="tcs.weather_visibility", key=("clear",))
+    dock.answered.connect(lambda v: dock.show_prompt(second) if len(dock.got) == 1 else None)
+    dock.show_prompt(prompt(range(1, 61)))
+    qtbot.keyClicks(dock.number, "20")
+    qtbot.keyClick(dock.number, Qt.Key_Return)
+    assert dock.got == [20] and dock.prompt is second and dock.number.text() == ""
+    qtbot.keyClicks(dock.number, "60")
+    qtbot.keyClick(dock.number, Qt.Key_Return)
+    assert dock.got == [20, 60]

@@ -63,10 +63,14 @@ def test_a_long_status_message_is_elided_before_the_zoom_and_shown_whole_in_its_
     assert not label.isVisible() and win.hover_label.isVisible()
 
 
-def test_the_phase_line_says_what_demyansk_asks_and_where_next_phase_leads(demyansk):
+def test_the_phase_line_says_what_demyansk_asks_and_where_next_phase_leads(demyansk, qtbot):
     line = demyansk.guide_label.text()
     assert line.startswith("German reinforcements (3.1)")
     assert line.endswith("Next phase: the German mechanized movement phase (3.2).")
+    demyansk.resize(900, 800)                 # narrower than the line: it wraps onto a second line, whole
+    qtbot.wait(10)
+    shown = demyansk.guide_label.shown_text()
+    assert "\n" in shown and shown.replace("\n", " ") == line and not demyansk.guide_label.is_elided()
 
 
 def test_the_phase_line_of_a_tcs_step_says_who_does_what_and_what_next_does(qtbot, tmp_path, monkeypatch):

@@ -88,3 +88,15 @@ def test_leros_says_what_its_review_and_action_steps_allow_besides():
     action = next(i for i, (p, s, w) in enumerate(seq) if s == "action")
     assert "surrender demand (Leros 1.3)" in rules.guidance(at_step(rules, st, review))
     assert "Tracks panel (Leros 1.2e, 3.6c)" in rules.guidance(at_step(rules, st, action))
+
+
+def test_a_step_with_nothing_to_do_says_so_and_a_side_not_yet_known_is_named_by_its_order():
+    g = new_game()
+    r, st = g.rules, g.state
+    seq = r.sequence(0)
+    sorties = next(i for i, (p, s, w) in enumerate(seq) if s == "sorties")
+    s = at_step(r, st, sorties)
+    s.sorties = 0                                  # the sortie roll gave none
+    assert r.guidance(s).startswith("Red has nothing to do in this step (TCS 25.0). Next step: ")
+    assert r.step_title("action", "action", "first") == "Action Phase (first side)"
+    assert r.step_title("action", "action", "blue") == "Blue Action Phase"

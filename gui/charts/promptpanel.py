@@ -108,6 +108,8 @@ class ChartPromptDock(QDockWidget):
         self.choices.itemDoubleClicked.connect(lambda item: self.answered.emit(item.data(Qt.UserRole)))
         for widget in (self.number, self.pick, self.choices, self.answer_btn, outer):
             widget.installEventFilter(self)
+        self.number.returnPressed.connect(self._answer_selected)    # a Return the filter did not take
+        self.pick.returnPressed.connect(self._answer_selected)
         self.show_prompt(None)
 
     def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)

@@ -146,8 +146,10 @@ class TcsRules:
         step leads to (the engine's own steps it runs, then the next step a player takes)."""
         from .steps import guidance
         legal = None
-        if not st.over and not st.pending and self.current(st)[1] in ("review", "implement", "reserve", "add", "create"):
-            legal = self.legal_actions(st)           # cheap in the Command Phase: "nothing to do" is said so
+        step = self.current(st)[1] if not st.over else ""
+        if not st.pending and (step in ("review", "implement", "reserve", "add", "create")
+                               or (step == "sorties" and st.sorties <= 0)):
+            legal = self.legal_actions(st)           # cheap there: "nothing to do" is said so
         return guidance(self, st, legal)
 
     def after_end(self, st: State) -> str:

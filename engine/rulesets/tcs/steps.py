@@ -86,8 +86,8 @@ def step_title(rules, phase: str, step: str, who: str) -> str:
     """``Command Phase: implementation checks (German)``: the step, its phase and whose it is."""
     name = STEP_NAMES.get(step, (step.replace("_", " "), ""))[0]
     head = name if step in ("action", "over") else f"{PHASE_NAMES.get(phase, phase)}: {name}"
-    if step == "action" and who:
-        return f"{side_name(rules, who)} Action Phase" if who in rules.scenario.sides else f"{who} Action Phase"
+    if step == "action" and who in rules.scenario.sides:
+        return f"{side_name(rules, who)} Action Phase"
     if who in ("first", "second"):
         return f"{head} ({who} side)"
     return f"{head} ({side_name(rules, who)})" if who else head
