@@ -156,10 +156,15 @@ def test_a_ruleset_for_any_sides_is_described_in_words_not_markup(editor, rulese
 
 
 
-def test_saving_a_new_scenario_suggests_its_id_beside_its_map(editor, tmp_path, monkeypatch):
+def test_saving_a_new_scenario_suggests_its_id_in_the_users_folder_never_the_programs(editor, tmp_path, monkeypatch):
+    """A new scenario on a shipped map is offered the user's Sandtable folder (beside the map would be the
+    program's own maps folder); a shipped scenario opened and changed is saved as the user's own."""
     from PySide6.QtWidgets import QFileDialog
 
     from gui.settings import last_folder
+    from gui.userfolders import games_folder
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
     editor.new_scenario(MAP, [Side("reds", "Red Band", "#c03030")], id="valley-raid")
     offered = []
 
@@ -168,6 +173,14 @@ def test_saving_a_new_scenario_suggests_its_id_beside_its_map(editor, tmp_path, 
         return str(tmp_path / "raid.toml"), filter             # the user picks another place
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(answer))
     editor.save()                                               # no file yet: the dialog asks where
-    assert offered == [str(MAP.parent / "valley-raid.toml")]  # was: an empty name in the program's folder
+    assert offered == [str(games_folder() / "valley-raid.toml")]      # not beside the shipped map
     assert (tmp_path / "raid.toml").is_file() and last_folder() == tmp_path
     assert editor.save_suggestion() == tmp_path / "raid.toml"  # once saved, Save as offers its own file
+    shipped = MAP.parent.parent / "scenarios" / "demyansk-1-trapped.toml"
+    before = shipped.read_bytes()
+    assert editor.open_scenario(shipped) is not False
+    editor.dirty = True
+    offered.clear()
+    editor.save()                                               # Ctrl+S on a shipped scenario: Save as, the user's
+    assert offered == [str(games_folder() / "demyansk-1-trapped.toml")] and shipped.read_bytes() == before
+    assert editor.path == tmp_path / "raid.toml"               # where the user chose in the dialog

@@ -20,6 +20,7 @@ from engine.scenario import Side, load_scenario, save_scenario
 from ..counterart import CounterArt
 from ..mapview import MapView
 from ..settings import last_folder, remember_folder
+from ..userfolders import games_folder, is_program_folder
 from .areaoverlay import AreaOverlay
 from .orderofbattle import UNIT_MIME, OrderOfBattlePage
 from .balancepage import BalancePage
@@ -201,9 +202,9 @@ class ScenarioEditor(QMainWindow):
         if self.scenario is None:
             return False
         path = Path(path) if path else self.path
-        if path is None:
+        if path is None or is_program_folder(path.parent):     # a shipped scenario is saved as the user's own
             self._choose_save()
-            return self.path is not None and not self.dirty
+            return self.path is not None and not self.dirty and not is_program_folder(self.path.parent)
         try:
             save_scenario(self.scenario, path)
             remember_folder(path)
@@ -244,13 +245,20 @@ class ScenarioEditor(QMainWindow):
 
     def save_suggestion(self) -> Path:
         """Where Save as starts: the scenario's own file, else beside its map and named after its id
-        ("valley-raid" gives valley-raid.toml), never the folder the program happened to start in."""
-        if self.path is not None:
+        ("valley-raid" gives valley-raid.toml), never the folder the program happened to start in, and never one
+        of the program's own folders (a shipped scenario or map): the user's Sandtable folder instead."""
+        if self.path is not None and not is_program_folder(self.path.parent):
             return self.path
         folder = None
         if self.scenario is not None and self.scenario.map_path:
             folder = Path(self.scenario.map_path).absolute().parent
         folder = folder or last_folder() or Path.home()
+        if is_program_folder(folder):       # a shipped map or scenario: the copy goes to the user's Sandtable folder
+            folder = games_folder()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                folder = Path.home()
         stem = re.sub(r"[^a-z0-9]+", "-", (self.scenario.id if self.scenario else "").lower()).strip("-")
         return folder / f"{stem or 'new-scenario'}.toml"
 
