@@ -1191,7 +1191,7 @@ class Mount:
         return f"mount {self.unit} {self.carrier}"
 
     def words(self, rules, st) -> str:
-        return f"Ride on {self.carrier} (BW 1.11b: tanks as carriers)"
+        return f"{self.unit}: ride on {self.carrier} (BW 1.11b: tanks as carriers)"
 
     def to_dict(self) -> dict:
         return {"kind": "mount", **asdict(self)}
@@ -1207,7 +1207,7 @@ class Dismount:
         return f"dismount {self.unit}"
 
     def words(self, rules, st) -> str:
-        return f"Get off {carrier_of(rules, st, self.unit) or 'the tank'} here (BW 1.11b)"
+        return f"{self.unit}: get off {carrier_of(rules, st, self.unit) or 'the tank'} here (BW 1.11b)"
 
     def to_dict(self) -> dict:
         return {"kind": "dismount", **asdict(self)}
