@@ -108,3 +108,37 @@ def test_a_revealed_gun_laid_on_a_nearer_moving_team_costs_the_team_that_turned_
     s, ev = order(s, "move T2 36,27.5", dice=(1, 2))   # 17.5 inches from the front edge: the card turns
     assert s["guns"]["C3"]["target"] == "T4"
     assert texts(ev, "cone_entry") == [] and s["teams"]["T2"]["bravado"] == 8
+
+
+# ---------------------------------------------------------------- SCW Under Fire 3 for every order that moves a team
+
+def test_an_assault_stopped_short_in_the_close_band_throws_for_the_band_as_the_same_move_does():
+    """From 8 inches (effective) a throw of 11 against Bravado 8 stops the charge at 3 inches (close): the assault
+    and a plain move to the same point both throw below Bravado 5 for the new band, and the gun stays laid on the
+    team (it used to swing to bearing 0, measured at the gun itself, and the band went untested)."""
+    results = []
+    for text in ("assault T2 C1", "move T2 36,13"):
+        s = quiet()
+        add_gun(s, "C1", (36.0, 10.0), 90.0)
+        put(s, "T2", (36.0, 18.0))
+        s, ev = order(s, text, dice=(6, 5, 1, 2))
+        assert s["teams"]["T2"]["at"] == [36.0, 13.0] and s["guns"]["C1"]["bearing"] == 90.0
+        assert texts(ev, "traverse") == []
+        results.append([x for x in texts(ev, "cone_entry")])
+    assert results[0] == results[1] == ["T2 moves into the close range band of C1: threw 1+2=3 needing below 5: "
+                                        "no loss"]
+
+
+def test_a_bayonet_charge_into_another_guns_cone_throws_for_it():
+    """SCW Silencing 8 with Under Fire 3: the charge from 3 inches onto the silenced gun at C1 runs into the cone of
+    the gun at C2; that gun swings onto the charge and the team throws for entering its cone before the assault."""
+    s = quiet()
+    add_gun(s, "C1", (36.0, 10.0), 90.0)
+    add_gun(s, "C2", (50.0, 9.0), 180.0)         # its cone reaches 11.6 inches up the line at x = 36, not 13
+    put(s, "T2", (36.0, 13.0))
+    s["teams"]["T2"]["cover"] = True
+    s, _ = order(s, "grenade T2 C1", dice=(5,))
+    # leave cover 1+2, C1 stays silent on 6+6, the cone of C2 entered 1+2, close assault 9: gun captured
+    s, ev = order(s, "bayonet T2", dice=(1, 2, 6, 6, 1, 2, 9))
+    assert texts(ev, "cone_entry") == ["T2 moves into the cone of C2: threw 1+2=3 needing below 8: no loss"]
+    assert s["guns"]["C2"]["target"] == "T2" and s["guns"]["C1"]["captured"]

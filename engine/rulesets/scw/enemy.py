@@ -23,6 +23,8 @@ from ...game import Event
 from .cone import aim, hmg_cone
 from .data import load_tables
 
+ON_GUN = 1e-3          # inches: a point this near a gun is on it (no bearing from the gun to it)
+
 
 def gun_cone(gun: dict):
     """The polygon of a gun's cone as it is laid now."""
@@ -100,8 +102,16 @@ def lay_gun(state: dict, gun: dict, moving: list[str], radius: float, events: li
 
 
 def nearest_on_path(path, gun: dict) -> tuple[float, float]:
-    """The point of a planned move nearest a gun."""
-    p = path.interpolate(path.project(shapely.Point(gun["at"])))
+    """The point of a planned move nearest a gun.
+
+    A move that ends on the gun (a close assault, SCW Bomb and Bayonet 1) is nearest it at the gun itself,
+    where no bearing is defined: the team is then measured a hair back along its path, so the gun lays down
+    the line the assault comes in on, as it does for the same move stopping short (SCW Contact 4)."""
+    along = path.project(shapely.Point(gun["at"]))
+    p = path.interpolate(along)
+    if p.distance(shapely.Point(gun["at"])) < ON_GUN:
+        back = along - ON_GUN * 10 if along > ON_GUN * 10 else min(path.length, along + ON_GUN * 10)
+        p = path.interpolate(back)
     return (p.x, p.y)
 
 

@@ -21,7 +21,7 @@ from .cone import (band_polygons, band_rank, card_front_centre, cards_revealed, 
                    range_band)
 from .data import load_tables
 from .dice import shuffle, throw
-from .enemy import active_guns, cones_holding, gun_cone, lay_gun, react
+from .enemy import active_guns, cones_holding, gun_cone, lay_gun, nearest_on_path, react
 from .scenario import ScwScenario
 
 SUITS = "SHDC"
@@ -552,8 +552,21 @@ class ScwRules:
         if not P.can_close_assault(distance(t["at"], g["at"]), t["bravado"]):
             events.append(Event("assault", f"{t['id']} cannot reach the gun now", {"team": t["id"]}))
             return
-        path = LineString([tuple(t["at"]), tuple(g["at"])])
+        start = tuple(t["at"])
+        path = LineString([start, tuple(g["at"])])
+        # SCW Contact 4, Under Fire 3: the other guns swing onto the charge; a cone or closer band it
+        # enters on the way in is thrown for as any move's is
+        others = [o for o in active_guns(state) if o["id"] != g["id"]]
+        start_in = {o["id"] for o in self._in_cone(state, start)}
+        for o in others:
+            lay_gun(state, o, list(state["moving"]), self.radius, events, "swings to the nearest moving target",
+                    at={t["id"]: nearest_on_path(path, o)})
         t["at"] = list(g["at"])
+        entered = self._entry_tests(state, t, start, start_in, path, others, events)
+        if entered:
+            self._casualties(state, t, entered, events, "under fire on the way in")
+            if not t["alive"] or t["pinned"]:
+                return
         caught = self._reveal(state, path, events, t)
         if caught:
             self._casualties(state, t, caught, events, "caught by a gun revealed by the charge")
@@ -730,20 +743,8 @@ class ScwRules:
         path = LineString([start, end]) if went > EPS else Point(start)
         events.append(Event("moved", f"{t['id']} moves {went:.1f} inches to {end[0]:g},{end[1]:g}",
                             {"team": t["id"], "from": list(start), "to": list(end)}))
-        # SCW Under Fire 3: into a cone, or into a closer range band
-        for g in guns if went > EPS else []:
-            reached = closest_band_on_path(tuple(g["at"]), path, gun_cone(g), self.bands, self.radius)
-            if reached is None:
-                continue
-            was = self._band(g, start) if g["id"] in start_in else None
-            if g["id"] in start_in and band_rank(reached, self.bands) >= band_rank(was, self.bands):
-                continue
-            r3 = throw(state, events, dice, f"{t['id']} enters the {reached} band of {g['id']}")
-            test = P.cone_entry(t["bravado"], r3)
-            what = "the cone" if g["id"] not in start_in else f"the {reached} range band"
-            events.append(Event("cone_entry", f"{t['id']} moves into {what} of {g['id']}: {test.text}",
-                                {"team": t["id"], "gun": g["id"]}))
-            casualties += test.casualties
+        if went > EPS:
+            casualties += self._entry_tests(state, t, start, start_in, path, guns, events)
         if t["id"] not in state["moving"]:
             state["moving"].append(t["id"])
         t["done"] = True
@@ -776,6 +777,27 @@ class ScwRules:
             events.append(Event("choice", f"{t['id']} has lost men in the cone: press on or take cover "
                                           "(SCW Take Cover 2)", {"team": t["id"]}))
         return reached_dest
+
+    def _entry_tests(self, state, t, start, start_in, path, guns, events) -> int:
+        """SCW Under Fire 3: a throw below the current Bravado for each cone the move enters and each closer
+        range band it reaches, whatever the order that moved the team (move, assault, bayonet charge).
+        Returns the casualties."""
+        dice = "2" + self.t.troop(t["troops"]).dice[1:]
+        casualties = 0
+        for g in guns:
+            reached = closest_band_on_path(tuple(g["at"]), path, gun_cone(g), self.bands, self.radius)
+            if reached is None:
+                continue
+            was = self._band(g, start) if g["id"] in start_in else None
+            if g["id"] in start_in and band_rank(reached, self.bands) >= band_rank(was, self.bands):
+                continue
+            r3 = throw(state, events, dice, f"{t['id']} enters the {reached} band of {g['id']}")
+            test = P.cone_entry(t["bravado"], r3)
+            what = "the cone" if g["id"] not in start_in else f"the {reached} range band"
+            events.append(Event("cone_entry", f"{t['id']} moves into {what} of {g['id']}: {test.text}",
+                                {"team": t["id"], "gun": g["id"]}))
+            casualties += test.casualties
+        return casualties
 
     def _reveal(self, state, path, events, mover: dict | None = None) -> int:
         """Turn over every card the move came within 18 inches of (SCW Contact 1); pictures become guns.
