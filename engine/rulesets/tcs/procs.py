@@ -28,6 +28,10 @@ def accrue(rules, st, ctx) -> None:
     for s in st.sheets.values():
         if s.implemented or s.reserve:
             continue
+        held = rules.no_accrual(st, s)           # a game's exception (Leros 3.6i)
+        if held:
+            ctx.events.append(Event("weighted", f"{s.id}: no weighted turns ({held})", {"sheet": s.id, "added": 0}))
+            continue
         units = [st.units[u] for u in s.units if st.units[u].hex is not None]
         if any(u.fired_turn for u in units):
             w, why = 1, "fired or fired upon"
@@ -396,7 +400,7 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
     live_d = [d for d in defenders if st.units[d].hex == h]
     if live_d:
         back = [(1, Step("+1 assault-trained", "BW 1.12"))] if all(rules.specs[d].assault_trained for d in live_d) else []
-        area_attack(rules, st, ctx, firepower_of(rules, st, ctx, live_d), st.units[units[0]].hex,
+        area_attack(rules, st, ctx, rules.assault_defence_firepower(st, ctx, live_d), st.units[units[0]].hex,
                     "+".join(live_d), back, assault=True, features=False)      # BW 1.3a, 1.6: defender only
     live_a = [u for u in units if st.units[u].hex is not None]
     live_d = [d for d in defenders if st.units[d].hex == h]

@@ -12,7 +12,7 @@ from ...game import Event, Outcome, seed_rng
 from ...maps.hexes import Hex, are_adjacent, hex_distance, hex_linedraw
 from . import actions as A
 from .proc import Ctx, Need, ask, chart_value
-from .procs import PROCS
+from .procs import PROCS, firepower_of
 from .scenario import SHEET_TYPES, TcsScenario
 from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spotters, terrain_key, visibility
 from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState, state_to_dict
@@ -859,6 +859,20 @@ class TcsRules:
         return bool(u.sheet and u.sheet in st.sheets and (st.sheets[u.sheet].implemented
                                                           or st.marks.get("started " + u.sheet)))   # BW 2.1e
 
+    def no_accrual(self, st, sheet) -> str:
+        """Why a sheet accrues no weighted turns this Command Phase ("" when it does: TCS 6.9d; games add
+        exceptions, Leros 3.6i)."""
+        return ""
+
+    def assault_defence_firepower(self, st, ctx, units: list[str]) -> int:
+        """The defenders' fire in an assault: their firepower (TCS 15.0; games change it, Leros 3.6i)."""
+        return firepower_of(self, st, ctx, units)
+
+    def may_fire_sfa(self, st, uid: str) -> bool:
+        """Whether a unit may fire an SFA: unassigned units may not (TCS 6.0; games add exceptions)."""
+        u = st.units[uid]
+        return bool(u.sheet and u.sheet in st.sheets)
+
     def _do_move(self, st, a: A.Move, side, events) -> None:
         to = self.hex(a.to)
         cost = self.check_move(st, a.unit, to, side)
@@ -1001,7 +1015,7 @@ class TcsRules:
                 raise IllegalAction("TCS 8.0", f"{uid} has fired this phase")
             if self.game is not None:
                 self.game.check(self.game.fire_problem(self, st, u.hex, h, uid, a.kind))
-            if a.kind == "sfa" and not (u.sheet and u.sheet in st.sheets):
+            if a.kind == "sfa" and not self.may_fire_sfa(st, uid):
                 raise IllegalAction("TCS 6.0", f"{uid} is unassigned: unassigned units may not fire SFAs")
             rng = int(counter(self, st, "range", uid) or 0)
             d = hex_distance(u.hex, h)

@@ -110,7 +110,8 @@ class Tracks:
     surrendered: str = ""
     surrender_turn: str = ""
     batteries_lost: list[str] = field(default_factory=list)     # 1.2g: occupied by the enemy
-    landed: dict[str, int] = field(default_factory=dict)        # unit -> turn index of its parachute landing
+    landed: dict[str, int] = field(default_factory=dict)        # unit -> turn of its drop, until the next German
+                                                                # Action Phase begins (3.6i: still landing)
     free_until: dict[str, int] = field(default_factory=dict)    # unit -> first turn it needs an Op Sheet (3.6i)
     naval_plot: list[str] = field(default_factory=list)         # 2.5 hexes noted at 1200
     reserve_requested: bool = False                             # 3.5
@@ -629,6 +630,18 @@ def _nearest_british(rules, st, h: Hex) -> int | None:
     return best
 
 
+def is_infantry(rules, uid: str) -> bool:
+    """Leros 3.6i's infantry: the rifle and parachute platoons (the machine guns, mortars and guns are other
+    types), by the counter types the scenario files use (engine/rulesets/tcs/games/leros_scenarios.py)."""
+    return rules.specs[uid].type.endswith(("rifle platoon", "parachute platoon"))
+
+
+def still_landing(st, uid: str) -> bool:
+    """3.6i: a unit dropped in the German Action Phase that has just ended, until the next German Action Phase
+    begins (then it functions normally)."""
+    return uid in st.leros.landed
+
+
 def free_period_end(rules, turn: int) -> int:
     """3.6i: units dropped by day act without Op Sheets until the first night turn; dropped at night, until
     the first day turn.  The turn index from which they need an Op Sheet."""
@@ -923,6 +936,6 @@ def campaign_level(steps_lost: int) -> str:
 
 __all__ = ["AIR_BACK", "AIR_OPPOSITE", "AIR_OUT", "BRITISH", "Boat", "GERMAN", "LEVELS", "Plane", "Tracks",
            "WEATHER", "abort_flight", "air_movement", "campaign_level", "check_embark", "counters_on_leros", "embark",
-           "feature_holder", "free_period_end", "naval_cancelled", "naval_solitaire_pick", "parachute_assault",
-           "plan_flight", "reserve_request", "sea_movement", "shift_level", "start_flight", "surrender_allowed",
+           "feature_holder", "free_period_end", "is_infantry", "naval_cancelled", "naval_solitaire_pick", "parachute_assault",
+           "plan_flight", "reserve_request", "sea_movement", "shift_level", "start_flight", "still_landing", "surrender_allowed",
            "surrender_check", "surrender_tie", "sea_box_id", "track_view", "weather_effects"]

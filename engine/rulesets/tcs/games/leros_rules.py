@@ -150,9 +150,24 @@ class LerosState(State):
 
 def _proc_phase(rules, st, ctx, side: str) -> None:
     """At the start of a side's Action Phase: its boats move and land (1.2), German Ju-52s fly (3.6b)."""
+    if side == L.GERMAN:
+        st.leros.landed.clear()     # 3.6i: the next friendly Action Phase after a landing, they act normally
     L.sea_movement(rules, st, ctx, side)
     if side == L.GERMAN:
         L.air_movement(rules, st, ctx)
+
+
+def _proc_assault(rules, st, ctx, units: list, hex: str, overrun: bool = False) -> None:
+    """Leros 3.6i: units still landing from a parachute assault that are assaulted (or overrun): those other
+    than infantry are eliminated at once; the infantry fires back at a strength of 1 (``assault_defence_firepower``).
+    Then the series' assault (TCS 15.0)."""
+    h = rules.board.parse_hex(hex)
+    for k in rules.order:
+        if st.units[k].hex == h and L.still_landing(st, k) and not L.is_infantry(rules, k):
+            L._destroy(st, k)
+            ctx.events.append(Event("eliminated", f"{k} is eliminated: assaulted as it lands, it is no infantry "
+                                                  "(Leros 3.6i)", {"unit": k}))
+    PROCS["assault"](rules, st, ctx, units, hex, overrun)
 
 
 def _proc_drop(rules, st, ctx) -> None:
@@ -244,7 +259,7 @@ def _proc_reserve(rules, st, ctx) -> None:
     L.reserve_request(rules, st, ctx)
 
 
-PROCS_LEROS = {**PROCS, "sortie_roll": _proc_sortie_roll, "leros_naval": _proc_naval, "leros_reserve": _proc_reserve, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
+PROCS_LEROS = {**PROCS, "assault": _proc_assault, "sortie_roll": _proc_sortie_roll, "leros_naval": _proc_naval, "leros_reserve": _proc_reserve, "leros_phase": _proc_phase, "leros_drop": _proc_drop, "leros_embark": _proc_embark,
                "leros_surrender": _proc_surrender}
 
 
@@ -356,13 +371,38 @@ class LerosRules(TcsRules):
                 if bh == h and letter not in st.leros.batteries_lost:
                     st.leros.batteries_lost.append(letter)       # 1.2g: occupied, destroyed
 
-    def has_orders(self, st, uid: str) -> bool:
+    def free_of_sheets(self, st, uid: str) -> str:
+        """The rule that lets a unit act without an Op Sheet now ("" when none does)."""
         if uid in self.leros.get("independent", ()):
-            return True                 # 2.1e: LRDG and SBS act without Op Sheets
+            return "Leros 2.1e"         # LRDG and SBS act without Op Sheets
         until = st.leros.free_until.get(uid) if isinstance(st, LerosState) else None
         if until is not None and st.turn < until:
-            return True                 # 3.6i: the no-Op-Sheet period after a parachute landing
-        return super().has_orders(st, uid)
+            return "Leros 3.6i"         # the no-Op-Sheet period after a parachute landing
+        return ""
+
+    def has_orders(self, st, uid: str) -> bool:
+        return bool(self.free_of_sheets(st, uid)) or super().has_orders(st, uid)
+
+    def no_accrual(self, st, sheet) -> str:
+        # Leros 3.6i: no parachute assaulting unit accrues weighted turns before it arrives on Leros: a sheet whose
+        # units are all paratroops still in Athens or aboard a Ju-52 waits (one with units on Leros accrues)
+        para = self.leros.get("paratroops", ())
+        if isinstance(st, LerosState) and sheet.units and all(
+                u in para and st.units[u].hex is None and st.leros.boxed.get(u) in ("athens", "plane")
+                for u in sheet.units):
+            return "its paratroops have not arrived on Leros (Leros 3.6i)"
+        return ""
+
+    def assault_defence_firepower(self, st, ctx, units: list[str]) -> int:
+        # Leros 3.6i: infantry assaulted as it lands fires with a strength of 1 (the others are gone already)
+        landing = [u for u in units if isinstance(st, LerosState) and L.still_landing(st, u)]
+        rest = [u for u in units if u not in landing]
+        return len(landing) + (super().assault_defence_firepower(st, ctx, rest) if rest else 0)
+
+    def may_fire_sfa(self, st, uid: str) -> bool:
+        # Leros 2.1e: the LRDG and SBS fire SFAs even when on no Op Sheet; Leros 3.6i: so do paratroops in their
+        # no-Op-Sheet period
+        return bool(self.free_of_sheets(st, uid)) or super().may_fire_sfa(st, uid)
 
     def ma(self, st, uid: str):
         from fractions import Fraction

@@ -1,0 +1,152 @@
+"""Leros positions an independent reading of the rulebook found the engine getting wrong: SFAs off any Op Sheet
+(2.1e, 3.6i), weighted turns before the paratroops arrive (3.6i), paratroops assaulted as they land (3.6i)."""
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalAction
+from engine.rulesets.tcs import actions as A
+from engine.rulesets.tcs.games import leros as L
+from engine.rulesets.tcs.state import OpSheet
+from test_leros import SCEN, ctx_for, fresh, rules_for_path
+
+
+@pytest.fixture(scope="module")
+def s1():
+    return rules_for_path(SCEN / "leros-1-curtain-rises.toml")
+
+
+def _face_off(rules, st, shooter: str, target: str):
+    """Only ``shooter`` (in Fire mode) and ``target`` on the map, next to each other; values for the shooter."""
+    at = st.units[shooter].hex
+    for k, u in st.units.items():
+        if k not in (shooter, target):
+            u.hex = None
+    st.leros.boxed.pop(target, None)
+    st.units[target].hex = next(n for n in rules.board.neighbors(at) if not L.is_all_sea(rules.board, n))
+    st.units[shooter].mode = "fire"
+    for slot, v in (("range", 3), ("firepower", 4), ("point_fire", 0)):
+        st.memory.put(f"tcs.counter.{slot}", (rules.specs[shooter].type,), v)
+    return A.Fire("sfa", (shooter,), rules.hid(st.units[target].hex))
+
+
+# ---------------------------------------------------------------- 2.1e, 3.6i: SFAs without an Op Sheet
+
+def test_2_1_e_the_lrdg_on_no_op_sheet_fires_an_sfa_and_an_unassigned_rifle_platoon_may_not(s1):
+    st = fresh(s1)
+    assert not st.units["LRDG"].sheet and s1.hid(st.units["LRDG"].hex) == "B44.17"
+    sfa = _face_off(s1, st, "LRDG", "5-II-65-1")
+    assert s1.check_fire(st, sfa, "british") == st.units["5-II-65-1"].hex        # 2.1e: refused before
+    # a British rifle platoon off its sheet in the same place is refused (TCS 6.0)
+    st2 = fresh(s1)
+    rifle = next(k for k in s1.order if s1.specs[k].type == "british rifle platoon" and st2.units[k].hex is not None)
+    st2.units[rifle].hex, st2.units[rifle].sheet = st2.units["LRDG"].hex, ""
+    sfa2 = _face_off(s1, st2, rifle, "5-II-65-1")
+    with pytest.raises(IllegalAction) as e:
+        s1.check_fire(st2, sfa2, "british")
+    assert e.value.rule == "TCS 6.0"
+
+
+def test_3_6_i_a_paratroop_platoon_fires_an_sfa_in_its_no_op_sheet_period_and_not_after(s1):
+    st = fresh(s1)
+    fj = "4-I-FJ-MG1"                          # in the Athens box at the start: on no Op Sheet
+    assert not st.units[fj].sheet
+    st.leros.boxed.pop(fj)
+    st.units[fj].hex = st.units["LRDG"].hex
+    st.leros.free_until[fj] = st.turn + 3       # dropped this morning: free until the first night turn
+    sfa = _face_off(s1, st, fj, "LRDG")
+    assert s1.check_fire(st, sfa, "german") == st.units["LRDG"].hex
+    st.leros.free_until[fj] = st.turn          # the period is over and it has no sheet
+    with pytest.raises(IllegalAction, match="unassigned units may not fire SFAs"):
+        s1.check_fire(st, sfa, "german")
+
+
+# ---------------------------------------------------------------- 3.6i: no weighted turns before arriving
+
+def test_3_6_i_an_op_sheet_for_paratroops_in_athens_accrues_nothing_until_one_lands(s1):
+    st = fresh(s1)
+    units = ["4-I-FJ-MG1", "4-I-FJ-MG2", "4-I-FJ-Mor"]
+    assert all(st.leros.boxed[u] == "athens" for u in units)
+    st.sheets["G-PARA"] = OpSheet("G-PARA", "german", "German", "attack", list(units), [s1.hex("B43.15")], [])
+    kos = [u for u in s1.order if st.leros.boxed.get(u) == "kos"][:2]       # seaborne units: no such rule
+    st.sheets["G-KOS"] = OpSheet("G-KOS", "german", "German", "attack", kos, [s1.hex("B43.15")], [])
+    c = ctx_for(s1, st)
+    s1.procs["accrue"](s1, st, c)
+    assert st.sheets["G-PARA"].weighted_turns == 0
+    assert any("G-PARA: no weighted turns" in e.text and "3.6i" in e.text for e in c.events)
+    assert st.sheets["G-KOS"].weighted_turns == 3
+    st.leros.boxed.pop("4-I-FJ-MG1")
+    st.units["4-I-FJ-MG1"].hex = s1.hex("B43.15")                               # one has landed
+    s1.procs["accrue"](s1, st, ctx_for(s1, st))
+    assert st.sheets["G-PARA"].weighted_turns == 3
+
+
+# ---------------------------------------------------------------- 3.6i: assaulted as they land
+
+def _landing_assault(rules, st):
+    """1-I-FJ-1 (infantry) and 4-I-FJ-MG1 (a machine gun) have just dropped on a hex next to the LRDG."""
+    at = st.units["LRDG"].hex
+    h = next(n for n in rules.board.neighbors(at) if not L.is_all_sea(rules.board, n))
+    for k, u in st.units.items():
+        if k != "LRDG":
+            u.hex = None
+    for k in ("1-I-FJ-1", "4-I-FJ-MG1"):
+        for p in st.leros.planes.values():
+            if k in p.load:
+                p.load.remove(k)
+        st.leros.boxed.pop(k, None)
+        st.units[k].hex, st.units[k].mode = h, "move"
+        st.leros.landed[k] = st.turn
+        st.leros.free_until[k] = st.turn + 3
+    st.units["LRDG"].mode = "move"
+    m = st.memory
+    for typ, fp in (("lrdg section", 3), ("german parachute platoon", 5), ("german parachute hmg platoon", 6)):
+        m.put("tcs.counter.firepower", (typ,), fp)
+        m.put("tcs.counter.morale", (typ,), 3)
+    for fp in range(0, 15):
+        m.put("tcs.area_fire_column", (str(fp),), fp)
+    for col in range(1, 21):
+        for roll in range(2, 13):
+            m.put("tcs.area_fire", (str(col), str(roll)), "-")
+    for t in ("village", "building"):
+        m.put("tcs.terrain.combat", (t,), "Partly Protective")
+    m.put("tcs.terrain.fire_shift", ("Partly Protective",), 0)
+    for odds in ("3:1", "2:1", "1:1", "1:2", "1:3"):
+        for roll in range(2, 13):
+            m.put("tcs.assault", ("assault", odds, str(roll)), "H")
+    return h
+
+
+def test_3_6_i_assaulted_as_they_land_the_machine_gun_is_eliminated_and_the_infantry_fires_at_1(s1):
+    st = fresh(s1)
+    h = _landing_assault(s1, st)
+    st.preset_dice = [3, 4, 2, 2, 1, 1, 5, 5]
+    c = ctx_for(s1, st)
+    s1.procs["assault"](s1, st, c, ["LRDG"], s1.hid(h))
+    assert st.units["4-I-FJ-MG1"].hex is None and st.leros.boxed["4-I-FJ-MG1"] == "dead"
+    assert any("4-I-FJ-MG1 is eliminated" in e.text and "3.6i" in e.text for e in c.events)
+    fires = [e.text for e in c.events if e.kind == "fire"]
+    assert fires[0].startswith("LRDG at ") and "column 4," in fires[0]              # 3, +1 assault (1.7)
+    assert fires[1].startswith("1-I-FJ-1 at ") and "column 1," in fires[1]      # strength 1, not its 5
+    assert st.units["1-I-FJ-1"].hex == h
+
+
+def test_3_6_i_at_their_next_action_phase_the_landed_units_defend_normally(s1):
+    st = fresh(s1)
+    h = _landing_assault(s1, st)
+    st.leros.landed.clear()                     # what the next German Action Phase does (leros_phase)
+    st.preset_dice = [3, 4, 2, 2, 1, 1, 5, 5]
+    c = ctx_for(s1, st)
+    s1.procs["assault"](s1, st, c, ["LRDG"], s1.hid(h))
+    assert st.units["4-I-FJ-MG1"].hex == h
+    fires = [e.text for e in c.events if e.kind == "fire"]
+    assert fires[1].startswith("1-I-FJ-1+4-I-FJ-MG1 at ") and "column 11," in fires[1]
+
+
+def test_3_6_i_the_next_german_action_phase_ends_the_landing(s1):
+    st = fresh(s1)
+    st.leros.landed["1-I-FJ-1"] = st.turn
+    s1.procs["leros_phase"](s1, st, ctx_for(s1, st), "british")
+    assert L.still_landing(st, "1-I-FJ-1")
+    s1.procs["leros_phase"](s1, st, ctx_for(s1, st), "german")
+    assert not L.still_landing(st, "1-I-FJ-1")
