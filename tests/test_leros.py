@@ -294,9 +294,11 @@ def test_3_6_b_j_air_movement_one_box_a_turn_and_weather_aborts_past_the_prepara
     p = next(p for p in st.leros.planes.values() if p.load)
     st.weather = "Gale"
     L.air_movement(s2, st, ctx_for(s2, st))
-    assert p.box == "air-return-2" and p.returning and p.aborted      # from B to C, aborted across
+    assert p.box == "air-C" and not p.returning                       # B to C: still preparation (3.6j)
     L.air_movement(s2, st, ctx_for(s2, st))
-    L.air_movement(s2, st, ctx_for(s2, st))
+    assert p.box == "air-return-3" and p.returning and p.aborted      # C to D, the first facing a return box
+    for _ in range(3):
+        L.air_movement(s2, st, ctx_for(s2, st))
     assert p.box == "athens" and not p.load and st.leros.boxed[p.id and "1-I-FJ-1"] == "athens"
     ev = []
     L.plan_flight(s2, st, p.id, ["1-I-FJ-1"], "B34.25", ev)

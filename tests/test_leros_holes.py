@@ -150,3 +150,29 @@ def test_3_6_i_the_next_german_action_phase_ends_the_landing(s1):
     assert L.still_landing(st, "1-I-FJ-1")
     s1.procs["leros_phase"](s1, st, ctx_for(s1, st), "german")
     assert not L.still_landing(st, "1-I-FJ-1")
+
+
+# ---------------------------------------------------------------- 3.6j: the first three boxes are preparation
+
+def test_3_6_j_in_a_gale_a_flight_in_box_b_moves_on_to_c_and_a_self_abort_there_goes_straight_to_athens():
+    s2 = rules_for_path(SCEN / "leros-2-drop-zone.toml")
+    st = fresh(s2)
+    p = next(p for p in st.leros.planes.values() if p.load)
+    load = list(p.load)
+    assert p.box == "air-B"                     # scenario 2 sets I-FJ up in Box B
+    st.weather = "Gale"
+    L.air_movement(s2, st, ctx_for(s2, st))
+    assert p.box == "air-C" and p.load == load and not p.aborted       # no weather abort in preparation
+    ev = []
+    L.abort_flight(st, p.id, ev)                # called off in the third box: straight back to Athens
+    assert p.box == "athens" and not p.load and all(st.leros.boxed[u] == "athens" for u in load)
+    assert "in preparation and is back in Athens (Leros 3.6j)" in ev[0].text
+
+
+def test_3_6_j_called_off_in_box_d_a_flight_crosses_to_the_return_leg():
+    s2 = rules_for_path(SCEN / "leros-2-drop-zone.toml")
+    st = fresh(s2)
+    p = next(p for p in st.leros.planes.values() if p.load)
+    p.box = "air-D"
+    L.abort_flight(st, p.id, [])
+    assert p.box == "air-return-3" and p.returning and p.aborted and p.load

@@ -313,7 +313,7 @@ def _boxes() -> dict[str, Box]:
         for letter in "ABCD":
             boxes.append(Box(f"{side.lower()}-sea-{letter}", f"{side} Sea Movement Box {letter}", "sea track"))
         boxes.append(Box(f"{side.lower()}-approach", f"{side} Approach Box", "sea track"))
-    for letter in "ABCD":
+    for letter in "ABCDEF":        # Leros 3.6j: three preparation boxes, then three facing the return leg
         boxes.append(Box(f"air-{letter}", f"Air Movement Box {letter}", "air track"))
     boxes.append(Box("air-execution", "Leros Parachute Assault Execution Box", "air track"))
     for n in (1, 2, 3):

@@ -41,13 +41,14 @@ GERMAN, BRITISH = "german", "british"
 WEATHER = ("Normal", "Wind", "Gale", "Storm")
 HOLDING = {GERMAN: "kos", BRITISH: "samos"}
 SEA_BOXES = ("A", "B", "C", "D")
-# The stand-in Air Movement Track (the printed one is on the charts): Athens, four outward boxes, the
-# Execution box; three return boxes back to Athens.  Box A is on-the-ground preparation (3.6j: no weather
-# aborts there; a self-abort goes straight back to Athens); B, C and D face return boxes 3, 2 and 1.
-AIR_OUT = ("air-A", "air-B", "air-C", "air-D", "air-execution")
+# The stand-in Air Movement Track (the printed one is on the charts): Athens, six outward boxes, the Execution
+# box; three return boxes back to Athens.  Leros 3.6j: "those first three boxes" (A, B, C) are on-the-ground
+# preparation: weather never aborts a flight there and a self-abort goes straight back to Athens; D, E and F,
+# the outward boxes opposite a returning box, face return boxes 3, 2 and 1.
+AIR_OUT = ("air-A", "air-B", "air-C", "air-D", "air-E", "air-F", "air-execution")
 AIR_BACK = ("air-return-1", "air-return-2", "air-return-3", "athens")
-AIR_OPPOSITE = {"air-B": "air-return-3", "air-C": "air-return-2", "air-D": "air-return-1"}
-PREP_BOXES = ("air-A",)
+AIR_OPPOSITE = {"air-D": "air-return-3", "air-E": "air-return-2", "air-F": "air-return-1"}
+PREP_BOXES = ("air-A", "air-B", "air-C")
 SURRENDER_FROM = (13, 11, 1, 0)        # 0100 Nov 13 (day, month, hour, minute), Leros 1.3
 
 
