@@ -159,8 +159,8 @@ class TrackBoard(QGraphicsView):
                    PLANE) for p in b["planes"]] +
                  [("unit", u, _two_lines(u), f"{u} waits in the {b['name']}", colours.get("german", PLANE).lighter(130))
                   for u in b["units"]], 6 if i == 0 else 3) for i, b in enumerate(out)])
-            # the Return Leg boxes under the outward boxes they face: 3 under B, 2 under C, 1 under D
-            under = {"air-return-3": "air-B", "air-return-2": "air-C", "air-return-1": "air-D"}
+            # the Return Leg boxes under the outward boxes they face (the engine's track: Leros 3.6j)
+            under = {k: b.get("faces", "") for k, b in back.items()}
             rows = max((len(b["planes"]) for b in back.values()), default=0)
             height = HEAD + max(1, ceil(rows / 3)) * (CH + GAP) + GAP
             for key, b in back.items():

@@ -884,8 +884,8 @@ def track_view(rules, st) -> dict:
     ``sea``: per side, its Holding box (with the units waiting there), Sea Movement Boxes A-D and its Approach
     box, in track order, each with its boats (type, load, Landing Zone of the trip, returning).  ``air``: the
     Athens box, the outward boxes, the Execution box and the Return Leg boxes with their Ju-52s (load, drop
-    zone).  ``drop_zones``: each plotted drop zone hex (3.6c) with the loaded Ju-52s bound for it and their
-    units.  ``landing_zones``: each Landing Zone a loaded boat is bound for (1.2f), its hexes and boats.
+    zone; a Return Leg box names the outward box it ``faces``, 3.6j).  ``drop_zones``: each plotted drop zone
+    hex (3.6c) with the loaded Ju-52s bound for it and their units.  ``landing_zones``: each Landing Zone a loaded boat is bound for (1.2f), its hexes and boats.
     ``map_landing_zones``: every Landing Zone the map prints (1.2f), its number and hexes."""
     tr, board = st.leros, rules.board
     sides = [s for s in (GERMAN, BRITISH) if any(b.side == s for b in tr.boats.values())
@@ -904,7 +904,9 @@ def track_view(rules, st) -> dict:
             planes = [{"id": k, "load": list(p.load), "dz": p.dz, "returning": p.returning, "aborted": p.aborted}
                       for k, p in sorted(tr.planes.items()) if p.box == box]
             units = [u for u in rules.order if tr.boxed.get(u) == "athens"] if box == "athens" else []
-            air.append({"box": box, "name": _box_name(board, box), "planes": planes, "units": units})
+            faces = next((o for o, r in AIR_OPPOSITE.items() if r == box), "")      # 3.6j: a return box's
+            air.append({"box": box, "name": _box_name(board, box), "planes": planes, "units": units,  # outward box
+                        "faces": faces})
     dzs: dict[str, dict] = {}
     for k, p in sorted(tr.planes.items()):
         if p.dz and p.load and not p.returning:
