@@ -176,3 +176,43 @@ def test_3_6_j_called_off_in_box_d_a_flight_crosses_to_the_return_leg():
     p.box = "air-D"
     L.abort_flight(st, p.id, [])
     assert p.box == "air-return-3" and p.returning and p.aborted and p.load
+
+
+# ---------------------------------------------------------------- 5.2b: every step lost before the start counts
+
+def test_5_2_b_the_big_show_campaign_starts_with_the_51_british_steps_its_set_up_lists():
+    """Scenario 4's British losses: Kings 5+5+4, Irish 1+1+5+9 and its battalion units 3 + 2 MG, Buffs 5+3 and
+    its battalion units 3 + 2 MG, B-Kents 3 = 51 (the battalion units' 3 steps each were lost: the generator put
+    them on rifle platoons only, and a battalion's own units are an MG platoon and a mortar section)."""
+    c4 = rules_for_path(SCEN / "leros-c4-campaign.toml")
+    st = c4.initial_state(1)
+    assert st.units["Irish-MG"].steps_lost + st.units["Irish-Mor"].steps_lost == 5
+    st.over = True
+    out = c4.outcome(st)
+    assert out.breakdown["steps lost"]["british"] == 51
+    assert out.winner == "british" and out.breakdown["level"] == "Major"     # 50-100 lost (it read Strategic)
+
+
+def test_5_2_b_the_curtain_falls_campaign_counts_the_losses_its_counters_cannot_carry():
+    """Scenario 5 lists 123 British steps lost; our counters carry 106 (the Kings Bn units alone lose 12 steps on an
+    MG platoon and a mortar section), the file keeps the other 17 and the count takes them all."""
+    c5 = rules_for_path(SCEN / "leros-c5-campaign.toml")
+    assert c5.leros["losses_off_counters"] == {"british": 17}
+    st = c5.initial_state(1)
+    on_counters = sum(u.steps_lost for k, u in st.units.items() if c5.specs[k].side == "british")
+    assert on_counters == 106
+    st.over = True
+    assert c5.outcome(st).breakdown["steps lost"]["british"] == 123
+
+
+def test_5_2_b_a_bad_count_of_losses_off_the_counters_is_refused_with_its_key(tmp_path):
+    from engine.errors import BadFile
+    from engine.rulesets.tcs.scenario import load_tcs_scenario
+    text = (SCEN / "leros-c5-campaign.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("losses_off_counters = { british = 17 }", 'losses_off_counters = { british = "many" }')
+                   .replace('map = "../maps/leros.toml"', f'map = "{(SCEN.parent / "maps" / "leros.toml").as_posix()}"'),
+                   encoding="utf-8")
+    with pytest.raises(BadFile) as e:
+        load_tcs_scenario(bad)
+    assert "leros.losses_off_counters.british" in str(e.value)

@@ -556,6 +556,8 @@ class LerosRules(TcsRules):
         if not st.over:
             return None
         lost = {s: sum(u.steps_lost for k, u in st.units.items() if self.specs[k].side == s) for s in self.side_ids}
+        for s, n in self.leros.get("losses_off_counters", {}).items():
+            lost[s] = lost.get(s, 0) + n      # 5.2b: every step lost before the start counts, on a counter or not
         vic = self.leros.get("victory", {})
         held = {f["name"]: L.feature_holder(self, st, f["hexes"]) for f in self.features}
         breakdown = {"features": held, "steps lost": lost, "surrendered": st.leros.surrendered or "none",

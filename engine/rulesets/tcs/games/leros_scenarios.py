@@ -135,8 +135,9 @@ class Placer:
         raise ValueError(f"no room within {radius} of {centre}")
 
 
-def spread(units: list[dict], steps: int, pick=lambda u: True) -> None:
-    """Spread ``steps`` losses over the units ``pick`` selects, one at a time, at most three on a unit."""
+def spread(units: list[dict], steps: int, pick=lambda u: True) -> int:
+    """Spread ``steps`` losses over the units ``pick`` selects, one at a time, at most three on a unit; returns
+    the steps those units could not take."""
     chosen = [u for u in units if pick(u)]
     i = 0
     while steps > 0 and chosen:
@@ -147,6 +148,7 @@ def spread(units: list[dict], steps: int, pick=lambda u: True) -> None:
         elif all(x.get("lost", 0) >= 3 for x in chosen):
             break
         i += 1
+    return steps
 
 
 # ---------------------------------------------------------------- writing TOML
@@ -185,6 +187,7 @@ class Scn:
         self.goe = german_oob()
         self.bri = british_oob()
         self.comment: list[str] = []
+        self.unplaced: dict[str, int] = {}        # side -> listed lost steps no counter of ours can take
 
     def org(self, name: str) -> list[dict]:
         src = self.goe if name in self.goe else self.bri
@@ -206,9 +209,15 @@ class Scn:
         us = [u for u in us if u["id"] not in exclude and not (no_hmortar and u.get("hmortar"))]
         if count is not None:
             us = us[:count]
-        spread(us, mortar, lambda u: u.get("mortar"))
-        spread(us, mg, lambda u: u.get("mg"))
-        spread(us, lose, lambda u: not u.get("mg") and not u.get("mortar") and not u.get("heavy"))
+        left = spread(us, mortar, lambda u: u.get("mortar"))
+        left += spread(us, mg, lambda u: u.get("mg"))
+        left += spread(us, lose, lambda u: not u.get("mg") and not u.get("mortar") and not u.get("heavy"))
+        # Leros 5.1b: losses "can be taken from any unit type in the organization": what the named units cannot
+        # take (a battalion's own units are an MG platoon and a mortar section, no rifle platoon) falls on the
+        # others, so every step the set-up lists is lost and counted (5.2b)
+        left = spread(us, left)
+        if left:
+            self.unplaced[side] = self.unplaced.get(side, 0) + left      # counted in 5.2b all the same
         for i, u in enumerate(us):
             u["side"] = side
             if isinstance(where, str):
@@ -329,6 +338,9 @@ class Scn:
             L.append(f"variants = {arr(lr['variants'])}")
         if lr.get("no_weather_roll"):
             L.append(f"no_weather_roll = {arr(lr['no_weather_roll'])}")
+        if self.unplaced:
+            L.append("losses_off_counters = { " + ", ".join(f"{k} = {v}" for k, v in sorted(self.unplaced.items()))
+                     + " }   # Leros 5.1b, 5.2b: lost steps the set-up lists beyond what our counters can take")
         L.append(f"heavy = {arr([u['id'] for u in self.units if u.get('heavy')])}   # Leros 1.2c")
         L.append(f"paratroops = {arr([u['id'] for u in self.units if u['bn'] in ('I-FJ', 'Para-Co')])}   # Leros 3.6")
         L.append(f"independent = {arr([u['id'] for u in self.units if u.get('independent')])}   # Leros 2.1e")

@@ -24,7 +24,7 @@ VARIANT_SHIFT = {"4.2": -1, "4.4": -1, "4.6": -1}
 KEYS = ("campaign", "campaign_end", "heavy", "guns", "paratroops", "not_platoons", "coastal_guns", "drift",
         "boxes", "boats", "planes", "variants", "variant_units", "alternate_start", "historical_setup",
         "one_map", "victory", "sea_boxes", "no_weather_roll", "independent", "trucked",
-        "batteries_lost")
+        "batteries_lost", "losses_off_counters")
 
 
 def read_section(r, doc, board, units, sheets) -> dict:
@@ -185,6 +185,16 @@ def read_section(r, doc, board, units, sheets) -> dict:
             r.bad("leros.batteries_lost", f"no Coastal Battery {b} on the map")
     out["independent"] = unit_list("independent")
     out["trucked"] = unit_list("trucked")
+    off = doc.get("losses_off_counters", {})
+    out["losses_off_counters"] = {}
+    if not isinstance(off, dict):
+        r.bad("leros.losses_off_counters", "expected a table of side = steps")
+    else:
+        for side, n in off.items():
+            if side not in (GERMAN, BRITISH) or not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                r.bad(f"leros.losses_off_counters.{side}", "expected german or british = a number of steps (0 or more)")
+            else:
+                out["losses_off_counters"][side] = n
     return out
 
 
