@@ -160,15 +160,16 @@ class TrackBoard(QGraphicsView):
                  [("unit", u, _two_lines(u), f"{u} waits in the {b['name']}", colours.get("german", PLANE).lighter(130))
                   for u in b["units"]], 6 if i == 0 else 3) for i, b in enumerate(out)])
             # the Return Leg boxes under the outward boxes they face (the engine's track: Leros 3.6j)
-            under = {k: b.get("faces", "") for k, b in back.items()}
-            rows = max((len(b["planes"]) for b in back.values()), default=0)
-            height = HEAD + max(1, ceil(rows / 3)) * (CH + GAP) + GAP
+            place = {}                                  # each as wide as the box above it, so none overlaps
             for key, b in back.items():
-                above = self.boxes.get(under.get(key, ""))
-                r = above.rect() if above is not None else QRectF(0, 0, 3 * (CW + GAP) + GAP, 0)
-                cols = max(1, int((r.width() - GAP) // (CW + GAP)))
-                box_h = HEAD + max(1, ceil(len(b["planes"]) / cols), ceil(rows / 3)) * (CH + GAP) + GAP
-                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(r.left(), y, r.width(), max(height, box_h)),
+                above = self.boxes.get(b.get("faces", ""))
+                x, width = (above.rect().left(), above.rect().width()) if above is not None else (0.0, 3 * (CW + GAP) + GAP)
+                place[key] = (x, width, max(1, int((width - GAP) // (CW + GAP))))
+            rows = max((ceil(len(b["planes"]) / place[k][2]) for k, b in back.items()), default=0)
+            height = HEAD + max(1, rows) * (CH + GAP) + GAP
+            for key, b in back.items():
+                x, width, cols = place[key]
+                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(x, y, width, height),
                           [("plane", p["id"], (p["id"], "home"), _plane_tip(p), PLANE) for p in b["planes"]], cols)
             y += height + 10
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
