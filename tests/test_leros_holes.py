@@ -216,3 +216,15 @@ def test_5_2_b_a_bad_count_of_losses_off_the_counters_is_refused_with_its_key(tm
     with pytest.raises(BadFile) as e:
         load_tcs_scenario(bad)
     assert "leros.losses_off_counters.british" in str(e.value)
+
+
+def test_5_2_b_a_unit_destroyed_whole_counts_all_its_steps():
+    """A full-strength platoon evicted by an assault (the series' eliminate) or lost at sea (Leros' own) had lost no
+    step on its counter: the count takes all five of its steps (the counter value the game knows)."""
+    c4 = rules_for_path(SCEN / "leros-c4-campaign.toml")
+    st = fresh(c4)
+    st.units["B-Kings-1"].hex = None                       # evicted: off the map, in no box
+    L._destroy(st, "5-II-16-1")                             # German: its 2 lost steps become 5
+    st.over = True
+    lost = c4.outcome(st).breakdown["steps lost"]
+    assert lost["british"] == 51 + 5 and lost["german"] == 97 + 3

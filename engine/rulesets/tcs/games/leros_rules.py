@@ -555,7 +555,7 @@ class LerosRules(TcsRules):
         from ....game import Outcome
         if not st.over:
             return None
-        lost = {s: sum(u.steps_lost for k, u in st.units.items() if self.specs[k].side == s) for s in self.side_ids}
+        lost = {s: sum(self._steps_lost(st, k) for k in st.units if self.specs[k].side == s) for s in self.side_ids}
         for s, n in self.leros.get("losses_off_counters", {}).items():
             lost[s] = lost.get(s, 0) + n      # 5.2b: every step lost before the start counts, on a counter or not
         vic = self.leros.get("victory", {})
@@ -597,6 +597,17 @@ class LerosRules(TcsRules):
         winner = L.BRITISH if level.startswith("British") else L.GERMAN if level.startswith("German") else None
         return Outcome(winner, f"{level} ({sum(1 for v in held.values() if v == L.BRITISH)} of {len(held)} "
                                f"features British)", breakdown)
+
+    def _steps_lost(self, st, uid: str) -> int:
+        """5.2b: a unit's steps lost; a destroyed unit (surrendered, evicted by an assault, lost at sea or landing
+        on the enemy) has lost all its steps, its counter's value when the game knows it."""
+        u = st.units[uid]
+        if u.hex is None and st.leros.boxed.get(uid, "dead") == "dead":
+            from ..proc import chart_value
+            full = chart_value(self, st, "tcs.counter.steps", (self.specs[uid].type,))
+            if full is not None:
+                return max(u.steps_lost, int(full))
+        return u.steps_lost
 
     def _s1_level(self, st, held: dict, lost: dict) -> str:
         """Scenario 1: German captures among the batteries and the four places; the British Major also needs
