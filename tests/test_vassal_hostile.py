@@ -315,3 +315,17 @@ def test_a_build_file_in_an_encoding_the_parser_does_not_know_is_refused(tmp_pat
     with pytest.raises(BadFile) as e:
         import_module(path, tmp_path / "out")
     assert only_problem(e) == (str(path), "buildFile.xml", "is not XML this program reads (unknown encoding: nan)")
+
+
+def test_a_staging_folder_left_by_a_killed_import_is_removed_a_day_later(tmp_path):
+    import os
+    import time
+
+    out = tmp_path / "out"
+    old, recent = tmp_path / ".out.import-abc12345", tmp_path / ".out.import-def67890"
+    for folder in (old, recent):
+        (folder / "maps").mkdir(parents=True)
+    day_ago = time.time() - 25 * 3600
+    os.utime(old, (day_ago, day_ago))
+    import_module(module_with_setups(tmp_path), out)
+    assert not old.exists() and recent.exists()        # one in use by another import is left alone

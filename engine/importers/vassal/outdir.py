@@ -93,11 +93,24 @@ def check_same_module(outdir: Path, record: Record | None, module: str) -> None:
                                    f"{excerpt(module)}: name another folder")])
 
 
+STALE_STAGE_SECONDS = 24 * 3600     # a staging folder this old was left by an import that was killed
+
+
 def stage_beside(outdir: Path) -> Path:
-    """A fresh, private folder beside ``outdir`` (the same file system, so its files are moved by renames)."""
+    """A fresh, private folder beside ``outdir`` (the same file system, so its files are moved by renames); staging
+    folders an import that was killed left there a day or more ago are removed."""
+    import time
+
+    prefix = f".{outdir.name}.import-"
     try:
         outdir.parent.mkdir(parents=True, exist_ok=True)
-        return Path(tempfile.mkdtemp(prefix=f".{outdir.name}.import-", dir=outdir.parent))
+        for old in outdir.parent.glob(prefix + "*"):
+            try:
+                if old.is_dir() and not old.is_symlink() and time.time() - old.stat().st_mtime > STALE_STAGE_SECONDS:
+                    shutil.rmtree(old, ignore_errors=True)
+            except OSError:
+                continue
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=outdir.parent))
     except OSError as e:
         raise BadFile([Problem(str(outdir), "", f"cannot be written ({e.strerror or e})")]) from None
 
