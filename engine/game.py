@@ -164,8 +164,8 @@ class Game:
         """Apply one player action (an action record or its text form)."""
         if isinstance(action, str):
             if len(action) > MAX_ACTION_CHARS:      # no action's text is this long (a note's text included)
-                raise IllegalAction("", f"an action of {len(action):,} characters (at most {MAX_ACTION_CHARS:,}): "
-                                        f"{excerpt(action)}")
+                raise IllegalAction("", f"an action of {len(action):,} characters, beginning {excerpt(action[:20])} "
+                                        f"(at most {MAX_ACTION_CHARS:,})")
             action = self.rules.parse_action(action)
         new_state, events = self.rules.apply(self.state, action)
         self._before.append(self.state)
