@@ -280,6 +280,8 @@ class TcsPlay:
         if not uids:
             return None
         self.selected_unit = uids[0]
+        if not view.viewer.pinned:
+            view.viewer.close()                # the stack's pictures would sit over its menu
         menu = UnitMenu(s.rules, s.state, uids, self.window)
         menu.play.connect(self.play)
         menu.fire.connect(self.open_fire)
