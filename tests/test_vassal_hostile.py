@@ -329,3 +329,20 @@ def test_a_staging_folder_left_by_a_killed_import_is_removed_a_day_later(tmp_pat
     os.utime(old, (day_ago, day_ago))
     import_module(module_with_setups(tmp_path), out)
     assert not old.exists() and recent.exists()        # one in use by another import is left alone
+
+
+def test_a_map_files_vassal_numbering_with_runaway_zeros_or_letters_is_refused(tmp_path):
+    # h_leading = 1,000,000,000 once meant a billion turns of a loop for each label; h_off of a million letters
+    # a label a million characters long
+    from engine.maps.mapfile import load_map
+
+    for options, message in (("h_leading = 1000000000", "VASSAL h_leading must be from 0 to 9, not 1000000000"),
+                             ('h_type = "A", h_off = 26000000', "VASSAL h_off must be from -10000 to 10000, "
+                                                                "not 26000000"),
+                             ('sep = "' + "-" * 100 + '"', "VASSAL sep must be at most 8 characters, not 100")):
+        path = tmp_path / "m.toml"
+        path.write_text(f'[map]\nformat = 1\n\n[[sheets]]\nid = "a"\nnumbering = "vassal"\ncols = 3\nrows = 3\n'
+                        f'vassal = {{ {options} }}\n')
+        with pytest.raises(BadFile) as e:
+            load_map(path)
+        assert ("sheets[0].vassal", message) in {(p.key, p.message) for p in e.value.problems}
