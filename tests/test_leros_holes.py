@@ -228,3 +228,36 @@ def test_5_2_b_a_unit_destroyed_whole_counts_all_its_steps():
     st.over = True
     lost = c4.outcome(st).breakdown["steps lost"]
     assert lost["british"] == 51 + 5 and lost["german"] == 97 + 3
+
+
+# ---------------------------------------------------------------- 1.2g: a battery's hex taken by assault
+
+def test_1_2_g_a_battery_hex_the_germans_take_by_assault_destroys_the_battery(s1):
+    st = fresh(s1)
+    letter, bh = sorted(L.battery_hexes(s1.board).items())[0]
+    assert letter not in st.leros.batteries_lost
+    brit = next(k for k in s1.order if s1.specs[k].type == "british rifle platoon" and st.units[k].hex is not None)
+    ger = "5-II-65-1"
+    for k, u in st.units.items():
+        u.hex = None
+    st.leros.boxed.pop(ger, None)
+    st.units[brit].hex = bh
+    st.units[ger].hex = next(n for n in s1.board.neighbors(bh) if not L.is_all_sea(s1.board, n))
+    m = st.memory
+    for typ in ("british rifle platoon", "german rifle platoon"):
+        m.put("tcs.counter.firepower", (typ,), 2)
+        m.put("tcs.counter.morale", (typ,), 3)
+    for fp in range(0, 15):
+        m.put("tcs.area_fire_column", (str(fp),), fp)
+    for col in range(1, 21):
+        for roll in range(2, 13):
+            m.put("tcs.area_fire", (str(col), str(roll)), "-")
+    for t in ("village", "building", "woods"):
+        m.put("tcs.terrain.combat", (t,), "Partly Protective")
+    m.put("tcs.terrain.fire_shift", ("Partly Protective",), 0)
+    for roll in range(2, 13):
+        m.put("tcs.assault", ("assault", "1:1", str(roll)), "E")
+    st.preset_dice = [3, 4, 2, 2, 5, 5]
+    s1.procs["assault"](s1, st, ctx_for(s1, st), [ger], s1.hid(bh))
+    assert st.units[ger].hex == bh and st.units[brit].hex is None
+    assert letter in st.leros.batteries_lost                  # occupied by the enemy: destroyed for good

@@ -160,7 +160,8 @@ def _proc_phase(rules, st, ctx, side: str) -> None:
 def _proc_assault(rules, st, ctx, units: list, hex: str, overrun: bool = False) -> None:
     """Leros 3.6i: units still landing from a parachute assault that are assaulted (or overrun): those other
     than infantry are eliminated at once; the infantry fires back at a strength of 1 (``assault_defence_firepower``).
-    Then the series' assault (TCS 15.0)."""
+    Then the series' assault (TCS 15.0); attackers who take the hex occupy it (1.2g: a coastal battery's hex
+    taken by the Germans destroys the battery)."""
     h = rules.board.parse_hex(hex)
     for k in rules.order:
         if st.units[k].hex == h and L.still_landing(st, k) and not L.is_infantry(rules, k):
@@ -168,6 +169,8 @@ def _proc_assault(rules, st, ctx, units: list, hex: str, overrun: bool = False) 
             ctx.events.append(Event("eliminated", f"{k} is eliminated: assaulted as it lands, it is no infantry "
                                                   "(Leros 3.6i)", {"unit": k}))
     PROCS["assault"](rules, st, ctx, units, hex, overrun)
+    if any(st.units[u].hex == h for u in units):
+        rules._take(st, h, rules.specs[units[0]].side)      # 1.2g, 5.2a: a hex taken by assault is occupied
 
 
 def _proc_drop(rules, st, ctx) -> None:
