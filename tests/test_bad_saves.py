@@ -113,7 +113,7 @@ LONG = 200_000        # characters: a message quoting one whole would be at leas
 
 
 @pytest.mark.parametrize("scenario", ["demyansk-1-trapped", "scw-platoon-attack", "tcs-test", "free-demo",
-                                      "classic-river-crossing", "leros-2-drop-zone", "black-wednesday-1-turning-the-left"])
+                                      "classic-river-crossing", "leros-2-drop-zone"])
 def test_a_refused_action_of_any_length_is_quoted_as_a_bounded_excerpt(tmp_path, scenario):
     # an action 200,000 characters long (one was 1 MB and quoted whole, twice: 2 MB of output): the refusal says
     # which action and why in a few hundred characters, quoting its start and its length
@@ -133,8 +133,8 @@ def test_a_refused_action_of_any_length_is_quoted_as_a_bounded_excerpt(tmp_path,
     legal = [a if isinstance(a, str) else a.text() for a in game.legal_actions()]
     legal = list({a.split()[0]: a for a in legal}.values())[:3]       # one action of each kind, three kinds
     texts = ["x" * LONG, legal[0] + " " + "z" * LONG]
-    for long in (LONG, 3000):        # past the length of any action, and a word within it
-        for text in legal:
+    for long, some in ((LONG, legal), (3000, legal[:1])):     # past the length of any action, and a word within it
+        for text in some:
             words = text.split()
             texts += [" ".join(words[:i] + ["y" * long] + words[i + 1:]) for i in range(len(words))]
     for text in dict.fromkeys(texts):
