@@ -91,6 +91,17 @@ def test_1_4a_only_fully_breached_wire_is_entered_and_only_infantry_or_cavalry_b
     refused(lambda: r.check_move(st, "1-133-72:1Co-P1", wire, "soviet"), "BW 1.4b")
 
 
+def test_1_4b_only_the_soviet_player_breaches_wire():
+    r, st = fresh()
+    wire = r.board.parse_hex("A02.27")
+    assert st.marks.get("wire A02.27") != "full"
+    put(r, st, "10-III-262:P1", "A02.26", mode="move", moved=False)          # Spanish infantry beside the wire
+    why = bw.move_problem(r, st, "10-III-262:P1", wire)
+    assert why is not None and why[0] == "BW 1.4b" and "Soviet" in why[1]
+    st.marks["wire A02.27"] = "full"                                          # a Full breach is open to both
+    assert bw.move_problem(r, st, "10-III-262:P1", wire) is None
+
+
 def test_1_4b_c_d_a_breach_is_partial_then_full_and_never_closes():
     r, st = fresh()
     uid, frm, wire = "1-133-72:1Co-P1", r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")

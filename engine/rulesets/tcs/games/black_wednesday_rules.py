@@ -73,6 +73,9 @@ def move_problem(rules, st, uid: str, to) -> tuple[str, str] | None:
         if not any(w in spec.type for w in BREACHERS) or spec.vehicle:
             return "BW 1.4a", f"{rules.hid(to)} is wire: only Fully Breached wire hexes may be entered, and only " \
                               "infantry and cavalry breach (1.4b)"
+        if spec.side != "soviet":       # BW 1.4b A-C: breaching is done in the Soviet Action Phase by the Soviet player
+            return "BW 1.4b", f"{rules.hid(to)} is wire that is not Fully Breached: only the Soviet player breaches wire " \
+                              "(in the Soviet Action Phase)"
         if u.moved:                     # BW 1.4b A/B: from where it began the phase (a mode change first is allowed)
             return "BW 1.4b", f"{uid} must breach {rules.hid(to)} from the hex it began the phase in, with all its MA"
     if "truck" in spec.type and off_the_line(rules, st, uid, to):
