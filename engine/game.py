@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from .errors import BadFile, BadHexId, IllegalAction, Problem
 from .fileio import is_file, read_toml, write_toml
+from .outcome import Outcome  # noqa: F401  (the game's end: rulesets import it from here)
 from .rulesets import ruleset_module
 from engine.errors import clip, excerpt
 
@@ -59,15 +60,6 @@ class Event:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "text": self.text, **({"data": self.data} if self.data else {})}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: the winner (a side, or ``None`` for a draw) and how it was decided."""
-
-    winner: str | None
-    reason: str
-    breakdown: dict = field(default_factory=dict)
 
 
 class Action(Protocol):

@@ -5,6 +5,8 @@ through the scenario's own set-up rules, so the two check each other.
 """
 from __future__ import annotations
 
+from engine.scenario.setup import validate_setup
+
 from collections import Counter, deque
 from pathlib import Path
 
@@ -196,7 +198,7 @@ def test_soviet_headquarters_have_a_command_radius_and_the_paratroops_are_airbor
 # ---------------------------------------------------------------- the default set-up (9.2)
 
 def test_the_default_set_up_passes_the_scenarios_own_checks(scenario, board):
-    assert scenario.validate_setup(board) == []
+    assert validate_setup(scenario, board) == []
 
 
 def test_one_unit_per_hex_and_every_unit_on_the_map(scenario, board):
@@ -333,7 +335,7 @@ def test_a_moved_garrison_leaves_a_fortification_empty(board):
     s = load_scenario(SCENARIOS[0])
     placement = s.default_placement()
     placement["ger-12-27"] = "2012"
-    probs = [str(p) for p in s.validate_setup(board, placement)]
+    probs = [str(p) for p in validate_setup(s, board, placement)]
     assert any("Demyansk 9.2: one German unit in each fortification hex: no unit in 1715" in p for p in probs)
 
 
@@ -341,7 +343,7 @@ def test_two_units_in_a_hex_break_5_3(board):
     s = load_scenario(SCENARIOS[0])
     placement = s.default_placement()
     placement["ger-12-27"] = placement["ger-12-48"]
-    probs = [str(p) for p in s.validate_setup(board, placement)]
+    probs = [str(p) for p in validate_setup(s, board, placement)]
     assert any("Demyansk 5.3: 2 units in hex 2016" in p for p in probs)
 
 
@@ -349,7 +351,7 @@ def test_a_soviet_unit_inside_the_pocket_is_outside_its_set_up_area(board):
     s = load_scenario(SCENARIOS[0])
     placement = s.default_placement()
     placement["sov-26"] = "2012"
-    probs = [str(p) for p in s.validate_setup(board, placement)]
+    probs = [str(p) for p in validate_setup(s, board, placement)]
     assert any("units.sov-26.hex: Demyansk 9.2: 2012 is not in the set-up area" in p for p in probs)
     assert any("neither a unit nor a zone of control in" in p for p in probs)
 
@@ -358,7 +360,7 @@ def test_a_hex_off_the_map_is_named(board):
     s = load_scenario(SCENARIOS[0])
     placement = s.default_placement()
     placement["ger-mp"] = "4040"
-    probs = [str(p) for p in s.validate_setup(board, placement)]
+    probs = [str(p) for p in validate_setup(s, board, placement)]
     assert any("units.ger-mp.hex" in p and "off the map" in p for p in probs)
 
 

@@ -1,6 +1,8 @@
 """The map area in play: a scenario limits play to part of the map; set-up, moves and entries outside it are refused."""
 from __future__ import annotations
 
+from engine.scenario.setup import validate_setup
+
 from pathlib import Path
 
 import pytest
@@ -109,8 +111,8 @@ def test_the_area_is_read_saved_back_and_a_bad_expression_is_named(tmp_path):
 
 
 def test_set_up_hexes_outside_the_area_are_named(tmp_path, board):
-    assert load_scenario(write(tmp_path)).validate_setup(board) == []
-    problems = load_scenario(write(tmp_path, g1="0712")).validate_setup(board)
+    assert validate_setup(load_scenario(write(tmp_path)), board) == []
+    problems = validate_setup(load_scenario(write(tmp_path, g1="0712")), board)
     assert [(p.key, p.message) for p in problems] == [
         ("units.g-1.hex", "Scenario map area: 0712 is outside the map area in play 'rows 1 to 11'")]
 

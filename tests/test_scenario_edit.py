@@ -1,6 +1,8 @@
 """Editing a scenario: organisation tree, copy/paste, "N x", set-up areas, reinforcements, checks, saving."""
 from __future__ import annotations
 
+from engine.scenario.setup import validate_setup
+
 from pathlib import Path
 
 import pytest
@@ -195,7 +197,7 @@ def test_a_side_set_up_by_the_player_needs_no_default_hexes_and_is_checked_when_
         "missing: a unit that starts on the map needs a default hex"] * 2
     save_scenario(s, tmp_path / "p.toml")
     again = load_scenario(tmp_path / "p.toml")
-    assert again.sides["soviet"].player_setup and again.validate_setup(board) == []
+    assert again.sides["soviet"].player_setup and validate_setup(again, board) == []
 
     rules = load_rules(str(tmp_path / "p.toml"))
     st = rules.initial_state(1)

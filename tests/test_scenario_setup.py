@@ -1,6 +1,8 @@
 """Area expressions and set-up checks on a small board built in memory."""
 from __future__ import annotations
 
+from engine.scenario.setup import validate_setup
+
 import pytest
 
 from engine.maps.board import Area, Board, Line, Sheet
@@ -157,12 +159,12 @@ SCENARIO = {
 
 def test_a_legal_set_up_has_no_problems(board):
     s = parse_scenario(SCENARIO, "t.toml")
-    assert s.validate_setup(board) == []
+    assert validate_setup(s, board) == []
 
 
 def test_each_kind_of_set_up_problem_is_named_with_its_rule(board):
     s = parse_scenario(SCENARIO, "t.toml")
-    probs = [str(p) for p in s.validate_setup(board, {"r1": "0505", "r2": "0505", "b1": "0302"})]
+    probs = [str(p) for p in validate_setup(s, board, {"r1": "0505", "r2": "0505", "b1": "0302"})]
     assert "t.toml: units.r1.hex: Demyansk 5.3: 2 units in hex 0505 (r1, r2); at most 1 allowed" in probs
     assert "t.toml: units.b1.hex: Test 2: 0302 is not in the set-up area 'inside ring'" in probs
     assert "t.toml: units.b1.hex: Test 2: 0302 is not in the set-up area 'within 1 of little_town'" in probs
@@ -175,14 +177,14 @@ def test_the_cover_rule_wants_every_hex_in_a_unit_or_a_zone_of_control(board):
     doc = {**SCENARIO, "setup_rules": [{"kind": "cover", "area": "row of 0501", "select": {"side": "german"},
                                         "rule": "Test 6", "text": "the top row watched"}]}
     s = parse_scenario(doc, "t.toml")
-    probs = [str(p) for p in s.validate_setup(board, {"r1": "0402", "r2": "0802", "b1": "0504"})]
+    probs = [str(p) for p in validate_setup(s, board, {"r1": "0402", "r2": "0802", "b1": "0504"})]
     assert probs == ["t.toml: setup_rules[0]: Test 6: the top row watched: neither a unit nor a zone of control "
                      "in 0101, 0201, 0301, 0501, 0601, 0701, 0901, 1001"]
 
 
 def test_a_unit_left_off_the_map_or_unknown_is_reported(board):
     s = parse_scenario(SCENARIO, "t.toml")
-    probs = [str(p) for p in s.validate_setup(board, {"r1": "0502", "b1": "0504", "x9": "0101"})]
+    probs = [str(p) for p in validate_setup(s, board, {"r1": "0502", "b1": "0504", "x9": "0101"})]
     assert any("units.r2.hex: not placed" in p for p in probs)
     assert any("units.x9: no such unit in the scenario" in p for p in probs)
 

@@ -221,8 +221,50 @@ class Victory:
     when: str = "end_of_game"
     tie: str = "draw"
     awards: tuple[VictoryAward, ...] = ()
-    conditions: tuple = ()        # kind "conditions": engine.scenario.victory.Condition records
+    conditions: tuple = ()        # kind "conditions": Condition records
     otherwise_level: str = ""     # kind "conditions": the level ``otherwise`` wins at when nothing is met
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One victory condition; which fields matter depends on ``kind`` (see engine/scenario/victory.py)."""
+
+    id: str
+    kind: str
+    side: str
+    level: str = ""
+    shift: int = 0
+    rule: str = ""
+    text: str = ""
+    area: str = ""
+    count: int = 0
+    mode: str = "end"
+    select: object = None            # an engine.scenario.Selector, or None for every unit of the side
+    share: float = 0.0
+    at_least: int = 1
+    of: str = ""                     # losses: whose; count: (unused)
+    measure: str = "steps"
+    margin: int = 1
+    conditions: tuple[str, ...] = ()  # count: the ids it counts
+    awards: tuple["Award", ...] = ()  # points: the schedule
+
+
+@dataclass(frozen=True)
+class Award:
+    """Victory points ``side`` scores ``points`` times per event.
+
+    ``eliminated``: per enemy unit eliminated; ``step_lost``: per enemy step
+    lost; ``exited``: per own unit that left the map; ``hex_held``: per hex of
+    ``area`` the side holds at the end.  ``select`` narrows the units counted.
+    """
+
+    side: str
+    points: int
+    event: str
+    select: object = None
+    area: str = ""
+    rule: str = ""
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -324,12 +366,6 @@ class Scenario:
             out.append(u.setup)
         return out
 
-    def validate_setup(self, board, placement=None) -> list:
-        """Problems with a set-up on ``board`` (the default set-up unless ``placement`` is given)."""
-        from .setup import validate_setup
-
-        return validate_setup(self, board, placement)
-
     def with_variant(self, variant_id: str) -> "Scenario":
         """A copy with a variant's options and special rules applied."""
         import copy
@@ -340,8 +376,6 @@ class Scenario:
                 s.options = {**self.options, **v.options}
                 s.special_rules = {**self.special_rules, **v.special_rules}
                 if v.shift and self.victory is not None and self.victory.kind == "conditions":
-                    from engine.scenario.victory import Condition
-
                     always = Condition(f"variant-{v.id}", "count", v.shift_side, shift=v.shift, at_least=0,
                                        text=f"variant {v.name}")
                     s.victory = replace(self.victory, conditions=self.victory.conditions + (always,))

@@ -8,7 +8,10 @@ from engine.maps.board import Board
 from ..errors import BadHexId, Problem
 from engine.maps.hexes import Hex, hex_neighbors
 from .areas import AreaContext, AreaError
-from .model import Scenario, SetupRule
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                 # annotations only: the model asks this module, not the other way round
+    from .model import Scenario, SetupRule
 
 
 def placement_hexes(scenario: Scenario, board: Board, placement: dict[str, str | Hex] | None = None,

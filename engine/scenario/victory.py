@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.game import Outcome
+from engine.outcome import Outcome
 from engine.maps.hexes import Hex
+from engine.scenario.model import Award, Condition  # noqa: F401  (the records, kept with the scenario's model)
 
 LEVELS = ("minor", "major", "massive")
 CONDITION_KINDS = ("occupy", "exit", "losses", "points", "count")
@@ -38,48 +39,6 @@ AWARD_EVENTS = ("eliminated", "step_lost", "exited", "hex_held")
 
 # Rulesets report where every unit is with these statuses.
 ON_MAP, DUE, ELIMINATED, EXITED, GONE = "map", "due", "eliminated", "exited", "gone"
-
-
-@dataclass(frozen=True)
-class Condition:
-    """One victory condition; which fields matter depends on ``kind`` (see the module's text)."""
-
-    id: str
-    kind: str
-    side: str
-    level: str = ""
-    shift: int = 0
-    rule: str = ""
-    text: str = ""
-    area: str = ""
-    count: int = 0
-    mode: str = "end"
-    select: object = None            # an engine.scenario.Selector, or None for every unit of the side
-    share: float = 0.0
-    at_least: int = 1
-    of: str = ""                     # losses: whose; count: (unused)
-    measure: str = "steps"
-    margin: int = 1
-    conditions: tuple[str, ...] = ()  # count: the ids it counts
-    awards: tuple["Award", ...] = ()  # points: the schedule
-
-
-@dataclass(frozen=True)
-class Award:
-    """Victory points ``side`` scores ``points`` times per event.
-
-    ``eliminated``: per enemy unit eliminated; ``step_lost``: per enemy step
-    lost; ``exited``: per own unit that left the map; ``hex_held``: per hex of
-    ``area`` the side holds at the end.  ``select`` narrows the units counted.
-    """
-
-    side: str
-    points: int
-    event: str
-    select: object = None
-    area: str = ""
-    rule: str = ""
-    text: str = ""
 
 
 @dataclass
@@ -308,7 +267,7 @@ AWARD_KEYS = ("side", "points", "event", "select", "area", "rule", "text")
 
 def parse_conditions(rd, items, sides, deployments, key: str = "victory.conditions") -> tuple[Condition, ...]:
     """Conditions from ``[[victory.conditions]]``; problems go to the scenario reader ``rd``."""
-    from engine.scenario.load import _selector
+    from engine.scenario.reader import _selector
 
     if not isinstance(items, list) or not items:
         rd.bad(key, "expected at least one [[victory.conditions]] table")

@@ -26,10 +26,8 @@ from engine.maps.hexes import SQRT3
 from engine.maps.art.canvas import Canvas
 from engine.maps.art.layers import paint
 from engine.maps.art.palette import print_on_paper
-from engine.maps.art.shapes import joined_sides, printed_rect
+from engine.maps.art.shapes import printed_rect, sheet_margins
 
-MARGIN = 0.45        # hex sizes of paper round the printed area
-STRIP = 1.4          # hex sizes of paper below it for the title and the off-map boxes
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 MAX_DRAWING_PIXELS = 40_000_000   # above this a sheet is drawn at its final size, without supersampling
 
@@ -40,21 +38,6 @@ class SheetArt:
 
     image: Image.Image
     transform: Affine
-
-
-def sheet_margins(board: Board, sheet: Sheet) -> tuple[dict[str, float], str | None]:
-    """Paper round a sheet's printed area on each side (hex sizes), and the side of its title strip.
-
-    A side where another sheet carries the map on has no paper; the title
-    strip goes below the map, else above it, else nowhere (the title is then
-    printed inside the map's top corner).
-    """
-    joined = joined_sides(board, sheet)
-    margins = {side: 0.0 if side in joined else MARGIN for side in ("top", "bottom", "left", "right")}
-    strip = next((side for side in ("bottom", "top") if side not in joined), None)
-    if strip is not None:
-        margins[strip] += STRIP
-    return margins, strip
 
 
 def sheet_frame(board: Board, sheet: Sheet, px_per_hex: float) -> tuple[Affine, tuple[int, int]]:

@@ -170,11 +170,9 @@ def paint_margin(cv: Canvas) -> None:
     Sides where another sheet carries the map on get no frame; a sheet with
     no room for a strip prints its title inside its top left corner.
     """
-    from engine.maps.art import sheet_margins
-
     x0, y0, x1, y1 = cv.rect.bounds
     joined = shapes.joined_sides(cv.board, cv.sheet)
-    _margins, strip = sheet_margins(cv.board, cv.sheet)
+    _margins, strip = shapes.sheet_margins(cv.board, cv.sheet)
     edges = {"top": ((x0, y0), (x1, y0)), "bottom": ((x0, y1), (x1, y1)),
              "left": ((x0, y0), (x0, y1)), "right": ((x1, y0), (x1, y1))}
     for side, (a, b) in edges.items():

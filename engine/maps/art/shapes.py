@@ -11,6 +11,10 @@ from engine.maps.board import Board, Sheet
 from engine.maps.hexes import Hex
 
 
+MARGIN = 0.45        # hex sizes of paper round the printed area
+STRIP = 1.4          # hex sizes of paper below it for the title and the off-map boxes
+
+
 def printed_rect(board: Board, sheet: Sheet):
     """The printed map area of a sheet: the box round its hexes (lattice coordinates)."""
     lay = board.layout
@@ -174,3 +178,18 @@ def lines_of(geom) -> list:
     if hasattr(geom, "geoms"):
         return [line for g in geom.geoms for line in lines_of(g)]
     return []
+
+
+def sheet_margins(board: Board, sheet: Sheet) -> tuple[dict[str, float], str | None]:
+    """Paper round a sheet's printed area on each side (hex sizes), and the side of its title strip.
+
+    A side where another sheet carries the map on has no paper; the title
+    strip goes below the map, else above it, else nowhere (the title is then
+    printed inside the map's top corner).
+    """
+    joined = joined_sides(board, sheet)
+    margins = {side: 0.0 if side in joined else MARGIN for side in ("top", "bottom", "left", "right")}
+    strip = next((side for side in ("bottom", "top") if side not in joined), None)
+    if strip is not None:
+        margins[strip] += STRIP
+    return margins, strip
