@@ -223,11 +223,28 @@ def test_5_2_b_a_unit_destroyed_whole_counts_all_its_steps():
     step on its counter: the count takes all five of its steps (the counter value the game knows)."""
     c4 = rules_for_path(SCEN / "leros-c4-campaign.toml")
     st = fresh(c4)
+    st.over = True
+    before = c4.outcome(st).breakdown["steps lost"]
     st.units["B-Kings-1"].hex = None                       # evicted: off the map, in no box
     L._destroy(st, "5-II-16-1")                             # German: its 2 lost steps become 5
-    st.over = True
     lost = c4.outcome(st).breakdown["steps lost"]
-    assert lost["british"] == 51 + 5 and lost["german"] == 97 + 3
+    assert lost["british"] == before["british"] + 5 and lost["german"] == before["german"] + 3
+
+
+def test_5_1_f_the_companies_a_set_up_leaves_out_start_dead_and_count_all_their_steps():
+    """Scenario 5's "Dead: A-Irish, 9 FA, AT Bn, Lgt AA, MG Bn": 3 + 3 + 4 + 6 + 9 = 25 counters in the dead pile;
+    with five steps a counter (the values this test's book holds) the campaign counts 123 + 125 British steps.
+    Scenario 4 leaves out A-Irish and the AT Bn and has 4 of 6 AA guns, 8 of 9 MGs, 2 of 3 guns in play."""
+    c5 = rules_for_path(SCEN / "leros-c5-campaign.toml")
+    st = fresh(c5)
+    dead = [k for k in c5.order if st.leros.boxed.get(k) == "dead"]
+    assert len(dead) == 25 and all(st.units[k].hex is None and c5.specs[k].side == "british" for k in dead)
+    st.over = True
+    assert c5.outcome(st).breakdown["steps lost"]["british"] == 123 + 25 * 5
+    c4 = rules_for_path(SCEN / "leros-c4-campaign.toml")
+    st4 = c4.initial_state(1)
+    assert sorted(k for k in c4.order if st4.leros.boxed.get(k) == "dead") == sorted(
+        ["A-Irish-1", "A-Irish-2", "A-Irish-3", "AT-1", "AT-2", "AT-3", "AT-4", "AA-5", "AA-6", "MG-9", "9FA-3"])
 
 
 # ---------------------------------------------------------------- 1.2g: a battery's hex taken by assault

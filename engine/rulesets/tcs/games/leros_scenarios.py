@@ -229,6 +229,14 @@ class Scn:
             self.units.append(u)
         return [u["id"] for u in us]
 
+    def destroyed(self, orgs, side, ids=None):
+        """Leros 5.1f: the companies the set-up leaves out are destroyed; their counters start in the dead pile,
+        whole, and count among the side's losses (5.2b).  ``ids`` picks some counters of the organisations."""
+        full = {**german_oob(), **british_oob()}
+        us = [dict(u, side=side, hex="dead") for o in orgs for u in full[o] if ids is None or u["id"] in ids]
+        self.units += us
+        self.boxes.setdefault("dead", []).extend(u["id"] for u in us)
+
     def board_units(self, names, side, box):
         """Units that start aboard a boat or Ju-52: their hex is the holding box they sail from."""
         us = []
@@ -667,6 +675,8 @@ def scenario_4(campaign=False) -> Scn:
     s.add(["SBS", "LRDG"], "british", [("B45.17", 3)])
     hd_b += s.add(["Lgt-AA", "MG-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3)])
     s.add(["C-Kents", "D-Kents"], "british", "samos")
+    s.destroyed(["A-Irish", "AT-Bn"], "british")          # 5.1f: not in the set-up
+    s.destroyed(["Lgt-AA", "MG-Bn", "9-FA"], "british", ids=("AA-5", "AA-6", "MG-9", "9FA-3"))   # 4, 8, 2 in play
     for i in (1, 2):
         s.boat(f"M-Sweep-{i}", "M-Sweep", "samos", side="british")
     s.boat("Sub-1", "Sub", "samos", side="british")
@@ -740,6 +750,7 @@ def scenario_5(campaign=False) -> Scn:
     hd_b = s.add(s.bn_orgs("Kents"), "british", [("B39.15", 4)], lose=18, mg=2, mortar=2)
     s.add(["SBS"], "british", [("B42.12", 4)], lose=1)
     s.add(["LRDG"], "british", [("B42.13", 3)], lose=1)
+    s.destroyed(["A-Irish", "9-FA", "AT-Bn", "Lgt-AA", "MG-Bn"], "british")     # 5.1f: "Dead" in the set-up
     for i in (1, 2):
         s.boat(f"M-Sweep-{i}", "M-Sweep", "samos", side="british")
     s.boat("Sub-1", "Sub", "samos", side="british")

@@ -67,8 +67,8 @@ def read_section(r, doc, board, units, sheets) -> dict:
         boxes = {}
     placed: dict[str, str] = {}
     for box, us in boxes.items():
-        if box not in HOLDING_BOXES:
-            r.bad(f"leros.boxes.{box}", f"expected one of the holding boxes {', '.join(HOLDING_BOXES)}")
+        if box not in HOLDING_BOXES + ("dead",):        # dead: destroyed before the start (5.1f)
+            r.bad(f"leros.boxes.{box}", f"expected one of the holding boxes {', '.join(HOLDING_BOXES)} or dead")
             continue
         for u in us if isinstance(us, list) else []:
             if u not in ids:
