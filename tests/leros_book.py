@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from engine.charts import ChartBook, ChartMemory, book_file, chart_slots_of
+from engine.charts import ChartMemory, book_file, chart_slots_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "leros-1-curtain-rises.toml"
@@ -98,14 +98,22 @@ def leros_memory(rules) -> ChartMemory:
 
 
 def write_book(folder: Path) -> Path:
+    """The owner's book under ``folder`` with every value the scenario lists as read (``chart_needs``) and the
+    Leros tables above: the cells given here, else a value of the chart's domain (a test value too)."""
+    from engine.charts import ChartBook, chart_scope
     from engine.rulesets.tcs import rules_for_path
+    from engine.rulesets.tcs.needs import chart_needs
 
     rules = rules_for_path(SCENARIO)
     slots = chart_slots_of(rules)
     path = book_file(folder, rules.name)
-    book = ChartBook(slots, path)
-    for (slot, key), v in leros_cells(rules).items():
-        if slot in slots.slots and not (slot == "tcs.terrain.combat" and key == ("clear",)):
+    book = ChartBook(slots, path, game=chart_scope(rules))
+    cells = leros_cells(rules)
+    for need in chart_needs(rules):
+        if (need.slot, need.key) not in cells:
+            cells[(need.slot, need.key)] = slots[need.slot].domain.choices()[0]
+    for (slot, key), v in cells.items():
+        if slot in slots.slots and key not in slots[slot].known:
             book.record(slot, key, v)
     path.parent.mkdir(parents=True, exist_ok=True)
     book.save()

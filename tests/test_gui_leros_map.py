@@ -201,6 +201,12 @@ def test_a_scattered_drop_draws_its_arrows_from_the_planned_to_the_actual_hexes(
     assert any(near(a, c(_step(marker, "N", 1))) and near(b, c(one)) and label == "Ju52-1" for a, b, label in arrows)
     assert any(near(a, c(marker)) and near(b, c(two)) and label == "Ju52-2" for a, b, label in arrows)
     assert [fate for _p, fate in marks.ends] == ["landed", "landed"]
+    board = win.tcs.board.board                 # the Ju-52s home-bound, each inside its Return Leg box
+    back = [c for (kind, _), c in board.counters.items() if kind == "plane" and c.box.startswith("air-return")]
+    assert {c.cid for c in back} == {"Ju52-1", "Ju52-2"}
+    assert all(board.boxes[c.box].rect().contains(c.sceneBoundingRect()) for c in back)
+    from gui.tcs.trackboard import CH, GAP, HEAD
+    assert board.boxes["air-return-1"].rect().height() <= HEAD + CH + 2 * GAP     # side by side, one row
     data = [e.data for e in s.game.log[-1].events if e.kind == "drop"]
     assert data[0] == {"what": "scatter", "turn": st.turn, "dz": "B34.25", "to": rules.hid(marker)}
     assert data[1]["to_qr"] == [one.q, one.r] and data[1]["fate"] == "landed"

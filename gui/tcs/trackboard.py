@@ -159,18 +159,20 @@ class TrackBoard(QGraphicsView):
                    PLANE) for p in b["planes"]] +
                  [("unit", u, _two_lines(u), f"{u} waits in the {b['name']}", colours.get("german", PLANE).lighter(130))
                   for u in b["units"]], 6 if i == 0 else 3) for i, b in enumerate(out)])
-            # the Return Leg boxes under the outward boxes they face (the engine's track: Leros 3.6j)
-            place = {}                                  # each as wide as the box above it, so none overlaps
-            for key, b in back.items():
-                above = self.boxes.get(b.get("faces", ""))
-                x, width = (above.rect().left(), above.rect().width()) if above is not None else (0.0, 3 * (CW + GAP) + GAP)
-                place[key] = (x, width, max(1, int((width - GAP) // (CW + GAP))))
-            rows = max((ceil(len(b["planes"]) / place[k][2]) for k, b in back.items()), default=0)
+            # the Return Leg boxes under the outward boxes they face (the engine's track: Leros 3.6j), left to right,
+            # each as wide as the box above it or as its Ju-52s need, pushed right rather than overlapping
+            rows = max((ceil(len(b["planes"]) / 3) for b in back.values()), default=0)
             height = HEAD + max(1, rows) * (CH + GAP) + GAP
-            for key, b in back.items():
-                x, width, cols = place[key]
-                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(x, y, width, height),
+            x = 0.0
+            for key, b in sorted(back.items(), key=lambda kb: self.boxes[kb[1]["faces"]].rect().left()
+                                 if kb[1].get("faces") in self.boxes else 0.0):
+                above = self.boxes.get(b.get("faces", ""))
+                left = max(x, above.rect().left() if above is not None else x)
+                cols = min(3, max(1, len(b["planes"])))
+                width = max(above.rect().width() if above is not None else 0.0, cols * (CW + GAP) + GAP)
+                self._box(key, _short(b["name"]) + " ←", b["name"], QRectF(left, y, width, height),
                           [("plane", p["id"], (p["id"], "home"), _plane_tip(p), PLANE) for p in b["planes"]], cols)
+                x = left + width + 6
             y += height + 10
         scene.setSceneRect(scene.itemsBoundingRect().adjusted(-4, -4, 4, 4))
         for key in keep:

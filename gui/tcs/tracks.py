@@ -390,15 +390,14 @@ class ZoneMarks(QGraphicsItem):
         for path, colour, text in self.zones:
             self._label(painter, self.anchors[text], text, colour, 0.9 if not text.startswith("LZ") else 0.0)
         if self.lit is not None:
-            path, text, at = self.lit
+            path = self.lit[0]
             pen = QPen(LIT, 7, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
             pen.setCosmetic(True)
             painter.setPen(pen)
             fill = QColor(LIT)
             fill.setAlpha(60)
             painter.setBrush(fill)
-            painter.drawPath(path)
-            self._label(painter, at, text, LIT.darker(130), 0.9 + painter.fontMetrics().height() * 1.3 / s)
+            painter.drawPath(path)          # the zone's own label already names it
         for points, text, at in self.landed:
             pen = QPen(LANDING_ZONE, 3)
             pen.setCosmetic(True)
