@@ -106,6 +106,48 @@ def draw_plain_counter(unit, px: int, fill: QColor, text: QColor) -> QImage:
     return img
 
 
+def blank_counter(px: int, fill: QColor) -> QImage:
+    """A face-down counter: the side's colour and a question mark, nothing else."""
+    img, p = counter_face(px, fill.darker(115))
+    font = QFont("DejaVu Sans")
+    font.setBold(True)
+    font.setPixelSize(max(6, int(px * 0.5)))
+    p.setFont(font)
+    p.setPen(QColor(250, 250, 250, 200))
+    p.drawText(QRectF(0, 0, px, px), Qt.AlignCenter, "?")
+    p.end()
+    return img
+
+
+def add_markers(img: QImage, unit) -> QImage:
+    """The counter with its step-loss marker (a red corner, ``-1``) and its text markers (strips at the foot)."""
+    look = getattr(unit, "look", None)
+    if look is None or look.hidden or not (look.steps_lost or look.markers):
+        return img
+    px = img.width()
+    p = QPainter(img)
+    p.setRenderHint(QPainter.Antialiasing, True)
+    font = QFont("DejaVu Sans")
+    font.setBold(True)
+    if look.steps_lost:
+        r = QRectF(px * 0.62, 0, px * 0.38, px * 0.3)
+        p.fillRect(r, QColor(190, 30, 30, 230))
+        font.setPixelSize(max(5, int(px * 0.2)))
+        p.setFont(font)
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(r, Qt.AlignCenter, f"-{look.steps_lost}")
+    font.setPixelSize(max(5, int(px * 0.13)))
+    p.setFont(font)
+    h = px * 0.17
+    for i, text in enumerate(reversed(look.markers[-3:])):
+        r = QRectF(0, px - h * (i + 1), px, h)
+        p.fillRect(r, QColor(250, 220, 60, 235))
+        p.setPen(QColor(20, 20, 20))
+        p.drawText(r, Qt.AlignCenter, text)
+    p.end()
+    return img
+
+
 class CounterArt(QObject):
     """Counter pictures by ``(unit id, bucket, pixel ratio)``, made between events, LRU-dropped."""
 
@@ -162,8 +204,6 @@ class CounterArt(QObject):
 
     def render(self, unit, px: int) -> QImage:
         """The counter at ``px`` x ``px`` device pixels (as the table shows it: face down, back up, markers)."""
-        from .tablelook import add_markers, blank_counter
-
         if getattr(unit, "blank", False):
             return blank_counter(px, QColor(unit_colours(unit, self.sides)[0]))
         return add_markers(self._render_face(unit, px), unit)
