@@ -45,3 +45,11 @@ def assets() -> Path:
 
 def readme() -> Path:
     return root() / "README.md"
+
+
+def default_file() -> Path:
+    """What the program opens when it is given nothing: Demyansk scenario I when it is there, else the demo map."""
+    for p in (scenarios() / "demyansk-1-trapped.toml",):
+        if p.is_file():
+            return p
+    return maps() / "demo.toml"

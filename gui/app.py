@@ -8,16 +8,7 @@ from pathlib import Path
 
 from engine import content
 
-DEFAULT_MAP = content.maps() / "demo.toml"
-DEFAULT_SCENARIOS = (content.scenarios() / "demyansk-1-trapped.toml",)
-
-
-def default_file() -> Path:
-    """The default scenario (Demyansk scenario I) when it is there, else the demo map."""
-    for p in DEFAULT_SCENARIOS:
-        if p.is_file():
-            return p
-    return DEFAULT_MAP
+from engine.content import default_file  # noqa: F401  (what ``sandtable`` opens when given nothing)
 
 
 def parse_args(argv):

@@ -158,7 +158,7 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
 
 def first_frame(repeat: int, cache: Path) -> list[float]:
     app = _app()
-    from .app import default_file
+    from engine.content import default_file
     from .mainwindow import MainWindow
 
     path = default_file()

@@ -285,7 +285,7 @@ class GameLibrary(QDialog):
 
 def default_scenario() -> Path | None:
     """The scenario selected when nothing is open: the program's default (Demyansk scenario I)."""
-    from .app import default_file
+    from engine.content import default_file
 
     return default_file()
 

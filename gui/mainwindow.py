@@ -976,3 +976,23 @@ class MainWindow(QMainWindow):
         from PySide6.QtGui import QGuiApplication
 
         return QGuiApplication.platformName() in ("offscreen", "minimal")
+
+
+def new_play_window(recent: Path | None) -> MainWindow:
+    """A play window laid out as the user left it, for a file the skirmish window was asked to open."""
+    from PySide6.QtCore import QSize
+
+    from .settings import remember_layout
+
+    win = MainWindow(recent=recent)
+    remember_layout(win, "play", QSize(1280, 860))
+    return win
+
+
+def _register() -> None:
+    from .table.window import TableWindow
+
+    TableWindow.new_play_window = staticmethod(new_play_window)
+
+
+_register()

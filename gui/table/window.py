@@ -61,6 +61,9 @@ class TableWindow(QMainWindow):
 
     last_error = ""          # why the last ``open`` failed, in words
     log_refused = False      # whether the last ``open`` met a saved log that no longer replays
+    # a play window for a file that is not a skirmish (given the recent files list), registered by the play
+    # window's module (gui/mainwindow.py): the two windows know each other's contract, not each other's module
+    new_play_window = None
 
     @staticmethod
     def ask_yes_no(parent, title: str, text: str) -> bool:
@@ -190,16 +193,13 @@ class TableWindow(QMainWindow):
         if table.is_table_file(path) and not self.keep_game_in_progress():
             return False
         if not table.is_table_file(path):
-            from ..mainwindow import MainWindow
-
-            host = self.parent() if isinstance(self.parent(), MainWindow) else self.play_window
+            parent = self.parent()
+            host = parent if parent is not None and hasattr(parent, "open_file") else self.play_window
             if host is None:
-                from PySide6.QtCore import QSize
-
-                from ..settings import remember_layout
-
-                self.play_window = host = MainWindow(recent=self.recent_file)
-                remember_layout(host, "play", QSize(1280, 860))
+                if TableWindow.new_play_window is None:
+                    self._refused("", f"{path.name} opens in the play window, which this program has not given")
+                    return False
+                self.play_window = host = TableWindow.new_play_window(self.recent_file)
             ok = host.open_file(path)
             if ok:
                 host.show()
