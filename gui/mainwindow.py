@@ -179,7 +179,9 @@ class MainWindow(QMainWindow):
             presets.addAction(act)
 
     def compact_docks(self) -> None:
-        """Stack the docks of each side as tabs, so the window fits a small screen (or a large scaling)."""
+        """Stack the docks of each side as tabs and the phase line on one line, so the window fits a small screen
+        (or a large scaling)."""
+        self.guide_label.set_lines(1)
         self.tabifyDockWidget(self.tray, self.victory)
         self.tabifyDockWidget(self.log_dock, self.combat)
         self.tray.raise_()

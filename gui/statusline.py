@@ -16,12 +16,21 @@ class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent=None, lines: int = 1):
         super().__init__(parent)
         self._full = ""
+        self.setTextFormat(Qt.PlainText)
+        self.set_lines(lines)
+        self.setText(text)
+
+    def set_lines(self, lines: int) -> None:
+        """Wrap onto this many lines (the last elided); one line on a small screen."""
         self.lines = lines                  # a line longer than the width wraps onto as many, the last elided
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Fixed if lines > 1 else QSizePolicy.Preferred)
-        self.setTextFormat(Qt.PlainText)
         if lines > 1:                      # always as tall as its lines: what is under it never moves
             self.setFixedHeight(self.fontMetrics().lineSpacing() * lines + 6)
-        self.setText(text)
+        else:
+            self.setMinimumHeight(0)
+            self.setMaximumHeight(16777215)
+        if self._full:
+            self._elide()
 
     def setText(self, text: str) -> None:        # noqa: N802 (Qt's name)
         self._full = text or ""
