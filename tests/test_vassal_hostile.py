@@ -223,7 +223,7 @@ def test_a_refused_import_writes_nothing(tmp_path):
     out.mkdir()
     from engine.importers.vassal import importer as I
 
-    def refuse(self, path):
+    def refuse(self, path, home):
         raise BadFile([])
 
     old = I.Importer.check_scenario

@@ -453,3 +453,159 @@ def test_only_free_play_starts_units_in_boxes(tmp_path):
     with pytest.raises(BadFile) as e:
         parse_scenario(doc, str(tmp_path / "x.toml"))
     assert any(p.key == "units[0] (u).hex" and "only free-play scenarios" in p.message for p in e.value.problems)
+
+
+# ---------------------------------------------------------------- every board, SVG art, honest reports
+
+def three_boards(tmp_path, layout="", **kw) -> S.Module:
+    m = S.Module(boards=[(n, "board.png", 900, 700, S.Grid(**GRID)) for n in ("A", "B", "C")], layout=layout, **kw)
+    images(m, 900, 700)
+    m.slots = [("Inf A", layered())]
+    return m
+
+
+def test_a_board_picker_with_no_default_gives_one_map_per_board_and_a_set_up_opens_its_own(tmp_path):
+    x, y = centre(3, 4)
+    text = S.save_text("Main Map", [piece("p1", "One", "Main Map", x, y)], layout="Main MapBoardPicker\tB\t0\t0")
+    m = three_boards(tmp_path, setups=[("On B", "b.vsav")], files={"b.vsav": S.save_file(text)})
+    m.stacks = [S.setup_stack("on A", "A", [("Inf A", layered("Inf A"))], x, y),
+                S.setup_stack("on C", "C", [("Inf C", layered("Inf C"))], x, y)]
+    path = tmp_path / "three.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    assert sorted(p.name for p in result.maps) == ["main-map-a.toml", "main-map-b.toml", "main-map-c.toml"]
+    for p in result.maps:
+        assert len(load_map(p).sheets) == 1
+    on_b = next(p for p in result.scenarios if "on-b" in p.name)
+    units, sc = units_of(on_b)
+    assert units == {"One": label(3, 4)}
+    assert Path(sc.map_path).name == "main-map-b.toml"
+    # the at-start stacks open the first board: the piece of board C is not put on board A
+    start = next(p for p in result.scenarios if "at-start" in p.name)
+    units, sc = units_of(start)
+    assert units == {"Inf A": label(3, 4), "Inf C": "box:off-grid"}
+    report = "\n".join(result.lines)
+    assert "3 boards to choose from and no default layout: one map for each board ('A', 'B', 'C')" in report
+    assert f"needs board 'B' (maps/main-map-b.toml)" in report
+    assert cli_main(["validate", str(on_b)]) == 0
+
+
+def test_board_picker_rows_and_columns_make_one_map_of_sheets(tmp_path):
+    m = three_boards(tmp_path, layout="Main MapBoardPicker\tA\t0\t0\tB\t1\t0\tC\t0\t1")
+    xa, ya = centre(3, 4)
+    # a save with the same layout: a piece on C (row 1, below A) and one on B (column 1, right of A)
+    text = S.save_text("Main Map", [piece("p1", "Below", "Main Map", xa, 700 + ya),
+                                    piece("p2", "Right", "Main Map", 900 + xa, ya)],
+                       layout="Main MapBoardPicker\tA\t0\t0\tB\t1\t0\tC\t0\t1")
+    m.setups = [("Grid", "g.vsav")]
+    m.files = {"g.vsav": S.save_file(text)}
+    path = tmp_path / "rows.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    assert [p.name for p in result.maps] == ["main-map.toml"]
+    board = load_map(result.maps[0])
+    assert [s.id for s in board.sheets] == ["a", "b", "c"]
+    units, sc = units_of(next(p for p in result.scenarios if "grid" in p.name))
+    assert units == {"Below": f"c-{label(3, 4)}", "Right": f"b-{label(3, 4)}"}
+    # C lies below A and B right of A in hex space too: no two sheets share a hex, and C's rows follow A's
+    assert all(len(board.sheets_of(h)) == 1 for h in board.hexes())
+    of = {sid: [h for h in board.hexes() if board.sheets_of(h)[0].id == sid] for sid in "abc"}
+    assert min(board.center(h)[1] for h in of["c"]) > max(board.center(h)[1] for h in of["a"])
+    assert min(board.center(h)[0] for h in of["b"]) > max(board.center(h)[0] for h in of["a"])
+    for sid in ("a", "c"):
+        u, v = board.to_image(board.sheet(sid), *board.center(board.parse_hex(f"{sid}-{label(3, 4)}")))
+        assert abs(u - xa) <= 1 and abs(v - ya) <= 1
+
+
+SYMBOLS = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+           b'<defs><rect id="s" width="40" height="40" x="0" y="0" style="fill:#2850c8;stroke:none"/></defs></svg>')
+COUNTER_SVG = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" '
+               b'xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="40">'
+               b'<use x="0" y="0" xlink:href="symbols.svg#s"/>'
+               b'<circle cx="20" cy="20" r="6" style="fill:#fae600"/></svg>')
+
+
+def test_svg_counters_are_drawn_with_the_shapes_they_borrow(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))])
+    images(m, 900, 700)
+    m.images["symbols.svg"] = SYMBOLS
+    m.images["unit.svg"] = COUNTER_SVG
+    m.slots = [(f"Unit {k}", S.definition([S.basic("unit.svg", f"Unit {k}")], ["null;0;0;1;0"])) for k in range(3)]
+    path = tmp_path / "svg.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    face = Image.open(tmp_path / "out" / "counters" / "unit-0-front.png").convert("RGBA")
+    assert face.size == (40, 40)
+    assert face.getpixel((3, 3)) == (0x28, 0x50, 0xC8, 255)       # the borrowed square
+    assert face.getpixel((20, 20)) == (0xFA, 0xE6, 0x00, 255)     # the counter's own circle
+    report = "\n".join(result.lines)
+    assert "SVG" not in report.split("Not imported:")[1]
+    assert "Counter art: 1 SVG image drawn" in report
+
+
+def test_an_svg_that_cannot_be_drawn_is_reported_once_for_all_its_uses(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))])
+    images(m, 900, 700)
+    m.images["bad.svg"] = b"<svg this is not"
+    m.images["bad2.svg"] = b"<svg neither"
+    m.slots = [(f"U{k}", S.definition([S.basic(f"bad{'' if k % 2 else '2'}.svg", f"U{k}")], ["null;0;0;1;0"]))
+               for k in range(6)]
+    path = tmp_path / "badsvg.vmod"
+    m.write(path)
+    report = import_module(path, tmp_path / "out").lines
+    bad = [line for line in report if "SVG" in line]
+    assert len(bad) == 1 and bad[0].startswith("- 2 SVG images cannot be drawn: 'bad.svg'"), bad
+
+
+def test_an_unnumbered_grid_says_its_labels_are_sandtables_choice(tmp_path):
+    result = import_module(grid_module(tmp_path, S.Grid(**GRID, numbering=None)), tmp_path / "out")
+    line = next(x for x in result.lines if x.startswith("Map 'Main Map', board 'North'"))
+    assert "labels of Sandtable's own choice" in line and "checked both ways" not in line
+    numbered = import_module(grid_module(tmp_path / "n" if (tmp_path / "n").mkdir() is None else None,
+                                         S.Grid(**GRID)), tmp_path / "out2")
+    assert "every label checked both ways" in next(x for x in numbered.lines if x.startswith("Map 'Main Map'"))
+
+
+def test_a_bad_set_up_is_named_by_module_and_entry(tmp_path):
+    mod = module_with_setups(tmp_path, setups=[("Broken", "scenario_5.sav")], files={"scenario_5.sav": b"nonsense"})
+    report = "\n".join(import_module(mod, tmp_path / "out").lines)
+    assert "pre-defined set-up 'Broken': s.vmod: scenario_5.sav: not a readable ZIP archive" in report
+    assert "/tmp" not in report and "setup.vsav" not in report
+
+
+def test_a_vassal_2_save_is_its_command_text(tmp_path):
+    x, y = centre(2, 3)
+    text = S.save_text("Main Map", [piece("p1", "One", "Main Map", x, y)])
+    mod = module_with_setups(tmp_path, setups=[("Old", "old.sav")], files={"old.sav": text.encode()})
+    result = import_module(mod, tmp_path / "out")
+    units, _ = units_of(next(p for p in result.scenarios if "old" in p.name))
+    assert units == {"One": label(2, 3)}
+
+
+def test_grid_kinds_are_named_and_each_board_listed_once(tmp_path):
+    # a square grid in a zoned grid beside the zones' highlighter (which is no grid)
+    square = ('<VASSAL.build.module.map.boardPicker.board.ZonedGrid>'
+              '<VASSAL.build.module.map.boardPicker.board.SquareGrid dx="50" dy="50"/>'
+              '<VASSAL.build.module.map.boardPicker.board.mapgrid.ZonedGridHighlighter/>'
+              '</VASSAL.build.module.map.boardPicker.board.ZonedGrid>')
+    light = '<VASSAL.build.module.map.HighlightLastMoved color="255,0,0"/>'
+
+    class Raw(S.Grid):
+        def __init__(self, text):
+            super().__init__()
+            self.text = text
+
+        def xml(self):
+            return self.text
+
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID)), ("Chart", "", 300, 300, Raw(square))],
+                 layout="Main MapBoardPicker\tNorth\t0\t0\tChart\t1\t0", extra_xml="")
+    images(m, 900, 700)
+    path = tmp_path / "kinds.vmod"
+    m.write(path, m.build_file().replace("</VASSAL.build.module.map.BoardPicker>",
+                                         f"</VASSAL.build.module.map.BoardPicker>{light}"))
+    report = import_module(path, tmp_path / "out").lines
+    chart = [x for x in report if "board 'Chart'" in x]
+    assert chart == ["- Map 'Main Map', board 'Chart': a square grid (only hex grids become map sheets; its pieces "
+                     "go to an off-map box)"], chart
+    assert not any("Highlight" in x for x in report)

@@ -32,11 +32,12 @@ MAX_IMAGE_SIDE = 1_000_000       # pixels; a board's area is bounded separately 
 class Archive:
     """An open ZIP archive; use as a context manager."""
 
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self.name = str(path)
+    def __init__(self, path, name: str | None = None):
+        """``path`` a file, or a binary file object (a save inside a module) with ``name`` to report it by."""
+        self.path = Path(path) if isinstance(path, (str, os.PathLike)) else Path(name or "archive")
+        self.name = name if name is not None else str(path)
         try:
-            self.zip = zipfile.ZipFile(self.path)
+            self.zip = zipfile.ZipFile(path if not isinstance(path, (str, os.PathLike)) else self.path)
         except FileNotFoundError:
             raise BadFile([Problem(self.name, "", "file not found")]) from None
         except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:

@@ -142,6 +142,21 @@ def short(tag: str) -> str:
     return tag.rsplit(".", 1)[-1]
 
 
+GRID_KINDS = {"SquareGrid": "square grid", "RegionGrid": "region grid (named points)",
+              "HexGrid": "hex grid", "ZonedGrid": "zoned grid"}
+
+
+def grid_kind(tag: str) -> str | None:
+    """What kind of grid an element of a board is, in words; None for what is no grid (a zone's highlighter,
+    a board's other parts)."""
+    name = short(tag)
+    if not tag.startswith("VASSAL.") and "." in tag:
+        return f"grid of the module's own class {cut(tag)}"
+    if name in GRID_KINDS:
+        return GRID_KINDS[name]
+    return None
+
+
 def parse_xml(data: bytes, file: str, entry: str) -> ET.Element:
     """The root element; on an XML error, strip characters XML forbids and try once more.
 
@@ -332,10 +347,10 @@ class _Reader:
                         b.grid = self.read_hexgrid(z, bwhere + " > ZonedGrid")
                     elif zn == "Zone":
                         b.zones.append(self.read_zone(z, bwhere))
-                    elif zn in ("SquareGrid", "RegionGrid") or "." in z.tag:
-                        b.other_grid = b.other_grid or cut(zn)
-            elif "Grid" in gname or "." in g.tag:
-                b.other_grid = cut(gname if g.tag.startswith("VASSAL.") else g.tag)
+                    elif zn != "Zone" and grid_kind(z.tag):
+                        b.other_grid = b.other_grid or grid_kind(z.tag)
+            elif grid_kind(g.tag):
+                b.other_grid = grid_kind(g.tag)
         return b
 
     def read_zone(self, el: ET.Element, where: str) -> Zone:
@@ -358,8 +373,8 @@ class _Reader:
         for g in el:
             if short(g.tag) == "HexGrid":
                 z.grid = self.read_hexgrid(g, zwhere)
-            elif "Grid" in short(g.tag):
-                z.other_grid = cut(short(g.tag))
+            elif grid_kind(g.tag):
+                z.other_grid = grid_kind(g.tag)
         return z
 
     def read_hexgrid(self, el: ET.Element, where: str) -> HexGridSpec:

@@ -13,6 +13,7 @@ from PIL import Image
 
 from engine.errors import BadFile
 
+from . import svgdraw
 from .archive import IMAGE_FILE_LIMIT, Archive
 from .pieces import Piece
 
@@ -29,6 +30,18 @@ class Faces:
         self.cache: OrderedDict[str, Image.Image | None] = OrderedDict()
         self.cached_pixels = 0
         self.problems: dict[str, str] = {}      # image name -> why it could not be used
+        self.svg_drawn: set[str] = set()        # SVG images drawn
+        self.library = svgdraw.Library(self._svg_source)
+
+    def _svg_source(self, name: str) -> bytes | None:
+        """Another SVG file of the module that an SVG image draws from (by its name under images/)."""
+        entry = self.arc.image_entry(name.rsplit("/", 1)[-1])
+        if entry is None:
+            return None
+        try:
+            return self.arc.read(entry, svgdraw.MAX_SVG_BYTES)
+        except BadFile:
+            return None
 
     def image(self, name: str) -> Image.Image | None:
         if name in self.cache:
@@ -37,9 +50,20 @@ class Faces:
         img = None
         entry = self.arc.image_entry(name)
         if entry is None:
-            self.problems[name] = "missing from the module's images/"
+            self.problems[name] = "missing:"
         elif entry.lower().endswith(".svg"):
-            self.problems[name] = "an SVG image (not drawn by the importer)"
+            try:
+                data = self.arc.read(entry, IMAGE_FILE_LIMIT)
+                img = svgdraw.draw(data, self.library, MAX_COUNTER_SIDE * MAX_COUNTER_SIDE)
+                if max(img.size) > MAX_COUNTER_SIDE:
+                    raise svgdraw.SvgError(f"{img.size[0]} x {img.size[1]} pixels (at most {MAX_COUNTER_SIDE} "
+                                           f"for a counter)")
+                self.svg_drawn.add(name)
+            except svgdraw.SvgError as e:
+                self.problems[name] = f"svg:{e}"
+                img = None
+            except BadFile as e:
+                self.problems[name] = f"cannot be read ({e.problems[0].message})"
         else:
             try:
                 info = self.arc.zip.getinfo(entry)

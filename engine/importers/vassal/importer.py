@@ -24,7 +24,6 @@ import io
 import os
 import re
 import shutil
-import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,12 +56,15 @@ class PlacedBoard:
     height: int
     reversed: bool = False
     sheet_id: str = ""          # "" when the board is not a sheet
+    col: int = 0                # its place in VASSAL's board picker
+    row: int = 0
 
 
 @dataclass
 class MapOut:
     spec: MapSpec
     boards: list[PlacedBoard]
+    stem: str = ""              # the map file's name without .toml
     board: Board | None = None
     path: Path | None = None
     box_of_zone: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -79,6 +81,7 @@ class ImportResult:
     counters: int = 0
     units: int = 0
     max_error_px: float = 0.0
+    svg_drawn: int = 0
 
 
 def slug(text: str, default: str = "x") -> str:
@@ -149,42 +152,56 @@ class Importer:
         self.report.append(f"Module: {module.name} {module.version}".rstrip()
                            + f" ({self.module_path.name}, build file {entry})")
         self.not_imported.extend(module.unsupported)
-        maps = [self.plan_map(m) for m in module.maps]     # board sizes, missing images: before writing
+        plans = [self.plan_maps(m) for m in module.maps]     # board sizes, missing images: before writing
         self.progress(0.1, "Writing the maps")
         for d in ("maps", "scenarios"):
             (self.out / d).mkdir(parents=True, exist_ok=True)
         self.hexes_left = MAX_HEXES_IMPORTED
-        self.maps = [self.write_map(m) for m in maps]
+        self.stems: set[str] = set()
+        self.copied_images: set[str] = set()
+        self.maps = [self.write_map(mo) for plan in plans for mo in plan]
         self.main = next((m for m in self.maps if m.board is not None), None)
         self.faces = Faces(arc)
         self.progress(0.5, "Drawing the counters")
         self.write_manifest()
         self.progress(0.7, "Writing the set-ups")
         self.write_setups()
-        for name, why in sorted(self.faces.problems.items()):
-            self.not_imported.append(f"image {name!r}: {why}")
+        self.report_images()
         self.write_report()
 
     # ------------------------------------------------------------ maps
-    def layout_of(self, m: MapSpec, layout: Layout | None = None) -> list[tuple[BoardSpec, bool, int, int]]:
-        if layout is None and m.picker_setup:
+    def default_layout(self, m: MapSpec) -> Layout | None:
+        """The layout VASSAL opens the map with: the board picker's ``<setup>``, or its only board when that
+        board is not reversible (``BoardPicker.getDefaultSetup``); None when the player must choose."""
+        if m.picker_setup:
             bp = parse_board_picker(m.picker_setup.strip())
-            layout = bp[1] if bp else None
-        if layout is not None and layout.boards:
-            out = []
-            for name, rev, c, r in layout.boards:
-                b = m.board(name)
-                if b is None:
-                    self.not_imported.append(f"Map {m.name!r}: board {name!r} of its layout is not defined")
-                else:
-                    out.append((b, rev, c, r))
-            return out
+            if bp and bp[1].boards:
+                return bp[1]
+        if len(m.boards) == 1:
+            return Layout([(m.boards[0].name, False, 0, 0)])
+        return None
+
+    def layout_of(self, m: MapSpec, layout: Layout | None = None) -> list[tuple[BoardSpec, bool, int, int]]:
+        layout = layout if layout is not None else self.default_layout(m)
+        out = []
+        for name, rev, c, r in (layout.boards if layout is not None else []):
+            b = m.board(name)
+            if b is None:
+                self.not_imported.append(f"Map {m.name!r}: board {name!r} of its layout is not defined")
+            else:
+                out.append((b, rev, c, r))
+        return out
+
+    def plan_maps(self, m: MapSpec) -> list[MapOut]:
+        """The Sandtable maps of a VASSAL map: one laid out as VASSAL opens it, or, when its board picker offers
+        boards with no default layout, one map for each board (a set-up then opens the one it names)."""
         if not m.boards:
             return []
-        if len(m.boards) > 1:
-            self.not_imported.append(f"Map {m.name!r}: {len(m.boards)} boards to choose from and no default "
-                                     f"layout; the first, {m.boards[0].name!r}, is imported")
-        return [(m.boards[0], False, 0, 0)]
+        if self.default_layout(m) is not None:
+            return [self.plan_map(m)]
+        self.report.append(f"Map {m.name!r}: {len(m.boards)} boards to choose from and no default layout: one map "
+                           f"for each board ({', '.join(repr(b.name) for b in m.boards)})")
+        return [self.plan_map(m, Layout([(b.name, False, 0, 0)])) for b in m.boards]
 
     def board_size(self, b: BoardSpec) -> tuple[int, int]:
         if b.image:
@@ -204,23 +221,39 @@ class Importer:
             x = m.edge[0] + sum(pw for pb, _, pc, pr, pw, _ in placed if pr == r and pc < c)
             y = m.edge[1] + sum(ph for pb, _, pc, pr, _, ph in placed if pc == c and pr < r)
             out.append(PlacedBoard(b, x, y, w, h, rev))
+            out[-1].col, out[-1].row = c, r
         return MapOut(m, out)
+
+    @staticmethod
+    def layout_key(mo: MapOut) -> tuple:
+        return tuple(sorted((pb.spec.name, pb.reversed, pb.col, pb.row) for pb in mo.boards))
 
     def write_map(self, mo: MapOut) -> MapOut:
         m = mo.spec
         gridded = [pb for pb in mo.boards if pb.spec.grid is not None]
         for pb in mo.boards:
             if pb.spec.grid is None:
-                what = pb.spec.other_grid or "no grid"
-                self.not_imported.append(f"Map {m.name!r}, board {pb.spec.name!r}: {what} (only hex grids become "
-                                         f"map sheets; its pieces go to an off-map box)")
+                what = f"a {pb.spec.other_grid}" if pb.spec.other_grid else "no grid"
+                line = (f"Map {m.name!r}, board {pb.spec.name!r}: {what} (only hex grids become map sheets; its "
+                        f"pieces go to an off-map box)")
+                if line not in self.not_imported:
+                    self.not_imported.append(line)
         if not gridded:
             return mo
         orientation = "pointy" if gridded[0].spec.grid.sideways else "flat"
         taken: set[str] = set()
         sheets = []
-        col_at = 0
         prefix_needed = len(gridded) > 1
+        # sheets keep VASSAL's columns and rows of boards: a column starts past the widest board of the columns
+        # before it, a row below the tallest board of the rows above
+        span = {pb.spec.name: G.hex_count(pb.spec.grid, pb.width, pb.height) for pb in gridded}
+        flat_map = orientation == "flat"
+        def across(pb): return span[pb.spec.name][0 if flat_map else 1]      # noqa: E301,E704
+        def down(pb): return span[pb.spec.name][1 if flat_map else 0]        # noqa: E301,E704
+        col_start = {c: sum(max(across(q) for q in gridded if q.col == k) + 1 for k in {q.col for q in gridded}
+                            if k < c) for c in {q.col for q in gridded}}
+        row_start = {r: sum(max(down(q) for q in gridded if q.row == k) + 1 for k in {q.row for q in gridded}
+                            if k < r) for r in {q.row for q in gridded}}
         for pb in gridded:
             b, g = pb.spec, pb.spec.grid
             if ("pointy" if g.sideways else "flat") != orientation:
@@ -242,7 +275,8 @@ class Importer:
             image = None
             if b.image:
                 image = f"{slug(m.name, 'map')}-{sid}{Path(b.image).suffix.lower() or '.png'}"
-            origin = (col_at, -(col_at // 2)) if orientation == "flat" else (col_at, 0)
+            col_at, row_at = col_start[pb.col], row_start[pb.row]
+            origin = (col_at, row_at - (col_at // 2)) if orientation == "flat" else (col_at - (row_at // 2), row_at)
             try:
                 fit = G.make_sheet(sid, image, g, pb.width, pb.height, origin,
                                    prefix=f"{sid}-" if prefix_needed else "", max_hexes=self.hexes_left)
@@ -252,19 +286,22 @@ class Importer:
             if g.edges or g.corners:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: pieces may also sit on hexsides or "
                                          f"corners in VASSAL; in Sandtable they sit in hexes")
-            if image:
+            if image and image not in self.copied_images:
                 self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
+                self.copied_images.add(image)
             sheets.append(fit.sheet)
             self.hexes_left -= fit.sheet.numbering.cols * fit.sheet.numbering.rows
             pb.sheet_id = sid
-            col_at += fit.sheet.numbering.cols + 1
             self.result.max_error_px = max(self.result.max_error_px, fit.max_error)
             ns = fit.sheet.numbering
             self.report.append(
                 f"Map {m.name!r}, board {b.name!r}: sheet {sid}, {ns.cols} x {ns.rows} hexes "
                 f"({'pointy' if g.sideways else 'flat'} top), ids {ns.format_colrow(ns.first_col, ns.first_row)} to "
                 f"{ns.format_colrow(ns.first_col + ns.cols - 1, ns.first_row + ns.rows - 1)}; every centre within "
-                f"{fit.max_error:.2f} px of VASSAL's, every label checked both ways"
+                f"{fit.max_error:.2f} px of VASSAL's, "
+                + ("every label checked both ways" if g.numbering is not None else
+                   "labels of Sandtable's own choice (VASSAL numbers none of this grid's hexes: they follow "
+                   "VASSAL's defaults, column then row from 1, and a VASSAL player sees none of them)")
                 + ("; ids carry the sheet's name in front, as the boards repeat each other's labels"
                    if prefix_needed else ""))
         if not sheets:
@@ -283,48 +320,68 @@ class Importer:
                 bid = unique("map-" + slug(other.name, "map"), btaken)
                 boxes[bid] = Box(bid, other.name, "holding")
                 mo.box_of_map[other.name] = bid
-        board = Board(name=m.name, orientation=orientation, sheets=sheets, boxes=boxes,
+        title = m.name
+        if len(mo.boards) == 1 and len(m.boards) > 1:
+            title = f"{m.name}: {mo.boards[0].spec.name}"
+        board = Board(name=title, orientation=orientation, sheets=sheets, boxes=boxes,
                       notes=f"Imported from the VASSAL module {self.module.name!r} ({self.module_path.name}).")
-        path = self.out / "maps" / f"{slug(m.name, 'map')}.toml"
+        base = slug(m.name, "map")
+        if len(mo.boards) == 1 and m.boards and len(m.boards) > 1 and self.default_layout(m) is None:
+            base = f"{base}-{slug(mo.boards[0].spec.name, 'board')}"
+        elif self.default_layout(m) is not None and self.layout_key(mo) != self.layout_key(self.plan_map(m)):
+            base = f"{base}-" + "-".join(slug(pb.spec.name, "board") for pb in mo.boards)[:SLUG_CHARS]
+        mo.stem = unique(base, self.stems)
+        path = self.out / "maps" / f"{mo.stem}.toml"
         save_map(board, path)
         mo.board, mo.path = board, path
         self.result.maps.append(path)
         return mo
 
     # ------------------------------------------------------------ where a piece is
-    def locate(self, mapname: str, x: int, y: int, layout: dict[str, Layout] | None = None) -> str:
-        """``hex id`` or ``box:ID`` on the main map for a piece at map point (x, y)."""
+    def home_for(self, layouts: dict[str, Layout] | None) -> MapOut | None:
+        """The map a set-up opens: the main VASSAL map laid out as the set-up says (a map of its own is written
+        for a layout no other map has), else as VASSAL opens it."""
         main = self.main
         if main is None:
-            return ""
-        if mapname != main.spec.name:
+            return None
+        layout = (layouts or {}).get(main.spec.name)
+        if layout is None or not layout.boards:
+            return main
+        want = self.plan_map(main.spec, layout)
+        if not want.boards:
+            return main
+        key = self.layout_key(want)
+        for mo in self.maps:
+            if mo.spec is main.spec and mo.board is not None and self.layout_key(mo) == key:
+                return mo
+        mo = self.write_map(want)
+        self.maps.append(mo)
+        return mo if mo.board is not None else main
+
+    def locate(self, home: MapOut, mapname: str, x: int, y: int) -> str:
+        """``hex id`` or ``box:ID`` on the map ``home`` for a piece at VASSAL map point (x, y)."""
+        if mapname != home.spec.name:
             other = next((m for m in self.module.maps if m.name == mapname), None)
             if other is None:
                 return f"box:{OFF_GRID}"
-            return "box:" + main.box_of_map[other.name]
-        boards = main.boards
-        if layout and mapname in layout:
-            boards = self.plan_map(main.spec, layout[mapname]).boards
-            ids = {pb.spec.name: pb.sheet_id for pb in main.boards}
-            for pb in boards:
-                pb.sheet_id = ids.get(pb.spec.name, "")
-        for pb in boards:
+            return "box:" + home.box_of_map[other.name]
+        for pb in home.boards:
             if pb.x <= x < pb.x + pb.width and pb.y <= y < pb.y + pb.height:
                 bx, by = x - pb.x, y - pb.y
                 if pb.reversed:
                     bx, by = pb.width - bx, pb.height - by
                 for z in pb.spec.zones:
                     if z.contains(bx, by):
-                        if (pb.spec.name, z.name) in main.box_of_zone:
-                            return "box:" + main.box_of_zone[(pb.spec.name, z.name)]
+                        if (pb.spec.name, z.name) in home.box_of_zone:
+                            return "box:" + home.box_of_zone[(pb.spec.name, z.name)]
                         break
-                return self.hex_on(pb, bx, by)
+                return self.hex_on(home, pb, bx, by)
         return f"box:{OFF_GRID}"
 
-    def hex_on(self, pb: PlacedBoard, bx: int, by: int) -> str:
+    def hex_on(self, home: MapOut, pb: PlacedBoard, bx: int, by: int) -> str:
         if not pb.sheet_id or pb.spec.grid is None:
             return f"box:{OFF_GRID}"
-        sheet = self.main.board.sheet(pb.sheet_id)
+        sheet = home.board.sheet(pb.sheet_id)
         ns = sheet.numbering
         nx, ny = G.raw(pb.spec.grid, bx, by)
         c, r = (nx, ny) if ns.orientation == "flat" else (ny, nx)
@@ -342,7 +399,7 @@ class Importer:
             encoded = {}
             for face, img in faces_of(self.faces, piece).items():
                 buf = io.BytesIO()
-                img.save(buf, "PNG")
+                img.save(buf, "PNG", compress_level=1)     # a fast deflate: faces are small, speed counts
                 encoded[face] = buf.getvalue()
             self.png_cache[key] = encoded
         names = {}
@@ -416,39 +473,43 @@ class Importer:
             return
         stacks = self.at_start()
         if stacks:
-            self.write_scenario("at-start", f"{self.module.name}: at start", stacks)
+            self.write_scenario("at-start", f"{self.module.name}: at start", stacks, self.main)
         for name, file in self.module.predefined:
             if not self.arc.has(file):
                 self.not_imported.append(f"pre-defined set-up {name!r}: its file {file!r} is not in the module")
                 continue
             try:
                 data = self.arc.read(file, SAVE_LIMIT)
-                game = self.read_save_bytes(data, f"{self.file}: {file}")
+                game = self.read_save_bytes(data, f"{self.module_path.name}: {file}")
             except BadFile as e:
                 self.not_imported.extend(f"pre-defined set-up {name!r}: {p}" for p in e.problems)
                 continue
-            self.write_scenario(slug(name, "setup"), f"{self.module.name}: {name}", self.from_save(game))
+            home = self.home_for(game.layouts)
+            self.write_scenario(slug(name, "setup"), f"{self.module.name}: {name}", self.from_save(game, home), home)
         for path in self.saves:
             with Archive(path) as sarc:
                 if not sarc.has("savedGame"):
                     raise sarc.bad("savedGame", "missing: a VASSAL save or log holds a savedGame entry")
                 game = read_commands(deobfuscate(sarc.read("savedGame"), str(path)), str(path),
                                      self.module.prototypes)
-            self.write_scenario(slug(path.stem, "save"), f"{self.module.name}: {path.stem}", self.from_save(game))
+            home = self.home_for(game.layouts)
+            self.write_scenario(slug(path.stem, "save"), f"{self.module.name}: {path.stem}", self.from_save(game, home),
+                                home)
 
     def read_save_bytes(self, data: bytes, label: str) -> SavedGame:
-        with tempfile.TemporaryDirectory() as tmp:
-            p = Path(tmp) / "setup.vsav"
-            p.write_bytes(data)
-            with Archive(p) as sarc:
-                sarc.name = label
-                if not sarc.has("savedGame"):
-                    raise sarc.bad("savedGame", "missing: a VASSAL save holds a savedGame entry")
-                return read_commands(deobfuscate(sarc.read("savedGame"), label), label, self.module.prototypes)
+        if data[:10] == b"begin_save" or data[:5] == b"!VCSK":
+            # VASSAL 2's saves are the command text itself, not a ZIP archive
+            return read_commands(deobfuscate(data, label, ""), label, self.module.prototypes)
+        with Archive(io.BytesIO(data), name=label) as sarc:
+            if not sarc.has("savedGame"):
+                raise sarc.bad("savedGame", "missing: a VASSAL save holds a savedGame entry")
+            return read_commands(deobfuscate(sarc.read("savedGame"), label), label, self.module.prototypes)
 
     def at_start(self) -> list[tuple[Piece, str]]:
         out = []
-        for mo in self.maps:
+        for spec in self.module.maps:       # each VASSAL map once, the main one as its set-ups open it
+            mo = self.main if spec is self.main.spec else next((m for m in self.maps if m.spec is spec),
+                                                                MapOut(spec, []))
             for st in mo.spec.stacks:
                 if st.deck:
                     self.not_imported.append(f"Map {mo.spec.name!r}: deck {st.name!r} (card piles are not imported)")
@@ -466,7 +527,7 @@ class Importer:
     def stack_place(self, mo: MapOut, st) -> str:
         pb = next((b for b in mo.boards if b.spec.name == st.owning_board), None)
         if st.use_grid_location and pb is not None and pb.sheet_id and self.main is mo:
-            ns = self.main.board.sheet(pb.sheet_id).numbering
+            ns = mo.board.sheet(pb.sheet_id).numbering
             label = st.location.strip()
             if ns.vassal.location_format.startswith(pb.sheet_id + "-"):      # the map's ids carry the sheet's name
                 label = f"{pb.sheet_id}-{label}"
@@ -479,22 +540,24 @@ class Importer:
             self.not_imported.append(f"at-start stack {st.name!r}: location {st.location!r} names no hex "
                                      f"(placed off the grid)")
             return f"box:{OFF_GRID}"
+        if st.owning_board and pb is None and mo.spec is self.main.spec:
+            return f"box:{OFF_GRID}"          # a board the map is not opened with: its pieces stay off the map
         if pb is not None:
             x, y = st.x + pb.x, st.y + pb.y
         else:
             x, y = st.x + mo.spec.edge[0], st.y + mo.spec.edge[1]
-        return self.locate(mo.spec.name, x, y)
+        return self.locate(self.main, mo.spec.name, x, y)
 
-    def from_save(self, game: SavedGame) -> list[tuple[Piece, str]]:
-        self.not_imported.extend(game.notes)
+    def from_save(self, game: SavedGame, home: MapOut) -> list[tuple[Piece, str]]:
+        self.not_imported.extend(n for n in game.notes if n not in self.not_imported)
         out = []
         for pid, piece in game.pieces.items():
             if not piece.map:
                 continue
-            out.append((piece, self.locate(piece.map, piece.x, piece.y, game.layouts)))
+            out.append((piece, self.locate(home, piece.map, piece.x, piece.y)))
         return out
 
-    def write_scenario(self, base: str, title: str, placed: list[tuple[Piece, str]]) -> None:
+    def write_scenario(self, base: str, title: str, placed: list[tuple[Piece, str]], home: MapOut) -> None:
         taken_sc = {p.stem for p in self.result.scenarios}
         sid = unique(slug(self.module.name, "vassal") + "-" + base, taken_sc)
         path = self.out / "scenarios" / f"{sid}.toml"
@@ -522,7 +585,7 @@ class Importer:
         doc = {
             "scenario": {"id": sid, "name": title, "game": self.module.name,
                          "text": "Imported from a VASSAL module" + (f"; its sides: {', '.join(sides)}" if sides else ""),
-                         "ruleset": "free", "map": f"../maps/{self.main.path.name}", "first_turn": 1,
+                         "ruleset": "free", "map": f"../maps/{home.path.name}", "first_turn": 1,
                          "last_turn": 99, "first_side": "pieces"},
             "rules": {"phases": ["Play"]},
             "sides": [{"id": "pieces", "name": "Pieces", "colour": "#6b6b6b"}],
@@ -531,24 +594,47 @@ class Importer:
         }
         self.publish(folder, final)
         write_toml(path, doc)
-        self.check_scenario(path)
+        self.check_scenario(path, home)
         self.result.scenarios.append(path)
         self.result.units += len(units)
         boxed = sum(1 for u in units if u["hex"].startswith("box:"))
+        boards = ", ".join(repr(pb.spec.name) for pb in home.boards if pb.sheet_id)
         self.report.append(f"Scenario {sid}: {len(units)} pieces, {len(units) - boxed} on hexes, {boxed} in "
-                           f"off-map boxes ({path.relative_to(self.out).as_posix()})")
+                           f"off-map boxes ({path.relative_to(self.out).as_posix()}); it needs board"
+                           f"{'s' if boards.count(',') else ''} {boards} (maps/{home.path.name})")
 
-    def check_scenario(self, path: Path) -> None:
+    def check_scenario(self, path: Path, home: MapOut) -> None:
         from engine.scenario import load_scenario
         from engine.scenario.setup import check_units_on_map, validate_setup
 
         sc = load_scenario(path)
-        check_units_on_map(sc, self.main.board)
-        problems = validate_setup(sc, self.main.board)
+        check_units_on_map(sc, home.board)
+        problems = validate_setup(sc, home.board)
         if problems:
             raise BadFile(problems)
 
     # ------------------------------------------------------------ report
+    def report_images(self) -> None:
+        """Counter images drawn and not drawn, one line for each kind of trouble (never one for each image)."""
+        drawn = len(self.faces.svg_drawn)
+        self.result.svg_drawn = drawn
+        if drawn:
+            self.report.append(f"Counter art: {drawn:,} SVG image{'s' if drawn != 1 else ''} drawn")
+        groups: dict[str, list[str]] = {}
+        for name, why in sorted(self.faces.problems.items()):
+            kind, sep, detail = why.partition(":")
+            if sep and kind in ("svg", "missing"):
+                groups.setdefault(kind, []).append(f"{name!r}" + (f" ({detail})" if detail else ""))
+            else:
+                self.not_imported.append(f"image {name!r}: {why}")
+        heads = {"svg": ("SVG image cannot be drawn", "SVG images cannot be drawn"),
+                 "missing": ("image is missing from the module's images/ (its counters drawn without it)",
+                             "images are missing from the module's images/ (their counters drawn without them)")}
+        for kind, names in groups.items():
+            one, many = heads[kind]
+            shown = ", ".join(names[:10]) + (f" and {len(names) - 10:,} more" if len(names) > 10 else "")
+            self.not_imported.append(f"{len(names):,} {one if len(names) == 1 else many}: {shown}")
+
     def write_report(self) -> None:
         lines = ["VASSAL import report", ""] + self.report + ["", "Not imported:"]
         lines += [f"- {n}" for n in self.not_imported] or ["- nothing"]
