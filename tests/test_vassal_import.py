@@ -609,3 +609,15 @@ def test_grid_kinds_are_named_and_each_board_listed_once(tmp_path):
     assert chart == ["- Map 'Main Map', board 'Chart': a square grid (only hex grids become map sheets; its pieces "
                      "go to an off-map box)"], chart
     assert not any("Highlight" in x for x in report)
+
+
+def test_validate_of_an_imported_map_says_once_how_many_hexes_lack_terrain(tmp_path, capsys):
+    result = import_module(grid_module(tmp_path, S.Grid(**GRID)), tmp_path / "out")
+    (path,) = result.maps
+    hexes = len(load_map(path).hexes())
+    assert cli_main(["validate", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{path}: warning: terrain: {hexes:,} hexes have no terrain (0100, 0101, 0102, ...); paint them in "
+                   f"the map editor (python -m gui.mapeditor grid.toml) before playing classic rules".replace(
+                       "grid.toml", path.name),
+                   f"{path}: ok (map), 1 warning(s)"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from pathlib import Path
 
 from ..errors import BadFile, Problem, SandtableError
 from ..fileio import read_toml
@@ -64,7 +65,16 @@ def check_file_fully(path: str, slots_file: str | None = None) -> tuple[str, lis
             from engine.maps.mapfile import load_map_doc
 
             findings = check_map(load_map_doc(doc, path))
-            warnings = [f.problem(path) for f in findings if f.severity == "warning"]
+            bare = [f for f in findings if f.kind == "no terrain"]
+            many = len(bare) > 1
+            warnings = [f.problem(path) for f in findings
+                        if f.severity == "warning" and not (many and f.kind == "no terrain")]
+            if many:      # one line for the map, not one for each hex (an imported map has thousands)
+                first = ", ".join(f.message.split(" ", 1)[0] for f in bare[:3])
+                warnings.insert(0, Problem(path, "terrain", f"{len(bare):,} hexes have "
+                                                            f"no terrain ({first}{', ...' if len(bare) > 3 else ''}); "
+                                                            f"paint them in the map editor (python -m gui.mapeditor "
+                                                            f"{Path(path).name}) before playing classic rules"))
             problems = [f.problem(path) for f in findings if f.severity == "problem"]
             if problems:
                 return kind, problems, warnings
