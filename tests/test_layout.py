@@ -16,13 +16,27 @@ def _modules(top: str) -> dict[str, tuple[Path, bool]]:
     return mods
 
 
-def _imports(mods) -> dict[str, set[str]]:
-    """Module -> modules it imports at load time (top level, not inside functions)."""
+def _type_checking_only(tree) -> set[int]:
+    """The nodes under ``if TYPE_CHECKING:`` (imports for annotations, never run)."""
+    return {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)}
+
+
+def _imports(mods, inside_functions: bool = False) -> dict[str, set[str]]:
+    """Module -> modules it imports at load time (top level), or with ``inside_functions`` every import it makes,
+    those inside functions too (a circle through a function's import is still a circle), not those for type
+    checking only."""
     graph = {}
     for m, (p, is_pkg) in mods.items():
         deps = set()
-        body = ast.parse(p.read_text()).body
-        nodes = [n for node in body for n in ([node] + (node.body if isinstance(node, (ast.If, ast.Try)) else []))]
+        tree = ast.parse(p.read_text())
+        skip = _type_checking_only(tree)
+        if inside_functions:
+            nodes = [n for n in ast.walk(tree) if id(n) not in skip]
+        else:
+            body = tree.body
+            nodes = [n for node in body for n in ([node] + (node.body if isinstance(node, (ast.If, ast.Try)) else []))
+                     if id(n) not in skip]
         for n in nodes:
             if isinstance(n, ast.ImportFrom):
                 if n.level:
@@ -95,3 +109,23 @@ def test_gui_modules_import_without_circles():
 
 def test_the_cycle_finder_finds_a_circle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_of_the_project_imports_itself_back_even_from_inside_a_function():
+    """engine/ and gui/ together, every import counted: a function's import that closes a circle fails here."""
+    mods = {**_modules("engine"), **_modules("gui")}
+    assert _cycles(_imports(mods, inside_functions=True)) == []
+
+
+def test_an_import_inside_a_function_counts_and_one_for_type_checking_does_not(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text("def f():\n    from .a import x\n")
+    (pkg / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import y\n")
+    (pkg / "d.py").write_text("from .c import z\n")
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    mods = _modules("pkg")
+    assert _cycles(_imports(mods)) == []
+    assert _cycles(_imports(mods, inside_functions=True)) == [["pkg.a", "pkg.b"]]

@@ -46,6 +46,7 @@ from pathlib import Path
 
 from .rules import TcsRules
 from .scenario import TcsScenario, load_tcs_scenario
+from . import games  # noqa: F401  (the games register their own sections and rules with the series)
 
 __all__ = ["TcsRules", "TcsScenario", "book_attribution", "chart_slots", "load_own_scenario", "load_tcs_scenario", "rules_for_own_scenario",
            "rules_for_path", "rules_for_scenario", "scenario_offer"]

@@ -26,11 +26,12 @@ def catalogue(folder: str = "") -> dict[str, dict[str, set]]:
     (default: the program's own)."""
     from ... import content
     from ...maps.mapfile import load_map
-    from . import chart_slots
+    from ...charts import load_slots
+    from .rules import CHARTS
     from .sight import terrain_key
 
     root = Path(folder) if folder else content.scenarios()
-    slots = chart_slots()
+    slots = load_slots(CHARTS)
     out: dict[str, dict[str, set]] = {}
     boards: dict[Path, set] = {}
     for path in sorted(root.glob("*.toml")):

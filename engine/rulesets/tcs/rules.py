@@ -16,9 +16,9 @@ from .procs import PROCS, firepower_of
 from .scenario import SHEET_TYPES, TcsScenario
 from .sight import MOBILITIES, Sight, counter, movement_cost, spotted_hexes, spotters, terrain_key, visibility
 from .state import OK, PARALYZED, SUPPRESSED, Mission, OpSheet, State, UnitState, state_to_dict
+from .steps import AUTO
 
 CHARTS = Path(__file__).with_name("charts.toml")
-AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
 COUNTER_SLOTS = ("movement", "mobility", "range", "firepower", "morale", "steps", "point_fire")
 
 

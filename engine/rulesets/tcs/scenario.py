@@ -24,6 +24,11 @@ CONDITION_KINDS = ("occupy_all", "occupy_any", "occupy_at_least", "hold_fewer", 
 EXIT_GROUPS = ("platoon", "company", "battalion", "regiment")      # BW 5.1: the intact formation an exit counts
 
 
+
+# A game's own section of a scenario file and its reader ``read(reader, doc, board, units, sheets) -> dict``: each
+# game registers its own (engine/rulesets/tcs/games/), the series never imports a game.
+GAME_SECTIONS: dict = {}
+
 @dataclass(frozen=True)
 class SideSpec:
     id: str
@@ -534,9 +539,9 @@ def load_tcs_scenario(path: str | Path, variant=None) -> TcsScenario:
         _check_hexes(board, r, units, sheets, pre, objs, trps)
         _check_areas(board, r, units, conditions, play_area)
     game = {}
-    if "leros" in doc:                          # Leros' own section: its sea and air tracks (games/leros_setup.py)
-        from .games.leros_setup import read_section
-        game = read_section(r, doc["leros"], board, units, sheets)
+    for section, read_section in GAME_SECTIONS.items():   # a game's own section ([leros]: its sea and air tracks)
+        if section in doc:
+            game = read_section(r, doc[section], board, units, sheets)
     if r.problems:
         raise BadFile(r.problems)
     sc = TcsScenario(file, sid, name, mp, start, end, year, first or next(iter(sides)), weather, twilight, sides,

@@ -60,6 +60,10 @@ DOES = {
 }
 
 
+
+# the steps the engine runs by itself (no player acts in them)
+AUTO = {"release", "accrue", "bn_morale", "weather", "initiative", "sortie_roll", "preplot", "execute", "lift", "cleanup"}
+
 def step_name(phase: str, step: str) -> str:
     """A step in words, like ``implementation checks`` or ``Action Phase initiative roll``."""
     name = STEP_NAMES.get(step, (step.replace("_", " "), ""))[0]
@@ -96,7 +100,6 @@ def step_title(rules, phase: str, step: str, who: str) -> str:
 def after_end(rules, st) -> str:
     """What "end" (the window's Next) leads to now: the engine's own steps it runs, and the step that then waits
     for a player (``weighted turns accrue, then German: implementation checks``)."""
-    from .rules import AUTO
     seq = rules.sequence(st.turn)
     done: list[str] = []
     i = st.step + 1

@@ -230,3 +230,12 @@ def add_reserves(sc) -> None:
     lr["reserves"] = held
     lr["reserve_start"] = start
     lr["reserve_deadlines"] = start == 0
+
+
+def _register() -> None:
+    from ..scenario import GAME_SECTIONS
+
+    GAME_SECTIONS["leros"] = read_section
+
+
+_register()
