@@ -621,3 +621,34 @@ def test_validate_of_an_imported_map_says_once_how_many_hexes_lack_terrain(tmp_p
                    f"the map editor (python -m gui.mapeditor grid.toml) before playing classic rules".replace(
                        "grid.toml", path.name),
                    f"{path}: ok (map), 1 warning(s)"]
+
+
+def test_pieces_take_the_sides_of_the_module_roster(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))], sides=["Allies", "Germans"])
+    images(m, 900, 700)
+    m.prototypes = {"Unit (Allied)": S.definition([S.basic("", "")], [""]),
+                    "Unit (German)": S.definition([S.basic("", "")], [""])}
+    marker = "mark;Nationality"
+    m.slots = [("Ami", layered("Ami", proto="Unit (Allied)")), ("Jerry", layered("Jerry", proto="Unit (German)")),
+               ("Tommy", S.definition([marker, S.basic("blue.png", "Tommy")], ["Allies", "null;0;0;1;0"])),
+               ("Rock", S.definition([S.basic("star.png", "Rock")], ["null;0;0;1;0"]))]
+    x, y = centre(3, 4)
+    m.stacks = [S.setup_stack("s", "North", m.slots, x, y)]
+    # a save's pieces carry their traits expanded and no palette id: known by their look in the palette
+    text = S.save_text("Main Map", [("p1", [S.basic("blue.png", "Tommy")], ["Main Map;%d;%d;;" % (x, y)])])
+    m.setups = [("Saved", "saved.vsav")]
+    m.files = {"saved.vsav": S.save_file(text)}
+    path = tmp_path / "sides.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    start = load_scenario(next(p for p in result.scenarios if "at-start" in p.name))
+    assert [(s.id, s.name) for s in start.sides.values()] == [("allies", "Allies"), ("germans", "Germans"),
+                                                               ("pieces", "Pieces (no side)")]
+    assert {u.name: u.side for u in start.units.values()} == {"Ami": "allies", "Jerry": "germans", "Tommy": "allies",
+                                                              "Rock": "pieces"}
+    saved = load_scenario(next(p for p in result.scenarios if "saved" in p.name))
+    assert {u.name: u.side for u in saved.units.values()} == {"Tommy": "allies"}
+    assert [s.id for s in saved.sides.values()] == ["allies", "germans"]
+    report = "\n".join(result.lines)
+    assert "sides from the module's roster: 2 Allies, 1 Germans; 1 pieces left with no side" in report
+    assert "'Rock'" in report

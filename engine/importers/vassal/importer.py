@@ -90,6 +90,34 @@ def slug(text: str, default: str = "x") -> str:
     return t or default
 
 
+SIDE_COLOURS = ["#3c5aa6", "#b0302a", "#4f7d2c", "#c7901c", "#6a3d8f", "#2a8a8a", "#8a5a2a", "#5a5a5a"]
+
+
+def side_stem(side: str) -> str:
+    """The part of a side's name its pieces' words share: 'Germans' and 'German', 'Allies' and 'Allied'."""
+    s = side.lower().strip()
+    return s[:max(4, len(s) - 2)] if len(s) > 4 else s
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def side_of(sides: list[str], tags: list[str]) -> str | None:
+    """The one side of the module's roster that a piece's prototypes, markers or palette folders name;
+    None when none does, or more than one."""
+    found = set()
+    for side in sides:
+        stem = side_stem(side)
+        whole = side.lower().strip()
+        for tag in tags:
+            t = tag.lower().strip()
+            if t == whole or any(w.startswith(stem) for w in words(t)) or (" " in whole and whole in t):
+                found.add(side)
+                break
+    return found.pop() if len(found) == 1 else None
+
+
 def unique(base: str, taken: set[str]) -> str:
     name, n = base, 2
     while name in taken:
@@ -162,11 +190,15 @@ class Importer:
         self.maps = [self.write_map(mo) for plan in plans for mo in plan]
         self.main = next((m for m in self.maps if m.board is not None), None)
         self.faces = Faces(arc)
+        self.gpid_tags: dict[str, list[str]] = {}
+        self.look_side: dict[tuple[str, str], set[str | None]] = {}
         self.progress(0.5, "Drawing the counters")
         self.write_manifest()
         self.progress(0.7, "Writing the set-ups")
+        self.side_lines = []
         self.write_setups()
         self.report_images()
+        self.report.extend(self.side_lines)
         self.write_report()
 
     # ------------------------------------------------------------ maps
@@ -447,6 +479,15 @@ class Importer:
                 if n not in self.not_imported:
                     self.not_imported.append(n)
             e = {"id": pid, "name": name}
+            side = side_of(self.module.sides, piece.tags + list(slot.category))
+            if side:
+                e["side"] = side
+            # a save's pieces carry their traits expanded, often with no palette id: they are known by look
+            for key in ((name, piece.image), ("", piece.image), (name, "")):
+                if any(key):
+                    self.look_side.setdefault(key, set()).add(side)
+            if slot.gpid:
+                self.gpid_tags[slot.gpid] = list(slot.category)
             if slot.category:
                 e["category"] = list(slot.category)
             if slot.gpid:
@@ -566,6 +607,10 @@ class Importer:
         folder = self.staging(final)
         taken: set[str] = set()
         units, on_map = [], []
+        side_ids, staken = {}, {"pieces"}
+        for side in self.module.sides:
+            side_ids[side] = unique(slug(side, "side"), staken)
+        unassigned: list[str] = []
         for piece, where in placed:
             if not where:
                 continue
@@ -575,22 +620,39 @@ class Importer:
             for n in piece.notes:
                 if n not in self.not_imported:
                     self.not_imported.append(n)
-            u = {"id": uid, "side": "pieces", "name": name, "type": "piece", "size": "battalion", "attack": 0,
+            side = side_of(self.module.sides, piece.tags + self.gpid_tags.get(piece.gpid, []))
+            if side is None:
+                name_ = piece.display_name() or ""
+                for key in ((name_, piece.image), (piece.name, piece.image), ("", piece.image), (name_, "")):
+                    found = self.look_side.get(key)
+                    if found and len(found) == 1 and None not in found:
+                        side = next(iter(found))
+                        break
+            sid_of_side = side_ids.get(side, "pieces")
+            if side is None:
+                unassigned.append(name)
+            u = {"id": uid, "side": sid_of_side, "name": name, "type": "piece", "size": "battalion", "attack": 0,
                  "defense": 0, "movement": 0, "hex": where}
             if "back" in files:
                 u["steps"] = 2
             units.append(u)
             on_map.append(uid)
-        sides = self.module.sides
+        sides = [{"id": side_ids[s], "name": s, "colour": SIDE_COLOURS[i % len(SIDE_COLOURS)]}
+                 for i, s in enumerate(self.module.sides)]
+        if unassigned or not sides:
+            sides.append({"id": "pieces", "name": "Pieces (no side)", "colour": "#6b6b6b"})
+        used = [s for s in sides if any(u["side"] == s["id"] for u in units)] or sides[:1]
         doc = {
             "scenario": {"id": sid, "name": title, "game": self.module.name,
-                         "text": "Imported from a VASSAL module" + (f"; its sides: {', '.join(sides)}" if sides else ""),
+                         "text": "Imported from a VASSAL module",
                          "ruleset": "free", "map": f"../maps/{home.path.name}", "first_turn": 1,
-                         "last_turn": 99, "first_side": "pieces"},
+                         "last_turn": 99, "first_side": sides[0]["id"]},
             "rules": {"phases": ["Play"]},
-            "sides": [{"id": "pieces", "name": "Pieces", "colour": "#6b6b6b"}],
+            "sides": sides,
             "units": units,
-            "deployments": [{"id": "set-up", "side": "pieces", "order": 1, "area": "all", "units": on_map}],
+            "deployments": [{"id": f"set-up-{s['id']}", "side": s["id"], "order": k + 1, "area": "all",
+                             "units": [u["id"] for u in units if u["side"] == s["id"]]}
+                            for k, s in enumerate(used)],
         }
         self.publish(folder, final)
         write_toml(path, doc)
@@ -599,6 +661,15 @@ class Importer:
         self.result.units += len(units)
         boxed = sum(1 for u in units if u["hex"].startswith("box:"))
         boards = ", ".join(repr(pb.spec.name) for pb in home.boards if pb.sheet_id)
+        if self.module.sides:
+            counts = ", ".join(f"{sum(1 for u in units if u['side'] == side_ids[s]):,} {s}" for s in self.module.sides)
+            line = f"Scenario {sid}: sides from the module's roster: {counts}"
+            if unassigned:
+                shown = ", ".join(repr(n) for n in sorted(set(unassigned))[:8])
+                more = len(set(unassigned)) - 8
+                line += (f"; {len(unassigned):,} pieces left with no side (no prototype, marker or palette folder of "
+                         f"theirs names one): {shown}" + (f" and {more:,} more" if more > 0 else ""))
+            self.side_lines.append(line)
         self.report.append(f"Scenario {sid}: {len(units)} pieces, {len(units) - boxed} on hexes, {boxed} in "
                            f"off-map boxes ({path.relative_to(self.out).as_posix()}); it needs board"
                            f"{'s' if boards.count(',') else ''} {boards} (maps/{home.path.name})")
@@ -614,6 +685,8 @@ class Importer:
             raise BadFile(problems)
 
     # ------------------------------------------------------------ report
+    side_lines: list[str]
+
     def report_images(self) -> None:
         """Counter images drawn and not drawn, one line for each kind of trouble (never one for each image)."""
         drawn = len(self.faces.svg_drawn)
@@ -638,9 +711,6 @@ class Importer:
     def write_report(self) -> None:
         lines = ["VASSAL import report", ""] + self.report + ["", "Not imported:"]
         lines += [f"- {n}" for n in self.not_imported] or ["- nothing"]
-        if self.module.sides:
-            lines += ["", f"VASSAL sides {', '.join(self.module.sides)}: VASSAL pieces carry no owner, so every "
-                          f"piece belongs to the side 'pieces' (set owners in the scenario editor)."]
         path = self.out / "import-report.txt"
         atomic_write_text(path, "\n".join(lines) + "\n")
         self.result.report = path

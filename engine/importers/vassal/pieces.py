@@ -55,6 +55,7 @@ class Piece:
     x: int = 0
     y: int = 0
     notes: list[str] = field(default_factory=list)         # what cannot come across
+    tags: list[str] = field(default_factory=list)          # its prototypes' names and its markers' values
 
     def display_name(self) -> str:
         """The name VASSAL shows: level names ``+ text`` add a suffix, ``text +`` a prefix."""
@@ -97,8 +98,10 @@ def trait_id(t: str) -> str:
     return t.split(";", 1)[0]
 
 
-def expand(types: list[str], states: list[str], prototypes: dict[str, str], seen: tuple = ()) -> tuple[list, list, list]:
-    """Replace every ``prototype;NAME`` by the named prototype's traits (less its basic piece), recursively."""
+def expand(types: list[str], states: list[str], prototypes: dict[str, str], seen: tuple = (),
+           used: list[str] | None = None) -> tuple[list, list, list]:
+    """Replace every ``prototype;NAME`` by the named prototype's traits (less its basic piece), recursively;
+    the names expanded are added to ``used``."""
     out_t, out_s, notes = [], [], []
     for i, t in enumerate(types):
         s = states[i] if i < len(states) else ""
@@ -123,9 +126,11 @@ def expand(types: list[str], states: list[str], prototypes: dict[str, str], seen
             notes.append(f"prototype {name!r}: {e}")
             continue
         pt, ps = chain(ptype), chain(pstate)
+        if used is not None:
+            used.append(name)
         if pt and trait_id(pt[-1]) == "piece":
             pt, ps = pt[:-1], ps[:len(pt) - 1]
-        et, es, en = expand(pt, ps, prototypes, seen + (name,))
+        et, es, en = expand(pt, ps, prototypes, seen + (name,), used)
         out_t.extend(et)
         out_s.extend(es + [""] * (len(et) - len(es)))
         notes.extend(en)
@@ -171,7 +176,8 @@ def read_piece(text: str, prototypes: dict[str, str], fallback_name: str = "") -
     """A piece from its AddPiece command, prototypes expanded."""
     _, ptype, pstate = split_command(text)
     types, states = chain(ptype), chain(pstate)
-    types, states, notes = expand(types, states, prototypes)
+    used: list[str] = []
+    types, states, notes = expand(types, states, prototypes, used=used)
     if not types or trait_id(types[-1]) != "piece":
         raise PieceError(f"the trait chain does not end in a basic piece ('piece;...'), found "
                          f"{(types[-1] if types else '')[:40]!r}")
@@ -185,6 +191,10 @@ def read_piece(text: str, prototypes: dict[str, str], fallback_name: str = "") -
                   notes=list(notes))
     label = piece.name or fallback_name or "a piece"
     states = states + [""] * (len(types) - len(states))
+    piece.tags = list(used)
+    for t, s in zip(types, states):
+        if trait_id(t) == "mark":          # mark;KEY with the value in its state (or after the key, in old modules)
+            piece.tags.extend(v for v in (seqenc.split(s, ",") if s else []) if v)
     for i in range(len(types) - 2, -1, -1):
         t, s = types[i], states[i]
         tid = trait_id(t)
