@@ -558,9 +558,9 @@ def morale_result(rules, st, ctx, uid: str, res: str) -> str:
     if res == "S" and spec.side == "soviet" and st.marks.get("commissar " + uid) != phase:      # BW 2.2a
         # BW 2.2a: the Suppression is "against a hex": one extra step loss cancels it for every unit of the hex
         # that this roll suppressed (each benefiting once a phase), so the choice is made once per roll and hex.
-        # The roll is the latest Area Fire event of this procedure (its choices live in the procedure's Ctx, so
+        # The roll is the latest Area Fire (or 4.5 mine) event of this procedure (its choices live in its Ctx, so
         # a procedure resumed after a question replays them exactly)
-        roll = max((i for i, e in enumerate(ctx.events) if e.kind == "fire"), default=-1)
+        roll = max((i for i, e in enumerate(ctx.events) if e.kind in ("fire", "mines")), default=-1)
         made = ctx.__dict__.setdefault("bw_commissar", {})
         key = (rules.hid(u.hex), roll)
         if key not in made:
