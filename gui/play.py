@@ -115,6 +115,7 @@ class PlaySession(QObject):
         turn = getattr(st, "turn", None)
         last = getattr(self.scenario, "last_turn", None)
         phase = str(getattr(st, "phase", "")).replace("-", " ")
+        phase = phase[:1].upper() + phase[1:]          # "German reinforcement", as the phases are named
         head = f"Turn {turn}" + (f" of {last}" if last else "")
         return f"{head} — {phase}" if phase else head
 
