@@ -1,4 +1,5 @@
-"""Benchmark: importing a VASSAL module with a 10,000 x 7,000 board image and 500 pieces.
+"""Benchmark: importing a VASSAL module with a 10,000 x 7,000 board image and 500 pieces, and one of
+600 counters each with art of its own (front and back, 96 px, scanned-looking), half of them SVG.
 
 Prints ``import_s`` (median wall time of the whole import) and ``import_peak_mb`` (the
 largest resident memory of a child process doing one import, so the figure is the
@@ -45,6 +46,55 @@ def make_module(path: Path) -> None:
     m.write(path)
 
 
+COUNTERS = 600
+
+
+def make_counter_module(path: Path) -> None:
+    """600 palette pieces, each with a front and a back of its own: noisy 96 px PNG scans for half, SVG
+    drawings for the other half; every piece also placed at start."""
+    import random
+
+    from PIL import Image
+
+    from engine.importers.vassal import synthetic as S
+    from engine.importers.vassal.buildfile import HexGridSpec
+    from engine.importers.vassal.grid import centre
+
+    import io
+    rng = random.Random(7)
+    g = S.Grid(dx=55.0, dy=64.0, x0=40, y0=40, numbering={"sep": "."})
+    spec = HexGridSpec(dx=55.0, dy=64.0, x0=40, y0=40)
+    m = S.Module(name="Counters", boards=[("Board", "board.png", 4000, 3000, g)])
+    m.images["board.png"] = S.png_bytes(4000, 3000)
+    defs = []
+    for k in range(COUNTERS):
+        names = []
+        for face in ("f", "b"):
+            if k % 2:
+                name = f"c{k}{face}.svg"
+                colour = f"#{rng.randrange(1 << 24):06x}"
+                m.images[name] = (f'<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96">'
+                                  f'<rect width="96" height="96" fill="{colour}" stroke="black" stroke-width="2"/>'
+                                  f'<rect x="30" y="20" width="36" height="24" fill="none" stroke="black"/>'
+                                  f'<path d="M30 20 L66 44 M66 20 L30 44" stroke="black"/>'
+                                  f'<text x="48" y="80" font-size="16" text-anchor="middle">{k}-{face}</text>'
+                                  f'</svg>').encode()
+            else:
+                name = f"c{k}{face}.png"
+                im = Image.frombytes("RGB", (96, 96), rng.randbytes(96 * 96 * 3))
+                buf = io.BytesIO()
+                im.save(buf, "PNG")
+                m.images[name] = buf.getvalue()
+            names.append(name)
+        d = S.definition([S.layer(["", names[1]], ["", "+ (reduced)"], "Flip"), S.basic(names[0], f"Unit {k}")],
+                         ["1", "null;0;0;0;0"])
+        defs.append((f"Unit {k}", d))
+    m.slots = list(defs)
+    m.stacks = [S.setup_stack(f"s{i}", "Board", [defs[i]], *centre(spec, 2 + (i * 7) % 60, 2 + (i * 3) % 40))
+                for i in range(COUNTERS)]
+    m.write(path)
+
+
 CHILD = """
 import json, resource, sys, time
 from engine.importers.vassal.importer import import_module
@@ -73,6 +123,20 @@ def run(args) -> list[dict]:
             times.append(row["s"])
             peaks.append(row["peak_mb"])
             units = row["units"]
-    return [{"bench": "import", "board_px": f"{WIDTH}x{HEIGHT}", "pieces": units, "module_s": round(made, 2),
-             "import_s": round(statistics.median(times), 3), "import_peak_mb": round(max(peaks), 1),
-             "repeat": repeat}]
+        rows = [{"bench": "import", "board_px": f"{WIDTH}x{HEIGHT}", "pieces": units, "module_s": round(made, 2),
+                 "import_s": round(statistics.median(times), 3), "import_peak_mb": round(max(peaks), 1),
+                 "repeat": repeat}]
+        mod = Path(tmp) / "counters.vmod"
+        make_counter_module(mod)
+        times, peaks = [], []
+        for i in range(repeat):
+            out = Path(tmp) / f"c{i}"
+            done = subprocess.run([sys.executable, "-c", CHILD, str(mod), str(out)], capture_output=True, text=True,
+                                  check=True)
+            row = json.loads(done.stdout.strip().splitlines()[-1])
+            times.append(row["s"])
+            peaks.append(row["peak_mb"])
+        rows.append({"bench": "import-counters", "counters": COUNTERS, "faces": 2 * COUNTERS, "svg_faces": COUNTERS,
+                     "import_s": round(statistics.median(times), 3), "import_peak_mb": round(max(peaks), 1),
+                     "repeat": repeat})
+    return rows

@@ -31,6 +31,7 @@ class Faces:
         self.cached_pixels = 0
         self.problems: dict[str, str] = {}      # image name -> why it could not be used
         self.svg_drawn: set[str] = set()        # SVG images drawn
+        self.names: dict[int, str] = {}         # id of a decoded PNG image -> its entry (for copying it whole)
         self.library = svgdraw.Library(self._svg_source)
 
     def _svg_source(self, name: str) -> bytes | None:
@@ -77,10 +78,13 @@ class Faces:
                 self.problems[name] = f"cannot be read ({e})"
             except BadFile as e:          # the archive's entry is damaged
                 self.problems[name] = f"cannot be read ({e.problems[0].message})"
+        if img is not None and entry.lower().endswith(".png"):
+            self.names[id(img)] = entry
         self.cache[name] = img
         self.cached_pixels += img.width * img.height if img is not None else 0
         while self.cached_pixels > CACHE_PIXELS and len(self.cache) > 1:
             _, old = self.cache.popitem(last=False)
+            self.names.pop(id(old), None)
             self.cached_pixels -= old.width * old.height if old is not None else 0
         return img
 
@@ -111,6 +115,15 @@ class Faces:
             parts.append((img, layer.x_off, layer.y_off))
         if not parts:
             return None
+        top, tdx, tdy = parts[-1]
+        name = self.names.get(id(top))
+        if (name is not None and top.width == top.height and tdx == 0 and tdy == 0
+                and all(im.width <= top.width and im.height <= top.height and dx == 0 and dy == 0
+                        for im, dx, dy in parts[:-1])
+                and (len(parts) == 1 or top.getextrema()[3][0] == 255)):
+            face = top.copy() if len(parts) > 1 else top
+            face.info = {"source": name}      # the face is this PNG of the module as it stands: copied, not encoded
+            return face
         boxes = [(-(im.width // 2) + dx, -(im.height // 2) + dy, im) for im, dx, dy in parts]
         left = min(x for x, _, _ in boxes)
         top = min(y for _, y, _ in boxes)

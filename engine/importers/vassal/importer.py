@@ -24,6 +24,8 @@ import io
 import os
 import re
 import shutil
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +36,7 @@ from engine.maps.board import Board, Box
 from engine.maps.mapfile import MAX_HEXES, save_map
 
 from . import grid as G
-from .archive import METADATA_LIMIT, SAVE_LIMIT, Archive
+from .archive import IMAGE_FILE_LIMIT, METADATA_LIMIT, SAVE_LIMIT, Archive
 from .outdir import FolderTaken, check_outdir, check_same_module, publish, remove_stage, stage_beside
 from .buildfile import BoardSpec, MapSpec, read_metadata, read_module
 from .faces import Faces, faces_of
@@ -45,6 +47,7 @@ OFF_GRID = "off-grid"
 MAX_HEXES_IMPORTED = MAX_HEXES       # all the maps of one import together
 MAX_BOARD_PIXELS = 1_000_000_000     # the play window's limit on a map image (a 40,000 x 25,000 scan)
 SLUG_CHARS = 40
+MAX_PENDING = 64                     # counter faces drawn and waiting to be encoded and written
 
 
 @dataclass
@@ -138,6 +141,8 @@ class Importer:
         self.not_imported: list[str] = []
         self.result = ImportResult()
         self.png_cache: dict = {}
+        self.face_names: dict = {}
+        self.pending: deque = deque()
 
     # ------------------------------------------------------------ the whole import
     def run(self) -> ImportResult:
@@ -157,7 +162,13 @@ class Importer:
             stage = stage_beside(final)
             try:
                 self.out = stage
-                self.write_all(entry)
+                with ThreadPoolExecutor(2, thread_name_prefix="faces") as self.pool:
+                    try:
+                        self.write_all(entry)
+                    finally:
+                        for f in self.pending:
+                            f.cancel()
+                        self.pending.clear()
                 publish(stage, final, record, module.name, self.module_path.name)
             except FolderTaken:
                 raise
@@ -423,24 +434,49 @@ class Importer:
 
     # ------------------------------------------------------------ counters
     def write_faces(self, piece: Piece, folder: Path, stem: str) -> dict[str, str]:
-        """The piece's faces as PNG files in a staging folder (each look is drawn and encoded once)."""
+        """The piece's faces as PNG files in a staging folder (each look is drawn and encoded once).
+
+        A face that is one PNG of the module as it stands (square, drawn over nothing, covering what is under
+        it) is copied byte for byte; the others are encoded and written by two threads (Pillow's encoder lets
+        go of the interpreter) while the next faces are drawn, at most ``MAX_PENDING`` waiting at a time."""
         key = (piece.image, tuple((tuple(layer.images), layer.level, layer.x_off, layer.y_off, layer.scale)
                                   for layer in piece.layers))
         encoded = self.png_cache.get(key)
         if encoded is None:
-            encoded = {}
-            for face, img in faces_of(self.faces, piece).items():
-                buf = io.BytesIO()
-                img.save(buf, "PNG", compress_level=1)     # a fast deflate: faces are small, speed counts
-                encoded[face] = buf.getvalue()
+            faces = faces_of(self.faces, piece)
+            encoded = self.pool.submit(self._encode, faces)
             self.png_cache[key] = encoded
-        names = {}
-        for face, data in encoded.items():
-            name = f"{stem}-{face}.png"
-            with open(folder / name, "wb") as f:
-                f.write(data)
-            names[face] = name
+            faces_names = list(faces)
+            self.face_names[key] = faces_names
+        names = {face: f"{stem}-{face}.png" for face in self.face_names[key]}
+        self.pending.append(self.pool.submit(self._write, encoded, folder, names))
+        while len(self.pending) > MAX_PENDING:
+            self.pending.popleft().result()
         return names
+
+    def _encode(self, faces: dict) -> dict[str, bytes]:
+        out = {}
+        for face, img in faces.items():
+            source = img.info.get("source")
+            if source is not None:
+                out[face] = self.arc.read(source, IMAGE_FILE_LIMIT)
+                continue
+            buf = io.BytesIO()
+            img.save(buf, "PNG", compress_level=1)     # a fast deflate: faces are small, speed counts
+            out[face] = buf.getvalue()
+        return out
+
+    @staticmethod
+    def _write(encoded, folder: Path, names: dict[str, str]) -> None:
+        data = encoded.result()
+        for face, name in names.items():
+            with open(folder / name, "wb") as f:
+                f.write(data[face])
+
+    def finish_writing(self) -> None:
+        """Wait for every face to be written (an error in writing one is raised here)."""
+        while self.pending:
+            self.pending.popleft().result()
 
     def staging(self, folder: Path) -> Path:
         """A fresh folder beside ``folder`` to write into; :meth:`publish` puts it in place."""
@@ -501,6 +537,7 @@ class Importer:
             entries.append(e)
         write_toml(folder / "manifest.toml", {"manifest": {"format": 1, "module": self.module.name,
                                                            "version": self.module.version}, "pieces": entries})
+        self.finish_writing()
         self.publish(folder, final)
         self.result.manifest = final / "manifest.toml"
         self.result.counters = len(entries)
@@ -654,6 +691,7 @@ class Importer:
                              "units": [u["id"] for u in units if u["side"] == s["id"]]}
                             for k, s in enumerate(used)],
         }
+        self.finish_writing()
         self.publish(folder, final)
         write_toml(path, doc)
         self.check_scenario(path, home)
