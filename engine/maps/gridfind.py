@@ -43,6 +43,8 @@ DECODE_BYTES_PER_BAND = 1.5
 COARSE_REGION = 4096              # the middle of the scan looked at for the coarse lattice, full-resolution pixels
 COARSE_SIDE = 1024                # ... averaged down to at most this many pixels a side
 HEX_PX_RANGE = (16.0, 400.0)      # centre-to-centre distances looked for, full-resolution pixels
+FINE_REGION = 1024                # ... and the middle at full resolution, for small hexes and thin lines
+LOCAL_FITS = 8                    # the likeliest lattices fitted near the middle to choose among them
 MIN_CONFIDENCE = 0.6              # below this the grid is not proposed
 
 
@@ -364,6 +366,12 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     grey = load_grey(source)
     h, w = grey.shape
     prop = _search(grey)
+    if not (prop.found and prop.confidence >= min_confidence) and prop.details.get("searched"):
+        # light lines on a dark map, or a tile board's light gaps between dark tiles: the same search on the
+        # negative; the surer of the two is kept
+        other = _search(grey, invert=True)
+        if other.found and (not prop.found or other.confidence > prop.confidence):
+            prop = other
     prop.image_size = (w, h)
     if prop.found and prop.confidence < min_confidence:
         prop = GridProposal(False, reason=f"the grid found is not certain enough (confidence {prop.confidence:.2f} "
@@ -373,28 +381,48 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     return prop
 
 
-def _search(grey: np.ndarray) -> GridProposal:
+def _search(grey: np.ndarray, invert: bool = False) -> GridProposal:
+    """The search on ``grey``'s dark lines (``invert``: on its light ones)."""
+    prop = _search_lines(grey, invert)
+    prop.details["searched"] = True
+    if invert:
+        prop.details["light_lines"] = True
+    return prop
+
+
+def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
     h, w = grey.shape
     if min(h, w) < 64:
         return GridProposal(False, reason=f"the image is too small ({w} x {h} pixels) to hold a hex grid")
     if float(grey[::7, ::7].std()) < 1.0:
         return GridProposal(False, reason="the image is blank: no hex lines")
-    coarse, f, (ox, oy) = _coarse(grey)
-    lattices = _lattices(coarse, f)
+    # the lattice is looked for at two scales: the middle of the scan averaged down (large hexes, and a wide view
+    # over labels and terrain), and a smaller middle at full resolution (small hexes, and thin lines that
+    # averaging down would blur into the paper or alias into a moire)
+    levels = []
+    for region, side in ((COARSE_REGION, COARSE_SIDE), (FINE_REGION, FINE_REGION)):
+        coarse, f, origin = _coarse(grey, region, side)
+        if invert:
+            coarse = 255.0 - coarse
+        if levels and f == levels[0][1]:
+            continue
+        levels.append((coarse, f, origin))
+    lattices = []
+    for coarse, f, _origin in levels:
+        lattices += _lattices(coarse, f)
     if not lattices:
         return GridProposal(False, reason="no hex lines found: the image shows no regular hexagonal pattern")
-    img = _Sampler(grey)
-    fold = _Fold(_thin_dark(coarse), f, (ox, oy))
+    img = _Sampler(grey, invert)
+    folds = [_Fold(_thin_dark(coarse), f, origin) for coarse, f, origin in levels]
     tried = []
     for lat in lattices:
         for A in _related(lat["A"]):
-            cand = _place(fold, A)
-            if cand is not None and cand["score"] > 0.5:
-                tried.append(cand)
+            tried += _placements(folds, A)
     tried.sort(key=lambda c: -c["score"])
+    # one candidate a lattice and fold (the folds of the two scales can place one lattice differently)
     distinct = []
     for c in tried:
-        if not any(_same_lattice(c, o) for o in distinct):
+        if not any(_same_lattice(c, o) and c["fold"] == o["fold"] for o in distinct):
             distinct.append(c)
     if not distinct:
         return GridProposal(False, reason="no hex lines found: a regular pattern shows, but no hex edges lie along it",
@@ -402,18 +430,40 @@ def _search(grey: np.ndarray) -> GridProposal:
     # each of the likeliest lattices is fitted to the printed lines near the middle; the one whose edges sit on
     # the lines best wins and is then fitted across the whole scan
     local = []
-    for c in distinct[:3]:
+    for c in distinct[:LOCAL_FITS]:
         fit = _fit(img, c["M"], c["t"], c["orientation"], whole=False)
         if fit is not None:
             local.append((fit[2], c, fit))
     if not local:
         return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)")
     local.sort(key=lambda x: -x[0])
+    # a grid twice (or sqrt 3 times) the printed one's size has half its edges on printed lines, and can win
+    # when the printed one was placed badly: the finer lattices inside the winner are tried too, and a finer one
+    # whose edges sit on lines as well wins
+    for _ in range(2):
+        best_share, best, (M0, t0, _) = local[0]
+        finer = []
+        for A in _finer(M0, best["orientation"]):
+            for c in _placements(folds, A, floor=-1e9):
+                fit = _fit(img, c["M"], c["t"], c["orientation"], whole=False)
+                if fit is not None and fit[2] >= 0.8 * best_share and c["hex_px"] >= HEX_PX_RANGE[0] * 0.9:
+                    finer.append((fit[2], c, fit))
+        if not finer:
+            break
+        finer.sort(key=lambda x: -x[0])
+        local = [finer[0]] + [x for x in local if x[1]["hex_px"] < 0.9 * best["hex_px"]]
     best_share, best, (M0, t0, _) = local[0]
-    runner_up = local[1][0] if len(local) > 1 else 0.0
+    # the next likeliest grid: another size or orientation (the same lattice placed by the other fold, or fitted
+    # from another start, is the same grid)
+    def fitted_px(x):
+        return math.sqrt(abs(np.linalg.det(x[2][0]))) * SQRT3
+
+    others = [x for x in local[1:] if x[1]["orientation"] != best["orientation"]
+              or abs(fitted_px(x) / fitted_px(local[0]) - 1) > 0.03]
+    runner_up = others[0][0] if others else 0.0
     # how clearly it beats the next likeliest grid: by its edges on the lines near the middle, or by the
     # marks folded onto its cell
-    fold_runner = max((c["score"] for c in distinct if c is not best), default=0.0)
+    fold_runner = max((c["score"] for c in distinct if not _same_lattice(c, best)), default=0.0)
     margin = max(best_share / max(runner_up, 0.1), best["score"] / max(fold_runner, 0.1))
     fit = _fit(img, M0, t0, best["orientation"])
     if fit is None:
@@ -520,11 +570,12 @@ def _confidence(stats: dict, margin: float) -> float:
 
 # ---------------------------------------------------------------- coarse lattice
 
-def _coarse(grey: np.ndarray):
-    """The middle of the scan, averaged down; returns (array, factor, (x0, y0) of the region)."""
+def _coarse(grey: np.ndarray, region: int = COARSE_REGION, side: int = COARSE_SIDE):
+    """The middle of the scan (up to ``region`` pixels square), averaged down to at most ``side`` pixels a side;
+    returns (array, factor, (x0, y0) of the region)."""
     h, w = grey.shape
-    rw, rh = min(w, COARSE_REGION), min(h, COARSE_REGION)
-    f = max(1, math.ceil(max(rw, rh) / COARSE_SIDE))
+    rw, rh = min(w, region), min(h, region)
+    f = max(1, math.ceil(max(rw, rh) / side))
     rw, rh = rw // f * f, rh // f * f
     x0, y0 = (w - rw) // 2, (h - rh) // 2
     region = grey[y0:y0 + rh, x0:x0 + rw]
@@ -596,7 +647,11 @@ def _lattices(coarse: np.ndarray, f: int) -> list[dict]:
     if len(cand) == 0:
         return []
     vals = sub[cand[:, 0], cand[:, 1]]
-    top = cand[np.argsort(-vals)[:60]]
+    # a clean, computer-drawn grid has a peak of nearly the same height at every lattice vector in reach (hundreds
+    # of them): the strongest sixty alone may all be long ones, so the shortest of the strong peaks are kept too
+    strong_peaks = np.flatnonzero(vals >= 0.5 * vals.max())
+    shortest = strong_peaks[np.argsort(rr[cand[strong_peaks, 0], cand[strong_peaks, 1]])[:40]]
+    top = cand[np.unique(np.concatenate([np.argsort(-vals)[:60], shortest]))]
     peaks = []
     for iy, ix in top:
         py, px = _subpixel(sub, iy, ix)
@@ -678,6 +733,27 @@ def _related(A: np.ndarray) -> list[np.ndarray]:
             A / 2,
             np.column_stack([v1 + v2, 2 * v2 - v1]),
             A * 2]
+
+
+def _finer(M: np.ndarray, orient: str) -> list[np.ndarray]:
+    """The two lattices finer than a fitted one whose edges its edges could lie on: half its size, and a third
+    of its area turned by 30 degrees (as columns of neighbour steps)."""
+    lay = Layout(orient)
+    Lq, Lr = np.array(lay.axial_to_point(1, 0)), np.array(lay.axial_to_point(0, 1))
+    A = M @ np.column_stack([Lq, Lr])
+    v1, v2 = A[:, 0], A[:, 1]
+    return [A / 2, np.column_stack([(v1 + v2) / 3, (2 * v2 - v1) / 3])]
+
+
+def _placements(folds: list, A: np.ndarray, floor: float = 0.5) -> list[dict]:
+    """A lattice placed by each fold (its score over ``floor``), tagged with the fold's index."""
+    out = []
+    for i, fold in enumerate(folds):
+        c = _place(fold, A)
+        if c is not None and c["score"] > floor:
+            c["fold"] = i
+            out.append(c)
+    return out
 
 
 def _same_lattice(a: dict, b: dict) -> bool:
@@ -1028,9 +1104,10 @@ def _local_shift(nrm, delta, kinds):
 class _Sampler:
     """Bilinear samples of a grey image at arbitrary points."""
 
-    def __init__(self, grey: np.ndarray):
+    def __init__(self, grey: np.ndarray, invert: bool = False):
         self.g = grey
         self.shape = grey.shape
+        self.invert = invert
 
     def inside(self, pts, margin: float = 1.0) -> np.ndarray:
         h, w = self.shape
@@ -1050,7 +1127,8 @@ class _Sampler:
         b = g[y0, x0 + 1].astype(np.float32)
         c = g[y0 + 1, x0].astype(np.float32)
         d = g[y0 + 1, x0 + 1].astype(np.float32)
-        return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+        v = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+        return 255.0 - v if self.invert else v
 
 
 __all__ = ["GridProposal", "find_grid", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS", "FoundSheet",
