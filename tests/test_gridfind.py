@@ -259,3 +259,21 @@ def test_a_tile_board_and_light_lines_are_found(fixed):
     assert prop.found, prop.reason
     assert sweep_error(scan, prop) <= 2.0
     assert prop.details.get("light_lines") is True
+
+
+def test_a_refusal_says_what_was_seen_and_two_clicked_centres_decide_the_grid():
+    from engine.maps.gridfind import find_grid_from_clicks
+
+    # four big hexes printed whole: lines the search sees, too few hexes for it to be sure
+    im = _clean_grid(140, "flat", size=(420, 330))
+    prop = find_grid(im)
+    assert not prop.found
+    assert "px apart" in prop.reason and prop.reason.endswith("click the centres of two neighbouring hexes")
+    # the centres of hexes (1, 0) and (2, 0), clicked a pixel off
+    got = find_grid_from_clicks(im, (105.5, 62.1), (209.5, 121.7))
+    assert got.found, got.reason
+    assert got.orientation == "flat" and got.hex_px == pytest.approx(70 * 3 ** 0.5, abs=0.3)
+    assert len(got.whole) >= 4
+    # two points that are no hexes' centres on a blank page: refused, in words
+    blank = Image.new("L", (420, 330), 250)
+    assert not find_grid_from_clicks(blank, (100, 100), (160, 100)).found

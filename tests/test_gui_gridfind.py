@@ -110,3 +110,49 @@ def test_closing_the_editor_while_the_search_runs_is_quiet(qtbot, tmp_path):
     finally:
         threading.excepthook = old_hook
     assert not thread.is_alive() and errors == []
+
+
+def test_a_refused_search_asks_for_two_hex_centres_and_they_decide_the_grid(qtbot, editor, tmp_path):
+    from PIL import Image, ImageDraw
+    from PySide6.QtCore import QPoint
+
+    from engine.maps.hexes import Hex, Layout
+
+    # a clean grid of big flat hexes (140 px across the corners) on a page that holds only four of them whole:
+    # too few for the search to be sure of, but the lines are there
+    lay = Layout("flat", 70.0, (0.0, 0.0))
+    im = Image.new("L", (420, 330), 255)
+    d = ImageDraw.Draw(im)
+    for q in range(-2, 6):
+        for r in range(-4, 6):
+            pts = lay.polygon_corners(Hex(q, r))
+            d.line(pts + [pts[0]], fill=0, width=2)
+    path = tmp_path / "big-hexes.png"
+    im.convert("RGB").save(path)
+    editor.new_map("Big hexes", "pointy", [SheetSpec("A", str(path), 10, 10)])
+    qtbot.mouseClick(editor.palette.find_grid_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: editor.grid_finder.job is not None and editor.grid_finder.job.finished, timeout=30000)
+    assert editor.grid_finder.proposal is None
+    said = editor.palette.grid_label.text()
+    assert "No sure grid" in said and "px" in said and "Click the centre of a hex" in said
+    assert editor.grid_finder.wants_clicks
+    # two neighbouring centres, clicked on the scan a pixel or so off: hexes (1, 0) and (2, 0) of the drawing
+    sheet = editor.board.sheets[0]
+    first_job = editor.grid_finder.job
+    for (x, y) in ((105.5, 61.1 + 1), (210.5 - 1, 121.7)):
+        p = editor.view.image_to_viewport(sheet, x, y)
+        qtbot.mouseClick(editor.view.viewport(), Qt.LeftButton, pos=QPoint(round(p.x()), round(p.y())))
+    qtbot.waitUntil(lambda: editor.grid_finder.job is not first_job and editor.grid_finder.job.finished,
+                    timeout=30000)
+    prop = editor.grid_finder.proposal
+    assert prop is not None and prop.found, editor.palette.grid_label.text()
+    assert prop.orientation == "flat" and abs(prop.hex_px - 70 * 3 ** 0.5) < 0.5
+    assert editor.palette.grid_answer.isVisibleTo(editor.palette)
+    first = editor.palette.grid_id_edit.text()                       # the numbering's first hex, suggested
+    qtbot.mouseClick(editor.palette.grid_accept_button, Qt.LeftButton)
+    assert editor.board.orientation == "flat" and editor.grid_finder.proposal is None, editor.palette.grid_label.text()
+    # the map's first hex sits on the first column's top hex printed whole: (1, 1) of the drawing (the top of
+    # (1, 0) is cut by the page)
+    b = editor.board
+    u, v = b.sheets[0].transform.apply(*b.center(b.sheets[0].numbering.parse(first)))
+    assert abs(u - 105.5) < 1.5 and abs(v - 182.4) < 1.5

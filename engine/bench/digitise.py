@@ -119,7 +119,47 @@ MEASURES: dict[str, Callable[[object, Bench], dict]] = {
 }
 
 
+def measure_sweep(args) -> list[dict]:
+    """Grid detection over scans drawn at random across the space (``engine.maps.sweepset``): one row for each
+    band of hex radius and one for all, with found (every whole hex's centre within 2 px), wrong (proposed and
+    off), refused, and the median time of a search; then the 10,000 x 7,000 scan's time."""
+    from engine.maps.sweepset import SIZE_BANDS, centre_error as sweep_error, make_sweep_scan, size_band
+
+    n, first = int(args.sweep), int(getattr(args, "first", 0) or 0)
+    rows: dict[str, dict] = {f"{lo}-{hi}": {"found": 0, "wrong": 0, "refused": 0, "times": [], "wrong_seeds": [],
+                                             "refused_seeds": []} for lo, hi in SIZE_BANDS}
+    for seed in range(first, first + n):
+        scan = make_sweep_scan(seed)
+        t0 = time.perf_counter()
+        prop = find_grid(scan.image)
+        row = rows[size_band(scan.radius)]
+        row["times"].append(time.perf_counter() - t0)
+        if not prop.found:
+            row["refused"] += 1
+            row["refused_seeds"].append(seed)
+        elif sweep_error(scan, prop) <= TOLERANCE_PX:
+            row["found"] += 1
+        else:
+            row["wrong"] += 1
+            row["wrong_seeds"].append(seed)
+    out = []
+    total = {"found": 0, "wrong": 0, "refused": 0, "times": [], "wrong_seeds": [], "refused_seeds": []}
+    for band, row in list(rows.items()) + [("all", total)]:
+        if band != "all":
+            for k in total:
+                total[k] += row[k]
+        count = row["found"] + row["wrong"] + row["refused"]
+        out.append({"radius_px": band, "scans": count, "found": row["found"], "wrong": row["wrong"],
+                    "refused": row["refused"], "found_share": round(row["found"] / count, 3) if count else None,
+                    "median_s": round(statistics.median(row["times"]), 2) if row["times"] else None,
+                    "wrong_seeds": row["wrong_seeds"], "refused_seeds": row["refused_seeds"]})
+    out[-1].update(measure_grid_speed(args, None))
+    return out
+
+
 def run(args) -> list[dict]:
+    if getattr(args, "sweep", None):
+        return measure_sweep(args)
     bench = Bench()
     row: dict = {}
     for measure in MEASURES.values():

@@ -29,6 +29,10 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--repeat", type=int, default=None, metavar="N",
                    help="how many runs each median is taken over (each benchmark has its own default)")
+    p.add_argument("--sweep", type=int, nargs="?", const=200, default=None, metavar="N",
+                   help="digitise: grid detection over N scans (default 200) drawn at random across the space of "
+                        "hex sizes and styles (engine/maps/sweepset.py), reported by hex size band")
+    p.add_argument("--first", type=int, default=0, metavar="SEED", help="digitise --sweep: the first seed")
     p.set_defaults(func=run)
 
 

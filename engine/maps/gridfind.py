@@ -374,9 +374,8 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
             prop = other
     prop.image_size = (w, h)
     if prop.found and prop.confidence < min_confidence:
-        prop = GridProposal(False, reason=f"the grid found is not certain enough (confidence {prop.confidence:.2f} "
-                                          f"below {min_confidence:.2f}); its lines may be too faint or hidden",
-                            confidence=prop.confidence, image_size=(w, h), details=prop.details)
+        prop = GridProposal(False, reason=_doubt(prop, min_confidence), confidence=prop.confidence,
+                            image_size=(w, h), details=prop.details)
     prop.seconds = time.perf_counter() - t0
     return prop
 
@@ -465,11 +464,24 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
     # marks folded onto its cell
     fold_runner = max((c["score"] for c in distinct if not _same_lattice(c, best)), default=0.0)
     margin = max(best_share / max(runner_up, 0.1), best["score"] / max(fold_runner, 0.1))
-    fit = _fit(img, M0, t0, best["orientation"])
+    details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3)}
+    if others:
+        details["runner_up_px"] = round(fitted_px(others[0]), 1)
+        details["runner_up_orientation"] = others[0][1]["orientation"]
+    return _finish(img, M0, t0, best["orientation"], margin, details)
+
+
+def _finish(img: "_Sampler", M0, t0, orient: str, margin: float, details: dict, centre=None,
+            reach: float | None = None) -> GridProposal:
+    """Fit a placed lattice across the whole scan, check it, and make the proposal (found, with its confidence)."""
+    h, w = img.shape
+    fit = _fit(img, M0, t0, orient, centre=centre, reach=reach)
     if fit is None:
-        return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)")
+        return GridProposal(False, reason="the hex lines found could not be followed across the scan (too faint or broken)",
+                            details=details)
     M, t, stats = fit
-    orient = best["orientation"]
+    if details.get("from_clicks"):
+        stats["whole_needed"] = 4.0        # the person showed where the hexes are: a few whole ones suffice
     # hex (0, 0) on the centre nearest the middle of the found lines
     lay = Layout(orient)
     ex = stats["extent"]
@@ -495,9 +507,10 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
     stretch = row2 / row1 - 1.0
     hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
     conf = _confidence(stats, margin)
-    details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3),
-               **{k: v for k, v in stats.items() if k != "extent"}}
+    details = {**details, **{k: v for k, v in stats.items() if k != "extent"}}
     details["whole_hexes"] = len(whole)
+    details["hex_px"] = round(math.sqrt(abs(np.linalg.det(M))) * SQRT3, 2)
+    details["orientation"] = orient
     if not whole:
         conf = 0.0
     prop = GridProposal(True, orientation=orient, transform=transform, hex_px=hex_px, rotation=rotation,
@@ -555,17 +568,89 @@ def _whole_hexes(img: "_Sampler", M, t, orient) -> list[tuple[int, int]]:
     return [(int(q), int(r)) for q, r in zip(Q[keep], R[keep])]
 
 
+def _doubt(prop: GridProposal, min_confidence: float) -> str:
+    """Why a grid that was fitted is not proposed, in words: what was seen, from its weakest check."""
+    d = prop.details
+    px = d.get("hex_px", prop.hex_px)
+    kind = f"{d.get('orientation', prop.orientation)}-top hexes {px:.0f} px apart"
+    sure = f"(confidence {prop.confidence:.2f} below {min_confidence:.2f})"
+    parts = _confidence_parts(d, d.get("margin", 0.0))
+    weakest = min(parts, key=parts.get)
+    if weakest == "margin" and d.get("runner_up_px"):
+        a, b = sorted([px, d["runner_up_px"]])
+        return (f"hex lines found, but the spacing is ambiguous between {a:.0f} and {b:.0f} px {sure}: "
+                "click the centres of two neighbouring hexes to decide")
+    if d.get("confirmed", 0) < 0.2:
+        return (f"lines found, but no hex grid lies along them (the likeliest, {kind}, finds a line along "
+                f"{d.get('confirmed', 0):.0%} of its edges) {sure}: click the centres of two neighbouring hexes")
+    if weakest == "confirmed":
+        return (f"{kind} fit some of the lines, but only {d.get('confirmed', 0):.0%} of their edges find a line "
+                f"{sure}; the lines may be too faint, broken or hidden: click the centres of two neighbouring hexes")
+    if weakest == "region_err":
+        return (f"{kind} fit the lines near the middle but drift off them elsewhere (by {d.get('region_err', 0):.1f} "
+                f"px) {sure}: click the centres of two neighbouring hexes")
+    if weakest in ("edges_used", "whole_hexes"):
+        return (f"{kind} were seen, but too few of them are printed whole ({d.get('whole_hexes', 0)}) to be sure "
+                f"{sure}: click the centres of two neighbouring hexes")
+    return (f"{kind} were seen, but their lines are too faint against the picture {sure}: click the centres of "
+            "two neighbouring hexes")
+
+
+def _confidence_parts(stats: dict, margin: float) -> dict:
+    return {
+        "confirmed": min(1.0, max(0.0, (stats.get("confirmed", 0.0) - 0.35) / 0.15)),
+        "region_err": min(1.0, max(0.0, (1.3 - stats.get("region_err", 99.0)) / 0.5)),
+        "margin": min(1.0, max(0.0, (margin - 1.2) / 0.4)),
+        "edges_used": min(1.0, stats.get("edges_used", 0) / 150.0),
+        "edge_score": min(1.0, max(0.0, stats.get("edge_score", 0.0) / 0.3)),
+        "whole_hexes": min(1.0, stats.get("whole_hexes", 0) / stats.get("whole_needed", 12.0)),
+    }
+
+
+def find_grid_from_clicks(source, a, b, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal:
+    """The grid through two clicked points, the centres of two neighbouring hexes (image points in the map
+    format's terms), fitted to the printed lines across the scan.
+
+    What a refused search asks for: the clicks decide the size, turn, orientation and offset that the search
+    could not be sure of; the fit and its checks are the search's own (a fit that finds no lines is still
+    refused, with the reason)."""
+    t0 = time.perf_counter()
+    grey = load_grey(source)
+    h, w = grey.shape
+    p, q = np.asarray(a, float) - 0.5, np.asarray(b, float) - 0.5
+    v = q - p
+    if math.hypot(*v) < HEX_PX_RANGE[0] * 0.5:
+        return GridProposal(False, reason=f"the two points are {math.hypot(*v):.0f} px apart: click the centres of "
+                                          "two neighbouring hexes", image_size=(w, h))
+    c, s_ = math.cos(math.radians(60)), math.sin(math.radians(60))
+    A = np.column_stack([v, [c * v[0] - s_ * v[1], s_ * v[0] + c * v[1]]])
+    orient, M = _orient(A)
+    best = None
+    for invert in (False, True):
+        # the fit starts from the two hexes clicked (a click a pixel or two off a small hex's centre is a turn or
+        # a scale a few per cent off: right there, wrong five hexes away) and spreads from them
+        prop = _finish(_Sampler(grey, invert), M, p.copy(), orient, 2.0, {"from_clicks": True, "light_lines": invert},
+                       centre=(p + q) / 2, reach=2.5 * math.hypot(*v))
+        if prop.found and (best is None or not best.found or prop.confidence > best.confidence):
+            best = prop
+        elif best is None:
+            best = prop
+    prop = best
+    prop.image_size = (w, h)
+    if prop.found and prop.confidence < min_confidence:
+        prop = GridProposal(False, reason="no grid through the two points fits the printed lines: "
+                                          + _doubt(prop, min_confidence).split(":")[0],
+                            confidence=prop.confidence, image_size=(w, h), details=prop.details)
+    prop.seconds = time.perf_counter() - t0
+    return prop
+
+
 def _confidence(stats: dict, margin: float) -> float:
-    """0-1: how surely the fit is the printed grid.  Every factor must be good; the weakest decides."""
-    parts = [
-        min(1.0, max(0.0, (stats["confirmed"] - 0.35) / 0.15)),     # predicted edges that found their line
-        min(1.0, max(0.0, (1.3 - stats["region_err"]) / 0.5)),      # the worst regions' shift off the fit, pixels
-        min(1.0, max(0.0, (margin - 1.2) / 0.4)),                    # against the next likeliest grid
-        min(1.0, stats["edges_used"] / 150.0),                       # edges in the regions where lines are
-        min(1.0, max(0.0, stats["edge_score"] / 0.3)),               # darker on the edges than beside them
-        min(1.0, stats.get("whole_hexes", 0) / 12.0),                # hexes printed whole with all their edges
-    ]
-    return float(min(parts))
+    """0-1: how surely the fit is the printed grid.  Every factor must be good; the weakest decides: the
+    predicted edges that found their line, the worst regions' shift off the fit (pixels), the margin over the
+    next likeliest grid, the edges in the regions where lines are, how much darker the edges are than beside
+    them, and the hexes printed whole with all their edges."""
+    return float(min(_confidence_parts(stats, margin).values()))
 
 
 # ---------------------------------------------------------------- coarse lattice
@@ -931,18 +1016,18 @@ def _edge_score(img: "_Sampler", pts, nrm, hex_px: float) -> float:
 
 # ---------------------------------------------------------------- the fit
 
-def _fit(img: "_Sampler", M, t, orient, whole: bool = True):
+def _fit(img: "_Sampler", M, t, orient, whole: bool = True, centre=None, reach: float | None = None):
     """Robust least-squares fit of the transform to the printed lines, spreading from the middle of the scan.
 
     ``whole=False``: only the middle (a few hexes around it), returning the edge score there instead of the
     statistics of the whole scan.
     """
     h, w = img.shape
-    centre = np.array([w / 2.0, h / 2.0])
+    centre = np.array([w / 2.0, h / 2.0]) if centre is None else np.asarray(centre, float)
     scale = math.sqrt(abs(np.linalg.det(M)))
     hex_px = scale * SQRT3
-    reach = max(5 * hex_px, 300.0)
-    full = math.hypot(w, h) / 2
+    reach = max(5 * hex_px, 300.0) if reach is None else reach
+    full = max(math.hypot(u - centre[0], v - centre[1]) for u in (0, w) for v in (0, h))
     rng = np.random.default_rng(1)
     window = max(3.0, min(0.16 * hex_px, 12.0))
     rounds = 0
@@ -990,6 +1075,22 @@ def _line_offsets(img: "_Sampler", pts, nrm, window: float):
     pos = steps[i] + frac * step
     # the line's depth against the profile's ends
     depth = np.minimum(sm[:, :2].mean(axis=1), sm[:, -2:].mean(axis=1)) - b
+    # a thick line's bottom is flat, and its darkest point wanders over it with the noise: its middle is halfway
+    # between where the profile crosses half the line's depth on either side of the darkest point
+    n = sm.shape[1]
+    thr = b + 0.5 * depth
+    below = sm < thr[:, None]
+    idx = np.broadcast_to(np.arange(n), sm.shape)
+    left_out = np.maximum.accumulate(np.where(~below, idx, -1), axis=1)[rows, i]          # last sample above, left
+    right_out = np.minimum.accumulate(np.where(~below, idx, n)[:, ::-1], axis=1)[:, ::-1][rows, i]
+    both = (left_out >= 0) & (right_out < n) & (right_out - left_out > 3)
+    lo_a, lo_b = sm[rows, np.clip(left_out, 0, n - 1)], sm[rows, np.clip(left_out + 1, 0, n - 1)]
+    hi_a, hi_b = sm[rows, np.clip(right_out - 1, 0, n - 1)], sm[rows, np.clip(right_out, 0, n - 1)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        xl = np.clip(left_out, 0, n - 1) + np.clip((lo_a - thr) / (lo_a - lo_b), 0, 1)
+        xr = np.clip(right_out - 1, 0, n - 1) + np.clip((thr - hi_a) / (hi_b - hi_a), 0, 1)
+    mid = steps[0] + 0.5 * (xl + xr) * step
+    pos = np.where(both & np.isfinite(mid), mid, pos)
     noise = np.median(np.abs(np.diff(vals, axis=1)), axis=1) + 1.0
     strength = depth / noise
     edge_hit = (i <= 1) | (i >= len(steps) - 2)
@@ -1131,5 +1232,5 @@ class _Sampler:
         return 255.0 - v if self.invert else v
 
 
-__all__ = ["GridProposal", "find_grid", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS", "FoundSheet",
+__all__ = ["GridProposal", "find_grid", "find_grid_from_clicks", "load_grey", "NoImage", "MIN_CONFIDENCE", "GRID_MAX_PIXELS", "FoundSheet",
            "found_sheet", "parse_origin_id", "grid_board", "sheet_numbering", "grid_clicks"]

@@ -96,7 +96,7 @@ def _draw(seed: int, st: dict, rng) -> SweepScan:
         H = MAX_SIDE
     # lines can be no wider than a third of a hex's side, or the hex would be all line
     lw = max(1, min(int(st["line_width"]), int(r / 3)))
-    gap = lw
+    gap = max(2, lw)            # a tile board's gap: 2-6 pixels (a 1-pixel gap is the tiles' antialiased edges)
     st["line_width"] = lw
     dark_map = bool(st["light_lines"]) and not st["tiles"]
     paper = (250, 249, 244) if not dark_map else (40, 42, 48)

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPen, QPolygonF
 
 from engine.errors import BadFile, BadHexId
-from engine.maps.gridfind import GridProposal, find_grid, grid_clicks, sheet_numbering
+from engine.maps.gridfind import GridProposal, find_grid, find_grid_from_clicks, grid_clicks, sheet_numbering
 from engine.maps.hexes import Hex, Layout
 
 
@@ -26,9 +26,10 @@ class GridJob(QObject):
     _found = Signal(object)
     _broken = Signal(str)
 
-    def __init__(self, image: Path, parent=None):
+    def __init__(self, image: Path, parent=None, clicks=None):
         super().__init__(parent)
         self.image = Path(image)
+        self.clicks = clicks                  # two image points, neighbouring hex centres: the grid through them
         self.proposal: GridProposal | None = None
         self.error: str | None = None
         self._thread = threading.Thread(target=self._run, name=f"grid {self.image.name}", daemon=True)
@@ -49,7 +50,7 @@ class GridJob(QObject):
 
     def _run(self) -> None:
         try:
-            prop = find_grid(self.image)
+            prop = find_grid(self.image) if self.clicks is None else find_grid_from_clicks(self.image, *self.clicks)
         except BadFile as e:
             self._send(self._broken, "\n".join(str(p) for p in e.problems))
             return
@@ -82,16 +83,36 @@ class GridFinder:
         self.job: GridJob | None = None
         self.proposal: GridProposal | None = None
         self.sheet_id: str | None = None
+        # after a refusal: the hex centres clicked so far to decide the grid (None: not asking)
+        self.asked: list[tuple[float, float]] | None = None
 
     @property
     def palette(self):
         return self.editor.palette
 
-    def start(self) -> None:
+    @property
+    def wants_clicks(self) -> bool:
+        """Whether the person is being asked to click two neighbouring hex centres (after a refusal)."""
+        return self.asked is not None
+
+    def click(self, point: tuple[float, float]) -> None:
+        """A hex centre clicked on the scan (image pixels) while asked; the second starts the search through both."""
+        if self.asked is None:
+            return
+        self.asked.append((float(point[0]), float(point[1])))
+        if len(self.asked) == 1:
+            self.palette.set_grid_message("Now click the centre of a hex next to it.")
+            self.editor.status("Click the centre of a hex next to the first one")
+            self.editor.view.viewport().update()
+            return
+        clicks, self.asked = tuple(self.asked[:2]), None
+        self.start(clicks)
+
+    def start(self, clicks=None) -> None:
         ed = self.editor
         if ed.board is None or (self.job is not None and not self.job.finished):
             return
-        sheet = ed.current_sheet()
+        sheet = ed.current_sheet() if clicks is None else ed.board.sheet(self.sheet_id)
         image = ed.board.image_path(sheet)
         if image is None:
             ed.show_error("Cannot look for the grid", f"sheet {sheet.id} has no scan")
@@ -99,7 +120,7 @@ class GridFinder:
         self.discard()
         self.sheet_id = sheet.id
         ed.set_tool("calibrate")
-        self.job = GridJob(image, ed)
+        self.job = GridJob(image, ed, clicks)
         self.job.done.connect(self._done)
         self.job.failed.connect(self._failed)
         self.palette.set_grid_message(f"Looking for the hex grid on {image.name}…")
@@ -123,6 +144,13 @@ class GridFinder:
         if ed.board is None or self.sheet_id not in [sh.id for sh in ed.board.sheets]:
             return
         if not prop.found:
+            if "click the centres of two neighbouring hexes" in prop.reason and not self.job.clicks:
+                # lines were seen but the grid is not sure: two clicks decide it
+                self.asked = []
+                self.palette.set_grid_message(f"No sure grid: {prop.reason}.\nClick the centre of a hex "
+                                              "(Escape to calibrate by hand).")
+                ed.status("Click the centres of two neighbouring hexes to decide the grid")
+                return
             self.palette.set_grid_message(f"No grid found: {prop.reason}. Calibrate by clicking hex centres.")
             ed.status(f"No grid found: {prop.reason}")
             return
@@ -167,6 +195,7 @@ class GridFinder:
 
     def discard(self) -> None:
         shown, self.proposal = self.proposal is not None, None
+        self.asked = None
         self.palette.show_grid_answer(False, "")
         if shown:
             self.editor.view.refresh()  # the map's own grid again
@@ -176,6 +205,15 @@ class GridFinder:
     def paint(self, painter, view) -> None:
         """The found grid's whole hexes over the scan; its first hex (the one to name) filled."""
         prop = self.proposal
+        if self.asked and view.board is not None and self.sheet_id is not None:
+            sheet = view.board.sheet(self.sheet_id)
+            painter.setPen(QPen(QColor(255, 120, 0), 3))
+            painter.setBrush(Qt.NoBrush)
+            for u, v in self.asked:
+                c = view.image_to_viewport(sheet, u, v)
+                painter.drawEllipse(c, 7.0, 7.0)
+                painter.drawLine(QPointF(c.x() - 11, c.y()), QPointF(c.x() + 11, c.y()))
+                painter.drawLine(QPointF(c.x(), c.y() - 11), QPointF(c.x(), c.y() + 11))
         if prop is None or view.board is None:
             return
         try:

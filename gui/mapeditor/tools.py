@@ -75,6 +75,11 @@ class CalibrateTool(Tool):
         if button != Qt.LeftButton:
             self.pending = None
             return
+        finder = getattr(self.editor, "grid_finder", None)
+        if finder is not None and finder.wants_clicks:
+            # Find the grid was not sure: the click decides it (image pixels of the sheet searched)
+            finder.click(self.board.sheet(finder.sheet_id).transform.apply(*pos))
+            return
         sheet = self.editor.current_sheet()
         self.pending = sheet.transform.apply(*pos)
         self.editor.ask_click_id(suggest_id(self.board, sheet, self.pending) or "")
@@ -97,6 +102,10 @@ class CalibrateTool(Tool):
     def key(self, key) -> bool:
         if key == Qt.Key_Escape:
             self.pending = None
+            finder = getattr(self.editor, "grid_finder", None)
+            if finder is not None and finder.wants_clicks:
+                finder.discard()
+                self.editor.palette.set_grid_message("Calibrate by clicking hex centres and typing their ids.")
             return True
         return False
 
