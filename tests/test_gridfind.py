@@ -61,7 +61,9 @@ def test_images_without_a_hex_grid_are_refused_in_words():
         assert not prop.found and prop.transform is None
         reasons.append(prop.reason)
     assert reasons[0] == "the image is blank: no hex lines"
-    assert all("no hex lines" in r or "not certain" in r for r in reasons)
+    # a grid fitted but not sure says what was seen and asks for two hex centres
+    assert all("no hex lines" in r or ("px apart" in r and "click the centres of two neighbouring hexes" in r)
+               for r in reasons), reasons
 
 
 def _save(scan, folder):

@@ -581,8 +581,9 @@ def _doubt(prop: GridProposal, min_confidence: float) -> str:
         return (f"hex lines found, but the spacing is ambiguous between {a:.0f} and {b:.0f} px {sure}: "
                 "click the centres of two neighbouring hexes to decide")
     if d.get("confirmed", 0) < 0.2:
-        return (f"lines found, but no hex grid lies along them (the likeliest, {kind}, finds a line along "
-                f"{d.get('confirmed', 0):.0%} of its edges) {sure}: click the centres of two neighbouring hexes")
+        return (f"no hex grid lies along the lines seen (the likeliest, {kind}, finds a line along "
+                f"{d.get('confirmed', 0):.0%} of its edges) {sure}; the hex lines may be too faint or hidden: "
+                "click the centres of two neighbouring hexes")
     if weakest == "confirmed":
         return (f"{kind} fit some of the lines, but only {d.get('confirmed', 0):.0%} of their edges find a line "
                 f"{sure}; the lines may be too faint, broken or hidden: click the centres of two neighbouring hexes")
