@@ -652,3 +652,26 @@ def test_pieces_take_the_sides_of_the_module_roster(tmp_path):
     report = "\n".join(result.lines)
     assert "sides from the module's roster: 2 Allies, 1 Germans; 1 pieces left with no side" in report
     assert "'Rock'" in report
+
+
+def test_a_board_offered_alone_whose_image_is_missing_leaves_the_others_be(tmp_path):
+    m = three_boards(tmp_path)
+    m.boards[1] = ("B", "lost.png", 900, 700, S.Grid(**GRID))
+    path = tmp_path / "lost.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    assert sorted(p.name for p in result.maps) == ["main-map-a.toml", "main-map-c.toml"]
+    assert ("- Map 'Main Map', board 'B': lost.vmod: images/lost.png: missing: the image of Map 'Main Map' > "
+            "Board 'B' (its 'image' attribute names it)") in result.lines
+
+
+def test_what_many_pieces_lack_is_one_line_naming_them(tmp_path):
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))])
+    images(m, 900, 700)
+    m.slots = [(f"Gun {k}", S.definition(["rotate;6;];[;Rotate CW;Rotate CCW", S.basic("blue.png", f"Gun {k}")],
+                                         ["0", "null;0;0;1;0"])) for k in range(12)]
+    path = tmp_path / "rot.vmod"
+    m.write(path)
+    lines = [x for x in import_module(path, tmp_path / "out").lines if "rotat" in x]
+    assert lines == ["- 12 pieces: rotation (a 'rotate' trait) is not imported; drawn unrotated ('Gun 0', 'Gun 1', "
+                     "'Gun 2', 'Gun 3', 'Gun 4', 'Gun 5', 'Gun 6', 'Gun 7' and 4 more)"], lines

@@ -202,12 +202,14 @@ class Importer:
         self.main = next((m for m in self.maps if m.board is not None), None)
         self.faces = Faces(arc)
         self.gpid_tags: dict[str, list[str]] = {}
+        self.piece_notes: dict[str, list[str]] = {}
         self.look_side: dict[tuple[str, str], set[str | None]] = {}
         self.progress(0.5, "Drawing the counters")
         self.write_manifest()
         self.progress(0.7, "Writing the set-ups")
         self.side_lines = []
         self.write_setups()
+        self.report_piece_notes()
         self.report_images()
         self.report.extend(self.side_lines)
         self.write_report()
@@ -244,7 +246,14 @@ class Importer:
             return [self.plan_map(m)]
         self.report.append(f"Map {m.name!r}: {len(m.boards)} boards to choose from and no default layout: one map "
                            f"for each board ({', '.join(repr(b.name) for b in m.boards)})")
-        return [self.plan_map(m, Layout([(b.name, False, 0, 0)])) for b in m.boards]
+        out = []
+        for b in m.boards:      # boards offered one at a time: one that cannot be read leaves the others be
+            try:
+                out.append(self.plan_map(m, Layout([(b.name, False, 0, 0)])))
+            except BadFile as e:
+                self.not_imported.extend(f"Map {m.name!r}, board {b.name!r}: {self.module_path.name}: {p.key}: "
+                                         f"{p.message}" for p in e.problems)
+        return out
 
     def board_size(self, b: BoardSpec) -> tuple[int, int]:
         if b.image:
@@ -511,9 +520,7 @@ class Importer:
             name = piece.display_name() or slot.name
             pid = unique(slug(slot.name or name, "piece"), taken)
             files = self.write_faces(piece, folder, pid)
-            for n in piece.notes:
-                if n not in self.not_imported:
-                    self.not_imported.append(n)
+            self.note_piece(piece)
             e = {"id": pid, "name": name}
             side = side_of(self.module.sides, piece.tags + list(slot.category))
             if side:
@@ -654,9 +661,7 @@ class Importer:
             name = piece.display_name() or "piece"
             uid = unique(slug(name, "piece"), taken)
             files = self.write_faces(piece, folder, uid)
-            for n in piece.notes:
-                if n not in self.not_imported:
-                    self.not_imported.append(n)
+            self.note_piece(piece)
             side = side_of(self.module.sides, piece.tags + self.gpid_tags.get(piece.gpid, []))
             if side is None:
                 name_ = piece.display_name() or ""
@@ -724,6 +729,26 @@ class Importer:
 
     # ------------------------------------------------------------ report
     side_lines: list[str]
+
+    def note_piece(self, piece: Piece) -> None:
+        """What cannot come across of a piece, gathered by what it is (a line for each kind, naming the pieces)."""
+        label = piece.name or ""
+        for n in piece.notes:
+            head, sep, rest = n.partition(": ")
+            if sep and head == label and rest:
+                self.piece_notes.setdefault(rest, [])
+                if head not in self.piece_notes[rest]:
+                    self.piece_notes[rest].append(head)
+            elif n not in self.not_imported:
+                self.not_imported.append(n)
+
+    def report_piece_notes(self) -> None:
+        for what, names in self.piece_notes.items():
+            if len(names) == 1:
+                self.not_imported.append(f"{names[0]}: {what}")
+                continue
+            shown = ", ".join(repr(n) for n in names[:8]) + (f" and {len(names) - 8:,} more" if len(names) > 8 else "")
+            self.not_imported.append(f"{len(names):,} pieces: {what} ({shown})")
 
     def report_images(self) -> None:
         """Counter images drawn and not drawn, one line for each kind of trouble (never one for each image)."""
