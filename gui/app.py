@@ -16,14 +16,20 @@ def parse_args(argv):
     p.add_argument("file", nargs="?", help="a map or scenario file to open")
     p.add_argument("--screenshot", metavar="OUT.png", help="open offscreen, save a PNG of the window and exit")
     p.add_argument("--map-editor", action="store_true", help="open the file (a map) in the map editor")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action="version",
+                   version=f"%(prog)s {_version(with_tiler='--version' in argv)}")
     return p.parse_args(argv)
 
 
-def _version() -> str:
+def _version(with_tiler: bool = False) -> str:
+    """The program's version; ``with_tiler``: and the library that cuts map scans into tiles."""
     from engine import __version__
 
-    return __version__
+    if not with_tiler:
+        return __version__
+    from .tiles import tiler_name
+
+    return f"{__version__} (map tiles by {tiler_name()})"
 
 
 def main(argv: list[str] | None = None) -> int:

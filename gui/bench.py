@@ -2,9 +2,12 @@
 
 - ``first_frame_s``: open the default scenario (or maps/demo.toml) with its tiles
   already cached, until the first frame with every visible tile is drawn (median).
-- ``huge_open_s``, ``huge_peak_mb``: a fresh process opens a generated
-  32,000 x 20,000 scan with an empty tile cache, until the first full frame;
-  its peak resident memory.  The scan is written once, strip by strip, and kept.
+- ``first_view_s``, ``huge_open_s``, ``huge_peak_mb``, ``cached_open_s``: a fresh process opens a
+  generated 32,000 x 20,000 scan with an empty tile cache: until its low-resolution first view is
+  drawn, until the whole pyramid is built and the first full frame drawn; its peak resident memory;
+  then the same map opened again in a new window from the cache, until drawn.  ``huge_*`` is the
+  scan as a PNG, ``huge_jpeg_*`` as a baseline JPEG.  The scans are written once and kept.
+- ``--tiler pillow`` builds the pyramids with Pillow instead of libvips (the builder before libvips).
 - ``frame_p50_ms``, ``frame_p95_ms``: paint times of a 1920 x 1080 view panning and
   zooming across every level of that scan with ``counters`` counters on it
   (``frame_cpu_*``: the same in CPU time of the painting thread; ``still_redraw_*``:
@@ -124,13 +127,23 @@ def frame_times(win, app) -> dict:
     return {"wall": wall, "cpu": cpu, "still": still, "levels": levels}
 
 
-def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str = "png",
-               frames: bool = True) -> dict:
-    """In a fresh process: open a big scan with an empty cache, then (``frames``) time frames over it."""
-    app = _app()
+def first_view(win, app, timeout: float = 600) -> bool:
+    """Process events until every sheet shows a picture (its first view or its pyramid), then draw it."""
+    view = win.map_view
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.processEvents()
+        if all(it.preview is not None or it.pyramid is not None or it.error for it in view.images):
+            view.viewport().repaint()
+            return True
+        time.sleep(0.002)
+    return False
+
+
+def open_timed(path: Path, cache: Path, app):
+    """A new window opens ``path``: seconds to its first view, to its full first frame; and the window."""
     from .mainwindow import MainWindow
 
-    path = huge_map(folder, width, height, ext)
     win = MainWindow(cache=cache)
     win.resize(VIEW_W, VIEW_H + 60)
     win.show()
@@ -138,19 +151,35 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
     t = time.perf_counter()
     if not win.open_file(path):
         raise SystemExit(f"cannot open {path}: {win.last_error}")
+    first_view(win, app)
+    view_s = time.perf_counter() - t
     ok = win.map_view.wait_until_drawn(600)
-    open_s = time.perf_counter() - t
+    return view_s, time.perf_counter() - t, ok, win
+
+
+def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str = "png",
+               frames: bool = True) -> dict:
+    """In a fresh process: open a big scan with an empty cache, again from the cache, then (``frames``)
+    time frames over it."""
+    app = _app()
+    path = huge_map(folder, width, height, ext)
+    view_s, open_s, ok, win = open_timed(path, cache, app)
     mb = peak_mb()
+    win.close()
+    win.deleteLater()
+    app.processEvents()
+    _, cached_s, _, win = open_timed(path, cache, app)
+    opened = {"first_view_s": round(view_s, 2), "open_s": round(open_s, 2), "peak_mb": round(mb, 1), "drawn": ok,
+              "cached_open_s": round(cached_s, 2)}
     if not frames:
-        return {"open_s": round(open_s, 2), "peak_mb": round(mb, 1), "drawn": ok}
+        return opened
     placed, sides = sample_units(COUNTERS, win.board)
     from .counterart import CounterArt
 
     win.map_view.set_art(CounterArt(sides))
     win.map_view.set_pieces(placed)
     timed = frame_times(win, app)
-    return {"huge_open_s": round(open_s, 2), "huge_peak_mb": round(mb, 1), "huge_drawn": ok,
-            "frames": timed["wall"], "cpu": timed["cpu"], "still": timed["still"],
+    return {**opened, "frames": timed["wall"], "cpu": timed["cpu"], "still": timed["still"],
             "levels_seen": len(timed["levels"]),
             "levels": len(win.map_view.images[0].pyramid.levels) if win.map_view.images[0].pyramid else 0,
             "counters": len(placed)}
@@ -212,48 +241,59 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--size", default=f"{HUGE_W}x{HUGE_H}", help="size of the generated scan (WIDTHxHEIGHT)")
     p.add_argument("--library", action="store_true", help="measure the game library alone")
     p.add_argument("--huge-child", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--jpeg-child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--tiler", choices=("vips", "pillow"), help="the pyramid builder (default: libvips if it loads)")
     p.add_argument("--cache", help=argparse.SUPPRESS)
+    p.add_argument("--ext", default="png", help=argparse.SUPPRESS)
+    p.add_argument("--no-frames", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
+    if args.tiler:
+        os.environ["SANDTABLE_TILER"] = args.tiler
     if args.huge_child:
-        print(json.dumps(huge_child(Path(args.folder), Path(args.cache), width, height)))
-        return 0
-    if args.jpeg_child:
-        print(json.dumps(huge_child(Path(args.folder), Path(args.cache), JPEG_W, JPEG_H, "jpg", frames=False)))
+        print(json.dumps(huge_child(Path(args.folder), Path(args.cache), width, height, args.ext,
+                                    frames=not args.no_frames)))
         return 0
     if args.library:
         result = library_open(args.repeat)
         print(json.dumps(result) if args.json else "\n".join(f"{k:20} {v}" for k, v in result.items()))
         return 0
     _app()
+    from .tiles import tiler
     from .userfolders import cache_root
 
     folder = Path(args.folder) if args.folder else cache_root() / "bench"
     with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:
         firsts = first_frame(args.repeat, Path(tmp) / "small")
-        huge_map(folder, width, height)    # generated before the child starts, so it is not timed
-        child = subprocess.run([sys.executable, "-m", "gui.bench", "--huge-child", "--folder", str(folder),
-                                "--size", f"{width}x{height}",
-                                "--cache", str(Path(tmp) / "huge")], capture_output=True, text=True)
-        if child.returncode != 0:
-            print(child.stderr, file=sys.stderr)
+
+        def child(w: int, h: int, ext: str, frames: bool) -> dict | None:
+            huge_map(folder, w, h, ext)    # generated before the child starts, so it is not timed
+            run = subprocess.run([sys.executable, "-m", "gui.bench", "--huge-child", "--folder", str(folder),
+                                  "--size", f"{w}x{h}", "--ext", ext, "--cache", str(Path(tmp) / f"{ext}-{w}"),
+                                  *(() if frames else ("--no-frames",))], capture_output=True, text=True)
+            if run.returncode != 0:
+                print(run.stderr, file=sys.stderr)
+                return None
+            return json.loads(run.stdout.strip().splitlines()[-1])
+
+        huge = child(width, height, "png", True)
+        big_jpeg = child(width, height, "jpg", False)
+        jpeg = child(JPEG_W, JPEG_H, "jpg", False)
+        if huge is None or big_jpeg is None or jpeg is None:
             return 1
-        huge = json.loads(child.stdout.strip().splitlines()[-1])
-        huge_map(folder, JPEG_W, JPEG_H, "jpg")
-        child = subprocess.run([sys.executable, "-m", "gui.bench", "--jpeg-child", "--folder", str(folder),
-                                "--cache", str(Path(tmp) / "jpeg")], capture_output=True, text=True)
-        if child.returncode != 0:
-            print(child.stderr, file=sys.stderr)
-            return 1
-        jpeg = json.loads(child.stdout.strip().splitlines()[-1])
     frames = sorted(huge.pop("frames"))
     cpu = sorted(huge.pop("cpu"))
     still = huge.pop("still")
     result = {
         "first_frame_s": round(statistics.median(firsts), 3),
-        "huge_open_s": huge["huge_open_s"],
-        "huge_peak_mb": huge["huge_peak_mb"],
+        "tiler": tiler(),
+        "first_view_s": huge["first_view_s"],
+        "huge_open_s": huge["open_s"],
+        "huge_peak_mb": huge["peak_mb"],
+        "cached_open_s": huge["cached_open_s"],
+        "huge_jpeg_first_view_s": big_jpeg["first_view_s"],
+        "huge_jpeg_open_s": big_jpeg["open_s"],
+        "huge_jpeg_peak_mb": big_jpeg["peak_mb"],
+        "huge_jpeg_cached_open_s": big_jpeg["cached_open_s"],
         "frame_p50_ms": round(statistics.median(frames), 2),
         "frame_p95_ms": round(frames[min(len(frames) - 1, int(0.95 * len(frames)))], 2),
         "counters": huge["counters"],
@@ -265,8 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         "pyramid_levels": huge["levels"],
         "levels_drawn": huge["levels_seen"],
         "huge_size": f"{width}x{height}",
+        "jpeg_first_view_s": jpeg["first_view_s"],
         "jpeg_open_s": jpeg["open_s"],
         "jpeg_peak_mb": jpeg["peak_mb"],
+        "jpeg_cached_open_s": jpeg["cached_open_s"],
         "jpeg_size": f"{JPEG_W}x{JPEG_H}",
         **library_open(args.repeat),
     }

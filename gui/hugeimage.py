@@ -2,7 +2,8 @@
 
 A PNG is written row by row with zlib, so a 32,000 x 20,000 scan needs a few
 megabytes of memory to make.  A JPEG goes through Pillow's encoder, which needs
-the whole image, so JPEGs are limited to ``MAX_JPEG_PIXELS``.  The picture
+the whole image, up to ``MAX_JPEG_PIXELS``; a bigger one is written as a PNG
+first and turned into a JPEG by libvips, streaming.  The picture
 looks vaguely like a printed map: paper tones, soft terrain patches, a ruled
 grid every ``cell`` pixels and a little print noise.
 
@@ -81,9 +82,9 @@ def write_png(path: str | Path, width: int, height: int, cell: int = 160, level:
 
 
 def write_jpeg(path: str | Path, width: int, height: int, cell: int = 160, quality: int = 85) -> Path:
-    """Write an RGB JPEG (whole image in memory, so at most MAX_JPEG_PIXELS)."""
+    """Write a baseline RGB JPEG (whole image in memory up to MAX_JPEG_PIXELS; above, through libvips)."""
     if width * height > MAX_JPEG_PIXELS:
-        raise ValueError(f"a {width} x {height} JPEG is too big to generate here; write a PNG instead")
+        return _write_big_jpeg(Path(path), width, height, cell, quality)
     rows = np.concatenate([scan_rows(width, height, y0, min(height, y0 + STRIP), cell)
                            for y0 in range(0, height, STRIP)])
     import io
@@ -93,6 +94,23 @@ def write_jpeg(path: str | Path, width: int, height: int, cell: int = 160, quali
     del rows
     atomic_write_bytes(path, buf.getvalue())
     return Path(path)
+
+
+def _write_big_jpeg(path: Path, width: int, height: int, cell: int, quality: int) -> Path:
+    from .tiles import _vips
+
+    vips = _vips()
+    if vips is None:
+        raise ValueError(f"a {width} x {height} JPEG needs libvips (pyvips) to generate; write a PNG instead")
+    png = write_png(path.with_name(f".{path.stem}.source.png"), width, height, cell)
+    tmp = path.with_name(f".{path.name}.tmp.jpg")
+    try:
+        vips.Image.new_from_file(str(png), access="sequential").jpegsave(str(tmp), Q=quality)
+        tmp.replace(path)
+    finally:
+        png.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 def _chunk(f, kind: bytes, data: bytes) -> None:

@@ -1,24 +1,33 @@
-"""Build (or find) a map image's tile pyramid in a background thread and report to the GUI."""
+"""Build (or find) a map image's tile pyramid in a background thread and report to the GUI.
+
+A scan not in the cache shows first as a low-resolution picture of the whole
+sheet (``preview``), made before any tile is cut; the pyramid replaces it when
+it is complete.
+"""
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
 
 from .tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
 from .userfolders import cache_root
 
 
 class PyramidJob(QObject):
-    """One image's pyramid: ``progress(fraction)``, then ``ready(pyramid)`` or ``failed(message)``."""
+    """One image's pyramid: ``preview(QImage)`` (unless cached), ``progress(fraction)``, then
+    ``ready(pyramid)`` or ``failed(message)``."""
 
+    preview = Signal(object)
     progress = Signal(float)
     ready = Signal(object)
     failed = Signal(str)
     # from the worker thread to this object's (the GUI) thread, queued
     _built = Signal(object)
     _broken = Signal(str)
+    _previewed = Signal(object)
 
     def __init__(self, image: Path, root: Path | None = None, parent=None):
         super().__init__(parent)
@@ -26,10 +35,12 @@ class PyramidJob(QObject):
         self.root = root or cache_root()
         self.pyramid: Pyramid | None = None
         self.error: str | None = None
+        self.first_view: QImage | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"tiles {self.image.name}", daemon=True)
         self._built.connect(self._deliver)
         self._broken.connect(self._deliver_failure)
+        self._previewed.connect(self._deliver_preview)
 
     def start(self) -> None:
         self._thread.start()
@@ -55,6 +66,23 @@ class PyramidJob(QObject):
         self.error = message
         self.failed.emit(message)
 
+    def _deliver_preview(self, image: QImage) -> None:
+        if self.pyramid is None and not self._stop.is_set():
+            self.first_view = image
+            self.preview.emit(image)
+
+    def _preview(self, small) -> None:
+        """The low-resolution whole scan (a Pillow image, made in this thread), handed to the GUI as a QImage."""
+        if self._stop.is_set():
+            return
+        fmt = QImage.Format_RGBA8888 if small.mode == "RGBA" else QImage.Format_RGB888
+        data = small.tobytes()
+        image = QImage(data, small.width, small.height, small.width * len(small.mode), fmt).copy()
+        try:
+            self._previewed.emit(image)
+        except RuntimeError:        # the job was deleted with its window while the thread ran: stop quietly
+            self._stop.set()
+
     def _progress(self, fraction: float) -> None:
         if self._stop.is_set():
             return
@@ -65,7 +93,8 @@ class PyramidJob(QObject):
 
     def _run(self) -> None:
         try:
-            pyramid = build_pyramid(self.image, self.root, progress=self._progress, cancelled=self._stop.is_set)
+            pyramid = build_pyramid(self.image, self.root, progress=self._progress, cancelled=self._stop.is_set,
+                                    preview=self._preview)
         except BuildCancelled:
             return
         except RuntimeError:        # the program is exiting while the tiles are cut: its writers are shut down

@@ -4,7 +4,8 @@ Tiles are read from disk between the GUI's events, newest request first
 (``gui.idlework``), and kept as pixmaps in a least-recently-used cache shared
 by every sheet.  A tile
 that is not in memory yet is drawn from the nearest coarser level that is, so
-zooming and panning never wait for the disk.
+zooming and panning never wait for the disk.  Until the pyramid is built, a
+low-resolution picture of the whole sheet stands in for it (its first view).
 """
 from __future__ import annotations
 
@@ -102,6 +103,7 @@ class SheetLayer(QObject):
         self.store = store
         self.label = label
         self.pyramid: Pyramid | None = None
+        self.preview: QPixmap | None = None     # the whole sheet small, shown until the pyramid is ready
         self.progress = 0.0
         self.error = ""
         self.last_level: int | None = None
@@ -115,8 +117,15 @@ class SheetLayer(QObject):
     def scene_rect(self) -> QRectF:
         return self.to_scene.mapRect(self.rect())
 
+    def set_preview(self, image: QImage) -> None:
+        """Show the whole sheet from a low-resolution picture while its pyramid is built."""
+        if self.pyramid is None and not image.isNull():
+            self.preview = QPixmap.fromImage(screen_format(image))
+            self.changed.emit(self.rect())
+
     def set_pyramid(self, pyramid: Pyramid) -> None:
         self.pyramid = pyramid
+        self.preview = None
         top = len(pyramid.levels) - 1
         lv = pyramid.levels[top]
         for row in range(lv.rows):
@@ -148,7 +157,12 @@ class SheetLayer(QObject):
             return
         painter.save()
         painter.setTransform(self.to_scene, True)
-        if self.pyramid is None:
+        if self.pyramid is None and self.preview is not None:
+            painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
+            fx, fy = self.preview.width() / self.width, self.preview.height() / self.height
+            src = QRectF(exposed.left() * fx, exposed.top() * fy, exposed.width() * fx, exposed.height() * fy)
+            painter.drawPixmap(exposed, self.preview, src)
+        elif self.pyramid is None:
             self._paint_placeholder(painter, exposed)
         else:
             t = QTransform(painter.worldTransform())  # a copy: the painter's own changes below

@@ -1,4 +1,4 @@
-"""The tiled level-of-detail pyramid of a map image, built with Pillow and cached on disk.
+"""The tiled level-of-detail pyramid of a map image, built with libvips (or Pillow) and cached on disk.
 
 Level 0 is the image at full size, each next level half the size of the one
 before, down to the level that fits in one tile.  Tiles are ``TILE`` pixels
@@ -7,6 +7,13 @@ square (smaller at the right and bottom edges) and stored as
 with transparency), with ``pyramid.toml`` describing them.  A pyramid is
 built in a private folder and renamed into place when complete, so a cache
 folder is either whole or absent.  No Qt here: this runs in a worker thread.
+
+Two builders make the same pyramid.  libvips (``pyvips``, whose binary wheel
+carries the library) decodes the scan once, streaming, on every core, and
+writes every level's tiles as the rows go by; a JPEG's low-resolution preview
+comes from its decoder's shrink-on-load (1/8 scale) in a fraction of a full
+decode.  Pillow's builder (``gui.imagebands``) is the fallback where libvips
+cannot be loaded, and ``SANDTABLE_TILER=pillow`` chooses it.
 """
 from __future__ import annotations
 
@@ -31,6 +38,8 @@ TILE = 512
 PYRAMID_FORMAT = 1
 JPEG_QUALITY = 88
 HASH_CHUNK = 1 << 20
+HASH_SAMPLES = 32          # chunks read from a big image's body for its cache key (besides its head and tail)
+PREVIEW_PX = 2048          # the longer side of the low-resolution first view
 
 # A scanned map is legitimately far larger than Pillow's default guard against
 # decompression bombs (about 89 megapixels).  Map images are allowed up to one
@@ -94,11 +103,24 @@ class Pyramid:
 
 
 def image_digest(path: str | os.PathLike) -> str:
-    """The content hash of an image file, read in chunks (never the whole file at once)."""
+    """The cache key of an image file: its size and modification time, its first and last megabyte and
+    ``HASH_SAMPLES`` megabytes spread through the rest (a smaller file is read whole).
+
+    Reading all of a 400 MB scan would take longer than opening its cached pyramid; an image edited
+    and saved again changes its time (and a compressed scan its size and bytes) so it is tiled anew.
+    """
+    st = os.stat(path)
     h = hashlib.blake2b(digest_size=16)
+    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
     with open(path, "rb") as f:
-        while chunk := f.read(HASH_CHUNK):
-            h.update(chunk)
+        if st.st_size <= HASH_CHUNK * (HASH_SAMPLES + 2):
+            while chunk := f.read(HASH_CHUNK):
+                h.update(chunk)
+        else:
+            last = st.st_size - HASH_CHUNK
+            for i in range(HASH_SAMPLES + 2):
+                f.seek(last * i // (HASH_SAMPLES + 1))
+                h.update(f.read(HASH_CHUNK))
     return h.hexdigest()
 
 
@@ -144,23 +166,70 @@ def open_map_image(path: str | os.PathLike) -> Image.Image:
     return im
 
 
+def tiler() -> str:
+    """The builder in use: "vips" where libvips loads (unless ``SANDTABLE_TILER=pillow``), else "pillow"."""
+    if os.environ.get("SANDTABLE_TILER", "").lower() == "pillow":
+        return "pillow"
+    return "vips" if _vips() is not None else "pillow"
+
+
+def tiler_name() -> str:
+    """The builder in use with its version, e.g. "libvips 8.18.7"."""
+    if tiler() == "vips":
+        v = _vips()
+        return f"libvips {v.version(0)}.{v.version(1)}.{v.version(2)}"
+    import PIL
+
+    return f"Pillow {PIL.__version__}"
+
+
+_VIPS: list = []
+
+
+def _vips():
+    """The pyvips module, or None where libvips cannot be loaded."""
+    if not _VIPS:
+        try:
+            import pyvips
+
+            pyvips.cache_set_max(0)          # nothing is asked twice: keep no operation cache
+            _VIPS.append(pyvips)
+        except Exception:                    # not installed, or its library missing or broken: Pillow's builder
+            _VIPS.append(None)
+    return _VIPS[0]
+
+
 def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
                   progress: Callable[[float], None] | None = None,
-                  cancelled: Callable[[], bool] = lambda: False) -> Pyramid:
-    """The pyramid of an image: from the cache, or built now (streaming, band by band)."""
+                  cancelled: Callable[[], bool] = lambda: False,
+                  preview: Callable[[Image.Image], None] | None = None,
+                  engine: str | None = None) -> Pyramid:
+    """The pyramid of an image: from the cache, or built now (streaming, band by band).
+
+    ``preview(image)`` is called first, before any tile is cut, with a low-resolution RGB (or RGBA)
+    image of the whole scan at most ``PREVIEW_PX`` on its longer side; never for a cached pyramid.
+    """
     digest = image_digest(image)
     final = Path(cache_root) / "tiles" / digest
     found = Pyramid.load(final)
     if found is not None:
         return found
     im = open_map_image(image)
+    engine = engine or tiler()
     work = final.parent / f".{digest}.{os.getpid()}.{threading.get_ident()}.partial"
     shutil.rmtree(work, ignore_errors=True)
     try:
         with im:
             ext = "png" if ("A" in im.getbands() or "transparency" in im.info) else "jpg"
             levels = plan_levels(im.width, im.height)
-            _write_levels(im, work, levels, ext, progress, cancelled)
+            if engine == "vips":
+                _vips_levels(Path(image), work, levels, ext, progress, cancelled, preview)
+            else:
+                if preview is not None and im.format == "JPEG":   # Pillow shrinks only a JPEG on load
+                    preview(_pillow_preview(Path(image)))
+                    if cancelled():
+                        raise BuildCancelled()
+                _write_levels(im, work, levels, ext, progress, cancelled)
         doc = {"format": PYRAMID_FORMAT, "width": levels[0].width, "height": levels[0].height, "tile": TILE,
                "ext": ext, "levels": [[lv.width, lv.height, lv.cols, lv.rows] for lv in levels]}
         atomic_write_text(work / "pyramid.toml", dumps_toml(doc))
@@ -181,6 +250,87 @@ def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
     if found is None:
         raise MapImageError(f"{image}: the tile cache at {final} could not be written")
     return found
+
+
+def _pillow_preview(path: Path) -> Image.Image:
+    """The whole scan small, with Pillow: a JPEG through its decoder's draft mode (1/8 scale)."""
+    with Image.open(path) as im:
+        im.draft("RGB", (max(1, im.width // 8), max(1, im.height // 8)))
+        small = im.convert("RGBA" if "A" in im.getbands() or "transparency" in im.info else "RGB")
+    small.thumbnail((PREVIEW_PX, PREVIEW_PX))
+    return small
+
+
+def _vips_open(vips, path: Path, **options):
+    """A scan opened by libvips for a streamed read, as 8-bit sRGB or greyscale (alpha kept)."""
+    im = vips.Image.new_from_file(str(path), access="sequential", fail_on="truncated", **options)
+    return _vips_8bit(vips, im)
+
+
+def _vips_8bit(vips, im):
+    if im.interpretation not in ("srgb", "b-w") or im.format != "uchar":
+        im = im.colourspace("srgb")
+    if im.format != "uchar":
+        im = im.cast("uchar")
+    return im
+
+
+def _give_back_memory() -> None:
+    """Return freed heap memory to the system (glibc keeps it in its per-thread arenas otherwise)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):    # not glibc: nothing to do
+        pass
+
+
+def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, preview) -> None:
+    """Every level's tiles in ``work``, by libvips: one streamed decode, tiles written as rows arrive."""
+    vips = _vips()
+    try:
+        if preview is not None:
+            small = _vips_8bit(vips, vips.Image.thumbnail(str(path), PREVIEW_PX, height=PREVIEW_PX, size="down",
+                                                          fail_on="truncated"))
+            if small.bands in (1, 2):
+                small = small.colourspace("srgb")
+            mode = "RGBA" if small.bands == 4 else "RGB"
+            preview(Image.frombuffer(mode, (small.width, small.height), small.write_to_memory(), "raw", mode, 0, 1))
+            del small
+            _give_back_memory()      # the decoder's buffers for the preview, before the full decode needs its own
+            if cancelled():
+                raise BuildCancelled()
+        im = _vips_open(vips, path)
+        if im.width != levels[0].width or im.height != levels[0].height:
+            raise ValueError(f"libvips reads it as {im.width} x {im.height}")
+        im.set_progress(True)
+
+        def step(image, state) -> None:
+            if cancelled():
+                image.set_kill(True)
+            elif progress is not None:
+                progress(min(1.0, state.percent / 100))
+
+        im.signal_connect("eval", step)
+        work.mkdir(parents=True)
+        suffix = f".jpg[Q={JPEG_QUALITY}]" if ext == "jpg" else ".png[compression=1]"
+        im.dzsave(str(work / "p"), tile_size=TILE, overlap=0, depth="onetile", suffix=suffix)
+    except vips.Error as e:
+        if cancelled():
+            raise BuildCancelled() from None
+        raise OSError(str(e).strip().splitlines()[-1] if str(e).strip() else "libvips failed") from None
+    if cancelled():
+        raise BuildCancelled()
+    # libvips numbers the levels from the smallest (0) up; here level 0 is the full size
+    top = len(levels) - 1
+    made = work / "p_files"
+    for k, lv in enumerate(levels):
+        folder = made / str(top - k)
+        if len(os.listdir(folder)) != lv.cols * lv.rows:
+            raise OSError(f"level {k} has {len(os.listdir(folder))} tiles, not {lv.cols * lv.rows}")
+        os.replace(folder, work / str(k))
+    shutil.rmtree(made)
+    (work / "p.dzi").unlink(missing_ok=True)
 
 
 class _LevelWriter:

@@ -65,6 +65,9 @@ class Checker:
         p = self.run("--version")
         self.expect(p.returncode == 0 and re.match(r"sandtable \d+\.\d+", p.stdout) is not None,
                     f"--version says {p.stdout.strip()!r}", p.stderr[-300:])
+        # libvips, a declared dependency, is carried and loads (else map scans are cut by Pillow, slowly)
+        self.expect("map tiles by libvips" in p.stdout, "the map scans are cut into tiles by libvips",
+                    p.stdout.strip())
         self.picture("default-scenario", [], r"demyansk-1-trapped\.toml: (\d+) hexes, (\d+) counters")
         self.picture("map-editor", ["--map-editor", str(content / "maps" / "demo.toml")],
                      r"demo\.toml: (\d+) hexes in the map editor")
