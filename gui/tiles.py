@@ -285,11 +285,21 @@ def _give_back_memory() -> None:
         pass
 
 
+def _shrinks_on_load(vips, path: Path) -> bool:
+    """Whether libvips reads this file small for less than a full decode (a JPEG, by its DCT scaling): then the
+    preview is worth its read; a PNG must be inflated whole, so it is shown when its pyramid is done instead."""
+    try:
+        loader = vips.Image.new_from_file(str(path)).get("vips-loader")
+    except vips.Error:
+        return False
+    return loader.startswith(("jpegload", "webpload", "heifload"))
+
+
 def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, preview) -> None:
     """Every level's tiles in ``work``, by libvips: one streamed decode, tiles written as rows arrive."""
     vips = _vips()
     try:
-        if preview is not None:
+        if preview is not None and _shrinks_on_load(vips, path):
             small = _vips_8bit(vips, vips.Image.thumbnail(str(path), PREVIEW_PX, height=PREVIEW_PX, size="down",
                                                           fail_on="truncated"))
             if small.bands in (1, 2):

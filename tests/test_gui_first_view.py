@@ -1,0 +1,209 @@
+"""A scan not yet in the tile cache is shown at once, small, while its pyramid is built; a cancelled build
+leaves nothing a later open would trust; a second open reads the cache and builds nothing."""
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+import pytest
+from PIL import Image
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter, QTransform
+
+from engine.maps.mapfile import load_map
+from gui import tiles
+from gui.bench import huge_map
+from gui.hugeimage import write_jpeg, write_png
+from gui.mapview import MapView
+from gui.pyramidjob import PyramidJob
+from gui.tiles import BuildCancelled, Pyramid, build_pyramid, cached_pyramid, image_digest
+
+W, H = 2600, 1700          # four levels: 2600, 1300, 650, 325 pixels wide
+
+ENGINES = ["vips", "pillow"]
+
+
+def need(engine: str) -> None:
+    if engine == "vips" and tiles._vips() is None:
+        pytest.skip("libvips (pyvips) is not installed here")
+
+
+@pytest.fixture(scope="module")
+def scan_map(tmp_path_factory):
+    """A map over a generated JPEG scan (``huge_map`` finds the scan already written)."""
+    folder = tmp_path_factory.mktemp("scan")
+    write_jpeg(folder / f"scan-{W}x{H}.jpg", W, H)
+    return huge_map(folder, W, H, "jpg")
+
+
+@pytest.fixture(scope="module")
+def scan_png(tmp_path_factory):
+    return write_png(tmp_path_factory.mktemp("png") / "scan.png", W, H)
+
+
+def render(layer, size=(260, 170)) -> np.ndarray:
+    """The sheet layer painted whole into a small picture, as the map view paints it (RGB array)."""
+    img = QImage(size[0], size[1], QImage.Format_RGB32)
+    img.fill(0)
+    p = QPainter(img)
+    rect = layer.scene_rect()
+    p.setTransform(QTransform.fromScale(size[0] / rect.width(), size[1] / rect.height()))
+    p.translate(-rect.left(), -rect.top())
+    layer.paint(p, rect)
+    p.end()
+    img = img.convertToFormat(QImage.Format_RGB888)
+    arr = np.frombuffer(img.constBits(), np.uint8).reshape(size[1], img.bytesPerLine())[:, : size[0] * 3]
+    return arr.reshape(size[1], size[0], 3).astype(float)
+
+
+def scan_small(path, size=(260, 170)) -> np.ndarray:
+    with Image.open(path) as im:
+        return np.asarray(im.convert("RGB").resize(size, Image.BILINEAR), dtype=float)
+
+
+def blocks(a: np.ndarray, n: int = 10) -> np.ndarray:
+    """The green channel in means of ``n`` x ``n`` blocks: the terrain's patches, not its ruled lines."""
+    h, w = a.shape[0] // n * n, a.shape[1] // n * n
+    return a[:h, :w, 1].reshape(h // n, n, w // n, n).mean(axis=(1, 3))
+
+
+def correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = blocks(a).ravel(), blocks(b).ravel()
+    a, b = a - a.mean(), b - b.mean()
+    return float((a @ b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_whole_scan_is_shown_before_its_pyramid_is_built(qtbot, tmp_path, scan_map, engine, monkeypatch):
+    need(engine)
+    monkeypatch.setenv("SANDTABLE_TILER", engine)
+    board = load_map(scan_map)
+    image = board.image_path(board.sheets[0])
+    final = tmp_path / "tiles" / image_digest(image)
+    # the build waits, after its preview, until the view has drawn it: so what is asserted below is seen
+    # while the pyramid is certainly not finished, however fast the machine
+    shown = threading.Event()
+    original = PyramidJob._preview
+
+    def preview_then_wait(job, small):
+        original(job, small)
+        assert shown.wait(60)
+
+    monkeypatch.setattr(PyramidJob, "_preview", preview_then_wait)
+    view = MapView(cache=tmp_path)
+    qtbot.addWidget(view)
+    view.resize(800, 560)
+    view.show()
+    seen = []
+    view.show_board(board)
+    layer, job = view.images[0], view.jobs[0]
+    job.preview.connect(lambda _: seen.append(("preview", Pyramid.load(final) is not None, render(layer))))
+    job.ready.connect(lambda _: seen.append(("ready", Pyramid.load(final) is not None, None)))
+    qtbot.waitUntil(lambda: bool(seen), timeout=60_000)
+    kind, built, first = seen[0]
+    assert kind == "preview" and not built and layer.pyramid is None and layer.preview is not None
+    # the first view is the scan itself, small (not the placeholder's flat paper and words)
+    expected = scan_small(image)
+    assert correlation(first, expected) > 0.9
+    assert np.abs(first - expected).mean() < 12
+    # the view pans and zooms meanwhile
+    view.set_zoom(view.zoom() * 2)
+    view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 100)
+    view.viewport().repaint()
+    shown.set()
+    qtbot.waitUntil(lambda: job.finished, timeout=120_000)
+    assert [k for k, _, _ in seen] == ["preview", "ready"] and seen[1][1]
+    assert layer.pyramid is not None and layer.preview is None
+    sharp = render(layer)
+    assert correlation(sharp, expected) > 0.95
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cancelled_build_leaves_no_cache_a_later_open_would_trust(tmp_path, scan_png, engine):
+    need(engine)
+    steps = []
+
+    def progress(f: float) -> None:
+        steps.append(f)
+
+    # stopped part way: some tiles were written in its private folder by then
+    with pytest.raises(BuildCancelled):
+        build_pyramid(scan_png, tmp_path, progress=progress, cancelled=lambda: bool(steps) and steps[-1] > 0.2,
+                      engine=engine)
+    assert steps and steps[-1] < 1.0
+    assert list((tmp_path / "tiles").glob("*")) == []
+    assert cached_pyramid(scan_png, tmp_path) is None
+    # a later open builds it whole
+    pyramid = build_pyramid(scan_png, tmp_path, engine=engine)
+    for k, lv in enumerate(pyramid.levels):
+        assert len(os.listdir(pyramid.folder / str(k))) == lv.cols * lv.rows
+    full = pyramid.levels[0]
+    with Image.open(pyramid.tile_path(0, full.cols - 1, full.rows - 1)) as t:
+        assert t.size == (W - (full.cols - 1) * 512, H - (full.rows - 1) * 512)
+
+
+def test_a_build_cut_off_before_its_end_is_not_taken_for_a_pyramid(tmp_path, scan_png):
+    """A program killed while tiling leaves its private folder, with tiles and even a description: never
+    read as the cache, and the next open builds the pyramid again beside it."""
+    digest = image_digest(scan_png)
+    stale = tmp_path / "tiles" / f".{digest}.99999.1.partial"
+    (stale / "0").mkdir(parents=True)
+    (stale / "0" / "0_0.jpg").write_bytes(b"\xff\xd8 half a tile")
+    (stale / "pyramid.toml").write_text('format = 1\nwidth = 1\nheight = 1\ntile = 512\next = "jpg"\nlevels = []\n')
+    assert cached_pyramid(scan_png, tmp_path) is None
+    pyramid = build_pyramid(scan_png, tmp_path)
+    assert pyramid.folder == tmp_path / "tiles" / digest and (pyramid.width, pyramid.height) == (W, H)
+
+
+def test_a_job_cancelled_while_it_builds_leaves_nothing(qtbot, tmp_path, scan_map, monkeypatch):
+    image = load_map(scan_map).image_path(load_map(scan_map).sheets[0])
+    shown = threading.Event()
+    original = PyramidJob._preview
+
+    def preview_then_wait(job, small):      # the build goes on only once the GUI has had the preview
+        original(job, small)
+        assert shown.wait(60)
+
+    monkeypatch.setattr(PyramidJob, "_preview", preview_then_wait)
+    job = PyramidJob(image, tmp_path)
+    job.preview.connect(lambda _: (job.cancel(), shown.set()))   # the window closed as soon as the scan was shown
+    job.start()
+    qtbot.waitUntil(lambda: job.wait(0), timeout=120_000)
+    qtbot.wait(50)
+    assert job.first_view is not None and job.pyramid is None and job.error is None
+    assert list((tmp_path / "tiles").glob("*")) == []
+
+
+def test_a_second_open_reads_the_cache_and_builds_nothing(qtbot, tmp_path, scan_map, monkeypatch):
+    board = load_map(scan_map)
+    first = MapView(cache=tmp_path)
+    qtbot.addWidget(first)
+    first.resize(800, 560)
+    first.show()
+    first.show_board(board)
+    assert first.wait_until_drawn(120)
+    folder = first.images[0].pyramid.folder
+    files = {p: p.stat().st_mtime_ns for p in folder.rglob("*")}
+
+    def refuse(*a, **k):
+        raise AssertionError("the pyramid was built again")
+
+    monkeypatch.setattr(tiles, "_vips_levels", refuse)
+    monkeypatch.setattr(tiles, "_write_levels", refuse)
+    monkeypatch.setattr(tiles, "open_map_image", refuse)
+    again = MapView(cache=tmp_path)
+    qtbot.addWidget(again)
+    again.resize(800, 560)
+    again.show()
+    previews = []
+    again.show_board(board)
+    again.jobs[0].preview.connect(previews.append)
+    assert again.wait_until_drawn(120)
+    layer = again.images[0]
+    assert layer.pyramid.folder == folder and again.jobs[0].error is None
+    assert previews == [] and again.jobs[0].first_view is None
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == files
+    # and what it shows is read from those tiles: the scan
+    assert correlation(render(layer), scan_small(board.image_path(board.sheets[0]))) > 0.95
+    assert again.store.reads > 0
