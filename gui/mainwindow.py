@@ -41,6 +41,9 @@ class MainWindow(QMainWindow):
         self.tile_bar.setRange(0, 1000)
         self.tile_bar.setMaximumWidth(260)
         self.tile_bar.setFormat("Cutting the map into tiles… %p%")
+        # wide enough for its words: a long hover text beside it would squeeze them into two clipped lines
+        self.tile_bar.setMinimumWidth(self.tile_bar.fontMetrics().horizontalAdvance("Cutting the map into tiles… 100%")
+                                      + 30)
         self.tile_bar.hide()
         self.statusBar().addPermanentWidget(self.tile_bar)
         self.zoom_label = QLabel()
