@@ -218,6 +218,7 @@ def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
     engine = engine or tiler()
     work = final.parent / f".{digest}.{os.getpid()}.{threading.get_ident()}.partial"
     shutil.rmtree(work, ignore_errors=True)
+    _remove_abandoned(final.parent, digest)
     try:
         with im:
             ext = "png" if ("A" in im.getbands() or "transparency" in im.info) else "jpg"
@@ -250,6 +251,19 @@ def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
     if found is None:
         raise MapImageError(f"{image}: the tile cache at {final} could not be written")
     return found
+
+
+def _remove_abandoned(folder: Path, digest: str) -> None:
+    """Remove this image's private build folders left by programs that ended while tiling (never read as a
+    cache, they would only fill the disk); a build of a program still running is left alone."""
+    for old in folder.glob(f".{digest}.*.partial"):
+        try:
+            pid = int(old.name.split(".")[2])
+            os.kill(pid, 0)
+        except (ValueError, IndexError, ProcessLookupError):
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:          # a process of another user: still running
+            pass
 
 
 def _pillow_preview(path: Path) -> Image.Image:

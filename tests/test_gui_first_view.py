@@ -145,15 +145,16 @@ def test_a_cancelled_build_leaves_no_cache_a_later_open_would_trust(tmp_path, sc
 
 def test_a_build_cut_off_before_its_end_is_not_taken_for_a_pyramid(tmp_path, scan_png):
     """A program killed while tiling leaves its private folder, with tiles and even a description: never
-    read as the cache, and the next open builds the pyramid again beside it."""
+    read as the cache; the next open builds the pyramid again and removes it."""
     digest = image_digest(scan_png)
-    stale = tmp_path / "tiles" / f".{digest}.99999.1.partial"
+    stale = tmp_path / "tiles" / f".{digest}.{2 ** 22 + 7}.1.partial"      # above any process number in use
     (stale / "0").mkdir(parents=True)
     (stale / "0" / "0_0.jpg").write_bytes(b"\xff\xd8 half a tile")
     (stale / "pyramid.toml").write_text('format = 1\nwidth = 1\nheight = 1\ntile = 512\next = "jpg"\nlevels = []\n')
     assert cached_pyramid(scan_png, tmp_path) is None
     pyramid = build_pyramid(scan_png, tmp_path)
     assert pyramid.folder == tmp_path / "tiles" / digest and (pyramid.width, pyramid.height) == (W, H)
+    assert not stale.exists()
 
 
 def test_a_job_cancelled_while_it_builds_leaves_nothing(qtbot, tmp_path, scan_map, monkeypatch):
