@@ -158,18 +158,32 @@ class NewGameDialog(QDialog):
             self.variant_boxes[v.id] = box
         if not offer.variants:
             self.variants_layout.addWidget(QLabel("This scenario has no variants"))
+        from engine.computer import has_baseline
+
+        # rules no computer player knows (the TCS): the sides are the player's, never "the computer" shown chosen
+        # from the last game and then refused once the game has started
+        playable = has_baseline(offer.ruleset) if offer.ruleset else True
         for s in offer.sides:
             combo = QComboBox()
             combo.setObjectName(f"side-{s.id}")
             for key, text in PLAYED_BY:
+                if key == COMPUTER and not playable and s.fixed != COMPUTER:
+                    continue
                 combo.addItem(text, key)
-            who = s.fixed or (COMPUTER if s.id in self._computer_default else ME)
+            who = s.fixed or (COMPUTER if s.id in self._computer_default and playable else ME)
             combo.setCurrentIndex(combo.findData(who))
+            if not playable and not s.fixed:
+                combo.setEnabled(False)
+                combo.setToolTip("There is no computer player for these rules yet: you play every side.")
             if s.fixed:
                 combo.setEnabled(False)
                 combo.setToolTip("the rules play the defenders here" if s.fixed == COMPUTER else "always the player")
             self.sides_layout.addRow(f"{s.name}:", combo)
             self.side_boxes[s.id] = combo
+        if not playable:
+            note = QLabel("There is no computer player for these rules yet: you play every side.")
+            note.setObjectName("no-computer-player")
+            self.sides_layout.addRow(note)
         self._fill_levels(offer)
         self._show_problem("")
         return True

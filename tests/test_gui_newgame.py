@@ -118,3 +118,20 @@ def test_the_skirmish_window_offers_its_variants_and_who_plays_each_side(qtbot, 
     assert again.session.game.hash() == game.hash() and again.session.rules.scenario.attacker_troops == "militia"
     dlg = again.new_game_dialog()                  # the next new game offers the variants of this one, ticked
     assert dlg.variant_boxes["militia"].isChecked() and not dlg.variant_boxes["player-cards"].isChecked()
+
+
+def test_rules_no_computer_player_knows_never_show_a_side_as_the_computers(qtbot):
+    # the last game had the computer play the Soviets: Black Wednesday (the TCS) has no computer player, so its
+    # Soviets are the player's and cannot be handed to the computer (they were shown as the computer's, and the
+    # game then said so only once started)
+    bw4 = ROOT / "scenarios" / "black-wednesday-4-melee-in-krasni-bor.toml"
+    dlg = NewGameDialog(bw4, computer={"soviet"})
+    qtbot.addWidget(dlg)
+    assert {s: c.currentData() for s, c in dlg.side_boxes.items()} == {"soviet": ME, "axis": ME}
+    assert all(c.findData(COMPUTER) < 0 and not c.isEnabled() for c in dlg.side_boxes.values())
+    assert "no computer player" in dlg.findChild(type(dlg.scenario_label), "no-computer-player").text()
+    assert dlg.choice().computer == frozenset()
+    dlg.set_scenario(CAMPAIGN)                        # rules the computer knows: offered again, the default kept
+    assert {s: c.currentData() for s, c in dlg.side_boxes.items()} == {"german": ME, "soviet": COMPUTER}
+    shown = [dlg.sides_layout.itemAt(i).widget() for i in range(dlg.sides_layout.count())]
+    assert "no-computer-player" not in [w.objectName() for w in shown if w is not None]
