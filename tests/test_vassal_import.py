@@ -675,3 +675,13 @@ def test_what_many_pieces_lack_is_one_line_naming_them(tmp_path):
     lines = [x for x in import_module(path, tmp_path / "out").lines if "rotat" in x]
     assert lines == ["- 12 pieces: rotation (a 'rotate' trait) is not imported; drawn unrotated ('Gun 0', 'Gun 1', "
                      "'Gun 2', 'Gun 3', 'Gun 4', 'Gun 5', 'Gun 6', 'Gun 7' and 4 more)"], lines
+
+
+def test_svg_text_in_a_font_this_machine_lacks_is_drawn_in_one_it_has():
+    from engine.importers.vassal import svgdraw
+
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="60" height="30"><rect width="60" height="30" fill="white"/>'
+           b'<text x="4" y="22" style="font-size:20px;font-family:No Such Font Condensed;fill:black">888</text></svg>')
+    im = svgdraw.draw(svg).convert("L")
+    dark = sum(1 for x in range(60) for y in range(30) if im.getpixel((x, y)) < 100)
+    assert dark > 60          # three figures' strokes (with no fallback resvg draws no text at all: 0)

@@ -92,6 +92,26 @@ def inline(data: bytes, library: Library) -> str:
     return text[:m.end()] + block + text[m.end():]
 
 
+SANS = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, 'Nimbus Sans', sans-serif"
+SERIF = "'DejaVu Serif', 'Liberation Serif', 'Times New Roman', Times, 'Nimbus Roman', serif"
+_FAMILY_STYLE = re.compile(r"(font-family\s*:\s*)([^;\"'}]+(?:'[^']*'[^;\"}]*)*)")
+_FAMILY_ATTR = re.compile(r'(font-family\s*=\s*")([^"]*)(")')
+
+
+def _fallback(families: str) -> str:
+    """A font family list that ends in fonts found on most systems, serif or not as the first one asks: a
+    module names the fonts of its author's machine (Batik then uses Java's own), and resvg draws no text
+    at all in a family it cannot find."""
+    low = families.lower()
+    serif = any(w in low for w in ("roman", "serif", "times", "georgia", "garamond")) and "sans" not in low
+    return f"{families.strip()}, {SERIF if serif else SANS}"
+
+
+def with_fallback_fonts(text: str) -> str:
+    text = _FAMILY_STYLE.sub(lambda m: m.group(1) + _fallback(m.group(2)), text)
+    return _FAMILY_ATTR.sub(lambda m: m.group(1) + _fallback(m.group(2)).replace('"', "'") + m.group(3), text)
+
+
 def draw(data: bytes, library: Library | None = None, max_pixels: int = MAX_SVG_PIXELS) -> Image.Image:
     """An SVG image drawn at its own size as RGBA; SvgError when it cannot be."""
     if len(data) > MAX_SVG_BYTES:
@@ -101,6 +121,7 @@ def draw(data: bytes, library: Library | None = None, max_pixels: int = MAX_SVG_
     except ImportError:
         raise SvgError("the SVG renderer (the resvg-py package) is not installed") from None
     text = inline(data, library) if library is not None else data.decode("utf-8", "replace")
+    text = with_fallback_fonts(text)
     size = _declared_size(text)
     if size is not None and size[0] * size[1] > max_pixels:
         raise SvgError(f"{size[0]:,.0f} x {size[1]:,.0f} pixels (at most {max_pixels:,})")
