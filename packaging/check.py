@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 MIN_COLOURS = 500          # a map and its counters: thousands; an empty or error window: a few dozen
@@ -91,8 +92,34 @@ class Checker:
         self.expect(p.returncode == 0 and summary.get("games") == 4,
                     "a balance run in two worker processes through the engine's command line",
                     (p.stdout + p.stderr)[-400:])
+        # a VASSAL module with an SVG counter: the SVG renderer (resvg, a declared dependency) is carried and draws
+        mod = self.work / "svg.vmod"
+        with zipfile.ZipFile(mod, "w") as z:
+            z.writestr("buildFile.xml", SVG_MODULE)
+            z.writestr("images/u.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'
+                                       '<rect width="40" height="40" fill="#2850c8"/></svg>')
+        p = self.run("engine", "import", "vassal", str(mod), str(self.work / "svg-import"), "--json")
+        try:
+            result = json.loads(p.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            result = {}
+        face = self.work / "svg-import" / "counters" / "unit-front.png"
+        self.expect(p.returncode == 0 and result.get("svg_drawn") == 1 and face.is_file()
+                    and colours(face)[2] == 1, "a VASSAL module's SVG counter drawn through the engine's command line",
+                    (p.stdout + p.stderr)[-400:])
         print(f"{len(self.failed)} check(s) failed" if self.failed else "all checks passed")
         return 1 if self.failed else 0
+
+
+SVG_MODULE = (
+    '<VASSAL.build.GameModule name="SVG" version="1"><VASSAL.build.module.PieceWindow name="P">'
+    '<VASSAL.build.widget.ListWidget entryName="U"><VASSAL.build.widget.PieceSlot entryName="Unit" gpid="1">'
+    '+/null/piece;;;u.svg;Unit/null;0;0;1;0</VASSAL.build.widget.PieceSlot></VASSAL.build.widget.ListWidget>'
+    '</VASSAL.build.module.PieceWindow><VASSAL.build.module.Map mapName="M"><VASSAL.build.module.map.BoardPicker>'
+    '<VASSAL.build.module.map.boardPicker.Board name="B" width="400" height="300" reversible="false">'
+    '<VASSAL.build.module.map.boardPicker.board.HexGrid dx="55" dy="64" x0="30" y0="32"/>'
+    '</VASSAL.build.module.map.boardPicker.Board></VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>'
+    '</VASSAL.build.GameModule>')
 
 
 def clean_env(home: Path) -> dict:

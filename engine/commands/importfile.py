@@ -29,6 +29,7 @@ def run(args) -> int:
         print(json.dumps({"maps": [str(p) for p in result.maps], "scenarios": [str(p) for p in result.scenarios],
                           "manifest": str(result.manifest) if result.manifest else None,
                           "report": str(result.report), "counters": result.counters, "units": result.units,
+                          "svg_drawn": result.svg_drawn,
                           "max_error_px": round(result.max_error_px, 3)}))
     else:
         print("\n".join(result.lines))
