@@ -17,7 +17,10 @@ def side_to_act(rules, state) -> str | None:
     """The side whose decision the game waits for (a pending choice's side first); None when over."""
     if rules.is_over(state):
         return None
-    return _bot_module(rules).side_to_act(state)
+    mod = _bot_module(rules)
+    if hasattr(mod, "side_to_act_in"):          # a ruleset whose state does not say it alone (the TCS)
+        return mod.side_to_act_in(rules, state)
+    return mod.side_to_act(state)
 
 
 # The strong player of each ruleset that has one: a module with ``STRONG_OPTIONS`` (option name -> type) and
@@ -27,6 +30,7 @@ STRONG_PLAYERS = {
     "demyansk": "engine.players.strong",
     "classic": "engine.players.classic_strong",
     "scw": "engine.players.scw_strong",
+    "tcs": "engine.players.tcs_player",
 }
 
 

@@ -35,6 +35,9 @@ def register(subparsers) -> None:
                    help="play the scenario's variant X (repeat for more)")
     p.add_argument("--jobs", type=int, default=0,
                    help="worker processes (default: one per core, at most one per game)")
+    p.add_argument("--charts", metavar="FILE",
+                   help="the owner's chart book (TOML): the printed values it holds answer the games' questions "
+                        "first (the players answer a cell it lacks)")
     p.add_argument("--records", metavar="FILE", help="append one JSON line per game to FILE as it ends")
     p.add_argument("--summarise", metavar="FILE", help="play nothing: report on the games recorded in FILE (written "
                                                        "by --records, one run or several)")
@@ -84,9 +87,12 @@ def _worker_dies_with_parent() -> None:
 def _one(job):
     from ..players.match import play_game
 
-    scenario, seed, players, *more = job          # (scenario, seed, players) or with the variants after them
+    scenario, seed, players, *more = job          # (scenario, seed, players), or with the variants and book after
     variants = tuple(more[0]) if more else ()
+    charts = more[1] if len(more) > 1 else None
     try:
+        if charts:
+            return play_game(scenario, seed, players, variants, charts)
         return play_game(scenario, seed, players, *((variants,) if variants else ()))
     except SandtableError as e:     # said with the game it comes from, and picklable from a worker process
         who = ", ".join(f"{side} {name}" for side, name in players.items())
@@ -103,6 +109,11 @@ def run(args) -> int:
     pairings = _pairings(args)
     variants = tuple(args.variant or ())
     rules = load_rules(args.scenario, variants)
+    charts = getattr(args, "charts", None)
+    if charts:
+        from ..charts import keeper_for
+
+        keeper_for(rules, charts)               # BadFile now, naming the file, rather than in every game
     known = players_for(rules.name)
     missing = sorted({p for pair in pairings for p in pair} - set(known))
     if missing:
@@ -112,7 +123,7 @@ def run(args) -> int:
     sides = rules_sides(rules)
     jobs_wanted = args.jobs or min(os.cpu_count() or 1, args.games)
     for pairing in pairings:
-        jobs = [(args.scenario, seed, players, variants)
+        jobs = [(args.scenario, seed, players, variants, charts) if charts else (args.scenario, seed, players, variants)
                 for seed, players in pairing_games(pairing, sides, args.games, args.seed)]
         results = []
         t0 = time.perf_counter()

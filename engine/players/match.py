@@ -70,19 +70,31 @@ def _read(st, name: str):
     return st.get(name) if isinstance(st, dict) else getattr(st, name, None)
 
 
-def play_game(scenario: str, seed: int, players: dict, variants: tuple[str, ...] = ()) -> GameResult:
-    """Play one game of ``scenario`` (with its ``variants``) with ``players`` (side -> player name) to its end."""
+def play_game(scenario: str, seed: int, players: dict, variants: tuple[str, ...] = (),
+              charts: str | None = None) -> GameResult:
+    """Play one game of ``scenario`` (with its ``variants``) with ``players`` (side -> player name) to its end;
+    ``charts``, the path of an owner's chart book, answers first the printed values it holds (the players answer a
+    cell it lacks)."""
     from ..computer import side_to_act
     from ..scenario.newgame import new_game
 
     game = new_game(scenario, seed, tuple(variants))
     rules = game.rules
+    keeper = None
+    if charts:
+        from ..charts import keeper_for
+
+        keeper = keeper_for(rules, charts)
     choosers = {side: player_for(name, rules, side, seed)[0] for side, name in players.items()}
     phase_seconds: dict = {name: [] for name in players.values()}
     t0 = time.perf_counter()
     current, started = None, 0.0
     n = 0
     while not game.is_over():
+        if keeper is not None:
+            keeper.play_known(game)
+            if game.is_over():
+                break
         if n >= MAX_ACTIONS:
             raise SandtableError(f"{scenario} seed {seed}: no end after {MAX_ACTIONS} actions")
         st = game.state
