@@ -146,9 +146,30 @@ def test_stopping_a_balance_run_stops_its_worker_processes():
 
 
 def test_balance_names_the_players_a_ruleset_does_not_have(capsys):
-    leros = str(ROOT / "scenarios" / "leros-1-curtain-rises.toml")
-    assert main(["balance", leros, "--games", "2", "--bots", "baseline,strong"]) == 1
+    free = str(ROOT / "scenarios" / "free-demo.toml")
+    assert main(["balance", free, "--games", "2", "--bots", "random,strong"]) == 1
     err = capsys.readouterr().err
-    assert "--bots: baseline: the tcs rules have no baseline player (players: random)" in err
-    assert "--bots: strong: the tcs rules have no strong player (players: random)" in err
+    assert "--bots: strong: the free rules have no strong player (players: baseline, random)" in err
     assert "Traceback" not in err
+
+
+def test_balance_plays_leros_3_with_the_tcs_players_and_the_owners_book(capsys, tmp_path):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from leros_book import write_book
+
+    book = write_book(tmp_path)                     # the TEST book (made-up values), as an owner's would be
+    leros = str(ROOT / "scenarios" / "leros-3-night-melee.toml")
+    assert main(["balance", leros, "--games", "2", "--pairing", "strong-baseline", "--jobs", "1", "--charts",
+                 str(book), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert out["games"] == 2 and out["pairing"] == "strong-baseline"
+    assert out["players"]["strong"]["games"] == 2 and "strong_phase_seconds" in out
+
+
+def test_balance_refuses_a_missing_chart_book_naming_it(capsys, tmp_path):
+    leros = str(ROOT / "scenarios" / "leros-3-night-melee.toml")
+    assert main(["balance", leros, "--games", "1", "--charts", str(tmp_path / "none.toml")]) == 1
+    err = capsys.readouterr().err
+    assert "none.toml" in err and "there is no such chart file" in err and "Traceback" not in err

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"
 RIVER = ROOT / "scenarios" / "classic-river-crossing.toml"
 TCS = ROOT / "scenarios" / "tcs-test.toml"
+FREE = ROOT / "scenarios" / "free-demo.toml"
 
 
 @pytest.fixture
@@ -45,7 +46,10 @@ def test_new_game_offers_the_strong_player_where_it_knows_the_rules(qtbot):
     river = NewGameDialog(RIVER, computer={"red"})                # the classic rules have a strong player too
     qtbot.addWidget(river)
     assert [river.level_box.itemData(i) for i in range(river.level_box.count())] == ["baseline", "strong"]
-    other = NewGameDialog(TCS)                                     # the TCS rules have none
+    tcs = NewGameDialog(TCS, computer={"red"})                    # the TCS has one (Black Wednesday, Leros)
+    qtbot.addWidget(tcs)
+    assert [tcs.level_box.itemData(i) for i in range(tcs.level_box.count())] == ["baseline", "strong"]
+    other = NewGameDialog(FREE)                                    # the free table has none
     qtbot.addWidget(other)
     assert [other.level_box.itemData(i) for i in range(other.level_box.count())] == ["baseline"]
     assert not other.level_box.isEnabled() and other.choice().bot == "baseline" and other.choice().options == ()
