@@ -120,11 +120,17 @@ def test_the_skirmish_window_offers_its_variants_and_who_plays_each_side(qtbot, 
     assert dlg.variant_boxes["militia"].isChecked() and not dlg.variant_boxes["player-cards"].isChecked()
 
 
-def test_rules_no_computer_player_knows_never_show_a_side_as_the_computers(qtbot):
-    # the last game had the computer play the Soviets: Black Wednesday (the TCS) has no computer player, so its
-    # Soviets are the player's and cannot be handed to the computer (they were shown as the computer's, and the
-    # game then said so only once started)
+def test_rules_no_computer_player_knows_never_show_a_side_as_the_computers(qtbot, monkeypatch):
+    # the last game had the computer play the Soviets: rules no computer player knows offer every side to the player
+    # alone (a side was shown as the computer's, and the game then said so only once started)
+    import engine.computer
+
     bw4 = ROOT / "scenarios" / "black-wednesday-4-melee-in-krasni-bor.toml"
+    known = NewGameDialog(bw4, computer={"soviet"})      # Black Wednesday (the TCS) has its computer players now
+    qtbot.addWidget(known)
+    assert {s: c.currentData() for s, c in known.side_boxes.items()} == {"soviet": COMPUTER, "axis": ME}
+    assert known.choice().computer == frozenset({"soviet"})
+    monkeypatch.setattr(engine.computer, "has_baseline", lambda ruleset: ruleset != "tcs")   # rules it does not know
     dlg = NewGameDialog(bw4, computer={"soviet"})
     qtbot.addWidget(dlg)
     assert {s: c.currentData() for s, c in dlg.side_boxes.items()} == {"soviet": ME, "axis": ME}

@@ -214,3 +214,21 @@ def test_a_strong_strong_game_of_leros_3_plays_to_its_end_and_replays_to_the_sam
     for text in g.actions_text():
         again.play(text)
     assert again.hash() == g.hash()
+
+
+def test_play_runs_leros_3_headless_with_the_strong_and_baseline_players_and_the_save_validates(tmp_path, capsys):
+    import json
+
+    from engine.cli import main
+    from leros_book import write_book
+
+    book = write_book(tmp_path)
+    save = tmp_path / "leros3.toml"
+    assert main(["play", str(LEROS3), "--bot", "german=strong,british=baseline", "--charts", str(book),
+                 "--seed", "3", "--save", str(save), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["over"] and out["players"] == {"german": "strong", "british": "baseline"}
+    assert main(["validate", str(save)]) == 0
+    assert "ok" in capsys.readouterr().out
+    assert main(["play", str(LEROS3), "--bot", "german"]) == 1      # every side needs a player
+    assert "headless TCS play needs a player for every side" in capsys.readouterr().err
