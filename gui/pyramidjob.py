@@ -1,8 +1,8 @@
 """Build (or find) a map image's tile pyramid in a background thread and report to the GUI.
 
-A scan not in the cache shows first as a low-resolution picture of the whole
-sheet (``preview``), made before any tile is cut; the pyramid replaces it when
-it is complete.
+A JPEG scan not in the cache shows first from a partial pyramid of its coarse
+levels (``preview``), cut from the scan read small before the full decode; the
+whole pyramid replaces it when it is complete.
 """
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QImage
 
 from .tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
 from .userfolders import cache_root
 
 
 class PyramidJob(QObject):
-    """One image's pyramid: ``preview(QImage)`` (unless cached), ``progress(fraction)``, then
+    """One image's pyramid: ``preview(partial pyramid)`` (a JPEG not cached), ``progress(fraction)``, then
     ``ready(pyramid)`` or ``failed(message)``."""
 
     preview = Signal(object)
@@ -35,7 +34,7 @@ class PyramidJob(QObject):
         self.root = root or cache_root()
         self.pyramid: Pyramid | None = None
         self.error: str | None = None
-        self.first_view: QImage | None = None
+        self.first_view: Pyramid | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"tiles {self.image.name}", daemon=True)
         self._built.connect(self._deliver)
@@ -66,20 +65,17 @@ class PyramidJob(QObject):
         self.error = message
         self.failed.emit(message)
 
-    def _deliver_preview(self, image: QImage) -> None:
+    def _deliver_preview(self, partial: Pyramid) -> None:
         if self.pyramid is None and not self._stop.is_set():
-            self.first_view = image
-            self.preview.emit(image)
+            self.first_view = partial
+            self.preview.emit(partial)
 
-    def _preview(self, small) -> None:
-        """The low-resolution whole scan (a Pillow image, made in this thread), handed to the GUI as a QImage."""
+    def _preview(self, partial: Pyramid) -> None:
+        """The coarse levels are on disk (in this thread): hand them to the GUI."""
         if self._stop.is_set():
             return
-        fmt = QImage.Format_RGBA8888 if small.mode == "RGBA" else QImage.Format_RGB888
-        data = small.tobytes()
-        image = QImage(data, small.width, small.height, small.width * len(small.mode), fmt).copy()
         try:
-            self._previewed.emit(image)
+            self._previewed.emit(partial)
         except RuntimeError:        # the job was deleted with its window while the thread ran: stop quietly
             self._stop.set()
 

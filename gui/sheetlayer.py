@@ -4,8 +4,9 @@ Tiles are read from disk between the GUI's events, newest request first
 (``gui.idlework``), and kept as pixmaps in a least-recently-used cache shared
 by every sheet.  A tile
 that is not in memory yet is drawn from the nearest coarser level that is, so
-zooming and panning never wait for the disk.  Until the pyramid is built, a
-low-resolution picture of the whole sheet stands in for it (its first view).
+zooming and panning never wait for the disk.  Until the pyramid is built, its
+coarse levels stand in for it (its first view: a partial pyramid), blurred
+when zoomed in past them.
 """
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ class SheetLayer(QObject):
         self.store = store
         self.label = label
         self.pyramid: Pyramid | None = None
-        self.preview: QPixmap | None = None     # the whole sheet small, shown until the pyramid is ready
+        self.preview: Pyramid | None = None     # the coarse levels only, shown until the pyramid is ready
         self.progress = 0.0
         self.error = ""
         self.last_level: int | None = None
@@ -117,21 +118,29 @@ class SheetLayer(QObject):
     def scene_rect(self) -> QRectF:
         return self.to_scene.mapRect(self.rect())
 
-    def set_preview(self, image: QImage) -> None:
-        """Show the whole sheet from a low-resolution picture while its pyramid is built."""
-        if self.pyramid is None and not image.isNull():
-            self.preview = QPixmap.fromImage(screen_format(image))
+    def set_preview(self, partial: Pyramid) -> None:
+        """Show the sheet from a partial pyramid (its coarse levels) while the whole one is built."""
+        if self.pyramid is None:
+            self.preview = partial
+            self._load_top(partial)
             self.changed.emit(self.rect())
 
     def set_pyramid(self, pyramid: Pyramid) -> None:
         self.pyramid = pyramid
         self.preview = None
+        self._load_top(pyramid)
+        self.changed.emit(self.rect())
+
+    def shown(self) -> Pyramid | None:
+        """The pyramid painted: the whole one, or the partial one of the first view, or None."""
+        return self.pyramid or self.preview
+
+    def _load_top(self, pyramid: Pyramid) -> None:
         top = len(pyramid.levels) - 1
         lv = pyramid.levels[top]
         for row in range(lv.rows):
             for col in range(lv.cols):
-                self.store.load_now(self._key(top, col, row), str(pyramid.tile_path(top, col, row)))
-        self.changed.emit(self.rect())
+                self.store.load_now((str(pyramid.folder), top, col, row), str(pyramid.tile_path(top, col, row)))
 
     def set_progress(self, fraction: float) -> None:
         self.progress = fraction
@@ -142,11 +151,12 @@ class SheetLayer(QObject):
         self.changed.emit(self.rect())
 
     def _key(self, level: int, col: int, row: int) -> tuple:
-        return (str(self.pyramid.folder), level, col, row)
+        return (str(self.shown().folder), level, col, row)
 
     def _tile_arrived(self, key) -> None:
-        if self.pyramid is not None and key[0] == str(self.pyramid.folder):
-            t = self.pyramid.tile << key[1]
+        p = self.shown()
+        if p is not None and key[0] == str(p.folder):
+            t = p.tile << key[1]
             self.changed.emit(QRectF(key[2] * t, key[3] * t, t, t))
 
     def paint(self, painter: QPainter, scene_rect: QRectF, fast: bool = False) -> None:
@@ -157,17 +167,12 @@ class SheetLayer(QObject):
             return
         painter.save()
         painter.setTransform(self.to_scene, True)
-        if self.pyramid is None and self.preview is not None:
-            painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
-            fx, fy = self.preview.width() / self.width, self.preview.height() / self.height
-            src = QRectF(exposed.left() * fx, exposed.top() * fy, exposed.width() * fx, exposed.height() * fy)
-            painter.drawPixmap(exposed, self.preview, src)
-        elif self.pyramid is None:
+        if self.shown() is None:
             self._paint_placeholder(painter, exposed)
         else:
             t = QTransform(painter.worldTransform())  # a copy: the painter's own changes below
             scale = (abs(t.m11() * t.m22() - t.m12() * t.m21())) ** 0.5
-            level = self.pyramid.level_for(scale * self.dpr)
+            level = self.shown().level_for(scale * self.dpr)
             self.last_level = level
             painter.setRenderHint(QPainter.Antialiasing, False)
             painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
@@ -182,8 +187,8 @@ class SheetLayer(QObject):
 
     def visible_tiles(self, exposed: QRectF, level: int) -> list[tuple[int, int]]:
         """``(col, row)`` of the tiles of a level that meet a rectangle (level-0 pixels)."""
-        lv = self.pyramid.levels[level]
-        t = self.pyramid.tile << level
+        lv = self.shown().levels[level]
+        t = self.shown().tile << level
         c0 = max(0, int(exposed.left() // t))
         c1 = min(lv.cols - 1, int(math.ceil(exposed.right() / t)) - 1)
         r0 = max(0, int(exposed.top() // t))
@@ -191,7 +196,7 @@ class SheetLayer(QObject):
         return [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
 
     def _paint_level(self, painter: QPainter, exposed: QRectF, level: int, to_device: QTransform | None) -> None:
-        p = self.pyramid
+        p = self.shown()
         k = 1 << level
         t = p.tile
         lv = p.levels[level]
@@ -209,7 +214,7 @@ class SheetLayer(QObject):
 
     def _paint_coarser(self, painter: QPainter, target: QRectF, level: int, to_device: QTransform | None) -> None:
         """Fill ``target`` from the nearest coarser level in memory."""
-        p = self.pyramid
+        p = self.shown()
         t = p.tile
         for up in range(level + 1, len(p.levels)):
             k = 1 << up

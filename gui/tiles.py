@@ -10,9 +10,10 @@ folder is either whole or absent.  No Qt here: this runs in a worker thread.
 
 Two builders make the same pyramid.  libvips (``pyvips``, whose binary wheel
 carries the library) decodes the scan once, streaming, on every core, and
-writes every level's tiles as the rows go by; a JPEG's low-resolution preview
-comes from its decoder's shrink-on-load (1/8 scale) in a fraction of a full
-decode.  Pillow's builder (``gui.imagebands``) is the fallback where libvips
+writes every level's tiles as the rows go by.  A JPEG is first read at 1/8 of
+its size by its decoder's shrink-on-load, in a fraction of a full decode, and
+that picture cut into the pyramid's coarse levels (level 3 and up) at once: a
+partial pyramid (``Pyramid.first``), shown while the fine levels are built.  Pillow's builder (``gui.imagebands``) is the fallback where libvips
 cannot be loaded, and ``SANDTABLE_TILER=pillow`` chooses it.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ PYRAMID_FORMAT = 1
 JPEG_QUALITY = 88
 HASH_CHUNK = 1 << 20
 HASH_SAMPLES = 32          # chunks read from a big image's body for its cache key (besides its head and tail)
-PREVIEW_PX = 2048          # the longer side of the low-resolution first view
+PREVIEW_LEVEL = 3          # the finest level of the first view: a JPEG's decoder reads it at 1/8 of the size
 
 # A scanned map is legitimately far larger than Pillow's default guard against
 # decompression bombs (about 89 megapixels).  Map images are allowed up to one
@@ -76,6 +77,7 @@ class Pyramid:
     tile: int
     ext: str
     levels: tuple[Level, ...]
+    first: int = 0            # the finest level on disk: above 0 in a first view, while the rest is built
 
     def tile_path(self, level: int, col: int, row: int) -> Path:
         return self.folder / str(level) / f"{col}_{row}.{self.ext}"
@@ -87,7 +89,7 @@ class Pyramid:
         while k + 1 < len(self.levels) and scale * 2 <= 1.0 + 1e-9:
             scale *= 2
             k += 1
-        return k
+        return max(k, self.first)
 
     @classmethod
     def load(cls, folder: Path) -> "Pyramid | None":
@@ -193,6 +195,7 @@ def _vips():
             import pyvips
 
             pyvips.cache_set_max(0)          # nothing is asked twice: keep no operation cache
+            _few_arenas()
             _VIPS.append(pyvips)
         except Exception:                    # not installed, or its library missing or broken: Pillow's builder
             _VIPS.append(None)
@@ -202,12 +205,13 @@ def _vips():
 def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
                   progress: Callable[[float], None] | None = None,
                   cancelled: Callable[[], bool] = lambda: False,
-                  preview: Callable[[Image.Image], None] | None = None,
+                  preview: Callable[["Pyramid"], None] | None = None,
                   engine: str | None = None) -> Pyramid:
     """The pyramid of an image: from the cache, or built now (streaming, band by band).
 
-    ``preview(image)`` is called first, before any tile is cut, with a low-resolution RGB (or RGBA)
-    image of the whole scan at most ``PREVIEW_PX`` on its longer side; never for a cached pyramid.
+    ``preview(pyramid)`` is called first, for a JPEG, with a partial pyramid of the coarse levels only
+    (``first`` above 0), made from the scan read small; never for a cached pyramid.  Its tiles are in
+    the build's private folder and go with it when the whole pyramid is in place.
     """
     digest = image_digest(image)
     final = Path(cache_root) / "tiles" / digest
@@ -227,10 +231,11 @@ def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
                 _vips_levels(Path(image), work, levels, ext, progress, cancelled, preview)
             else:
                 if preview is not None and im.format == "JPEG":   # Pillow shrinks only a JPEG on load
-                    preview(_pillow_preview(Path(image)))
+                    preview(_first_view(_pillow_small(Path(image), levels), work, levels, ext, cancelled))
                     if cancelled():
                         raise BuildCancelled()
                 _write_levels(im, work, levels, ext, progress, cancelled)
+            shutil.rmtree(work / "preview", ignore_errors=True)
         doc = {"format": PYRAMID_FORMAT, "width": levels[0].width, "height": levels[0].height, "tile": TILE,
                "ext": ext, "levels": [[lv.width, lv.height, lv.cols, lv.rows] for lv in levels]}
         atomic_write_text(work / "pyramid.toml", dumps_toml(doc))
@@ -266,13 +271,33 @@ def _remove_abandoned(folder: Path, digest: str) -> None:
             pass
 
 
-def _pillow_preview(path: Path) -> Image.Image:
-    """The whole scan small, with Pillow: a JPEG through its decoder's draft mode (1/8 scale)."""
+def _preview_level(levels) -> int:
+    return min(PREVIEW_LEVEL, len(levels) - 1)
+
+
+def _pillow_small(path: Path, levels) -> Image.Image:
+    """The whole scan at the size of the first view's finest level, with Pillow: a JPEG through its
+    decoder's draft mode (1/8 scale), then resized to the level's exact size."""
+    lv = levels[_preview_level(levels)]
     with Image.open(path) as im:
-        im.draft("RGB", (max(1, im.width // 8), max(1, im.height // 8)))
+        im.draft("RGB", (lv.width, lv.height))
         small = im.convert("RGBA" if "A" in im.getbands() or "transparency" in im.info else "RGB")
-    small.thumbnail((PREVIEW_PX, PREVIEW_PX))
-    return small
+    return small if small.size == (lv.width, lv.height) else small.resize((lv.width, lv.height), Image.BILINEAR)
+
+
+def _first_view(small: Image.Image, work: Path, levels, ext: str, cancelled) -> "Pyramid":
+    """Cut the scan read small into the pyramid's coarse levels in ``work/preview``: a partial pyramid."""
+    k = _preview_level(levels)
+    cut = work / "preview.cut"
+    _write_levels(small, cut, levels[k:], ext, None, cancelled)
+    if cancelled():
+        raise BuildCancelled()
+    folder = work / "preview"
+    folder.mkdir(parents=True)
+    for i in range(len(levels) - k):
+        os.replace(cut / str(i), folder / str(i + k))
+    shutil.rmtree(cut)
+    return Pyramid(folder, levels[0].width, levels[0].height, TILE, ext, tuple(levels), first=k)
 
 
 def _vips_open(vips, path: Path, **options):
@@ -287,6 +312,17 @@ def _vips_8bit(vips, im):
     if im.format != "uchar":
         im = im.cast("uchar")
     return im
+
+
+def _few_arenas() -> None:
+    """At most two glibc heaps for the threads (libvips's workers): otherwise each keeps its own and what one
+    frees is never used by the others, tens of megabytes more at the peak of a big scan's build."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt(-8, 2)      # M_ARENA_MAX
+    except (OSError, AttributeError):    # not glibc: nothing to do
+        pass
 
 
 def _give_back_memory() -> None:
@@ -306,7 +342,7 @@ def _shrinks_on_load(vips, path: Path) -> bool:
         loader = vips.Image.new_from_file(str(path)).get("vips-loader")
     except vips.Error:
         return False
-    return loader.startswith(("jpegload", "webpload", "heifload"))
+    return loader.startswith("jpegload")
 
 
 def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, preview) -> None:
@@ -314,14 +350,17 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
     vips = _vips()
     try:
         if preview is not None and _shrinks_on_load(vips, path):
-            small = _vips_8bit(vips, vips.Image.thumbnail(str(path), PREVIEW_PX, height=PREVIEW_PX, size="down",
+            lv = levels[_preview_level(levels)]
+            small = _vips_8bit(vips, vips.Image.thumbnail(str(path), lv.width, height=lv.height, size="force",
                                                           fail_on="truncated"))
             if small.bands in (1, 2):
                 small = small.colourspace("srgb")
             mode = "RGBA" if small.bands == 4 else "RGB"
-            preview(Image.frombuffer(mode, (small.width, small.height), small.write_to_memory(), "raw", mode, 0, 1))
+            small = Image.frombuffer(mode, (small.width, small.height), small.write_to_memory(), "raw", mode, 0, 1)
+            first = _first_view(small, work, levels, ext, cancelled)
             del small
             _give_back_memory()      # the decoder's buffers for the preview, before the full decode needs its own
+            preview(first)
             if cancelled():
                 raise BuildCancelled()
         im = _vips_open(vips, path)
@@ -336,7 +375,7 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
                 progress(min(1.0, state.percent / 100))
 
         im.signal_connect("eval", step)
-        work.mkdir(parents=True)
+        work.mkdir(parents=True, exist_ok=True)
         suffix = f".jpg[Q={JPEG_QUALITY}]" if ext == "jpg" else ".png[compression=1]"
         im.dzsave(str(work / "p"), tile_size=TILE, overlap=0, depth="onetile", suffix=suffix)
     except vips.Error as e:

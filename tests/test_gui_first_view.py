@@ -103,6 +103,12 @@ def test_the_whole_scan_is_shown_before_its_pyramid_is_built(qtbot, tmp_path, sc
     qtbot.waitUntil(lambda: bool(seen), timeout=60_000)
     kind, built, first = seen[0]
     assert kind == "preview" and not built and layer.pyramid is None and layer.preview is not None
+    # the first view is a pyramid of the coarse levels only, on disk in the build's private folder
+    partial = layer.preview
+    assert partial.first == min(tiles.PREVIEW_LEVEL, len(partial.levels) - 1) > 0
+    assert partial.level_for(1.0) == partial.first
+    assert all(partial.tile_path(k, 0, 0).is_file() for k in range(partial.first, len(partial.levels)))
+    assert not partial.tile_path(0, 0, 0).exists() and final not in partial.folder.parents
     # the first view is the scan itself, small (not the placeholder's flat paper and words)
     expected = scan_small(image)
     assert correlation(first, expected) > 0.9
