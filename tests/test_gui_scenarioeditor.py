@@ -380,3 +380,21 @@ def test_a_victory_area_written_as_a_comma_list_is_taken_and_a_bad_one_shows_an_
     assert editor.area_hexes("0606 ; 0706") is None
     said = editor.statusBar().currentMessage()
     assert "unexpected '; 0706'" in said and "'0606, 0706, 0607'" in said and "within 2 of B16.29" in said
+
+
+def test_a_victory_condition_with_an_area_that_does_not_read_is_not_saved(editor):
+    """Save condition with a wrong area says why and keeps the conditions as they were (the wrong one was added)."""
+    build_custom(editor)
+    v = editor.victory
+    before = editor.scenario.victory
+    v.c_id.setText("bad")
+    v.c_kind.setCurrentText("occupy")
+    v.c_side.setCurrentText("german")
+    v.c_area.setText("0606; 07x6")
+    click(button(v, "Save condition"))
+    assert editor.scenario.victory == before
+    said = editor.statusBar().currentMessage()
+    assert said.startswith("Victory condition bad not saved: '0606; 07x6'") and "'0606, 0706, 0607'" in said
+    v.c_area.setText("0606, 0706")                      # put right, it is saved
+    click(button(v, "Save condition"))
+    assert next(c for c in editor.scenario.victory.conditions if c.id == "bad").area == "0606, 0706"

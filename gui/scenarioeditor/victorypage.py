@@ -127,6 +127,12 @@ class VictoryPage(QWidget):
         if not c.id:
             self.window.say("A condition needs an id")
             return
+        if c.area and self.window.board is not None:     # an area that does not read is not kept (it was saved,
+            try:                                        # and the scenario then failed to load back)
+                E.area_hexes(self.window.board, c.area)
+            except ValueError as e:
+                self.window.say(f"Victory condition {c.id} not saved: {e}")
+                return
 
         def do(s):
             v = self._victory(s)
