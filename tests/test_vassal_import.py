@@ -685,3 +685,22 @@ def test_svg_text_in_a_font_this_machine_lacks_is_drawn_in_one_it_has():
     im = svgdraw.draw(svg).convert("L")
     dark = sum(1 for x in range(60) for y in range(30) if im.getpixel((x, y)) < 100)
     assert dark > 60          # three figures' strokes (with no fallback resvg draws no text at all: 0)
+
+
+def test_an_svg_board_is_drawn_to_the_sheets_image(tmp_path):
+    m = S.Module(boards=[("North", "board.svg", 900, 700, S.Grid(**GRID))])
+    images(m, 900, 700)
+    m.images["board.svg"] = (b'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="700">'
+                             b'<rect width="900" height="700" fill="#4f7d2c"/>'
+                             b'<rect x="0" y="0" width="450" height="350" fill="#c7901c"/></svg>')
+    path = tmp_path / "svgboard.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    board = load_map(result.maps[0])
+    (sheet,) = board.sheets
+    assert sheet.image.endswith(".png")
+    with Image.open(result.maps[0].parent / sheet.image) as im:
+        assert im.size == (900, 700)
+        assert im.convert("RGB").getpixel((10, 10)) == (0xC7, 0x90, 0x1C)
+        assert im.convert("RGB").getpixel((800, 600)) == (0x4F, 0x7D, 0x2C)
+    assert "Map 'Main Map', board 'North': its SVG image drawn, 900 x 700 pixels" in result.lines

@@ -36,6 +36,7 @@ from engine.maps.board import Board, Box
 from engine.maps.mapfile import MAX_HEXES, save_map
 
 from . import grid as G
+from . import svgdraw
 from .archive import IMAGE_FILE_LIMIT, METADATA_LIMIT, SAVE_LIMIT, Archive
 from .outdir import FolderTaken, check_outdir, check_same_module, publish, remove_stage, stage_beside
 from .buildfile import BoardSpec, MapSpec, read_metadata, read_module
@@ -316,9 +317,7 @@ class Importer:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: reversed (turned round) boards "
                                          f"are not imported")
                 continue
-            if b.image and b.image.lower().endswith(".svg"):
-                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: an SVG board image is not imported")
-                continue
+            svg = bool(b.image) and b.image.lower().endswith(".svg")
             if pb.width * pb.height > MAX_BOARD_PIXELS:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its image is {pb.width:,} x "
                                          f"{pb.height:,} pixels (at most {MAX_BOARD_PIXELS:,} pixels are shown)")
@@ -326,7 +325,7 @@ class Importer:
             sid = unique(slug(b.name, "board"), taken)
             image = None
             if b.image:
-                image = f"{slug(m.name, 'map')}-{sid}{Path(b.image).suffix.lower() or '.png'}"
+                image = f"{slug(m.name, 'map')}-{sid}{'.png' if svg else Path(b.image).suffix.lower() or '.png'}"
             col_at, row_at = col_start[pb.col], row_start[pb.row]
             origin = (col_at, row_at - (col_at // 2)) if orientation == "flat" else (col_at - (row_at // 2), row_at)
             try:
@@ -339,7 +338,16 @@ class Importer:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: pieces may also sit on hexsides or "
                                          f"corners in VASSAL; in Sandtable they sit in hexes")
             if image and image not in self.copied_images:
-                self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
+                if svg:
+                    why = self.draw_svg_board(self.arc.image_entry(b.image), pb, self.out / "maps" / image)
+                    if why:
+                        self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its SVG image {b.image!r} "
+                                                 f"cannot be drawn ({why})")
+                        continue
+                    self.report.append(f"Map {m.name!r}, board {b.name!r}: its SVG image drawn, "
+                                       f"{pb.width:,} x {pb.height:,} pixels")
+                else:
+                    self.arc.copy_to(self.arc.image_entry(b.image), self.out / "maps" / image)
                 self.copied_images.add(image)
             sheets.append(fit.sheet)
             self.hexes_left -= fit.sheet.numbering.cols * fit.sheet.numbering.rows
@@ -388,6 +396,23 @@ class Importer:
         mo.board, mo.path = board, path
         self.result.maps.append(path)
         return mo
+
+    def draw_svg_board(self, entry: str, pb: PlacedBoard, path: Path) -> str:
+        """Draw a board's SVG image to a PNG at ``path``; what went wrong, or "" when it is drawn."""
+        def source(name: str) -> bytes | None:
+            e = self.arc.image_entry(name.rsplit("/", 1)[-1])
+            try:
+                return self.arc.read(e, svgdraw.MAX_SVG_BYTES) if e else None
+            except BadFile:
+                return None
+        try:
+            img = svgdraw.draw(self.arc.read(entry, svgdraw.MAX_SVG_BYTES), svgdraw.Library(source))
+        except (svgdraw.SvgError, BadFile) as e:
+            return str(e)
+        if img.size != (pb.width, pb.height):
+            return f"drawn {img.width} x {img.height} pixels where its declared size is {pb.width} x {pb.height}"
+        img.save(path, "PNG", compress_level=1)
+        return ""
 
     # ------------------------------------------------------------ where a piece is
     def home_for(self, layouts: dict[str, Layout] | None) -> MapOut | None:
