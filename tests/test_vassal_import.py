@@ -704,3 +704,20 @@ def test_an_svg_board_is_drawn_to_the_sheets_image(tmp_path):
         assert im.convert("RGB").getpixel((10, 10)) == (0xC7, 0x90, 0x1C)
         assert im.convert("RGB").getpixel((800, 600)) == (0x4F, 0x7D, 0x2C)
     assert "Map 'Main Map', board 'North': its SVG image drawn, 900 x 700 pixels" in result.lines
+
+
+def test_a_reversed_board_keeps_its_pieces_on_the_hexes_vassal_names(tmp_path):
+    m = three_boards(tmp_path, layout="Main MapBoardPicker\tA\t0\t0\tB/rev\t1\t0")
+    x, y = centre(3, 4)
+    # on the reversed board B a board point (x, y) is at map point (900 + 900 - x, 700 - y)
+    text = S.save_text("Main Map", [piece("p1", "Turned", "Main Map", 900 + 900 - x, 700 - y)],
+                       layout="Main MapBoardPicker\tA\t0\t0\tB/rev\t1\t0")
+    m.setups = [("Rev", "rev.vsav")]
+    m.files = {"rev.vsav": S.save_file(text)}
+    path = tmp_path / "rev.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    assert [s.id for s in load_map(result.maps[0]).sheets] == ["a", "b"]
+    units, _ = units_of(next(p for p in result.scenarios if "rev" in p.name))
+    assert units == {"Turned": f"b-{label(3, 4)}"}
+    assert any("board 'B': reversed in VASSAL's layout" in x for x in result.lines)

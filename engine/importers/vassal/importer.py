@@ -313,10 +313,9 @@ class Importer:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its hexes are turned the other way "
                                          f"from the map's first board (one map has one orientation)")
                 continue
-            if pb.reversed:
-                self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: reversed (turned round) boards "
-                                         f"are not imported")
-                continue
+            if pb.reversed:      # VASSAL turns it round; its hexes keep their labels, so pieces find their hexes
+                self.report.append(f"Map {m.name!r}, board {b.name!r}: reversed in VASSAL's layout (turned round); "
+                                   f"shown the right way up, its pieces on the hexes VASSAL names")
             svg = bool(b.image) and b.image.lower().endswith(".svg")
             if pb.width * pb.height > MAX_BOARD_PIXELS:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: its image is {pb.width:,} x "
