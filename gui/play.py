@@ -382,9 +382,31 @@ class PlaySession(QObject):
             owners = entry.action.text().endswith("(owner's chart)")      # played for the owner, from their chart
             who = "[computer] " if self.by_computer(i - 1) and not owners else ""
             reason = getattr(self, "_reasons", {}).get(i)
-            why = f" ({reason[1]})" if reason and reason[0] == entry.action.text() else ""
-            lines.append(f"{i}. {who}{entry.action.text()}{why}" + (f" — {events}" if events else ""))
+            text = entry.action.text()
+            why = f" ({reason[1]})" if reason and reason[0] == text else ""
+            if who and self._secret_plans():
+                shown = self._shown(text)
+                if shown != text:             # the computer's written plan, hidden until revealed (its reason too)
+                    text, why, events = shown, " (its plan is secret until revealed)", ""
+            lines.append(f"{i}. {who}{text}{why}" + (f" — {events}" if events else ""))
         return lines
+
+    def _secret_plans(self) -> bool:
+        """Whether the computer plays a side whose written plans the rules keep secret (the TCS: Op Sheets)."""
+        return self.computer is not None and bool(self.computer.sides) and getattr(self.rules, "name", "") == "tcs"
+
+    def _shown(self, text: str) -> str:
+        from engine.rulesets.tcs.secrets import hidden_text
+
+        return hidden_text(self.state, text)
+
+    def sheet_hidden(self, sheet_id: str) -> bool:
+        """Whether an Op Sheet's objective and route are the computer's secret now (engine.rulesets.tcs.secrets)."""
+        if not self._secret_plans():
+            return False
+        from engine.rulesets.tcs.secrets import sheet_hidden
+
+        return sheet_hidden(self.state, sheet_id, set(self.computer.sides))
 
     def set_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
         """The sides the computer plays from now on, and with which player (none: the player plays every side)."""

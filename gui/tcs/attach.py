@@ -410,7 +410,9 @@ class TcsPlay:
             return
         st, rules = s.state, s.rules
         sid = self.sheets.current_sheet()
-        if sid and sid in st.sheets:
+        if sid and sid in st.sheets and getattr(s, "sheet_hidden", lambda _sid: False)(sid):
+            self.sheet_marks.show_sheet(None, None)          # the computer's sheet: its objective is its secret
+        elif sid and sid in st.sheets:
             objective, route = rules.op_sheet_geometry(st, sid)
             self.sheet_marks.show_sheet(objective, route, sid)
         else:
