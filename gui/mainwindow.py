@@ -566,6 +566,8 @@ class MainWindow(QMainWindow):
                 odds[b.defender] = o.label
         self.combat.show_game(battles, choices, odds)
         self.tray.show_units(s.scenario, s.off_map(), self._to_set_up())
+        sides = getattr(s.scenario, "sides", None) or {}
+        self.victory.side_names = {k: getattr(v, "name", k) for k, v in sides.items()}     # "Soviet holds it now"
         self.victory.show_standings(s.standing())
         if hasattr(self, "table_panel"):
             self.table_panel.show_session(s)

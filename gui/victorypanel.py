@@ -31,6 +31,7 @@ class VictoryDock(QDockWidget):
         self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
         self.standings: list = []
         self.note = ""
+        self.side_names: dict[str, str] = {}      # side id -> the scenario's name for it ("soviet" -> "Soviet")
         self.show_standings([])
 
     def show_standings(self, standings: list, note: str = "") -> None:
@@ -46,7 +47,7 @@ class VictoryDock(QDockWidget):
             ink = SIDE_INK.get(who, "#444444")
             rule = f" <span style='color:#666'>({escape(s.rule)})</span>" if s.rule else ""
             parts.append(f"<p style='margin-bottom:2px'><b>{escape(s.name)}</b>{rule}<br>"
-                         f"<b style='color:{ink}'>{escape(who)}</b> holds it now</p>")
+                         f"<b style='color:{ink}'>{escape(self.side_names.get(who, who))}</b> holds it now</p>")
             parts.append(f"<p style='margin-top:0'>{escape(s.summary)}</p>")
             rows = "".join(f"<tr><td>{escape(label)}</td><td align='right'><b>{escape(value)}</b></td></tr>"
                            for label, value in s.figures if label != "line")

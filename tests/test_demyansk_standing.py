@@ -75,7 +75,7 @@ def test_9_3_the_schedule_so_far_line_by_line():
     assert f["Soviet: infantry destroyed (1 each)"] == "1"
     assert f["Soviet: turns without a continuous front (1 each)"] == "2"
     assert f["German: units in or west of the front (2 each)"] == "4"       # g1 and pz both have a free line
-    assert s.leader == "german" and s.summary.startswith("German 4, Soviet 3: german leads by 1")
+    assert s.leader == "german" and s.summary.startswith("German 4, Soviet 3: German leads by 1")
     assert f["judged"] == "at the end of turn 10 (now turn 3)"
 
 

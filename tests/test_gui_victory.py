@@ -35,7 +35,9 @@ def test_scenario_i_shows_the_open_line_condition_as_it_stands(win):
     f = figures(win.victory, 0)
     assert f["pocket units on the map"] == dict(standing.figures)["pocket units on the map"]
     assert f["judged"] == "at the end of turn 10 (now turn 1)"
-    assert standing.summary in win.victory.text() and f"{standing.leader} holds it now" in win.victory.text()
+    assert standing.summary in win.victory.text()
+    assert f"{s.scenario.sides[standing.leader].name} holds it now" in win.victory.text()   # "Soviet", not "soviet"
+    assert "Soviet holds it now" in win.victory.text()
 
 
 def test_scenario_ii_points_follow_a_battle_and_its_undo(win, qtbot):

@@ -149,7 +149,7 @@ def points_standing(rules, st: State) -> Standing:
     figures += [(f"German: {k}", str(v)) for k, v in b["german"].items()]
     figures.append(("judged", _judged(rules, st)))
     sv, gv = b["soviet total"], b["german total"]
-    lead = "level" if out.winner is None else f"{out.winner} leads by {abs(gv - sv)}"
+    lead = "level" if out.winner is None else f"{out.winner.capitalize()} leads by {abs(gv - sv)}"
     return Standing("Victory points", "Demyansk 9.3", out.winner,
                     f"German {gv}, Soviet {sv}: {lead} (if the game ended now)", tuple(figures))
 
