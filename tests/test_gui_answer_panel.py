@@ -53,7 +53,7 @@ def test_a_long_range_of_numbers_is_typed_with_its_range_shown_and_return_enters
     qtbot.wait(10)
     assert dock.number.isVisible() and not dock.buttons and not dock.choices.isVisible()
     assert dock.number_hint.text() == "A whole number from 0 to 40; Return enters it."
-    assert in_view(dock, dock.answer_btn)
+    assert in_view(dock, dock.answer_btn) and in_view(dock, dock.number) and in_view(dock, dock.number_hint)
     assert dock.choice_texts() == [str(i) for i in range(41)]
     qtbot.keyClicks(dock.number, "17")
     qtbot.keyClick(dock.number, Qt.Key_Return)
@@ -82,6 +82,9 @@ def test_a_few_results_are_buttons_and_return_enters_the_one_clicked(dock, qtbot
     qtbot.mouseClick(b, Qt.LeftButton)
     qtbot.keyClick(b, Qt.Key_Return)
     assert dock.got == ["2S"]
+    dock.buttons[4].setFocus()                # the keyboard on a result (Tab): Return enters that one
+    qtbot.keyClick(dock.buttons[4], Qt.Key_Return)
+    assert dock.got == ["2S", "P"]
 
 
 def test_a_long_list_is_chosen_from_by_typing_and_return(dock, qtbot):

@@ -27,7 +27,8 @@ class ChartPromptDock(QDockWidget):
 
     A few results are buttons; a range of whole numbers is typed (the range shown, checked before it is
     entered); many other results are a list that typing picks from.  Return enters the result chosen, and the
-    "Enter this result" button stays in view under the scrolled working and choices, however long they are."""
+    "Enter this result" button (with a typed number's field and range) stays in view under the scrolled working
+    and choices, however long they are."""
 
     answered = Signal(object)
     COLUMNS = 4                 # result buttons a row
@@ -78,8 +79,6 @@ class ChartPromptDock(QDockWidget):
         lay.addWidget(self.working)
         lay.addWidget(QLabel("<i>The result printed in that cell:</i>"))
         lay.addWidget(self.grid_box)
-        lay.addWidget(self.number)
-        lay.addWidget(self.number_hint)
         lay.addWidget(self.pick)
         lay.addWidget(self.choices)
         lay.addWidget(self.note)
@@ -97,6 +96,8 @@ class ChartPromptDock(QDockWidget):
         column.addWidget(scroll, 1)
         foot = QVBoxLayout()
         foot.setContentsMargins(9, 2, 9, 6)
+        foot.addWidget(self.number_hint)    # a typed number and its range stay in view with the button
+        foot.addWidget(self.number)
         foot.addWidget(self.refusal)
         foot.addWidget(self.answer_btn)
         column.addLayout(foot)
@@ -115,6 +116,8 @@ class ChartPromptDock(QDockWidget):
     def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
         """Return (or Enter) enters the result chosen, wherever the keyboard is in the panel."""
         if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.prompt:
+            if obj in self.buttons and self.bounds is None:
+                obj.click()                     # the result the keyboard is on is the one entered
             self._answer_selected()
             return True
         return super().eventFilter(obj, event)
