@@ -62,3 +62,17 @@ def test_3_every_phase_has_its_line_of_guidance_from_the_tables():
         line = r.guidance(state_in(r, phase))
         assert line and "Next phase" in line, phase
     assert r.guidance(state_in(r, "german-movement")).startswith("German movement (3.4): drag units to move them")
+
+
+def test_3_1_a_reinforcement_phase_with_no_unit_due_says_so():
+    # Demyansk 3.1, 9.1: a German reinforcement arriving on turn 3; on turns 1 and 2 the line asked the player to
+    # drag in units due this turn when the tray held none due
+    r = rules([unit("i", "german", "4-4-6", "0202"), unit("r", "german", "3-4-7", arrives=3),
+               unit("s", "soviet", "4-4-4", "0304")])
+    early = r.guidance(state_in(r, "german-reinforcement", turn=2))
+    assert early.startswith("German reinforcements (3.1): no units are due this turn; Next phase when done.")
+    assert "Next phase: the German mechanized movement phase (3.2)" in early
+    due = r.guidance(state_in(r, "german-reinforcement", turn=3))
+    assert due.startswith("German reinforcements (3.1): drag the units due this turn from the tray onto the west")
+    assert r.guidance(state_in(r, "soviet-reinforcement", turn=3)).startswith(
+        "Soviet reinforcements (3.5): no units are due this turn")

@@ -67,6 +67,10 @@ def test_the_phase_line_says_what_demyansk_asks_and_where_next_phase_leads(demya
     line = demyansk.guide_label.text()
     assert line.startswith("German reinforcements (3.1)")
     assert line.endswith("Next phase: the German mechanized movement phase (3.2).")
+    demyansk.phase_bar.next_act.trigger()
+    demyansk.phase_bar.next_act.trigger()     # German combat: its line is the longest
+    line = demyansk.guide_label.text()
+    assert line.startswith("German combat (3.3, 6)") and line.endswith("the German movement phase (3.4).")
     demyansk.resize(900, 800)                 # narrower than the line: it wraps onto a second line, whole
     qtbot.wait(10)
     shown = demyansk.guide_label.shown_text()

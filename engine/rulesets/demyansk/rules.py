@@ -515,7 +515,15 @@ class DemyanskRules:
         line = self.tables.guidance.get(key, "")
         if st.over or st.pending or not line:
             return line
+        if st.phase.endswith("reinforcement") and not self._due_now(st):       # 3.1, 3.5: nothing to bring on
+            line = f"{line.partition(':')[0]}: no units are due this turn; Next phase when done"
         return f"{line}. Next phase: {self.after_end(st)}."
+
+    def _due_now(self, st: State) -> bool:
+        """Whether a unit of the phasing side is due to come on now (9.1: its turn of arrival reached)."""
+        side = GERMAN if st.phase.startswith("german") else SOVIET
+        return any(self.specs[uid].side == side and st.units[uid].status == DUE
+                   and (self.specs[uid].arrives or 0) <= st.turn for uid in self.order)
 
     def after_end(self, st: State) -> str:
         """What ending this phase leads to (3, the sequence of play), like ``the Soviet reinforcement phase (3.5)``."""
