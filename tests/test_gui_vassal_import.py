@@ -44,3 +44,29 @@ def test_a_broken_module_is_reported_in_words(window, tmp_path, monkeypatch):
     S.Module(boards=[("North", "missing.png", 900, 700, S.Grid())]).write(bad)
     assert not window.import_vassal(bad)
     assert "images/missing.png: missing: the image of Map 'Main Map' > Board 'North'" in shown[0]
+
+
+def test_an_svg_module_opens_with_its_sides_and_the_svg_art_drawn(window, tmp_path, monkeypatch):
+    import gui.vassalimport as vi
+    from test_vassal_import import COUNTER_SVG, GRID, SYMBOLS, centre, images
+
+    monkeypatch.setattr(vi, "data_root", lambda: tmp_path / "user")
+    m = S.Module(boards=[("North", "board.png", 900, 700, S.Grid(**GRID))], sides=["Allies", "Germans"])
+    images(m, 900, 700)
+    m.images["symbols.svg"] = SYMBOLS
+    m.images["unit.svg"] = COUNTER_SVG
+    m.prototypes = {"Unit (German)": S.definition([S.basic("", "")], [""])}
+    unit = S.definition(["prototype;Unit (German)", S.basic("unit.svg", "Panzer")], ["", "null;0;0;1;0"])
+    x, y = centre(3, 4)
+    m.slots = [("Panzer", unit)]
+    m.stacks = [S.setup_stack("s", "North", [("Panzer", unit)], x, y)]
+    path = tmp_path / "svg.vmod"
+    m.write(path)
+    assert window.import_vassal(path)
+    s, b = window.session, window.board
+    ((u, h),) = list(s.pieces())
+    assert (u.name, u.side, b.hex_id(h)) == ("Panzer", "germans", label(3, 4))
+    assert [side.name for side in s.scenario.sides.values()] == ["Allies", "Germans"]
+    picture = window.map_view.art.render(u, 64)
+    c = picture.pixelColor(8, 8)
+    assert (c.red(), c.green(), c.blue()) == (0x28, 0x50, 0xC8)      # the SVG's borrowed square, drawn
