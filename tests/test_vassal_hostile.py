@@ -346,3 +346,14 @@ def test_a_map_files_vassal_numbering_with_runaway_zeros_or_letters_is_refused(t
         with pytest.raises(BadFile) as e:
             load_map(path)
         assert ("sheets[0].vassal", message) in {(p.key, p.message) for p in e.value.problems}
+
+
+@pytest.mark.parametrize("head", ['width="1000000" height="1000000"', 'viewBox="0 0 900000 900000"',
+                                  'width="300in" height="300in"', 'width="1e308" height="1e308"',
+                                  'width="100%" height="100%" viewBox="0 0 1e7 1e7"'])
+def test_an_svg_counter_of_enormous_size_is_refused_before_it_is_drawn(tmp_path, head):
+    from engine.importers.vassal import svgdraw
+
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" {head}><rect width="10" height="10"/></svg>'.encode()
+    with pytest.raises(svgdraw.SvgError, match="at most"):
+        svgdraw.draw(svg, max_pixels=2048 * 2048)

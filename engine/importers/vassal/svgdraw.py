@@ -123,7 +123,7 @@ def draw(data: bytes, library: Library | None = None, max_pixels: int = MAX_SVG_
     text = inline(data, library) if library is not None else data.decode("utf-8", "replace")
     text = with_fallback_fonts(text)
     size = _declared_size(text)
-    if size is not None and size[0] * size[1] > max_pixels:
+    if not (size[0] * size[1] <= max_pixels):        # also an infinite or NaN size
         raise SvgError(f"{size[0]:,.0f} x {size[1]:,.0f} pixels (at most {max_pixels:,})")
     try:
         png = resvg_py.svg_to_bytes(svg_string=text)
@@ -133,20 +133,41 @@ def draw(data: bytes, library: Library | None = None, max_pixels: int = MAX_SVG_
         return im.convert("RGBA")
 
 
-def _number(v: str | None) -> float | None:
+UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0,
+         "em": 16.0, "ex": 8.0}
+
+
+def _length(v: str | None) -> float | None:
+    """A length in pixels as SVG reckons it (96 per inch); None for a percentage or nonsense."""
     if not v:
         return None
-    m = re.match(r"\s*([0-9.]+)\s*(px)?\s*$", v)
-    return float(m.group(1)) if m else None
-
-
-def _declared_size(text: str) -> tuple[float, float] | None:
-    m = re.search(r"<svg\b([^>]*)>", text)
-    if m is None:
+    m = re.match(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*$", v)
+    if m is None or m.group(2) not in UNITS:
         return None
-    attrs = dict(re.findall(r'\b(width|height)\s*=\s*"([^"]*)"', m.group(1)))
-    w, h = _number(attrs.get("width")), _number(attrs.get("height"))
-    return (w, h) if w is not None and h is not None else None
+    return float(m.group(1)) * UNITS[m.group(2)]
+
+
+def _declared_size(text: str) -> tuple[float, float]:
+    """The size resvg draws an SVG at: its width and height, else its viewBox's, else 100 x 100."""
+    m = re.search(r"<svg\b([^>]*)>", text)
+    attrs = m.group(1) if m else ""
+    found = dict(re.findall(r'\b(width|height|viewBox)\s*=\s*["\']([^"\']*)["\']', attrs))
+    box = None
+    if "viewBox" in found:
+        parts = re.split(r"[\s,]+", found["viewBox"].strip())
+        try:
+            box = (float(parts[2]), float(parts[3])) if len(parts) == 4 else None
+        except ValueError:
+            box = None
+    w, h = _length(found.get("width")), _length(found.get("height"))
+    if box is not None and box[0] > 0 and box[1] > 0:
+        if w is None and h is None:
+            w, h = box
+        elif w is None:
+            w = h * box[0] / box[1]
+        elif h is None:
+            h = w * box[1] / box[0]
+    return (w if w is not None else 100.0, h if h is not None else 100.0)
 
 
 __all__ = ["Library", "SvgError", "draw", "external_refs", "inline", "renderer_available"]
