@@ -357,3 +357,15 @@ def test_an_svg_counter_of_enormous_size_is_refused_before_it_is_drawn(tmp_path,
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" {head}><rect width="10" height="10"/></svg>'.encode()
     with pytest.raises(svgdraw.SvgError, match="at most"):
         svgdraw.draw(svg, max_pixels=2048 * 2048)
+
+
+def test_the_shapes_kept_from_borrowed_svg_files_are_bounded():
+    from engine.importers.vassal import svgdraw
+
+    big = b'<svg xmlns="http://www.w3.org/2000/svg"><defs>' + b"".join(
+        b'<rect id="r%d" width="1" height="1"/>' % i for i in range(2000)) + b"</defs></svg>"
+    lib = svgdraw.Library(lambda name: big, limit=100_000)
+    for k in range(40):
+        assert "r7" in lib.elements(f"sheet{k}.svg")
+        assert lib.kept <= 100_000 + 2 * len(big)
+    assert len(lib.files) < 40

@@ -21,6 +21,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK = "{http://www.w3.org/1999/xlink}href"
 MAX_SVG_BYTES = 8 << 20           # one SVG image's text (the largest real counter sheets are a few hundred kB)
 MAX_SVG_PIXELS = 64_000_000       # a drawn board: an 8,000 x 8,000 image at most
+LIBRARY_CHARS = 32_000_000        # shapes kept from the SVG files other images borrow from
 _EXTERNAL = re.compile(rb'(xlink:)?href\s*=\s*"([^"#]+\.svg)#([^"]+)"')
 
 
@@ -48,11 +49,16 @@ def _ids(root: ET.Element) -> dict[str, ET.Element]:
 class Library:
     """Elements by id of the SVG files other images refer to (each file parsed once)."""
 
-    def __init__(self, read):
+    def __init__(self, read, limit: int = LIBRARY_CHARS):
         self.read = read            # name -> bytes or None
         self.files: dict[str, dict[str, str]] = {}
+        self.kept = 0
+        self.limit = limit
 
     def elements(self, name: str) -> dict[str, str]:
+        if name not in self.files and self.kept > self.limit:      # bounded: start again rather than grow
+            self.files.clear()
+            self.kept = 0
         if name not in self.files:
             data = self.read(name)
             found: dict[str, str] = {}
@@ -65,6 +71,7 @@ class Library:
                     for i, el in _ids(root).items():
                         found[i] = ET.tostring(el, encoding="unicode")
             self.files[name] = found
+            self.kept += sum(len(v) for v in found.values())
         return self.files[name]
 
 
