@@ -477,7 +477,10 @@ class Importer:
         encoded = self.png_cache.get(key)
         if encoded is None:
             faces = faces_of(self.faces, piece)
-            encoded = self.pool.submit(self._encode, faces)
+            # the archive is read here, in this thread only; the threads encode and write
+            copied = {face: self.arc.read(img.info["source"], IMAGE_FILE_LIMIT) for face, img in faces.items()
+                      if img.info.get("source") is not None}
+            encoded = self.pool.submit(self._encode, {f: img for f, img in faces.items() if f not in copied}, copied)
             self.png_cache[key] = encoded
             faces_names = list(faces)
             self.face_names[key] = faces_names
@@ -487,13 +490,10 @@ class Importer:
             self.pending.popleft().result()
         return names
 
-    def _encode(self, faces: dict) -> dict[str, bytes]:
-        out = {}
+    @staticmethod
+    def _encode(faces: dict, copied: dict[str, bytes]) -> dict[str, bytes]:
+        out = dict(copied)
         for face, img in faces.items():
-            source = img.info.get("source")
-            if source is not None:
-                out[face] = self.arc.read(source, IMAGE_FILE_LIMIT)
-                continue
             buf = io.BytesIO()
             img.save(buf, "PNG", compress_level=1)     # a fast deflate: faces are small, speed counts
             out[face] = buf.getvalue()
