@@ -105,19 +105,8 @@ class WindowMenus:
         self._fill_help()
 
     def quit_program(self) -> bool:
-        """File > Quit from any window: this window closes, then every other window of the program, each asking
-        first about a game with actions no file holds (``keep_game_in_progress``); then the program ends.
-        Cancel in any of them keeps that window and the program (False)."""
-        from PySide6.QtWidgets import QApplication
-
-        app = QApplication.instance()
-        others = [w for w in app.topLevelWidgets() if w is not self.window and w.isVisible()
-                  and w.windowType() in (Qt.Window, Qt.Dialog)]     # the editors ask about their own edits
-        for w in [self.window, *others]:
-            if w.isVisible() and not w.close():
-                return False
-        app.quit()
-        return True
+        """File > Quit: ``quit_program`` from this window."""
+        return quit_program(self.window)
 
     # ------------------------------------------------------------ files
     def add_file_items(self, actions: list[QAction]) -> None:
@@ -322,3 +311,20 @@ class WindowMenus:
         self.shortcuts_box = box
         box.open()
         return box
+
+
+def quit_program(first) -> bool:
+    """Quit from any window (the play and skirmish windows' File menu, the map and scenario editors' own menu):
+    ``first`` closes, then every other window of the program, each asking first about a game with actions no file
+    holds (``keep_game_in_progress``) or an edit not saved; then the program ends. Cancel in any of them keeps that
+    window and the program (False)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    others = [w for w in app.topLevelWidgets() if w is not first and w.isVisible()
+              and w.windowType() in (Qt.Window, Qt.Dialog)]     # the editors ask about their own edits
+    for w in [first, *others]:
+        if w.isVisible() and not w.close():
+            return False
+    app.quit()
+    return True

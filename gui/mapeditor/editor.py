@@ -148,6 +148,9 @@ class MapEditor(QMainWindow):
         m.addAction(self.check_act)
         m.addSeparator()
         m.addAction(self.leave_act)
+        self.quit_act = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.quit_program)
+        self.quit_act.setToolTip("Quit Sandtable: every window closes (a map or a game not saved is asked about first)")
+        m.addAction(self.quit_act)
         e = self.menuBar().addMenu("&Edit")
         self.undo_act = QAction("&Undo", self, shortcut=QKeySequence.Undo, triggered=self.undo)
         self.redo_act = QAction("&Redo", self, shortcut=QKeySequence("Ctrl+Shift+Z"), triggered=self.redo)
@@ -751,6 +754,12 @@ class MapEditor(QMainWindow):
         if self._sight is None:
             self._sight = sight_map(self.board)
         return line_of_sight(self._sight, a, b)
+
+    def quit_program(self) -> bool:
+        """Map > Quit: the program ends, every window asked first (gui/menus.py)."""
+        from ..menus import quit_program
+
+        return quit_program(self.window() if not self.isWindow() else self)
 
     def closeEvent(self, event):
         if self.edit is not None and self.edit.dirty and self.isWindow():

@@ -127,6 +127,10 @@ class ScenarioEditor(QMainWindow):
         m.addAction(QAction("Cut a counter &sheet…", self, triggered=self.counter_sheet))
         m.addSeparator()
         m.addAction(QAction("&Close the editor", self, shortcut=QKeySequence.Close, triggered=lambda: self.close()))
+        self.quit_act = QAction("&Quit", self, shortcut=QKeySequence("Ctrl+Q"), triggered=self.quit_program)
+        self.quit_act.setToolTip("Quit Sandtable: every window closes (a scenario or a game not saved is asked "
+                                 "about first)")
+        m.addAction(self.quit_act)
         e = self.menuBar().addMenu("&Edit")
         e.addAction(QAction("&Undo", self, shortcut=QKeySequence.Undo, triggered=self.undo))
         e.addAction(QAction("&Copy units", self, shortcut=QKeySequence.Copy, triggered=self.oob.copy))
@@ -391,6 +395,12 @@ class ScenarioEditor(QMainWindow):
                                     f"{self.scenario.name} has changes that {name} does not hold.\n\n"
                                     "Save it before closing the editor?",
                                     QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+
+    def quit_program(self) -> bool:
+        """Scenario > Quit: the program ends, every window asked first (gui/menus.py)."""
+        from ..menus import quit_program
+
+        return quit_program(self)
 
     def closeEvent(self, event):
         """Leaving the editor never loses an edit silently; the play window it came from comes back in front."""
