@@ -580,6 +580,13 @@ def test_a_vassal_2_save_is_its_command_text(tmp_path):
     result = import_module(mod, tmp_path / "out")
     units, _ = units_of(next(p for p in result.scenarios if "old" in p.name))
     assert units == {"One": label(2, 3)}
+    # a set-up of board picks only (The Longest Day's scenario_5.sav) says so
+    empty = S.save_text("Main Map", []).encode()
+    mod = module_with_setups(tmp_path / "e" if (tmp_path / "e").mkdir() is None else None,
+                             setups=[("Empty", "empty.sav")], files={"empty.sav": empty})
+    result = import_module(mod, tmp_path / "out2")
+    line = next(x for x in result.lines if "synthetic-empty" in x)
+    assert line.startswith("Scenario synthetic-empty: the set-up places no piece")
 
 
 def test_grid_kinds_are_named_and_each_board_listed_once(tmp_path):

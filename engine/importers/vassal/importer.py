@@ -728,7 +728,7 @@ class Importer:
         self.result.units += len(units)
         boxed = sum(1 for u in units if u["hex"].startswith("box:"))
         boards = ", ".join(repr(pb.spec.name) for pb in home.boards if pb.sheet_id)
-        if self.module.sides:
+        if self.module.sides and units:
             counts = ", ".join(f"{sum(1 for u in units if u['side'] == side_ids[s]):,} {s}" for s in self.module.sides)
             line = f"Scenario {sid}: sides from the module's roster: {counts}"
             if unassigned:
@@ -737,6 +737,10 @@ class Importer:
                 line += (f"; {len(unassigned):,} pieces left with no side (no prototype, marker or palette folder of "
                          f"theirs names one): {shown}" + (f" and {more:,} more" if more > 0 else ""))
             self.side_lines.append(line)
+        if not units:
+            self.report.append(f"Scenario {sid}: the set-up places no piece ({path.relative_to(self.out).as_posix()}; "
+                               f"map maps/{home.path.name})")
+            return
         self.report.append(f"Scenario {sid}: {len(units)} pieces, {len(units) - boxed} on hexes, {boxed} in "
                            f"off-map boxes ({path.relative_to(self.out).as_posix()}); it needs board"
                            f"{'s' if boards.count(',') else ''} {boards} (maps/{home.path.name})")
