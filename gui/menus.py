@@ -6,6 +6,7 @@ redo actions, and its own extra File and View items.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable
 
@@ -288,9 +289,11 @@ class WindowMenus:
         for act in self.window.findChildren(QAction):
             key = act.shortcut().toString(QKeySequence.NativeText)
             name = act.text().replace("&", "")
+            if re.fullmatch(r"[\d.]+%", name):        # View > Zoom presets: "12.5%" alone says nothing of what it does
+                name = f"Zoom to {name}"
             if key:
                 seen.add((key, name))
-        return sorted(seen, key=lambda row: (row[1], row[0]))
+        return sorted(seen, key=lambda row: (_natural(row[1]), row[0]))
 
     def shortcuts_text(self) -> str:
         """Every menu and toolbar action that has a keyboard shortcut, one a line."""
@@ -311,6 +314,12 @@ class WindowMenus:
         self.shortcuts_box = box
         box.open()
         return box
+
+
+def _natural(text: str) -> list:
+    """A sort key reading the numbers in a text as numbers: 12.5% before 25% before 100%."""
+    return [(0, float(part), "") if re.fullmatch(r"\d+(?:\.\d+)?", part) else (1, 0.0, part)
+            for part in re.split(r"(\d+(?:\.\d+)?)", text) if part]
 
 
 def quit_program(first) -> bool:

@@ -77,6 +77,12 @@ def test_the_keyboard_shortcuts_are_a_table_of_two_aligned_columns(qtbot, tmp_pa
         rows = win.menus.shortcut_rows()
         assert ("Ctrl+Z", "Undo") in rows and html.count("<tr>") == len(rows)
         assert "<td align='right' style='padding-right:14px'><b>Ctrl+Z</b></td><td>Undo</td>" in html
+        # the zoom presets say what they do and come in their order, after the words (they opened the table as
+        # "100%, 12.5%, 200%, 25%, 50%")
+        names = [name for _, name in rows]
+        zooms = [name for name in names if name.startswith("Zoom to")]
+        assert zooms == ["Zoom to 12.5%", "Zoom to 25%", "Zoom to 50%", "Zoom to 100%", "Zoom to 200%"]
+        assert names[0][0].isalpha() and names.index("Zoom in") < names.index("Zoom to 12.5%")
     finally:
         box.close()
 
