@@ -80,7 +80,10 @@ def test_about_box_and_command_line_give_the_installed_packages_version_and_save
     assert box.isVisible() and f"Sandtable {version('sandtable')}" in box.text()
     box.close()
     out = subprocess.run([sys.executable, "-m", "gui", "--version"], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == f"sandtable {version('sandtable')}"
+    # and the library that cuts map scans into tiles (libvips where it loads, else Pillow)
+    from gui.tiles import tiler_name
+
+    assert out.stdout.strip() == f"sandtable {version('sandtable')} (map tiles by {tiler_name()})"
     path = tmp_path / "game.toml"
     assert window.save_game(path)
     assert tomli.loads(path.read_text("utf-8"))["sandtable"] == version("sandtable")
