@@ -349,6 +349,22 @@ def ruleset_installed(name: str) -> bool:
     return isinstance(name, str) and name.isidentifier() and name in installed_rulesets()
 
 
+def saved_scenario_path(save: str | Path, recorded: str) -> Path:
+    """The scenario file a saved game names: as recorded, or beside the save when relative; a shipped scenario's
+    file not where it was (the program unpacked or installed in another folder since) is the shipped scenario of
+    that name now (its hash is checked by whoever loads it). The recorded path when none is found."""
+    sp = Path(recorded)
+    if not sp.is_absolute() and not is_file(sp):
+        sp = Path(save).parent / recorded
+    if not is_file(sp):
+        from .content import scenarios
+
+        shipped = scenarios() / Path(recorded).name
+        if is_file(shipped):
+            return shipped
+    return sp
+
+
 def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     """Load a saved game: check the file and its scenario's hash, then replay its log.
 
@@ -363,9 +379,7 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     variants = tuple(doc.get("variants", ()))
     scen = doc.get("scenario")
     if scen is not None:
-        sp = Path(scen)
-        if not sp.is_absolute() and not is_file(sp):
-            sp = Path(path).parent / scen
+        sp = saved_scenario_path(path, scen)
         if not is_file(sp):
             raise BadFile([Problem(file, "scenario", f"the scenario file {scen} is missing")])
         if file_hash(sp) != doc["scenario_sha256"]:

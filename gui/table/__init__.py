@@ -5,7 +5,7 @@ from pathlib import Path
 
 from engine.errors import BadFile
 from engine.fileio import is_file, read_toml
-from engine.game import own_format_ruleset
+from engine.game import own_format_ruleset, saved_scenario_path
 
 HOOK = "rules_for_own_scenario"
 
@@ -16,9 +16,7 @@ def is_table_file(path: str | Path) -> bool:
         doc = read_toml(path)
         scenario = doc.get("scenario")
         if "actions" in doc and "seed" in doc and isinstance(scenario, str):
-            target = Path(scenario)
-            if not target.is_absolute() and not is_file(target):
-                target = Path(path).parent / scenario
+            target = saved_scenario_path(path, scenario)        # a shipped one moved with the program: found
             return is_file(target) and own_format_ruleset(str(target), HOOK) is not None
         return own_format_ruleset(str(path), HOOK) is not None
     except (BadFile, OSError):

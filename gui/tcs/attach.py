@@ -57,7 +57,12 @@ def is_tcs_path(path) -> bool:
     except Exception:          # unreadable: whoever opens it reports why
         return False
     scenario = doc.get("scenario")
-    return "actions" in doc and isinstance(scenario, str) and Path(scenario).is_file() and is_tcs_file(scenario)
+    if not ("actions" in doc and isinstance(scenario, str)):
+        return False
+    from engine.game import saved_scenario_path
+
+    target = saved_scenario_path(path, scenario)        # a shipped one moved with the program: found
+    return target.is_file() and is_tcs_file(str(target))
 
 
 def open_saved(path: Path, parent=None) -> PlaySession:
