@@ -169,3 +169,34 @@ def test_leros_reads_its_own_values_and_a_damaged_cell_is_shown_in_the_banner(qt
     assert form.paste_text("10\n") == (1, 0)
     assert "1 value already in your chart book changed: Spotting Range Table[open][vehicle]: 20 → 10" in \
         form.last_message
+
+
+def test_answers_read_from_the_owners_book_redraw_and_autosave_the_window_once_not_once_each(qtbot, tmp_path,
+                                                                                            monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from bw_book import write_book
+
+    write_book(tmp_path / "user")
+    win = open_window(qtbot, tmp_path, monkeypatch, BW4, folder=tmp_path / "user")
+    if win.charts.form is not None and win.charts.form.isVisible():
+        win.charts.form.start_now()
+    rules = win.session.rules
+    for _ in range(12):
+        if rules.current(win.session.state)[1:] == ("create", "axis"):
+            break
+        win.phase_bar.next_act.trigger()
+    assert rules.current(win.session.state)[1:] == ("create", "axis")
+    redraws, saves = [], []
+    win.session.changed.connect(lambda: redraws.append(1))
+    write = win.session.write
+    monkeypatch.setattr(win.session, "write", lambda path: (saves.append(path), write(path))[1])
+    before = len(win.session.game.log)
+    win.phase_bar.next_act.trigger()         # battalion morale, weather, reinforcements: each cell read from the book
+    read = len(win.session.game.log) - before - 1
+    assert read > 100 and pending_chart_prompt(rules, win.session.state) is None
+    assert len(redraws) <= 2 and 1 <= len(saves) <= 2          # were one each per answer read (over 100)
+    from engine.game import load_game
+
+    assert len(load_game(saves[-1]).log) == len(win.session.game.log)    # the autosave holds every answer read

@@ -80,9 +80,11 @@ class PlayCharts:
         keeper = self._keeper()
         self.offer_form()
         self._busy = True
+        s.blockSignals(True)    # one redraw and one autosave for the whole chain, not one per answer read
         try:
             played = keeper.play_known(s.game, self._play_marked)
         finally:
+            s.blockSignals(False)
             self._busy = False
         if played:
             self.last_played = played
@@ -94,7 +96,7 @@ class PlayCharts:
             # after the message of the action that asked (the window shows its own once this returns)
             QTimer.singleShot(0, lambda: (self.window.statusBar().showMessage(said, 15000),
                                           self.window.combat.show_result([said] + events)))
-            self.window._show_play()
+            s.changed.emit()        # the pieces, the panels and the autosave, once
             return
         prompt = pending_chart_prompt(s.rules, s.state) if not s.game.is_over() else None
         note = "Your chart book has a problem: see the banner above the map." if self.book_problem else ""
