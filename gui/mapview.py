@@ -115,6 +115,7 @@ class MapView(QGraphicsView):
         self.thread: SightThread | None = None
         self._press = None
         self._drag = None
+        self.lift_next: str | None = None         # a unit a stack's menu chose to move: the next drag lifts it
         self._ghost = None
         self._blocked: dict = {}
         self._notes: dict = {}                    # lit hexes that mean something else than a move (fire at it)
@@ -584,7 +585,9 @@ class MapView(QGraphicsView):
 
     # ------------------------------------------------------------ moving a counter
     def _start_drag(self, h: Hex, scene_pos: QPointF) -> None:
-        unit = self.stacks[h][-1]
+        stack = self.stacks[h]
+        unit = next((u for u in stack if getattr(u, "id", None) == self.lift_next), stack[-1])
+        self.lift_next = None
         self.viewer.close()
         self._drag = (unit, h)
         self.counters.lifted = h

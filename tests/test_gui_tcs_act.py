@@ -172,3 +172,16 @@ def test_overwatch_is_chosen_from_the_overwatchers_own_menu(window):
     entry.trigger()
     assert window.session.game.log[n].action.text() == "choose overwatch AT-1"
     menu.close()
+
+
+def test_move_chosen_for_a_unit_under_the_top_of_a_stack_makes_the_next_drag_move_that_unit(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "1-3", "B02.04")                 # on top of 1-1 (Move mode, carrying out R1); 1-3 is in Fire mode
+    h = hx(window, "B02.04")
+    assert [u.id for u in window.map_view.stacks[h]][-1] == "1-3"
+    menu = right_click(window, "B02.04")
+    menu.find("Move: drag the counter").trigger()     # 1-1's entry (1-3's Move is greyed: Fire mode)
+    menu.close()
+    drag_through(qtbot, window, ["B02.04", "B03.04"])
+    assert state(window).units["1-1"].hex == hx(window, "B03.04")      # the top unit was lifted, and refused
+    assert state(window).units["1-3"].hex == h

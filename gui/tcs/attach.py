@@ -308,6 +308,7 @@ class TcsPlay:
             return
         costs, blocked = s.destinations(uid)
         self.window.map_view.show_destinations(costs, blocked)
+        self.window.map_view.lift_next = uid        # in a stack, the drag from its hex lifts this unit, not the top one
         self.window.statusBar().showMessage(f"{uid}: drag the counter to a lit hex ({len(costs)} may be entered)", 8000)
 
     def open_fire(self, firer: str, hex_id: str, kind: str = "", target: str = ""):
