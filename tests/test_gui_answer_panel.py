@@ -138,3 +138,26 @@ def test_a_second_typed_prompt_shown_while_the_first_is_answered_takes_its_own_r
     qtbot.keyClicks(dock.number, "60")
     qtbot.keyClick(dock.number, Qt.Key_Return)
     assert dock.got == [20, 60]
+
+
+def test_a_question_among_many_answers_chooses_none_for_the_player_so_return_alone_plays_nothing(qtbot):
+    """Leros 1.2f, 3.6g: units landing one after another are each asked their coastal hex; had the first hex been
+    chosen in advance, Return after Return would stack them all there, to be eliminated for overstacking."""
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    d = PendingDock(win)
+    win.addDockWidget(Qt.LeftDockWidgetArea, d)
+    win.show()
+    played = []
+    d.act.connect(played.append)
+    coast = [f"C{c:02d}.{r:02d}" for c in range(10, 13) for r in range(1, 7)]
+    for unit in ("2-KO:A", "2-KO:B"):
+        what = f"where {unit} lands in Landing Zone 3"
+        d.show_pending({"kind": "choice", "what": "landing", "side": "british", "text": what, "options": coast},
+                       [f"choose landing {h}" for h in coast], {})
+        assert d.pick_box.isVisibleTo(d) and d.many.currentIndex() == -1 and d.many.currentText() == ""
+        qtbot.keyClick(d.many.lineEdit(), Qt.Key_Return)
+        assert played == [] and d.refusal.text() == "Type or pick an answer"
+    qtbot.keyClicks(d.many.lineEdit(), "C11.04")
+    qtbot.keyClick(d.many.lineEdit(), Qt.Key_Return)
+    assert played == ["choose landing C11.04"]

@@ -752,8 +752,8 @@ class PendingDock(TcsDock):
             asked = (pending.get("what"), pending.get("text"), tuple(self.answers))
             if asked != self._asked:            # a new question: the keyboard goes to its answer
                 self._asked = asked
-                self.many.setCurrentIndex(0)
-                self.many.lineEdit().selectAll()
+                self.many.setCurrentIndex(-1)   # nothing chosen for the player: a Return alone answers nothing (a
+                self.many.clearEditText()       # landing's first hex, taken unit after unit, overstacked it: Leros 3.6g)
                 self.many.setFocus()
             return
         self.pick_box.hide()
