@@ -608,11 +608,11 @@ class MainWindow(QMainWindow):
         self.combat.clear()
         self.combat.show_result([])
         self.map_view.set_pieces(self.session.pieces())
-        from .tcs import is_tcs_scenario
+        from engine.computer import has_baseline
 
-        if computer and is_tcs_scenario(self.scenario):   # no computer player for the TCS yet
+        if computer and not has_baseline(self.session.rules.name):     # rules no computer player knows
             self.show_error("The computer cannot play this game",
-                            "There is no computer player for Tactical Combat Series games yet: you play every side.")
+                            "There is no computer player for these rules yet: you play every side.")
             computer = ()
         if computer:
             self._start_computer(computer, options, bot=bot)

@@ -545,12 +545,12 @@ def test_the_stack_viewer_shows_each_counters_state_too(window):
     assert viewer.decorate is None                        # another ruleset's counters carry no TCS flags
 
 
-def test_a_new_tcs_game_with_a_computer_side_says_there_is_none_and_leaves_every_side_to_the_player(window):
+def test_a_new_tcs_game_with_a_computer_side_has_the_computer_play_it(window):
+    window.last_error = ""
     assert window.start_new_game(seed=3, computer=("blue",))
-    assert window.computer is None and isinstance(window.session, TcsSession)
-    assert window.last_error.startswith("The computer cannot play this game")
-    window.phase_bar.next_act.trigger()
-    assert step(window) == ("command", "review", "blue")
+    assert isinstance(window.session, TcsSession) and window.computer is not None
+    assert window.computer.sides == frozenset({"blue"}) and not window.last_error
+    assert window.session.computer.sides == ("blue",)
 
 
 def test_the_battery_list_says_why_an_on_map_mortar_cannot_fire_and_which_rounds_are_not_counted(window, qtbot):

@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..maps.hexes import are_adjacent, hex_distance, hex_linedraw
 
 BASELINE, STRONG = "baseline", "strong"
-STRONG_OPTIONS: dict[str, type] = {}
+STRONG_OPTIONS: dict[str, type] = {"budget": float}     # the window's thinking limit: each decision here takes less
 
 
 def _t(a) -> str:
@@ -592,4 +592,4 @@ def _for(rules, side, level, cancel, options):
     unknown = set(options) - set(STRONG_OPTIONS)
     if unknown:
         raise ValueError(f"the TCS player has no option {', '.join(sorted(unknown))}")
-    return chooser(rules, TcsPlayer(side, level, cancel))
+    return chooser(rules, TcsPlayer(side, level, cancel))       # budget: its decisions take far less (bench)
