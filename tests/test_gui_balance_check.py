@@ -153,3 +153,20 @@ def test_a_ruleset_with_only_the_random_player_offers_no_check(editor, monkeypat
     assert ed.balance.players.count() == 0
     assert ed.last_message.startswith("the computer has no player for the classic rules that plays to win")
     assert not ed.balance.run.running()
+
+
+def test_a_tcs_scenarios_check_reads_the_owners_chart_book(monkeypatch, tmp_path, qtbot):
+    import gui.charts.shelf as shelf
+    from gui.scenarioeditor.balancepage import BalanceRun, owner_charts
+    from leros_book import write_book
+
+    leros3 = Path(__file__).resolve().parent.parent / "scenarios" / "leros-3-night-melee.toml"
+    monkeypatch.setattr(shelf, "charts_folder", lambda: tmp_path)
+    assert owner_charts(str(leros3)) is None                 # no book kept: the games' players answer
+    book = write_book(tmp_path)                              # the TEST book, where the owner's is kept
+    assert owner_charts(str(leros3)) == book
+    run = BalanceRun()
+    run.start(str(leros3), ("strong", "baseline"), 1, 1, jobs=1)
+    args = run.process.arguments()
+    run.stop()
+    assert args[args.index("--charts") + 1] == str(book) and args[args.index("--bots") + 1] == "strong,baseline"

@@ -24,6 +24,26 @@ PAIRINGS = (("strong", "strong", "the strong player on both sides"),
             ("baseline", "baseline", "the baseline player on both sides"))
 
 
+def owner_charts(scenario_path: str):
+    """The owner's chart book for the scenario's rules (``charts/<ruleset>.toml`` in the data folder), if they
+    keep one: the games of a balance run read the printed values from it as a game in the window does."""
+    from engine.charts import book_file
+    from engine.errors import SandtableError
+    from engine.fileio import read_toml
+
+    from ..charts.shelf import charts_folder
+
+    try:
+        head = read_toml(scenario_path).get("scenario")
+    except (SandtableError, OSError, ValueError):
+        return None
+    name = head.get("ruleset") if isinstance(head, dict) else None
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    path = book_file(charts_folder(), name)
+    return path if path.is_file() else None
+
+
 class BalanceRun(QObject):
     """One balance run: ``progress(done, games)`` while it plays, then ``finished(summary)`` or ``failed(text)``."""
 
@@ -44,8 +64,10 @@ class BalanceRun(QObject):
         p.setWorkingDirectory(str(ROOT))
         program, *engine = engine_command()
         p.setProgram(program)
+        charts = owner_charts(scenario_path)
         p.setArguments([*engine, "balance", str(scenario_path), "--bots", ",".join(players), "--games", str(games),
-                        "--seed", str(seed), "--jobs", str(jobs or min(os.cpu_count() or 1, games)), "--json"])
+                        "--seed", str(seed), "--jobs", str(jobs or min(os.cpu_count() or 1, games)), "--json"]
+                       + (["--charts", str(charts)] if charts is not None else []))
         p.readyReadStandardError.connect(self._progress)
         p.finished.connect(self._done)
         self.process = p
