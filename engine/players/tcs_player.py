@@ -71,8 +71,12 @@ class TcsPlayer:
             hexes = set(rules.condition_hexes.get(c.id, ()))
             if c.kind in ("occupy_all", "occupy_at_least", "occupy_any"):
                 (take if c.side == me else keep).update(hexes)
-            elif c.kind in ("hold_fewer", "no_units"):
+            elif c.kind == "hold_fewer":
                 (take if c.side != me else keep).update(hexes)
+            elif c.kind == "no_units":
+                # the enemy must be cleared out (BW 4: no Spanish unit in El Bastion, for the Soviets), or, for the
+                # side named, a unit of its own there denies the condition: a hex to take either way
+                take.update(hexes)
         for o in getattr(rules.scenario, "objectives", ()):
             take.add(rules.board.parse_hex(o.hex))
         for f in getattr(rules, "features", ()) or ():                 # Leros 5.2a: the victory features
