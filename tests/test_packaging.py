@@ -20,10 +20,10 @@ def test_the_content_of_a_checkout_is_its_top_folder():
 
 
 def test_the_program_finds_its_default_scenario_and_documents_through_the_content_module():
-    from gui.app import DEFAULT_SCENARIOS
+    from gui.app import default_file
     from gui.help.reference import COVERAGE
 
-    assert DEFAULT_SCENARIOS[0] == content.scenarios() / "demyansk-1-trapped.toml"
+    assert default_file() == content.default_file() == content.scenarios() / "demyansk-1-trapped.toml"
     assert COVERAGE == content.docs() / "rules-coverage.md"
 
 
