@@ -22,6 +22,7 @@ def editor_fixture(size=(1200, 800)):
         qtbot.addWidget(ed)
         ed.resize(*size)
         ed.show()
+        qtbot.waitExposed(ed)             # on a loaded machine the window may come up after the first clicks
         yield ed
         ed.edit = None
 

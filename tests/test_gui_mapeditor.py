@@ -194,8 +194,10 @@ def test_check_map_findings_go_to_their_hex(qtbot, editor):
 def test_live_los_thread_and_traced_obstacle(qtbot, editor):
     assert editor.open_file("maps/demo.toml")
     b = editor.board
+    QApplication.processEvents()                # the view laid out and fitted before the first click
     qtbot.keyClick(editor.view, Qt.Key_V)
     click_hex(qtbot, editor, "A10.15")
+    assert editor.tool_key == "los" and editor.tool.observer == b.parse_hex("A10.15")
     hover(qtbot, editor, "A13.13")              # Qt drops a move to where the mouse last moved to (another test's)
     hover(qtbot, editor, "A14.15")
     assert editor.tool.result is not None and editor.tool.result.clear
