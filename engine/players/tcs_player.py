@@ -208,9 +208,14 @@ class TcsPlayer:
     def _step_add(self, rules, st, by):
         for a in by.get("assign", []):
             s = st.sheets.get(a.sheet)
-            if s is not None and s.implemented and s.type in ("attack", "move", "hasty_defense", "prepared_defense"):
-                self.last_reason = f"assign {a.unit} to {a.sheet}: a free unit joins its formation's orders (TCS 6.7)"
-                return a
+            if s is None or not s.implemented:
+                continue
+            if s.type in ("attack", "move") and s.objective and all(st.control.get(h) == self.side for h in s.objective):
+                continue                    # its objective is taken: the unit waits for a new sheet going further
+            if self.strong and s.type not in ("attack", "move") and self.open_goals(rules, st):
+                continue                    # victory hexes still to take: a new attack sheet, not a defence
+            self.last_reason = f"assign {a.unit} to {a.sheet}: a free unit joins its formation's orders (TCS 6.7)"
+            return a
         return None
 
     def _step_create(self, rules, st, by):
