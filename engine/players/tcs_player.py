@@ -334,6 +334,10 @@ class TcsPlayer:
         h = st.units[uid].hex
         obj = min(s.objective, key=lambda o: (hex_distance(h, o), o))
         if self.strong:
+            take, keep = self.goals(rules)
+            if (h in take or h in keep) and sum(1 for k, u in st.units.items() if u.hex == h
+                                                 and rules.specs[k].side == self.side) == 1:
+                return None         # the last unit on a victory hex holds it (a hex is its last occupier's)
             open_ = [g for g in self.open_goals(rules, st) if hex_distance(h, g) <= 6]
             if open_ and hex_distance(h, obj) <= 2:
                 return min(open_, key=lambda o: (hex_distance(h, o), o))
