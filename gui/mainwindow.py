@@ -636,7 +636,8 @@ class MainWindow(QMainWindow):
         computer = self.computer.sides if self.computer is not None else ()
         variants = self.session.game.variants if self.session is not None else ()
         current = self.session.game.seed if self.session is not None else None
-        self.new_game_dlg = NewGameDialog(path, computer=computer, variants=variants, current_seed=current, parent=self)
+        self.new_game_dlg = NewGameDialog(path, computer=computer, variants=variants, current_seed=current, parent=self,
+                                          current_path=getattr(self.scenario, "path", None) or "")
         self.new_game_dlg.accepted.connect(lambda: self.start_chosen_game(self.new_game_dlg.choice()))
         self.new_game_dlg.open()
         return self.new_game_dlg

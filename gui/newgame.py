@@ -33,6 +33,16 @@ class NewGameChoice:
     options: tuple = ()            # its options as (name, value) pairs (the strong player's thinking budget)
 
 
+def _same_file_key(path) -> str | None:
+    """A file's path, resolved, so that two spellings of the same scenario compare equal; None for no path."""
+    if not path:
+        return None
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return str(path)
+
+
 def random_seed() -> int:
     """A fresh seed for new dice."""
     return random.SystemRandom().randrange(1, SEED_MAX)
@@ -42,7 +52,8 @@ class NewGameDialog(QDialog):
     """Choose a scenario, its variants, the seed and the sides' players; ``choice()`` once accepted."""
 
     def __init__(self, path: str | Path | None = None, seed: int | None = None, computer=(), variants=(),
-                 parent=None, current_seed: int | None = None, bot: str = "baseline"):
+                 parent=None, current_seed: int | None = None, bot: str = "baseline",
+                 current_path: str | Path | None = None):
         super().__init__(parent)
         self.setWindowTitle("New game")
         self.setObjectName("newgamedialog")
@@ -103,6 +114,8 @@ class NewGameDialog(QDialog):
         srl.addWidget(self.reroll)
         lay.addWidget(seed_row)
         self.current_seed = current_seed       # the seed of the game in progress: shown, and one click to reuse it
+        # ... offered only while the game in progress's own scenario is chosen: another scenario's dice are new ones
+        self.current_path = _same_file_key(current_path if current_path is not None else path)
         self.current_row = QWidget()
         crl = QHBoxLayout(self.current_row)
         crl.setContentsMargins(0, 0, 0, 0)
@@ -113,7 +126,7 @@ class NewGameDialog(QDialog):
         self.same_seed.clicked.connect(lambda: self.seed_box.setValue(int(current_seed)))
         crl.addWidget(self.current_label, 1)
         crl.addWidget(self.same_seed)
-        self.current_row.setVisible(current_seed is not None)
+        self.current_row.setVisible(False)
         lay.addWidget(self.current_row)
         self.problem_label = QLabel()
         self.problem_label.setWordWrap(True)
@@ -143,6 +156,7 @@ class NewGameDialog(QDialog):
             self.offer = None
             self._clear()
             self.scenario_label.setText(f"Scenario: {Path(path).name}")
+            self._show_current_seed()
             self._show_problem(f"Cannot start this scenario:\n{text}")
             return False
         self.offer = offer
@@ -185,8 +199,15 @@ class NewGameDialog(QDialog):
             note.setObjectName("no-computer-player")
             self.sides_layout.addRow(note)
         self._fill_levels(offer)
+        self._show_current_seed()
         self._show_problem("")
         return True
+
+    def _show_current_seed(self) -> None:
+        """The game in progress's seed is offered only for its own scenario."""
+        same = (self.current_seed is not None and self.offer is not None
+                and self.current_path is not None and _same_file_key(self.offer.path) == self.current_path)
+        self.current_row.setVisible(same)
 
     def _fill_levels(self, offer) -> None:
         """The computer players this scenario's rules have: the baseline always, the strong one where it knows them."""

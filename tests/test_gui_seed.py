@@ -36,3 +36,14 @@ def test_new_game_shows_the_seed_in_progress_and_can_reuse_it(qtbot, tmp_path):
     assert dlg.seed_box.value() == seed
     dlg.accept()
     assert win.session.game.seed == seed and win.log_dock.seed_label.text() == f"Seed {seed} for the dice"
+
+
+def test_new_game_offers_the_seed_in_progress_only_for_the_same_scenario(qtbot, tmp_path):
+    win = opened(qtbot, tmp_path, "other")
+    dlg = win.new_game_dialog(ROOT / "scenarios" / "demyansk-2-campaign.toml")    # the library's other scenario
+    qtbot.addWidget(dlg)
+    assert dlg.offer is not None and not dlg.current_row.isVisibleTo(dlg)
+    dlg.set_scenario(TRAPPED)                            # back to the game in progress's own scenario
+    assert dlg.current_row.isVisibleTo(dlg)
+    dlg.set_scenario(ROOT / "scenarios" / "leros-2-drop-zone.toml")
+    assert not dlg.current_row.isVisibleTo(dlg)
