@@ -249,3 +249,34 @@ def test_the_fitted_editor_view_settles_instead_of_resizing_itself_forever(qtbot
     viewport.removeEventFilter(counter)
     assert Count.resizes < 10
     ed.edit = None
+
+
+def test_saving_a_map_never_offers_the_programs_own_maps_folder(editor, tmp_path, monkeypatch):
+    """A new map on a shipped scan is offered the user's Sandtable folder, not beside the scan (the program's
+    maps folder); a shipped map opened and changed is saved as the user's own copy, the shipped file untouched."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    from gui.userfolders import games_folder
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    maps = Path(__file__).resolve().parent.parent / "maps"
+    editor.new_map("My Demyansk", "flat", [SheetSpec("A", str(maps / "demyansk.png"), 10, 8)])
+    offered = []
+
+    def answer(parent, title, start, filter):
+        offered.append(start)
+        return str(tmp_path / "mine.toml"), filter             # the user picks another place
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(answer))
+    editor.save()                                               # no file yet: the dialog asks where
+    assert offered == [str(games_folder() / "my-demyansk.toml")]     # not maps/ beside the shipped scan
+    assert (tmp_path / "mine.toml").is_file() and editor.path == tmp_path / "mine.toml"
+    shipped = maps / "demyansk.toml"
+    before = shipped.read_bytes()
+    assert editor.open_file(shipped)
+    editor.edit.dirty = True
+    offered.clear()
+    editor.save()                                               # Ctrl+S on a shipped map: Save as, the user's own
+    assert offered == [str(games_folder() / "demyansk.toml")] and shipped.read_bytes() == before
+    assert editor.path == tmp_path / "mine.toml"

@@ -19,6 +19,7 @@ from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_tran
                                  palette_terrains)
 
 from ..settings import last_folder, remember_folder
+from ..userfolders import games_folder, is_program_folder
 from ..tiles import MapImageError, open_map_image
 from .gridfinder import GridFinder
 from .palette import TOOLS, Palette
@@ -310,8 +311,9 @@ class MapEditor(QMainWindow):
 
     def save_suggestion(self) -> Path:
         """Where Save as starts: the map's own file, else beside its first scan and named after the map
-        ("My valley" gives my-valley.toml), never the folder the program happened to start in."""
-        if self.path is not None:
+        ("My valley" gives my-valley.toml), never the folder the program happened to start in, and never one of the
+        program's own folders (a shipped map or its scans): the user's Sandtable folder instead."""
+        if self.path is not None and not is_program_folder(self.path.parent):
             return self.path
         folder = None
         if self.board is not None and self.board.sheets:
@@ -319,6 +321,14 @@ class MapEditor(QMainWindow):
             if image is not None:
                 folder = image.absolute().parent
         folder = folder or last_folder() or Path.home()
+        if is_program_folder(folder):       # the copy goes to the user's Sandtable folder; its scans stay referenced
+            folder = games_folder()
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                folder = Path.home()
+        if self.path is not None:           # a shipped map: the user's copy keeps its file's name
+            return folder / self.path.name
         stem = re.sub(r"[^a-z0-9]+", "-", (self.board.name if self.board else "").lower()).strip("-")
         return folder / f"{stem or 'new-map'}.toml"
 
@@ -329,9 +339,9 @@ class MapEditor(QMainWindow):
         from engine.fileio import atomic_write_text
         from engine.maps.mapfile import dumps_map, load_map_doc
 
-        if path is None and self.path is None:
-            self._choose_save()
-            return self.path is not None and not self.edit.dirty
+        if path is None and (self.path is None or is_program_folder(self.path.parent)):
+            self._choose_save()             # a shipped map is saved as the user's own copy, never over the program's
+            return self.path is not None and not self.edit.dirty and not is_program_folder(self.path.parent)
         path = Path(path or self.path).resolve()
         b = self.board
         old = [(sh, sh.image) for sh in b.sheets]
