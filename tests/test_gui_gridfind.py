@@ -48,6 +48,10 @@ def test_find_the_grid_type_one_id_accept_then_undo(qtbot, editor, tmp_path):
     qtbot.mouseClick(editor.palette.grid_accept_button, Qt.LeftButton)
     board, sheet = editor.board, editor.board.sheets[0]
     assert board.orientation == "pointy" and editor.grid_finder.proposal is None
+    # the program's ids are now drawn over the scan's: where the user looks, how to hide them
+    hint = "If the scan prints its own hex ids, View > The scans print hex ids hides these."
+    assert editor.palette.grid_label.text().endswith(hint)
+    assert editor.ids_act.toolTip().endswith(hint)
     editor.view.viewport().repaint()
     assert editor.view.grid.blocks_drawn > 0                         # the map's grid is drawn again, the found one
     assert editor.edit.calibrations["A"].fit is not None and len(editor.edit.calibrations["A"].clicks) == 5

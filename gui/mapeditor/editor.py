@@ -21,7 +21,7 @@ from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_tran
 from ..settings import last_folder, remember_folder
 from ..userfolders import games_folder, is_program_folder
 from ..tiles import MapImageError, open_map_image
-from .gridfinder import GridFinder
+from .gridfinder import PRINTED_IDS_HINT, GridFinder
 from .palette import TOOLS, Palette
 from .suggestions import SuggestionPanel, paint_suggestions
 from .tools import CalibrateTool, FillTool, HexsideTool, LosTool, PaintTool, SelectTool, TraceTool
@@ -187,6 +187,7 @@ class MapEditor(QMainWindow):
                                 toggled=self.view.set_grid_visible)
         self.ids_act = QAction("Hex &ids", self, checkable=True, checked=True, shortcut="I",
                                toggled=self.view.set_ids_visible)
+        self.ids_act.setToolTip("The program's hex ids over the map. " + PRINTED_IDS_HINT)
         self.printed_ids_act = QAction("The scans print hex &ids", self, checkable=True,
                                        triggered=self.set_printed_ids)
         self.printed_ids_act.setToolTip("Saved with the map: the program's hex ids start hidden here and in play, "

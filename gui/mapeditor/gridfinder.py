@@ -18,6 +18,9 @@ from engine.maps.gridfind import GridProposal, find_grid, find_grid_from_clicks,
 from engine.maps.hexes import Hex, Layout
 
 
+PRINTED_IDS_HINT = "If the scan prints its own hex ids, View > The scans print hex ids hides these."
+
+
 class GridJob(QObject):
     """One search: ``done(proposal)`` on the GUI thread (found or not), or ``failed(message)`` for a bad image."""
 
@@ -189,7 +192,8 @@ class GridFinder:
         rms = f", {fit.rms:.2f} px from its points" if fit is not None else ""
         done = (f"Sheet {sheet.id} calibrated from the found grid: {ns.cols} columns x {ns.rows} rows, "
                 f"{text} top left{rms}")
-        self.palette.set_grid_message(done + ". Undo takes it back.")
+        hint = "" if ed.printed_ids_act.isChecked() else f"\n{PRINTED_IDS_HINT}"    # the program's ids now over the scan
+        self.palette.set_grid_message(done + ". Undo takes it back." + hint)
         ed.status(done)
         return True
 
