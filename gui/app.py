@@ -138,21 +138,22 @@ def _map_editor(app, args) -> int:
 
 
 def open_at_start(win, file: str | None) -> bool:
-    """Show the window, then open the file named on the command line, the autosave (if the user resumes it), the
-    game library at the first start (no game opened before: the list of recent files is empty) or else the
-    default scenario.  The window is shown first so that a bad file gets the same dialog as File > Open; an
-    autosave that cannot be opened is kept aside by the window and the default scenario opens instead."""
+    """Show the window, then open the file named on the command line, the autosave (if the user resumes it), or
+    else the game library: a welcome at the first start (no game opened before: the list of recent files is
+    empty), later with the most recent file of Open recent selected (a saved game offers to continue it), never a
+    fresh default game that would look as if the last one were lost.  The window is shown first so that a bad
+    file gets the same dialog as File > Open; an autosave that cannot be opened is kept aside by the window and
+    the default scenario opens instead."""
     win.show()
     if not file and win.autosave.is_file() and _resume_wanted(win):
         if win.open_file(win.autosave):
             return True
         return win.open_file(default_file(), remember=False)
-    if not file and not win.recent_files():
-        win.show_library(first_start=True)
-        return True
     if file:
         return win.open_file(Path(file))
-    return win.open_file(default_file(), remember=False)     # not the user's choice: Open recent stays theirs
+    recent = win.recent_files()
+    win.show_library(first_start=not recent, select=recent[0] if recent else None)
+    return True
 
 
 def _resume_wanted(win) -> bool:

@@ -328,15 +328,17 @@ def entry_html(e: LibraryEntry) -> str:
 
 
 # ---------------------------------------------------------------- the play window's hooks
-def show_library(window, first_start: bool = False) -> GameLibrary:
+def show_library(window, first_start: bool = False, select: str | Path | None = None) -> GameLibrary:
     """Open the library over the play window (not modal, so that a help page opened from it comes over it); a
-    scenario picked goes to its New game dialog, a saved game is opened."""
+    scenario picked goes to its New game dialog, a saved game is opened.  ``select`` is the file selected at first
+    (else the open scenario, else the default one)."""
     old = getattr(window, "library_dlg", None)
     if old is not None and old.isVisible():        # asked again while open: the one already shown comes forward
         old.raise_()
         old.activateWindow()
         return old
     current = getattr(window.scenario, "path", None) if window.scenario is not None else None
+    current = select or current
     own = games_folders() + [p for p in window.recent_files() if p.suffix == ".toml"]   # saved games opened lately
     dlg = GameLibrary(window, current=current, own=own, leave_out={Path(window.autosave)})
     if first_start:

@@ -622,11 +622,12 @@ class MainWindow(QMainWindow):
         return True
 
     # ------------------------------------------------------------ a new game chosen, the computer playing
-    def show_library(self, first_start: bool = False):
-        """File > New game…: the game library (gui/library.py); a scenario picked goes on to ``new_game_dialog``."""
+    def show_library(self, first_start: bool = False, select: Path | None = None):
+        """File > New game…: the game library (gui/library.py); a scenario picked goes on to ``new_game_dialog``;
+        ``select``: the file selected at first."""
         from .library import show_library
 
-        return show_library(self, first_start)
+        return show_library(self, first_start, select)
 
     def new_game_dialog(self, path: Path | None = None):
         """The New game dialog on ``path`` or the open scenario (non-blocking); Start begins the game chosen."""

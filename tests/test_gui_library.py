@@ -121,7 +121,7 @@ def test_picking_demyansk_ii_in_the_library_opens_new_game_on_it_and_starts_it_a
     assert window.scenario.path == str(CAMPAIGN)       # Cancel changes nothing
 
 
-def test_the_first_start_shows_the_library_and_later_starts_open_the_default_scenario(window, qtbot, tmp_path):
+def test_the_first_start_shows_the_library_and_later_starts_show_it_on_the_last_game(window, qtbot, tmp_path):
     assert app_module.open_at_start(window, None)
     lib = window.library_dlg
     assert lib.isVisible() and lib.windowTitle().startswith("Welcome to Sandtable")
@@ -132,10 +132,26 @@ def test_the_first_start_shows_the_library_and_later_starts_open_the_default_sce
     assert window.scenario.name == "River Crossing" and window.recent_files()
     again = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave2.toml", recent=tmp_path / "recent.toml")
     qtbot.addWidget(again)
-    assert app_module.open_at_start(again, None)        # a game was open before: the default scenario, no library
-    assert again.scenario.path == str(app_module.default_file()) and getattr(again, "library_dlg", None) is None
+    assert app_module.open_at_start(again, None)        # a game was open before: the library on it, no fresh game
+    lib = again.library_dlg
+    assert lib.isVisible() and not lib.windowTitle().startswith("Welcome") and again.scenario is None
+    assert lib.current_entry().path.name == "classic-river-crossing.toml"
     assert again.recent_files()[0].name == "classic-river-crossing.toml"     # Open recent still starts with the
     assert app_module.default_file().name not in [p.name for p in again.recent_files()]  # user's game
+    lib.reject()
+    # the Demyansk campaign played to turn 2, saved, the program quit: the next start offers to continue it
+    saved = tmp_path / "my-campaign.toml"
+    game = new_game(CAMPAIGN, 7)
+    game.play("end")
+    game.save(saved)
+    assert again.open_file(saved)
+    later = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave4.toml", recent=tmp_path / "recent.toml")
+    qtbot.addWidget(later)
+    assert app_module.open_at_start(later, None)
+    lib = later.library_dlg
+    assert lib.current_entry().path == saved and lib.choose_button.text() == "Continue this game"
+    qtbot.mouseClick(lib.choose_button, Qt.LeftButton)
+    assert later.session.path == saved and len(later.session.game.log) == 1
     third = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave3.toml", recent=tmp_path / "none.toml")
     qtbot.addWidget(third)
     assert app_module.open_at_start(third, str(CAMPAIGN))      # ``sandtable FILE`` opens FILE, first start or not
