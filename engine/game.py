@@ -221,6 +221,12 @@ class Game:
             doc["variants"] = list(self.variants)
         doc["seed"] = self.seed
         doc["state_sha256"] = self.hash()
+        # where the game stands, for the game library, which reads a save's head and not its whole log
+        turn, phase = getattr(self.state, "turn", None), getattr(self.state, "phase", None)
+        if isinstance(turn, int) and not isinstance(turn, bool):
+            doc["turn"] = turn
+        if isinstance(phase, str) and phase:
+            doc["phase"] = phase
         doc["actions"] = self.actions_text()
         if self.computer is not None and self.computer.sides:
             doc["computer"] = self.computer.to_dict()

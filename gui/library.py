@@ -145,12 +145,12 @@ class GameLibrary(QDialog):
             self.tree.addTopLevelItem(top)
             for e in self.library.of_game(game):
                 title = list_title(e) + (" (yours)" if not e.shipped and not e.saved else "")
-                item = QTreeWidgetItem([title, str(e.turns) if e.turns else "", e.playing_text,
-                                        e.ruleset_text])
+                turns = e.saved_turn_short if e.saved else (str(e.turns) if e.turns else "")   # a save: its turn
+                item = QTreeWidgetItem([title, turns, e.playing_text, e.ruleset_text])
                 item.setData(0, ENTRY, e)
                 item.setData(0, GAME, game)
                 item.setToolTip(0, f"{e.title}\n{e.path}")         # the whole title, however narrow the column
-                item.setToolTip(1, e.turns_text)
+                item.setToolTip(1, e.saved_turn if e.saved and e.saved_turn else e.turns_text)
                 if e.problem:
                     item.setToolTip(0, f"{e.title}\n{e.path}\n{e.problem}")
                 top.addChild(item)
@@ -314,7 +314,9 @@ def entry_html(e: LibraryEntry) -> str:
                                                                         if e.playing_text else "")),
             ("Rules", e.ruleset_text + (f" — {e.rule}" if e.rule else ""))]
     if e.saved:
+        rows[3:3] = [("Computer plays", e.computer_text or ("nobody: you play every side" if e.sides else ""))]
         rows.insert(0, ("Saved game", e.saved_text + " — Continue opens it where it stood"))
+        rows.insert(1, ("Turn", e.saved_turn))
     if e.problem:
         rows.insert(0, ("Cannot be read", e.problem))
     table = "".join(f"<tr><td valign='top'><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>"

@@ -265,3 +265,29 @@ def test_a_wrong_playing_time_is_refused_naming_the_file_and_key(tmp_path, name,
         load_rules(str(bad))
     assert any(p.key == "scenario.playing_minutes" and words in p.message and p.file == str(bad)
                for p in e.value.problems), e.value.problems
+
+
+def test_a_saved_game_lists_its_own_turn_and_says_who_the_computer_plays(window, qtbot):
+    """The Demyansk campaign saved at turn 2 against the computer: the Turns column says turn 2 (not the
+    scenario's 18 turns), and the details say the turn as the game shows it and the side the computer plays."""
+    from engine.computer import ComputerSides
+
+    folder = documents()
+    folder.mkdir(parents=True)
+    game = new_game(CAMPAIGN, 7)
+    while game.state.turn < 2:
+        game.play("end")
+    game.computer = ComputerSides(("soviet",))
+    game.save(folder / "campaign-turn2.toml")
+    window.show()
+    window.new_act.trigger()
+    lib = window.library_dlg
+    saved = next(e for e in lib.visible_entries() if e.path.name == "campaign-turn2.toml")
+    assert lib.select_title(saved.title)
+    item = lib.tree.currentItem()
+    assert item.text(1) == "turn 2 of 18"
+    details = lib.details.toPlainText()
+    assert "Turn\nTurn 2 of 18 — German reinforcement\n" in details and "Computer plays\nSoviet\n" in details
+    qtbot.mouseClick(lib.choose_button, Qt.LeftButton)
+    assert window.session.turn_text() == "Turn 2 of 18 — German reinforcement"    # as the game itself shows it
+    assert window.computer is not None and set(window.computer.sides) == {"soviet"}

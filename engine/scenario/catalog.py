@@ -64,12 +64,17 @@ class LibraryEntry:
     ruleset: str = ""
     situation: str = ""
     sides: tuple[str, ...] = ()
+    side_ids: tuple[str, ...] = ()             # the sides' ids, in the order of ``sides``
     turns: int | None = None
+    last_turn: int | None = None               # the scenario's last turn, as the game shows "Turn 2 of 18"
     turns_text: str = ""                       # "10 turns", "12 turns (0600-0940 10 Feb)", "up to 20 turns"
     playing_minutes: tuple[int, int] | None = None
     rule: str = ""                             # the rulebook's scenario number ("Demyansk 9.2")
     saved: bool = False                        # a saved game (opened as it stands, not started anew)
     saved_text: str = ""                       # "seed 3, 42 actions"
+    saved_turn: str = ""                       # where a saved game stands: "Turn 2 of 18 — Soviet movement"
+    saved_turn_short: str = ""                 # the same for the list's Turns column: "turn 2 of 18"
+    computer_text: str = ""                    # the sides a saved game's computer plays: "Soviets"
     scenario_path: Path | None = None          # a saved game's scenario
     shipped: bool = False
     problem: str = ""                          # why the file cannot be listed properly
@@ -103,7 +108,7 @@ _HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*(#.*)?$")
 def _sections(text: str) -> dict[str, list[str]]:
     """The text of the top-level keys ("") and of each ``[scenario]``/``[[sides]]``/``[attacker]``/``[defender]``
     table, header lines found at the start of a line (the scenario files' own layout)."""
-    wanted = {"scenario", "sides", "attacker", "defender"}
+    wanted = {"scenario", "sides", "attacker", "defender", "computer"}
     out: dict[str, list[str]] = {"": []}
     current: str | None = ""
     for line in text.splitlines():
@@ -144,13 +149,15 @@ def _head(path: Path) -> tuple[dict, dict, list[dict], dict]:
         head = _toml(parts.get("scenario", []), str(path))
         sides = _toml(parts.get("sides", []), str(path)).get("sides", [])
         others = {k: _toml(parts[k], str(path)) for k in ("attacker", "defender") if k in parts}
+        if "computer" in parts:             # a saved game's [computer] table, after its log
+            top["computer"] = _toml(parts["computer"], str(path))
         return top, head, sides, others
     except Exception:           # a layout the quick reading does not follow: the whole file, checked as usual
         from engine.fileio import read_toml
 
         doc = read_toml(path)
         sides = doc.get("sides", [])
-        return ({k: v for k, v in doc.items() if not isinstance(v, (dict, list)) or k == "actions"},
+        return ({k: v for k, v in doc.items() if not isinstance(v, (dict, list)) or k in ("actions", "computer")},
                 doc.get("scenario", {}) if isinstance(doc.get("scenario"), dict) else {},
                 sides if isinstance(sides, list) else [],
                 {k: doc[k] for k in ("attacker", "defender") if isinstance(doc.get(k), dict)})
@@ -184,6 +191,12 @@ def _minutes(value) -> tuple[int, int] | None:
     return (items[0], items[-1])
 
 
+def _side_ids(ruleset: str, sides: list) -> tuple[str, ...]:
+    if ruleset == "scw":
+        return ("attacker", "defender")
+    return tuple(str(s.get("id") or "?") for s in sides if isinstance(s, dict))
+
+
 def _sides(ruleset: str, sides: list, others: dict) -> tuple[str, ...]:
     if ruleset == "scw":
         out = []
@@ -202,8 +215,11 @@ def _scenario_entry(path: Path, top: dict, head: dict, sides: list, others: dict
     title = str(head.get("name") or head.get("id") or path.stem)
     game = str(head.get("game") or (SCW_GAME if ruleset == "scw" else "") or "Other games")
     turns, turns_text = _turns(head, ruleset)
+    last = head.get("last_turn") if ruleset != "tcs" else None
+    last = last if isinstance(last, int) and not isinstance(last, bool) else None
     return LibraryEntry(path=path, title=title, game=game, ruleset=ruleset, situation=str(head.get("text") or ""),
-                        sides=_sides(ruleset, sides, others), turns=turns, turns_text=turns_text,
+                        sides=_sides(ruleset, sides, others), side_ids=_side_ids(ruleset, sides), turns=turns,
+                        last_turn=last, turns_text=turns_text,
                         playing_minutes=_minutes(head.get("playing_minutes")), rule=str(head.get("rule") or ""),
                         shipped=shipped)
 
@@ -248,14 +264,42 @@ def _saved_entry(path: Path, top: dict, known: dict | None = None) -> LibraryEnt
     actions = _count_actions(path)
     saved_text = f"seed {top.get('seed')}, {actions} action(s) in its log" if actions is not None else \
         f"seed {top.get('seed')}"
+    turn, short = _saved_turn(top, base)
     if base is None or base.problem:
         return LibraryEntry(path=path, title=path.stem, game="Saved games", ruleset=str(top.get("ruleset") or ""),
-                            saved=True, saved_text=saved_text, scenario_path=scen,
-                            problem="" if base is None else base.problem)
+                            saved=True, saved_text=saved_text, saved_turn=turn, saved_turn_short=short,
+                            scenario_path=scen, problem="" if base is None else base.problem)
     return LibraryEntry(path=path, title=f"{base.title} — saved {path.stem}", game=base.game, ruleset=base.ruleset,
-                        situation=base.situation, sides=base.sides, turns=base.turns, turns_text=base.turns_text,
+                        situation=base.situation, sides=base.sides, side_ids=base.side_ids, turns=base.turns,
+                        last_turn=base.last_turn, turns_text=base.turns_text,
                         playing_minutes=base.playing_minutes, rule=base.rule, saved=True, saved_text=saved_text,
+                        saved_turn=turn, saved_turn_short=short, computer_text=_computer_text(top, base),
                         scenario_path=scen)
+
+
+def _saved_turn(top: dict, base: LibraryEntry | None) -> tuple[str, str]:
+    """Where a saved game stands, from its head's ``turn`` and ``phase``, as the game shows it ("Turn 2 of 18 —
+    Soviet movement") and short for the list ("turn 2 of 18"); "" for a save that does not say."""
+    turn, phase = top.get("turn"), top.get("phase")
+    if not isinstance(turn, int) or isinstance(turn, bool):
+        return "", ""
+    last = base.last_turn if base is not None and not base.problem else None
+    of = f" of {last}" if last else ""
+    text = f"Turn {turn}{of}"
+    if isinstance(phase, str) and phase:
+        words = phase.replace("-", " ")
+        text += f" — {words[:1].upper()}{words[1:]}"
+    return text, f"turn {turn}{of}"
+
+
+def _computer_text(top: dict, base: LibraryEntry) -> str:
+    """The sides a saved game's computer plays, by their names ("" when the player plays every side)."""
+    table = top.get("computer")
+    ids = table.get("sides") if isinstance(table, dict) else None
+    if not isinstance(ids, list) or not ids:
+        return ""
+    names = dict(zip(base.side_ids, base.sides))
+    return ", ".join(names.get(str(i), str(i)) for i in ids)
 
 
 def _count_actions(path: Path) -> int | None:
