@@ -200,3 +200,28 @@ def test_answers_read_from_the_owners_book_redraw_and_autosave_the_window_once_n
     from engine.game import load_game
 
     assert len(load_game(saves[-1]).log) == len(win.session.game.log)    # the autosave holds every answer read
+
+
+def test_an_op_sheet_that_may_not_be_implemented_says_why_on_its_greyed_implement_button(qtbot, tmp_path,
+                                                                                        monkeypatch):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from bw_book import write_book
+
+    write_book(tmp_path / "user")
+    win = open_window(qtbot, tmp_path, monkeypatch, BW4, folder=tmp_path / "user")
+    if win.charts.form is not None and win.charts.form.isVisible():
+        win.charts.form.start_now()
+    rules = win.session.rules
+    for _ in range(6):
+        if rules.current(win.session.state)[1:] == ("implement", "soviet"):
+            break
+        win.phase_bar.next_act.trigger()
+    assert rules.current(win.session.state)[1:] == ("implement", "soviet")
+    panel = win.tcs.sheets
+    assert panel.select_sheet("63Gd-follow-on")       # 30 weighted turns, but 63Gd-released is implemented
+    button = panel.buttons["implement"]
+    assert not button.isEnabled()
+    assert button.toolTip() == ("63Gd-follow-on may not be implemented now — TCS 6.7b: 63Gd already has an "
+                                "implemented Op Sheet (limit 1)")

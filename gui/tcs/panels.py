@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWid
                                QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
                                QScrollArea, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from engine.errors import IllegalAction
+
 UNIT_MIME = "application/x-sandtable-tcs-unit"
 MANY_CHOICES = 12           # more results than this: a list to pick from instead of a row of buttons
 
@@ -345,6 +347,16 @@ class OpSheetsDock(TcsDock):
         for verb, b in self.buttons.items():
             b.setEnabled(bool(sid) and f"{verb} {sid}" in self.legal)
         step = self.session.rules.current(self.session.state)[1] if self.session is not None else ""
+        tip = "Roll on the Command Prep Table for this sheet"
+        if sid and step == "implement" and not self.buttons["implement"].isEnabled():
+            st = self.session.state
+            sheet = st.sheets.get(sid)
+            try:                                      # the engine's reason a sheet may not roll now (TCS 6.9f, 6.7b)
+                if sheet is not None:
+                    self.session.rules.check_implement(st, sid, sheet.side)
+            except IllegalAction as e:
+                tip = f"{sid} may not be implemented now — {e.rule}: {e.message}"
+        self.buttons["implement"].setToolTip(tip)
         self.assign_button.setEnabled(bool(sid) and step == "add")
         self.create_button.setEnabled(step == "create" and bool(self.objective))
 
