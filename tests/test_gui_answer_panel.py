@@ -153,11 +153,16 @@ def test_a_question_among_many_answers_chooses_none_for_the_player_so_return_alo
     coast = [f"C{c:02d}.{r:02d}" for c in range(10, 13) for r in range(1, 7)]
     for unit in ("2-KO:A", "2-KO:B"):
         what = f"where {unit} lands in Landing Zone 3"
-        d.show_pending({"kind": "choice", "what": "landing", "side": "british", "text": what, "options": coast},
-                       [f"choose landing {h}" for h in coast], {})
-        assert d.pick_box.isVisibleTo(d) and d.many.currentIndex() == -1 and d.many.currentText() == ""
+        for _shown in range(2):             # the window shows a question again on each refresh
+            d.show_pending({"kind": "choice", "what": "landing", "side": "british", "text": what, "options": coast},
+                           [f"choose landing {h}" for h in coast], {})
+            assert d.pick_box.isVisibleTo(d) and d.many.currentIndex() == -1 and d.many.currentText() == ""
         qtbot.keyClick(d.many.lineEdit(), Qt.Key_Return)
         assert played == [] and d.refusal.text() == "Type or pick an answer"
-    qtbot.keyClicks(d.many.lineEdit(), "C11.04")
+    qtbot.keyClicks(d.many.lineEdit(), "C11.0")
+    d.show_pending({"kind": "choice", "what": "landing", "side": "british", "text": what, "options": coast},
+                   [f"choose landing {h}" for h in coast], {})
+    assert d.many.currentText() == "C11.0"          # what the player typed survives a refresh
+    qtbot.keyClicks(d.many.lineEdit(), "4")
     qtbot.keyClick(d.many.lineEdit(), Qt.Key_Return)
     assert played == ["choose landing C11.04"]

@@ -735,6 +735,7 @@ class PendingDock(TcsDock):
             b.deleteLater()
         self.buttons = []
         self.answers = []
+        typed = self.many.currentText()             # kept when the same question is shown again (a refresh)
         self.many.clear()
         if pending is None:
             self.title.setText("Nothing asked")
@@ -764,9 +765,12 @@ class PendingDock(TcsDock):
             asked = (pending.get("what"), pending.get("text"), tuple(self.answers))
             if asked != self._asked:            # a new question: the keyboard goes to its answer
                 self._asked = asked
-                self.many.setCurrentIndex(-1)   # nothing chosen for the player: a Return alone answers nothing (a
-                self.many.clearEditText()       # landing's first hex, taken unit after unit, overstacked it: Leros 3.6g)
+                typed = ""
                 self.many.setFocus()
+            # nothing chosen for the player (the box picks its first answer when filled): a Return alone answers
+            # nothing (a landing's first hex, taken unit after unit, overstacked it: Leros 3.6g)
+            self.many.setCurrentIndex(-1)
+            self.many.setEditText(typed)
             return
         self.pick_box.hide()
         for i, (label, text) in enumerate(self.answers):
