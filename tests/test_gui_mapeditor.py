@@ -64,9 +64,15 @@ def click_hex(qtbot, ed, hex_id, button=Qt.LeftButton):
 
 
 def hover(qtbot, ed, hex_id):
-    """Move the mouse over a hex and let the view see it."""
-    p = ed.view.lattice_to_viewport(*ed.board.center(ed.board.parse_hex(hex_id)))
-    qtbot.mouseMove(ed.view.viewport(), QPoint(round(p.x()), round(p.y())))
+    """Move the mouse over a hex and let the view see it: the move event is sent to the view itself (a move
+    synthesised through the platform is dropped when the pointer is already there, as another test may leave it)."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+
+    c = ed.view.lattice_to_viewport(*ed.board.center(ed.board.parse_hex(hex_id)))
+    p = QPointF(round(c.x()), round(c.y()))
+    QApplication.sendEvent(ed.view.viewport(), QMouseEvent(QEvent.MouseMove, p, ed.view.viewport().mapToGlobal(p),
+                                                           Qt.NoButton, Qt.NoButton, Qt.NoModifier))
     QApplication.processEvents()
 
 

@@ -178,7 +178,7 @@ def test_a_saved_game_names_the_strong_player_and_its_options(tmp_path):
                                                         "options": {"budget": 2}}}, "demyansk", 0)
     assert ok.bot == "strong" and ok.options == {"budget": 2}
     with pytest.raises(BadFile) as e:
-        ComputerSides.from_save("g.toml", {"computer": {"sides": ["blue"], "bot": "strong"}}, "tcs", 0)
+        ComputerSides.from_save("g.toml", {"computer": {"sides": ["blue"], "bot": "strong"}}, "free", 0)
     assert [p.key for p in e.value.problems] == ["computer.bot"] and "'baseline'" in str(e.value)
 
 
