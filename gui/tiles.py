@@ -345,18 +345,33 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled) 
         im = _vips_open(vips, path)
         if im.width != levels[0].width or im.height != levels[0].height:
             raise ValueError(f"libvips reads it as {im.width} x {im.height}")
-        im.set_progress(True)
-
-        def step(image, state) -> None:
-            if cancelled():
-                image.set_kill(True)
-            elif progress is not None:
-                progress(min(1.0, state.percent / 100))
-
-        im.signal_connect("eval", step)
         work.mkdir(parents=True, exist_ok=True)
         suffix = f".jpg[Q={JPEG_QUALITY}]" if ext == "jpg" else ".png[compression=1]"
-        im.dzsave(str(work / "p"), tile_size=TILE, overlap=0, depth="onetile", suffix=suffix)
+        # Progress and cancelling are watched from a Python thread of our own, never from a callback that libvips
+        # would call on its worker threads (Python called from native threads while the program collects its
+        # garbage crashed the process): the watcher counts the tiles written and kills the build when asked.
+        done = threading.Event()
+        total = sum(lv.cols * lv.rows for lv in levels)
+
+        def watch() -> None:
+            while not done.wait(0.02):                  # a cancel is seen within 20 ms
+                if cancelled():
+                    im.set_kill(True)
+                    return
+                if progress is not None:                # the tiles written so far, level by level
+                    try:
+                        made = sum(len(os.listdir(f)) for f in os.scandir(work / "p_files") if f.is_dir())
+                    except OSError:                     # not begun yet
+                        made = 0
+                    progress(min(1.0, made / total))
+
+        watcher = threading.Thread(target=watch, name=f"tiles watch {Path(path).name}", daemon=True)
+        watcher.start()
+        try:
+            im.dzsave(str(work / "p"), tile_size=TILE, overlap=0, depth="onetile", suffix=suffix)
+        finally:
+            done.set()
+            watcher.join()
     except vips.Error as e:
         if cancelled():
             raise BuildCancelled() from None
