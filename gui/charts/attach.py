@@ -182,8 +182,11 @@ class PlayCharts:
             self.form.raise_()
             return self.form
         title = getattr(getattr(s, "scenario", None), "name", "") or ""
+        # Not deleted on closing: Qt deleting the dialog under its Python wrapper left a cycle that the garbage
+        # collector later tripped over (a crash); a closed form is kept, a child of the window, until the next
+        # one replaces it or the window goes.
+        self._closed_form = None
         self.form = ValuesForm(s.rules, s.state, keeper.book, self.window, title)
-        self.form.setAttribute(Qt.WA_DeleteOnClose)
         self.form.changed.connect(self._form_changed)
         self.form.finished.connect(self._form_closed)
         self.form.show()
@@ -195,7 +198,7 @@ class PlayCharts:
         self.update()                 # the question pending may be answered by the value just typed
 
     def _form_closed(self, _result=0) -> None:
-        self.form = None
+        self._closed_form, self.form = self.form, None
         if self.editor is not None:
             self.editor.changed.emit()
         self.window._show_play()
