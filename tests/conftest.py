@@ -2,16 +2,7 @@
 with the mouse pointer away from every window."""
 from __future__ import annotations
 
-import gc
-
 import pytest
-
-# The test processes run without Python's cyclic garbage collector. A worker that had opened and closed several
-# hundred windows died now and then (about one full run in two) in a collection that began inside a later test
-# (Fatal Python error: Segmentation fault, "Garbage-collecting"), always at the first test of
-# tests/test_gui_values_form.py; the wrapper cycle behind it is not found yet. Reference counting still frees
-# everything that is not in a cycle; the program itself keeps the collector on.
-gc.disable()
 
 
 @pytest.fixture(autouse=True)
