@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 check-qt: $(STAMP)
-	@$(PY) -m gui.qtcheck
+	@$(PY) -m gui.common.qtcheck
 
 run: $(STAMP) check-qt
 	$(VENV)/bin/sandtable $(ARGS)

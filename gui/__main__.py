@@ -1,6 +1,6 @@
 """``python -m gui [FILE]``: the program, as ``sandtable [FILE]`` starts it."""
 import sys
 
-from .app import main
+from gui.app import main
 
 sys.exit(main())

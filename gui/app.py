@@ -27,7 +27,7 @@ def _version(with_tiler: bool = False) -> str:
 
     if not with_tiler:
         return __version__
-    from .tiles import tiler_name
+    from gui.scene.tiles import tiler_name
 
     return f"{__version__} (map tiles by {tiler_name()})"
 
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return engine_main(argv[1:])
     args = parse_args(argv)
-    from .qtcheck import missing_packages
+    from gui.common.qtcheck import missing_packages
 
     if not os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         missing = missing_packages()
@@ -51,19 +51,19 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from .mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Sandtable")
     set_icon(app)
-    from .table import is_table_file
-    from .userfolders import autosave_path, data_root
+    from gui.table import is_table_file
+    from gui.common.userfolders import autosave_path, data_root
 
-    from .tcs import is_tcs_path
+    from gui.tcs import is_tcs_path
 
     # a gridless skirmish is played on its table (gui/table); a TCS game in the play window
     if args.file and is_table_file(args.file) and not is_tcs_path(args.file):
-        from .table.window import run_table_window
+        from gui.table.window import run_table_window
 
         return run_table_window(app, Path(args.file), args.screenshot, None if args.screenshot else autosave_path())
     if args.map_editor:
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if ok and opened else 1
     from PySide6.QtCore import QSize
 
-    from .settings import problems, remember_layout
+    from gui.common.settings import problems, remember_layout
 
     remember_layout(win, "play", QSize(1280, 860))
     win.panels.show_game(win.session)     # the remembered layout holds only the panels of the game it had
@@ -116,7 +116,7 @@ def set_icon(app) -> None:
 
 def _map_editor(app, args) -> int:
     """``sandtable --map-editor [MAP]``: the map editor in a window of its own (with --screenshot: a picture of it)."""
-    from .mapeditor.editor import MapEditor
+    from gui.mapeditor.editor import MapEditor
 
     win = MapEditor()
     win.leave.connect(win.close)

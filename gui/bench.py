@@ -64,7 +64,7 @@ def huge_map(folder: Path, width: int = HUGE_W, height: int = HUGE_H, ext: str =
     folder.mkdir(parents=True, exist_ok=True)
     image = folder / f"scan-{width}x{height}.{ext}"
     if not image.exists():
-        subprocess.run([sys.executable, "-m", "gui.hugeimage", str(image), str(width), str(height)], check=True)
+        subprocess.run([sys.executable, "-m", "gui.scene.hugeimage", str(image), str(width), str(height)], check=True)
     cols = int((width / HEX_PX - 2) / 1.5)
     rows = int((height / HEX_PX - 2) / math.sqrt(3))
     sheet = Sheet("A", NumberingScheme(style="classic", cols=cols, rows=rows, col_digits=3 if cols > 99 else 2,
@@ -145,7 +145,7 @@ def first_view(win, app, timeout: float = 600) -> bool:
 
 def open_timed(path: Path, cache: Path, app):
     """A new window opens ``path``: seconds to its first view, to its full first frame; and the window."""
-    from .mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     win = MainWindow(cache=cache)
     win.resize(VIEW_W, VIEW_H + 60)
@@ -185,7 +185,7 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
     if not frames:
         return opened
     placed, sides = sample_units(COUNTERS, win.board)
-    from .counterart import CounterArt
+    from gui.scene.counterart import CounterArt
 
     win.map_view.set_art(CounterArt(sides))
     win.map_view.set_pieces(placed)
@@ -200,7 +200,7 @@ def huge_child(folder: Path, cache: Path, width: int = HUGE_W, height: int = HUG
 def first_frame(repeat: int, cache: Path) -> list[float]:
     app = _app()
     from engine.content import default_file
-    from .mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     path = default_file()
     out = []
@@ -225,7 +225,7 @@ def library_open(repeat: int) -> dict:
     from engine import content
     from engine.scenario.newgame import scenario_offer
 
-    from .library import GameLibrary
+    from gui.play.library import GameLibrary
 
     app = _app()
     times = []
@@ -270,8 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result) if args.json else "\n".join(f"{k:20} {v}" for k, v in result.items()))
         return 0
     _app()
-    from .tiles import tiler
-    from .userfolders import cache_root
+    from gui.scene.tiles import tiler
+    from gui.common.userfolders import cache_root
 
     folder = Path(args.folder) if args.folder else cache_root() / "bench"
     with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:

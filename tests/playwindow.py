@@ -6,8 +6,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from gui.mainwindow import MainWindow
-from gui.tray import MIME
+from gui.play.window import MainWindow
+from gui.scene.tray import MIME
 
 
 def play_window(qtbot, tmp_path, path=None, size=(1100, 760), monkeypatch=None):

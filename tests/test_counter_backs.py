@@ -165,7 +165,7 @@ def qimage_rgba(q) -> np.ndarray:
 
 
 def test_the_play_windows_counter_art_uses_cut_images(qtbot, tmp_path):
-    from gui.counterart import CounterArt
+    from gui.scene.counterart import CounterArt
 
     u = unit()
     folder = tmp_path / "counters"
@@ -187,7 +187,7 @@ def test_the_play_windows_counter_art_uses_cut_images(qtbot, tmp_path):
 
 
 def test_the_main_window_plays_with_the_scenarios_cut_images(qtbot, tmp_path):
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     src = ROOT / "scenarios" / "demyansk-1-trapped.toml"
     text = src.read_text(encoding="utf-8").replace('map = "../maps/demyansk.toml"',

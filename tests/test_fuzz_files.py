@@ -232,8 +232,8 @@ def test_damaged_counter_sheets_are_refused_naming_the_file(world):
 
 
 def test_a_damaged_recent_files_list_or_tile_index_is_started_afresh(world, qtbot, tmp_path):
-    from gui.mainwindow import MainWindow
-    from gui.tiles import Pyramid
+    from gui.play.window import MainWindow
+    from gui.scene.tiles import Pyramid
 
     win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "a.toml", recent=world["recent files"])
     qtbot.addWidget(win)
@@ -255,7 +255,7 @@ def test_a_damaged_recent_files_list_or_tile_index_is_started_afresh(world, qtbo
 
 @pytest.mark.parametrize("kind", ["map", "table", "scenario", "skirmish scenario", "save", "skirmish save"])
 def test_damaged_files_through_the_window_open_path(world, kind, qtbot, tmp_path, monkeypatch):
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     win = MainWindow(cache=tmp_path / "cache", autosave=tmp_path / "a.toml")
@@ -311,7 +311,7 @@ def test_a_skirmish_scenario_with_odd_variants_or_a_missing_table_names_the_scen
 
 def test_file_names_the_system_refuses_are_bad_files_not_os_errors(tmp_path, qtbot):
     from engine.fileio import read_toml
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     with pytest.raises(BadFile, match="not a file name"):
         read_toml(str(tmp_path / "a\x00b.toml"))
@@ -446,7 +446,7 @@ def test_a_damaged_settings_file_falls_back_key_by_key(qtbot, tmp_path, monkeypa
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QMainWindow
 
-    import gui.settings as S
+    import gui.common.settings as S
 
     win = QMainWindow()
     qtbot.addWidget(win)

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 import gui.app as app_module
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from engine.rulesets.tcs.games.bw_prep import load_prep_log
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 from gui.tcs.preplog import PrepLogEditor
 
 ROOT = Path(__file__).resolve().parent.parent

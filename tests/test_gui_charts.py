@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from engine.charts import ChartBook, parse_slots, ruleset_chart_slots
 from gui.charts.editor import PUBLISHED, REFUSED, ChartEditor
 from gui.charts.shelf import forget_books
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "demyansk-1-trapped.toml"

@@ -16,9 +16,9 @@ from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import QDockWidget
 
 from engine.rulesets.scw.bot import attacker_move
-from gui.mainwindow import MainWindow
-from gui.menus import WindowMenus
-from gui.settings import fit_rect, remember_layout
+from gui.play.window import MainWindow
+from gui.common.menus import WindowMenus
+from gui.common.settings import fit_rect, remember_layout
 from gui.table.session import TableSession
 from gui.table.window import TableWindow
 
@@ -81,7 +81,7 @@ def test_about_box_and_command_line_give_the_installed_packages_version_and_save
     box.close()
     out = subprocess.run([sys.executable, "-m", "gui", "--version"], capture_output=True, text=True, check=True)
     # and the library that cuts map scans into tiles (libvips where it loads, else Pillow)
-    from gui.tiles import tiler_name
+    from gui.scene.tiles import tiler_name
 
     assert out.stdout.strip() == f"sandtable {version('sandtable')} (map tiles by {tiler_name()})"
     path = tmp_path / "game.toml"

@@ -12,12 +12,12 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter, QTransform
 
 from engine.maps.mapfile import load_map
-from gui import tiles
+from gui.scene import tiles
 from gui.bench import huge_map
-from gui.hugeimage import write_jpeg, write_png
-from gui.mapview import MapView
-from gui.pyramidjob import PyramidJob
-from gui.tiles import BuildCancelled, Pyramid, build_pyramid, cached_pyramid, image_digest
+from gui.scene.hugeimage import write_jpeg, write_png
+from gui.scene.mapview import MapView
+from gui.scene.pyramidjob import PyramidJob
+from gui.scene.tiles import BuildCancelled, Pyramid, build_pyramid, cached_pyramid, image_digest
 
 W, H = 2600, 1700          # four levels: 2600, 1300, 650, 325 pixels wide
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from playwindow import play_window
-from gui.tablelook import DressedUnit
+from gui.scene.tablelook import DressedUnit
 from test_gui_play import drag
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ from engine.scenario.newgame import new_game
 from gui import app as app_module
 from gui.help.howto import GETTING_STARTED, HOW_TO_PLAY, how_to_play_page
 from gui.help.reference import read_reference, reference_html
-from gui.library import GameLibrary
-from gui.mainwindow import MainWindow
+from gui.play.library import GameLibrary
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))

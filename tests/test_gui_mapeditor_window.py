@@ -11,7 +11,7 @@ from engine.maps.mapedit import SheetSpec
 
 pytest.importorskip("pytestqt")
 
-from gui.mainwindow import MainWindow  # noqa: E402
+from gui.play.window import MainWindow  # noqa: E402
 from gui.mapeditor import MapEditor  # noqa: E402
 from mapeditorwindow import editor_fixture  # noqa: E402
 from gui.mapeditor.newmap import NewMapDialog  # noqa: E402
@@ -199,7 +199,7 @@ def test_closing_the_play_window_asks_the_editor_first(qtbot, play, monkeypatch)
 def test_saving_a_new_map_suggests_its_name_beside_the_scan(qtbot, editor, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from gui.settings import last_folder
+    from gui.common.settings import last_folder
     scans = tmp_path / "my scans"
     scans.mkdir()
     scan_with_dots(scans / "valley.png", [])
@@ -222,7 +222,7 @@ def test_the_fitted_editor_view_settles_instead_of_resizing_itself_forever(qtbot
     from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject
     from PySide6.QtWidgets import QApplication
 
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     win = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave.toml", recent=tmp_path / "recent.toml")
     qtbot.addWidget(win)
@@ -258,7 +258,7 @@ def test_saving_a_map_never_offers_the_programs_own_maps_folder(editor, tmp_path
 
     from PySide6.QtWidgets import QFileDialog
 
-    from gui.userfolders import games_folder
+    from gui.common.userfolders import games_folder
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
     maps = Path(__file__).resolve().parent.parent / "maps"

@@ -13,9 +13,9 @@ from engine.maps.board import Affine, Board, Sheet
 from engine.maps.mapfile import load_map, save_map
 from engine.maps.numbering import NumberingScheme
 from engine.scenario import Side, Unit
-from gui.counterart import CounterArt
-from gui.hugeimage import write_png
-from gui.mainwindow import MainWindow
+from gui.scene.counterart import CounterArt
+from gui.scene.hugeimage import write_png
+from gui.play.window import MainWindow
 from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -356,7 +356,7 @@ def test_a_board_opened_before_the_window_is_shown_is_fitted_once_it_is(qtbot, t
 
 def test_whole_number_movement_costs_read_as_whole_numbers(window):
     """A terrain chart's 1.0 MP is shown as 1 on the lit hex and in the hover text; 1.5 stays 1.5."""
-    from gui.moveoverlay import cost_text
+    from gui.scene.moveoverlay import cost_text
 
     assert window.open_file(DEMO)
     view = window.map_view

@@ -8,12 +8,12 @@ from engine.maps.board import Affine, Board, Sheet
 from engine.maps.hexes import Hex
 from engine.maps.numbering import NumberingScheme
 from engine.scenario import Side, Unit
-from gui.counterart import CounterArt
-from gui.counterlayer import EDGE_STEP, CountersLayer
-from gui.gridlayer import FAST_GRID_COLOUR, GRID_COLOUR, GridLayer
-from gui.idlework import MAX_QUEUED, IdleQueue
-from gui.mapview import MapView
-from gui.sheetlayer import PAPER, TileStore, screen_format
+from gui.scene.counterart import CounterArt
+from gui.scene.counterlayer import EDGE_STEP, CountersLayer
+from gui.scene.gridlayer import FAST_GRID_COLOUR, GRID_COLOUR, GridLayer
+from gui.scene.idlework import MAX_QUEUED, IdleQueue
+from gui.scene.mapview import MapView
+from gui.scene.sheetlayer import PAPER, TileStore, screen_format
 
 
 def _board(cols: int, rows: int) -> Board:

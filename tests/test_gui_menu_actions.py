@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 pytest.importorskip("pytestqt")
 
-from gui.mainwindow import MainWindow  # noqa: E402
+from gui.play.window import MainWindow  # noqa: E402
 from gui.mapeditor import MapEditor  # noqa: E402
 from gui.scenarioeditor import ScenarioEditor  # noqa: E402
 

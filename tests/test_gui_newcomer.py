@@ -15,7 +15,7 @@ from engine.maps.mapfile import load_map
 from engine.scenario import Side
 from engine.scenario import edit as E
 from engine.scenario.load import load_scenario
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent

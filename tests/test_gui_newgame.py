@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 
 from engine.fileio import read_toml
 from engine.scenario.newgame import new_game
-from gui.mainwindow import MainWindow
-from gui.newgame import COMPUTER, ME, NewGameDialog
+from gui.play.window import MainWindow
+from gui.common.newgame import COMPUTER, ME, NewGameDialog
 from gui.table.window import TableWindow
 from playwindow import play_window
 

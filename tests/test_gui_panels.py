@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
 
-from gui.settings import remember_layout
+from gui.common.settings import remember_layout
 from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def test_the_keyboard_shortcuts_are_a_table_of_two_aligned_columns(qtbot, tmp_pa
 def test_a_save_never_starts_in_the_programs_folders_and_names_the_turn_as_shown(qtbot, tmp_path, monkeypatch):
     """After opening a shipped scenario from the program's scenarios folder, Save as starts in the user's
     Sandtable folder; a TCS game's first turn is named turn1 and its time, not turn0."""
-    from gui.settings import remember_folder
+    from gui.common.settings import remember_folder
 
     home = tmp_path / "home"
     home.mkdir()

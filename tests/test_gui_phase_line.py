@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 from gui.table.window import TableWindow
 from playwindow import play_window
 from questions import answer_questions

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 from playwindow import drag_from_tray, play_window
 
 ROOT = Path(__file__).resolve().parent.parent

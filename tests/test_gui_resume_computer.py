@@ -9,7 +9,7 @@ import tomli
 from engine.computer import side_to_act
 from engine.errors import BadFile
 from engine.game import load_game
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"

@@ -230,7 +230,7 @@ def test_the_counter_sheet_dialog_cuts_and_saves_fronts_and_backs(editor, tmp_pa
 
 
 def test_the_main_window_opens_the_editor_on_its_scenario_and_plays_what_it_saves(qtbot, tmp_path):
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     win = MainWindow(cache=tmp_path / "tiles")
     qtbot.addWidget(win)

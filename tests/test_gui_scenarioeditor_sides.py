@@ -126,7 +126,7 @@ def test_a_unit_without_a_hex_shows_as_not_placed_and_a_drop_places_it(editor):
 
 
 def test_open_in_the_play_window_brings_the_play_window_to_the_front(qtbot, tmp_path):
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     win = MainWindow(cache=tmp_path / "tiles", autosave=tmp_path / "autosave.toml")
     qtbot.addWidget(win)
@@ -161,8 +161,8 @@ def test_saving_a_new_scenario_suggests_its_id_in_the_users_folder_never_the_pro
     program's own maps folder); a shipped scenario opened and changed is saved as the user's own."""
     from PySide6.QtWidgets import QFileDialog
 
-    from gui.settings import last_folder
-    from gui.userfolders import games_folder
+    from gui.common.settings import last_folder
+    from gui.common.userfolders import games_folder
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
     editor.new_scenario(MAP, [Side("reds", "Red Band", "#c03030")], id="valley-raid")

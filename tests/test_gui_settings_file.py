@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSize
 
-from gui import settings as S
+from gui.common import settings as S
 from playwindow import play_window
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.tray import TO_SET_UP
+from gui.scene.tray import TO_SET_UP
 from playwindow import drag_from_tray, play_window
 
 ROOT = Path(__file__).resolve().parent.parent

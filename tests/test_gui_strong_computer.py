@@ -8,10 +8,10 @@ import pytest
 import tomli
 from PySide6.QtCore import QTimer
 
-import gui.computerplayer as computerplayer
+import gui.common.computerplayer as computerplayer
 from engine.computer import side_to_act
 from playwindow import play_window
-from gui.newgame import COMPUTER, NewGameDialog
+from gui.common.newgame import COMPUTER, NewGameDialog
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"

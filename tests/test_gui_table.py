@@ -210,7 +210,7 @@ def test_sandtable_file_opens_the_table_view(tmp_path):
 
 
 def test_file_open_in_the_main_window_opens_the_table_window(qtbot, tmp_path, monkeypatch):
-    from gui.mainwindow import MainWindow
+    from gui.play.window import MainWindow
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

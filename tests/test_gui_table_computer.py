@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from engine.fileio import read_toml
 from engine.game import replay
-from gui.newgame import COMPUTER, ME
+from gui.common.newgame import COMPUTER, ME
 from gui.table.window import TableWindow
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 
 from engine.maps.hexes import hex_distance
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 from gui.tcs.panels import UNIT_MIME
 from gui.tcs.session import TcsSession
 from playwindow import play_window

@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFile
 
-from gui import imagebands, tiles
-from gui.hugeimage import scan_rows, write_jpeg, write_png
-from gui.tiles import TILE, MapImageError, Pyramid, build_pyramid, image_digest, plan_levels
+from gui.scene import imagebands
+from gui.scene import tiles
+from gui.scene.hugeimage import scan_rows, write_jpeg, write_png
+from gui.scene.tiles import TILE, MapImageError, Pyramid, build_pyramid, image_digest, plan_levels
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from engine.game import load_game
 from questions import answer_questions
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAPPED = ROOT / "scenarios" / "demyansk-1-trapped.toml"

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from engine.charts import pending_chart_prompt
 from gui.charts.shelf import forget_books
 from gui.charts.valuesform import REFUSED
-from gui.mainwindow import MainWindow
+from gui.play.window import MainWindow
 
 ROOT = Path(__file__).resolve().parent.parent
 BW4 = ROOT / "scenarios" / "black-wednesday-4-melee-in-krasni-bor.toml"

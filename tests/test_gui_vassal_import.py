@@ -16,7 +16,7 @@ def window(qtbot, tmp_path, monkeypatch):
 
 
 def test_import_opens_the_scenario_with_counters_at_their_hexes(window, tmp_path, monkeypatch):
-    import gui.vassalimport as vi
+    import gui.play.vassalimport as vi
 
     monkeypatch.setattr(vi, "data_root", lambda: tmp_path / "user")
     assert "&Import VASSAL module…" in [a.text() for a in window.menus.file_menu.actions()]
@@ -34,7 +34,7 @@ def test_import_opens_the_scenario_with_counters_at_their_hexes(window, tmp_path
 
 
 def test_a_broken_module_is_reported_in_words(window, tmp_path, monkeypatch):
-    import gui.vassalimport as vi
+    import gui.play.vassalimport as vi
     from PySide6.QtWidgets import QMessageBox
 
     shown = []
@@ -47,7 +47,7 @@ def test_a_broken_module_is_reported_in_words(window, tmp_path, monkeypatch):
 
 
 def test_an_svg_module_opens_with_its_sides_and_the_svg_art_drawn(window, tmp_path, monkeypatch):
-    import gui.vassalimport as vi
+    import gui.play.vassalimport as vi
     from test_vassal_import import COUNTER_SVG, GRID, SYMBOLS, centre, images
 
     monkeypatch.setattr(vi, "data_root", lambda: tmp_path / "user")

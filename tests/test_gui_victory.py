@@ -75,7 +75,7 @@ def test_general_conditions_flip_when_the_hex_is_left_and_back_on_undo(win, qtbo
     start = s.board.parse_hex("0707")
     costs, _ = s.destinations("g-1")
     to = sorted(costs, key=lambda h: (h.q, h.r))[0]
-    from gui.play import Refusal
+    from gui.play.session import Refusal
 
     assert not isinstance(s.move("g-1", start, to), Refusal)
     assert win.victory.rows() == [("hold", "", "nobody"), ("Verdict if the game ended now", "", "soviet")]

@@ -129,3 +129,17 @@ def test_an_import_inside_a_function_counts_and_one_for_type_checking_does_not(t
     mods = _modules("pkg")
     assert _cycles(_imports(mods)) == []
     assert _cycles(_imports(mods, inside_functions=True)) == [["pkg.a", "pkg.b"]]
+
+
+WINDOWS = {"gui.play", "gui.table", "gui.mapeditor", "gui.scenarioeditor", "gui.tcs"}
+SHARED = {"gui.scene", "gui.common"}
+
+
+def test_gui_is_grouped_by_window_and_shared_parts():
+    """gui/ holds only packages beside the program's entry points; the shared parts (``gui.scene``,
+    ``gui.common``) never import a window's package, even from inside a function."""
+    flat = sorted(p.name for p in (ROOT / "gui").glob("*.py"))
+    assert flat == ["__init__.py", "__main__.py", "app.py", "bench.py"]
+    leaks = sorted((m, d) for m, deps in _imports(_modules("gui"), inside_functions=True).items()
+                   for d in deps if _package(m) in SHARED and _package(d) in WINDOWS)
+    assert leaks == []

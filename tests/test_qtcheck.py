@@ -1,5 +1,5 @@
 """The start-up check names the Debian package of a missing Qt library."""
-from gui import qtcheck
+from gui.common import qtcheck
 
 
 def test_sonames_map_to_debian_packages():

@@ -237,7 +237,7 @@ def test_a_refused_import_writes_nothing(tmp_path):
 
 
 def test_the_window_imports_beside_a_folder_holding_the_users_files(qtbot, tmp_path, monkeypatch):
-    import gui.vassalimport as vi
+    import gui.play.vassalimport as vi
     from playwindow import play_window
 
     win = play_window(qtbot, tmp_path, size=(1000, 700), monkeypatch=monkeypatch)
@@ -254,7 +254,7 @@ def test_the_window_imports_beside_a_folder_holding_the_users_files(qtbot, tmp_p
 
 
 def test_the_window_reports_a_grid_origin_out_of_range_in_words(qtbot, tmp_path, monkeypatch):
-    import gui.vassalimport as vi
+    import gui.play.vassalimport as vi
     from PySide6.QtWidgets import QMessageBox
     from playwindow import play_window
 

@@ -79,7 +79,7 @@ def load_image(path: str | Path) -> np.ndarray:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            # Pillow's guard is raised to the map view's limit for good, as the map view does (gui/tiles.py),
+            # Pillow's guard is raised to the map view's limit for good, as the map view does (gui/scene/tiles.py),
             # never lowered and never put back: a grid search reading a scan in another thread sets and puts
             # back the same global, and two saves and restores interleaved would leave it as the other found it
             limit = Image.MAX_IMAGE_PIXELS

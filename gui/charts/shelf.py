@@ -6,7 +6,7 @@ from pathlib import Path
 from engine.charts import ChartBook, ChartSet, book_attribution, book_file
 from engine.errors import BadFile
 
-from ..userfolders import data_root
+from gui.common.userfolders import data_root
 
 _OPEN: dict[tuple[Path, str], ChartBook] = {}
 

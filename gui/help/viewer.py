@@ -113,7 +113,7 @@ class HelpWindow(QMainWindow):
         return True
 
     def closeEvent(self, event) -> None:
-        from ..settings import save_layout
+        from gui.common.settings import save_layout
 
         save_layout(self)
         super().closeEvent(event)

@@ -18,9 +18,9 @@ from engine.errors import BadFile
 from engine.maps.mapedit import (DEFAULT_TERRAIN, MapEdit, check_map, guess_transform, jump_limit, new_board,
                                  palette_terrains)
 
-from ..settings import last_folder, remember_folder
-from ..userfolders import games_folder, is_program_folder
-from ..tiles import MapImageError, open_map_image
+from gui.common.settings import last_folder, remember_folder
+from gui.common.userfolders import games_folder, is_program_folder
+from gui.scene.tiles import MapImageError, open_map_image
 from .gridfinder import PRINTED_IDS_HINT, GridFinder
 from .palette import TOOLS, Palette
 from .suggestions import SuggestionPanel, paint_suggestions
@@ -767,8 +767,8 @@ class MapEditor(QMainWindow):
         return line_of_sight(self._sight, a, b)
 
     def quit_program(self) -> bool:
-        """Map > Quit: the program ends, every window asked first (gui/menus.py)."""
-        from ..menus import quit_program
+        """Map > Quit: the program ends, every window asked first (gui/common/menus.py)."""
+        from gui.common.menus import quit_program
 
         return quit_program(self.window() if not self.isWindow() else self)
 

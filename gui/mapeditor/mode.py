@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction
 
-from ..settings import remember_layout, save_window
+from gui.common.settings import remember_layout, save_window
 from .editor import MapEditor
 
 LAYOUT_KEY = "map-editor"      # its size, place and docks, remembered apart from the play window's

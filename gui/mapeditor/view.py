@@ -6,7 +6,7 @@ from PySide6.QtGui import QPainter, QTransform
 
 from engine.maps.board import Affine, Board, Sheet
 
-from ..mapview import MapView, sheet_to_scene
+from gui.scene.mapview import MapView, sheet_to_scene
 from .overlay import paint_overlays
 
 

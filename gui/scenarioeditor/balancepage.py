@@ -31,7 +31,7 @@ def owner_charts(scenario_path: str):
     from engine.errors import SandtableError
     from engine.fileio import read_toml
 
-    from ..charts.shelf import charts_folder
+    from gui.charts.shelf import charts_folder
 
     try:
         head = read_toml(scenario_path).get("scenario")

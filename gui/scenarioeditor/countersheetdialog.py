@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from engine.counters.sheet import CounterGrid, assign, cut, open_sheet, preview, save_counters
 from engine.errors import BadFile
 
-from ..counterart import pil_to_qimage
+from gui.scene.counterart import pil_to_qimage
 
 
 class SheetView(QGraphicsView):

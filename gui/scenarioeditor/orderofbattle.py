@@ -86,7 +86,7 @@ class OrderOfBattlePage(QWidget):
         lay.addWidget(self.tree, 1)
         lay.addLayout(form)
         lay.addLayout(buttons)
-        from ..charts.countervalues import CounterValuesPanel
+        from gui.charts.countervalues import CounterValuesPanel
 
         self.counters = CounterValuesPanel()      # the owner's counter values by unit type (the ruleset's counter slots)
         lay.addWidget(self.counters)

@@ -17,10 +17,10 @@ from engine.game import own_format_ruleset
 from engine.maps.mapfile import load_map
 from engine.scenario import Side, load_scenario, save_scenario
 
-from ..counterart import CounterArt
-from ..mapview import MapView
-from ..settings import last_folder, remember_folder
-from ..userfolders import games_folder, is_program_folder
+from gui.scene.counterart import CounterArt
+from gui.scene.mapview import MapView
+from gui.common.settings import last_folder, remember_folder
+from gui.common.userfolders import games_folder, is_program_folder
 from .areaoverlay import AreaOverlay
 from .orderofbattle import UNIT_MIME, OrderOfBattlePage
 from .balancepage import BalancePage
@@ -397,8 +397,8 @@ class ScenarioEditor(QMainWindow):
                                     QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
 
     def quit_program(self) -> bool:
-        """Scenario > Quit: the program ends, every window asked first (gui/menus.py)."""
-        from ..menus import quit_program
+        """Scenario > Quit: the program ends, every window asked first (gui/common/menus.py)."""
+        from gui.common.menus import quit_program
 
         return quit_program(self)
 

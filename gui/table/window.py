@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QDockWidget, QLabel, QListWidget, QListWidgetItem
 from engine.errors import BadFile, IllegalAction
 from engine.rulesets.scw.actions import Move
 
-from ..statusline import ElidedLabel, StatusLine
+from gui.common.statusline import ElidedLabel, StatusLine
 from .session import TableSession
 from .view import TableView
 from .words import enemy_lines, enemy_places
@@ -62,7 +62,7 @@ class TableWindow(QMainWindow):
     last_error = ""          # why the last ``open`` failed, in words
     log_refused = False      # whether the last ``open`` met a saved log that no longer replays
     # a play window for a file that is not a skirmish (given the recent files list), registered by the play
-    # window's module (gui/mainwindow.py): the two windows know each other's contract, not each other's module
+    # window's module (gui/play/window.py): the two windows know each other's contract, not each other's module
     new_play_window = None
 
     @staticmethod
@@ -81,7 +81,7 @@ class TableWindow(QMainWindow):
         self.recent_file = recent                # the recent files list the play window keeps too
         self.play_window = None                  # a play window this one opened for a file that is not a skirmish
         self.selected: str | None = None
-        self.computer = None                     # the computer playing a side (gui/computerplayer.py), or None
+        self.computer = None                     # the computer playing a side (gui/common/computerplayer.py), or None
         self.computer_step_ms: int | None = None  # between two of its orders (None: the player's default)
         self.enemy_seen: list[str] = []        # the enemy's actions, as the last order brought them
         self.last_refusal = ""
@@ -164,8 +164,8 @@ class TableWindow(QMainWindow):
         return session
 
     def _make_menus(self) -> None:
-        """The play window's menu bar (gui/menus.py): File, Edit, View, Help, with the same shortcuts."""
-        from ..menus import RecentFiles, WindowMenus
+        """The play window's menu bar (gui/common/menus.py): File, Edit, View, Help, with the same shortcuts."""
+        from gui.common.menus import RecentFiles, WindowMenus
 
         self.recent = RecentFiles(self.recent_file, leave_out=lambda p: self.autosave is not None
                                   and p == Path(self.autosave).absolute())
@@ -180,14 +180,14 @@ class TableWindow(QMainWindow):
         """Size, position and docks as this window last had them (never larger than the screen)."""
         from PySide6.QtCore import QSize
 
-        from ..settings import remember_layout
+        from gui.common.settings import remember_layout
 
         remember_layout(self, "skirmish", QSize(1280, 860))
 
     # ------------------------------------------------------------ files
     def open_file(self, path: Path) -> bool:
         """Open another file: a skirmish here in place of this game; any other file in a play window."""
-        from .. import table
+        from gui import table
 
         path = Path(path).absolute()
         if table.is_table_file(path) and not self.keep_game_in_progress():
@@ -270,7 +270,7 @@ class TableWindow(QMainWindow):
     # ------------------------------------------------------------ a new game
     def new_game_dialog(self):
         """The New game dialog on this skirmish (non-blocking); Start begins the game chosen in this window."""
-        from ..newgame import NewGameDialog
+        from gui.common.newgame import NewGameDialog
 
         c = self.session.computer
         self.new_game_dlg = NewGameDialog(self.session.path, variants=self.session.game.variants, parent=self,
@@ -302,8 +302,8 @@ class TableWindow(QMainWindow):
 
     # ------------------------------------------------------------ the computer
     def _start_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
-        """The computer plays ``sides`` with ``bot`` (gui/computerplayer.py: it thinks off this thread)."""
-        from ..computerplayer import STEP_MS, ComputerPlayer
+        """The computer plays ``sides`` with ``bot`` (gui/common/computerplayer.py: it thinks off this thread)."""
+        from gui.common.computerplayer import STEP_MS, ComputerPlayer
 
         self._stop_computer()
         step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
@@ -474,7 +474,7 @@ class TableWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         """A normal close (unsaved orders saved or given up as the user says): the autosave is not needed to
         resume; the window's layout is remembered."""
-        from ..settings import save_layout
+        from gui.common.settings import save_layout
 
         if not self.keep_game_in_progress():
             event.ignore()
@@ -492,7 +492,7 @@ class TableWindow(QMainWindow):
 
 def run_table_window(app, path: Path, screenshot: str | None = None, autosave: Path | None = None) -> int:
     """``sandtable FILE`` for a gridless skirmish: the table window (or its screenshot)."""
-    from ..userfolders import data_root
+    from gui.common.userfolders import data_root
 
     win = TableWindow.open(path, autosave, recent=None if screenshot else data_root() / "recent.toml")
     if win is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from shiboken6 import isValid
 
-from ..play import PlaySession, Refusal
+from gui.play.session import PlaySession, Refusal
 from .counters import TcsCounterArt
 from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
 from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
@@ -196,7 +196,7 @@ class TcsPlay:
         if self.fire_panel is not None and self.fire_panel.isVisible() and (s is None or self.fire_panel.state is not s.state):
             self.fire_panel.reject()                       # the game moved on: that fire's working no longer holds
         if s is None:
-            if self._was_active:               # which panels show is the window's (gui/panels.py)
+            if self._was_active:               # which panels show is the window's (gui/play/panels.py)
                 self.tracks.hide()
                 self.board.hide()
                 self._was_active = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPen
 
-from ..counterart import CounterArt, counter_face, pil_to_qimage
+from gui.scene.counterart import CounterArt, counter_face, pil_to_qimage
 
 
 def draw_tcs_counter(unit, px: int, fill: QColor, ink: QColor) -> QImage:

@@ -3,7 +3,7 @@
 The TCS reads its own scenario format, so the window gets a small view of it
 here (units by id, sides with colours, the name and files) shaped like the
 scenarios the window already shows.  :class:`TcsSession` is the window's
-:class:`~gui.play.PlaySession` for such a game: a unit dragged along several
+:class:`~gui.play.session.PlaySession` for such a game: a unit dragged along several
 hexes plays one ``move`` action per hex, stopping at the first refusal or at a
 question the move raised (overwatch).  It goes along the path traced when the
 rules accept all of it, else along the engine's cheapest legal path; the hexes
@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.errors import IllegalAction
 from engine.maps.hexes import Hex, are_adjacent
 
-from ..play import PlaySession, Refusal
+from gui.play.session import PlaySession, Refusal
 
 SIDE_COLOURS = ("#c8553d", "#5b7fa8", "#7a9a4a", "#b08a3c")      # counter fill per side, in the scenario's order
 

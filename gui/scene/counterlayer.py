@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem
 
-from .counterart import CounterArt, art_key
+from gui.scene.counterart import CounterArt, art_key
 
 COUNTER_SIDE = 1.15          # counter side in lattice units (a hex is 2 across corners, 1.73 across flats)
 EDGE_STEP = 0.05             # depth edge offset per counter below the top, lattice units

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox
 
-from .settings import last_folder, remember_folder
+from gui.common.settings import last_folder, remember_folder
 
 RECENT_MAX = 10
 
@@ -132,7 +132,7 @@ class WindowMenus:
         if folder is None:               # the first time: the Sandtable folder in the documents (the game library's)
             from PySide6.QtCore import QStandardPaths
 
-            from .userfolders import games_folder
+            from gui.common.userfolders import games_folder
 
             docs = QStandardPaths.writableLocation(QStandardPaths.DocumentsLocation)
             folder = Path(docs) if docs and Path(docs).is_dir() else Path.home()
@@ -151,7 +151,7 @@ class WindowMenus:
         """Where the Save dialog starts: the folder last used, unless it is one of the program's own (a shipped
         scenario was opened from there), else the user's Sandtable folder; with a suggested name (scenario,
         turn as the game shows it, date)."""
-        from .userfolders import games_folder, is_program_folder
+        from gui.common.userfolders import games_folder, is_program_folder
 
         folder = last_folder()
         if folder is None or is_program_folder(folder):
@@ -214,10 +214,10 @@ class WindowMenus:
 
     # ------------------------------------------------------------ help
     def _fill_help(self) -> None:
-        from .help.reference import read_reference
-        from .help.viewer import help_documents
+        from gui.help.reference import read_reference
+        from gui.help.viewer import help_documents
 
-        from .help.howto import HOW_TO_PLAY
+        from gui.help.howto import HOW_TO_PLAY
 
         w = self.window
         docs = help_documents()
@@ -243,12 +243,12 @@ class WindowMenus:
         self.help_menu.addAction(self.about_act)
 
     def help(self):
-        from .help.viewer import HelpWindow
+        from gui.help.viewer import HelpWindow
 
         if self.help_window is None:
             from PySide6.QtCore import QSize, Qt
 
-            from .settings import remember_layout
+            from gui.common.settings import remember_layout
 
             self.help_window = HelpWindow(self.window)
             self.help_window.setWindowFlag(Qt.Window)
@@ -265,7 +265,7 @@ class WindowMenus:
 
     def show_how_to_play(self, kind: str) -> bool:
         """Help > How to play: the page of one kind of game ("demyansk", "classic", "skirmish", "tcs")."""
-        from .help.howto import how_to_play_page
+        from gui.help.howto import how_to_play_page
 
         page = how_to_play_page(kind)
         if page is None:
@@ -278,7 +278,7 @@ class WindowMenus:
         return self.help().show_citation(citation)
 
     def show_about(self):
-        from .help.viewer import about_box
+        from gui.help.viewer import about_box
 
         self.about = about_box(self.window)
         return self.about

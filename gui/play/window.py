@@ -9,15 +9,15 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMessageBox, QProgressBar, QT
 
 from engine.errors import BadFile
 
-from .counterart import CounterArt
-from .mapview import ZOOM_PRESETS, MapView
-from .play import PlaySession, Refusal
-from .combatpanel import CombatPanel
-from .playpanels import LogDock, PhaseBar
-from .statusline import ElidedLabel, StatusLine
-from .tray import TrayDock, setup_hexes, waiting_to_set_up
-from .victorypanel import VictoryDock
-from .userfolders import autosave_path
+from gui.scene.counterart import CounterArt
+from gui.scene.mapview import ZOOM_PRESETS, MapView
+from gui.play.session import PlaySession, Refusal
+from gui.play.combatpanel import CombatPanel
+from gui.play.playpanels import LogDock, PhaseBar
+from gui.common.statusline import ElidedLabel, StatusLine
+from gui.scene.tray import TrayDock, setup_hexes, waiting_to_set_up
+from gui.play.victorypanel import VictoryDock
+from gui.common.userfolders import autosave_path
 
 
 class MainWindow(QMainWindow):
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.map_view.group_dropped.connect(self._group_dropped)
         self.map_view.hex_clicked.connect(self._hex_clicked)
         self._choice_targets: dict = {}
-        self.computer = None                # the computer's player for the game in progress (gui/computerplayer.py)
+        self.computer = None                # the computer's player for the game in progress (gui/common/computerplayer.py)
         self.computer_step_ms = None        # between two of its actions (None: its default)
         self.new_game_dlg = None
         self.pause_act = QAction("Pause the computer", self, checkable=True, shortcut="Ctrl+Shift+P",
@@ -107,12 +107,12 @@ class MainWindow(QMainWindow):
                                   "while paused you may play for its side")
         self.pause_act.setEnabled(False)
         self.phase_bar.add_button(self.pause_act)
-        from .tcs import TcsPlay
+        from gui.tcs import TcsPlay
 
         self.tcs = TcsPlay(self)            # the Tactical Combat Series panels, shown while a TCS game is open
         self._show_play()
-        from .panels import GamePanels, every_game, hex_games, tcs_games
-        from .tcs.tracks import has_tracks
+        from gui.play.panels import GamePanels, every_game, hex_games, tcs_games
+        from gui.tcs.tracks import has_tracks
 
         self.panels = GamePanels(self)      # each kind of game with its own panels and their layout
         self.panels.add(self.log_dock, every_game)
@@ -127,20 +127,20 @@ class MainWindow(QMainWindow):
         self.rule_link = self.menus.rule_link  # the rule the last refusal cites: a click opens the rules reference there
         self.statusBar().addPermanentWidget(self.rule_link)
         self.statusBar().addPermanentWidget(self.zoom_label)
-        from .mapeditor.mode import attach_map_editor
+        from gui.mapeditor.mode import attach_map_editor
 
         attach_map_editor(self)
-        from .charts.attach import attach_charts
+        from gui.charts.attach import attach_charts
 
         self.charts = attach_charts(self)
         self.panels.add_content(self.charts.dock, lambda _s: self.charts.chart_set()[0] is not None)
-        from .tablepanel import attach_table_panel
+        from gui.play.tablepanel import attach_table_panel
 
         attach_table_panel(self)
         self.panels.add_content(self.table_panel, lambda s: bool(getattr(s.rules, "table_tools", False)))
 
     def _make_menus(self):
-        from .menus import RecentFiles, WindowMenus
+        from gui.common.menus import RecentFiles, WindowMenus
 
         v = self.map_view
         self.recent = RecentFiles(self.recent_file, leave_out=lambda p: p == Path(self.autosave).absolute())
@@ -192,13 +192,13 @@ class MainWindow(QMainWindow):
 
     def import_vassal(self, module: Path | None = None) -> bool:
         """File > Import VASSAL module…: import with progress, then open the imported scenario."""
-        from .vassalimport import import_vassal
+        from gui.play.vassalimport import import_vassal
 
         return import_vassal(self, module)
 
     def open_scenario_editor(self):
         """The scenario editor as a window of its own, on this scenario; "open in the play window" comes back here."""
-        from .scenarioeditor import ScenarioEditor
+        from gui.scenarioeditor import ScenarioEditor
 
         self.scenario_editor = ScenarioEditor(parent=self)
         self.scenario_editor.setWindowFlag(Qt.Window)
@@ -223,7 +223,7 @@ class MainWindow(QMainWindow):
 
     def help_documents(self) -> list[tuple[str, Path]]:
         """The project's documents the Help menu shows inside the program: titles and files."""
-        from .help.viewer import help_documents
+        from gui.help.viewer import help_documents
 
         return help_documents()
 
@@ -324,12 +324,12 @@ class MainWindow(QMainWindow):
         from engine.maps.mapfile import is_map_doc, load_map
 
         path = Path(path).absolute()
-        from .table import is_table_file
-        from .tcs import is_tcs_path
+        from gui.table import is_table_file
+        from gui.tcs import is_tcs_path
 
         # a gridless skirmish is played on its table, in a window of its own (gui/table); a TCS game here
         if is_table_file(path) and not is_tcs_path(path):
-            from .table.window import TableWindow
+            from gui.table.window import TableWindow
 
             self.table_window = TableWindow.open(path, parent=self, recent=self.recent_file)
             if self.table_window is None or TableWindow.log_refused:
@@ -357,7 +357,7 @@ class MainWindow(QMainWindow):
             if is_map_doc(doc):
                 board, placed, scenario = load_map(path), [], None
             elif "actions" in doc and "seed" in doc:
-                from .tcs import open_saved
+                from gui.tcs import open_saved
 
                 saved = open_saved(path, parent=self)
                 board, placed, scenario = saved.board, [], saved.scenario
@@ -386,7 +386,7 @@ class MainWindow(QMainWindow):
         if scenario is not None:
             from engine.counters.art import counter_images_folder
 
-            from .tcs import counter_art
+            from gui.tcs import counter_art
 
             art = counter_art(scenario, counter_images_folder(scenario)) or \
                 CounterArt(scenario.sides, images=counter_images_folder(scenario))
@@ -455,7 +455,7 @@ class MainWindow(QMainWindow):
     def _load_scenario(self, path: Path):
         from engine.scenario import load_scenario, scenario_board
 
-        from .tcs import load_tcs
+        from gui.tcs import load_tcs
 
         tcs = load_tcs(path)                # a TCS scenario reads its own format
         if tcs is not None:
@@ -470,7 +470,7 @@ class MainWindow(QMainWindow):
     def _start_game(self, scenario, board, saved: PlaySession | None = None) -> PlaySession | None:
         """A game of the scenario under its ruleset; None (the set-up is shown) if it has no ruleset to play."""
         try:
-            from .tcs import session_class
+            from gui.tcs import session_class
 
             session = saved or session_class(scenario)(scenario, board, parent=self)
         except BadFile as e:
@@ -521,7 +521,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         """A normal close: the autosave is not needed to resume; the window's layout is remembered."""
-        from .settings import save_layout
+        from gui.common.settings import save_layout
 
         if not self.keep_game_in_progress():
             event.ignore()
@@ -591,7 +591,7 @@ class MainWindow(QMainWindow):
         if self.scenario is None or self.session is None:
             return False
         if seed is None:
-            from .newgame import random_seed
+            from gui.common.newgame import random_seed
 
             seed = random_seed()
         try:
@@ -601,7 +601,7 @@ class MainWindow(QMainWindow):
             return False
         self._stop_computer()
         self.session.changed.disconnect(self._game_changed)
-        from .tcs import session_class
+        from gui.tcs import session_class
 
         self.session = session_class(self.scenario)(self.scenario, self.board, seed=seed, parent=self, game=game)
         self.session.changed.connect(self._game_changed)
@@ -623,15 +623,15 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ a new game chosen, the computer playing
     def show_library(self, first_start: bool = False, select: Path | None = None):
-        """File > New game…: the game library (gui/library.py); a scenario picked goes on to ``new_game_dialog``;
+        """File > New game…: the game library (gui/play/library.py); a scenario picked goes on to ``new_game_dialog``;
         ``select``: the file selected at first."""
-        from .library import show_library
+        from gui.play.library import show_library
 
         return show_library(self, first_start, select)
 
     def new_game_dialog(self, path: Path | None = None):
         """The New game dialog on ``path`` or the open scenario (non-blocking); Start begins the game chosen."""
-        from .newgame import NewGameDialog
+        from gui.common.newgame import NewGameDialog
 
         path = path or getattr(self.scenario, "path", None) or None
         computer = self.computer.sides if self.computer is not None else ()
@@ -648,12 +648,12 @@ class MainWindow(QMainWindow):
         if choice is None:
             return False
         path = Path(choice.path).absolute()
-        from .table import is_table_file
-        from .tcs import is_tcs_path
+        from gui.table import is_table_file
+        from gui.tcs import is_tcs_path
 
         if is_table_file(path) and not is_tcs_path(path):
-            from .table.session import TableSession
-            from .table.window import TableWindow
+            from gui.table.session import TableSession
+            from gui.table.window import TableWindow
             from engine.scenario.newgame import new_game
 
             try:
@@ -674,7 +674,7 @@ class MainWindow(QMainWindow):
         return self.start_new_game(choice.seed, choice.variants, choice.computer, choice.bot, dict(choice.options))
 
     def _start_computer(self, sides, options: dict | None = None, bot: str = "baseline") -> None:
-        from .computerplayer import STEP_MS, ComputerPlayer
+        from gui.common.computerplayer import STEP_MS, ComputerPlayer
 
         step = STEP_MS if self.computer_step_ms is None else self.computer_step_ms
         self.session.set_computer(sides, options, bot)
@@ -991,7 +991,7 @@ def new_play_window(recent: Path | None) -> MainWindow:
     """A play window laid out as the user left it, for a file the skirmish window was asked to open."""
     from PySide6.QtCore import QSize
 
-    from .settings import remember_layout
+    from gui.common.settings import remember_layout
 
     win = MainWindow(recent=recent)
     remember_layout(win, "play", QSize(1280, 860))
@@ -999,7 +999,7 @@ def new_play_window(recent: Path | None) -> MainWindow:
 
 
 def _register() -> None:
-    from .table.window import TableWindow
+    from gui.table.window import TableWindow
 
     TableWindow.new_play_window = staticmethod(new_play_window)
 

@@ -18,16 +18,16 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QRubb
 from engine.maps.board import Board, Sheet
 from engine.maps.hexes import Hex, hex_linedraw, hex_neighbor
 
-from .counterart import CounterArt
-from .counterlayer import CountersLayer, StackViewer
-from .gridlayer import GridLayer
-from .idlework import IdleQueue
-from .lostool import SightThread
-from .moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, ReadyMarks, SelectionMarks, cost_text
-from .pyramidjob import PyramidJob
-from .sheetlayer import SheetLayer, TileStore
-from .tiles import MapImageError, open_map_image
-from .userfolders import cache_root
+from gui.scene.counterart import CounterArt
+from gui.scene.counterlayer import CountersLayer, StackViewer
+from gui.scene.gridlayer import GridLayer
+from gui.scene.idlework import IdleQueue
+from gui.scene.lostool import SightThread
+from gui.scene.moveoverlay import CounterGhost, DestinationsOverlay, LineMarks, ReadyMarks, SelectionMarks, cost_text
+from gui.scene.pyramidjob import PyramidJob
+from gui.scene.sheetlayer import SheetLayer, TileStore
+from gui.scene.tiles import MapImageError, open_map_image
+from gui.common.userfolders import cache_root
 
 ZOOM_PRESETS = (0.125, 0.25, 0.5, 1.0, 2.0)
 MIN_ZOOM, MAX_ZOOM = 0.01, 8.0
@@ -530,7 +530,7 @@ class MapView(QGraphicsView):
 
     # ------------------------------------------------------------ units dragged in from the tray
     def dragEnterEvent(self, event):
-        from .tray import MIME
+        from gui.scene.tray import MIME
 
         if event.mimeData().hasFormat(MIME) and self.drag_enabled:
             event.acceptProposedAction()
@@ -539,7 +539,7 @@ class MapView(QGraphicsView):
             event.ignore()
 
     def dragMoveEvent(self, event):
-        from .tray import MIME
+        from gui.scene.tray import MIME
 
         if event.mimeData().hasFormat(MIME):
             event.acceptProposedAction()
@@ -556,7 +556,7 @@ class MapView(QGraphicsView):
         super().dragLeaveEvent(event)
 
     def dropEvent(self, event):
-        from .tray import MIME
+        from gui.scene.tray import MIME
 
         if not event.mimeData().hasFormat(MIME):
             event.ignore()

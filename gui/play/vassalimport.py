@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QProgressD
 
 from engine.errors import BadFile, Problem, SandtableError
 
-from .userfolders import data_root
+from gui.common.userfolders import data_root
 
 
 def imports_folder(module: Path) -> Path:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QHeaderVi
 from engine import content
 from engine.scenario.catalog import Library, LibraryEntry, read_library
 
-from .help.howto import how_to_play_title
+from gui.help.howto import how_to_play_title
 
 ENTRY = Qt.UserRole              # an item's LibraryEntry (None on a game's own row)
 GAME = Qt.UserRole + 1           # the game an item belongs to
@@ -46,7 +46,7 @@ GAMES = {
 def games_folders() -> list[Path]:
     """Where the user's own scenarios and saved games are looked for: the Sandtable folder among the user's
     documents and the VASSAL imports."""
-    from .userfolders import data_root, games_folder
+    from gui.common.userfolders import data_root, games_folder
 
     return [games_folder(), data_root() / "imports"]
 
@@ -270,7 +270,7 @@ class GameLibrary(QDialog):
         return True
 
     def _pick_file(self) -> None:
-        from .userfolders import games_folder
+        from gui.common.userfolders import games_folder
 
         start = games_folder() if games_folder().is_dir() else Path.home()
         path, _ = QFileDialog.getOpenFileName(self, "Choose a scenario or saved game", str(start),
@@ -301,7 +301,7 @@ def list_title(e: LibraryEntry) -> str:
 
 def rules_link(game: str) -> str:
     """A link to the game's rules reference in Help (for the games the reference covers), else nothing."""
-    from .help.reference import CITED_AS
+    from gui.help.reference import CITED_AS
 
     cited = CITED_AS.get(game)
     return f"<p><a href='rules:{html.escape(cited)}'>Rules reference: {html.escape(game)}</a></p>" if cited else ""

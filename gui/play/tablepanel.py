@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from .play import Refusal
+from gui.play.session import Refusal
 
 
 class TablePanel(QDockWidget):

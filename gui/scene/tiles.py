@@ -14,7 +14,7 @@ writes every level's tiles as the rows go by.  A JPEG is first read at 1/8 of
 its size by its decoder's DCT scaling (Pillow's draft mode: 0.85 s of CPU for a
 32,000 x 20,000 scan, against 1.15 s for libvips's shrink-on-load), and that
 picture cut into the pyramid's coarse levels (level 3 and up) at once: a
-partial pyramid (``Pyramid.first``), shown while the fine levels are built.  Pillow's builder (``gui.imagebands``) is the fallback where libvips
+partial pyramid (``Pyramid.first``), shown while the fine levels are built.  Pillow's builder (``gui.scene.imagebands``) is the fallback where libvips
 cannot be loaded, and ``SANDTABLE_TILER=pillow`` chooses it.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ from PIL import Image
 
 from engine.fileio import atomic_write_text, dumps_toml
 
-from .imagebands import iter_bands
+from gui.scene.imagebands import iter_bands
 
 TILE = 512
 PYRAMID_FORMAT = 1

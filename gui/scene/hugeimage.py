@@ -7,7 +7,7 @@ first and turned into a JPEG by libvips, streaming.  The picture
 looks vaguely like a printed map: paper tones, soft terrain patches, a ruled
 grid every ``cell`` pixels and a little print noise.
 
-``python -m gui.hugeimage OUT.png WIDTH HEIGHT``
+``python -m gui.scene.hugeimage OUT.png WIDTH HEIGHT``
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def write_jpeg(path: str | Path, width: int, height: int, cell: int = 160, quali
 
 
 def _write_big_jpeg(path: Path, width: int, height: int, cell: int, quality: int) -> Path:
-    from .tiles import _vips
+    from gui.scene.tiles import _vips
 
     vips = _vips()
     if vips is None:
@@ -123,7 +123,7 @@ def _chunk(f, kind: bytes, data: bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 3:
-        print("usage: python -m gui.hugeimage OUT.png|OUT.jpg WIDTH HEIGHT", file=sys.stderr)
+        print("usage: python -m gui.scene.hugeimage OUT.png|OUT.jpg WIDTH HEIGHT", file=sys.stderr)
         return 2
     out, w, h = Path(args[0]), int(args[1]), int(args[2])
     (write_jpeg if out.suffix.lower() in (".jpg", ".jpeg") else write_png)(out, w, h)

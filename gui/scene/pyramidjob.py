@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from .tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
-from .userfolders import cache_root
+from gui.scene.tiles import BuildCancelled, MapImageError, Pyramid, build_pyramid
+from gui.common.userfolders import cache_root
 
 
 class PyramidJob(QObject):

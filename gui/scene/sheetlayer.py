@@ -1,7 +1,7 @@
 """A sheet's image on the map, painted from its tile pyramid: only visible tiles of the right level.
 
 Tiles are read from disk between the GUI's events, newest request first
-(``gui.idlework``), and kept as pixmaps in a least-recently-used cache shared
+(``gui.scene.idlework``), and kept as pixmaps in a least-recently-used cache shared
 by every sheet.  A tile
 that is not in memory yet is drawn from the nearest coarser level that is, so
 zooming and panning never wait for the disk.  Until the pyramid is built, its
@@ -15,8 +15,8 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap, QTransform
 
-from .idlework import IdleQueue
-from .tiles import Pyramid
+from gui.scene.idlework import IdleQueue
+from gui.scene.tiles import Pyramid
 
 CACHE_BYTES = 384 * 1024 * 1024
 PAPER = QColor(222, 214, 190)

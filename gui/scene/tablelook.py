@@ -3,7 +3,7 @@
 The ruleset says how each counter is shown (``rules.looks(state)``: the free
 table and the classic rules); this module only dresses the scenario's unit so
 that the counter art draws it that way, under its own picture key (the blank and the markers are drawn by
-``gui.counterart``).
+``gui.scene.counterart``).
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ otherwise a plain counter is drawn here from the unit's own values.  Pictures
 are made for a few fixed pixel sizes ("buckets"), the smallest bucket at least
 as big as the counter on screen, so a counter is never scaled up and stays
 crisp.  A picture not made yet is drawn between the GUI's events (newest
-request first, ``gui.idlework``) and the nearest size already made stands in
+request first, ``gui.scene.idlework``) and the nearest size already made stands in
 (or a square in the counter's colour); when it is made, ``ready(unit id)``
 says so and the view repaints that counter.
 """
@@ -17,7 +17,7 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPixmap
 
-from .idlework import IdleQueue
+from gui.scene.idlework import IdleQueue
 
 BUCKETS = (16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384)
 PLAIN_BELOW_PX = 11          # smaller than this on screen: a coloured square, no art
@@ -25,7 +25,7 @@ CACHE_PICTURES = 6000
 
 
 def art_key(unit) -> str:
-    """The key of a counter's picture: its id, or the id with its look at the table (``gui.tablelook``)."""
+    """The key of a counter's picture: its id, or the id with its look at the table (``gui.scene.tablelook``)."""
     return getattr(unit, "art_key", None) or unit.id
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QDockWidget, QMenu
 
-from .settings import read, settings
+from gui.common.settings import read, settings
 
 NO_GAME = ""
 
@@ -36,7 +36,7 @@ def game_kind(session) -> str:
     """The kind of the game open (its ruleset's family), or NO_GAME."""
     if session is None:
         return NO_GAME
-    from .tcs.attach import is_tcs_scenario
+    from gui.tcs.attach import is_tcs_scenario
 
     scenario = getattr(session, "scenario", None)
     if is_tcs_scenario(scenario):

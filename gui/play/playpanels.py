@@ -5,7 +5,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QListWidget, QToolBar, QVBoxLayout, QWidget
 
-from .statusline import ElidedLabel
+from gui.common.statusline import ElidedLabel
 
 
 class PhaseBar(QToolBar):

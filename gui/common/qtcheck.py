@@ -1,7 +1,7 @@
 """Check, before Qt starts, that the system libraries it needs are present.
 
 Qt's own failure is a plugin traceback that names none of them; this names
-the Debian/Ubuntu package to install instead.  ``python -m gui.qtcheck``
+the Debian/Ubuntu package to install instead.  ``python -m gui.common.qtcheck``
 exits 1 and prints the ``apt-get install`` line when something is missing.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from engine.errors import IllegalAction
 from engine.maps.hexes import Hex
 
-from .tablelook import dressed
+from gui.scene.tablelook import dressed
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class PlaySession(QObject):
         self.scenario = scenario
         self.board = board
         if game is None:          # a fresh seed unless one is given: every new game has its own dice
-            from .newgame import random_seed
+            from gui.common.newgame import random_seed
 
             game = Game(load_rules(scenario.path), random_seed() if seed is None else seed, scenario.path)
         self.game = game
