@@ -330,3 +330,21 @@ def test_escape_puts_a_dragged_team_back_and_orders_nothing(qtbot, gun_revealed)
     qtbot.mouseClick(vp, Qt.LeftButton, pos=a)      # a click picks the team: its orders, and a halo
     assert win.selected == "T2" and win.orders.heading.text().startswith("T2 1 Sec rifles")
     assert hasattr(view.teams["T2"], "halo") and not hasattr(view.teams["T3"], "halo")
+
+
+def test_asking_what_is_under_the_pointer_leaves_the_scene_its_items(qtbot, window):
+    """A press on the bare table asks which team is there; the table image under it stays the scene's to delete.
+    (PySide6 hands an item to Python when ``parentItem()`` answers None: the scene's delete and Python's then
+    both delete it, and the program died in a later garbage collection.)"""
+    from shiboken6 import Shiboken
+
+    view = window.view
+    image = view.image_item
+    assert image is not None and not Shiboken.ownedByPython(image)
+    bare = view.mapFromScene(image.sceneBoundingRect().topLeft()) + QPoint(3, 3)
+    assert view.team_at(view.mapToScene(bare)) is None
+    qtbot.mousePress(view.viewport(), Qt.LeftButton, pos=bare)
+    qtbot.mouseRelease(view.viewport(), Qt.LeftButton, pos=bare)
+    assert not Shiboken.ownedByPython(image)
+    teams = list(view.teams.values())
+    assert teams and view.team_at(teams[0].scenePos()) == teams[0].team_id

@@ -205,10 +205,12 @@ class TableView(QGraphicsView):
     def team_at(self, scene: QPointF) -> str | None:
         """The team whose base is under a scene point (the topmost)."""
         for item in self.scene().items(scene):
-            while item is not None and not isinstance(item, TeamItem):
-                item = item.parentItem()
-            if isinstance(item, TeamItem):
-                return item.team_id
+            # topLevelItem(), never parentItem(): PySide6 hands a top-level item that Python did not make (the
+            # table image from addPixmap) back to Python's ownership when parentItem() answers None, and the
+            # scene's own delete then leaves Python a second delete of it, a crash in a later garbage collection
+            top = item.topLevelItem()
+            if isinstance(top, TeamItem):
+                return top.team_id
         return None
 
     # ------------------------------------------------------------ dragging and measuring
