@@ -728,3 +728,81 @@ def test_a_reversed_board_keeps_its_pieces_on_the_hexes_vassal_names(tmp_path):
     units, _ = units_of(next(p for p in result.scenarios if "rev" in p.name))
     assert units == {"Turned": f"b-{label(3, 4)}"}
     assert any("board 'B': reversed in VASSAL's layout" in x for x in result.lines)
+
+
+def test_a_hex_grid_held_by_a_zone_becomes_the_sheet_numbered_on_the_zones_size(tmp_path):
+    # a board with no grid of its own: a zone holds a pointy grid whose rows count down from the zone's bottom
+    # (VASSAL counts a zone's descending axis on the zone's bounding box, not the board); a second zone holds a
+    # square grid (a box), and a point in no zone has no grid at all
+    W, H = 1200, 1000
+    zone_box = (12, 34, 1081, 760)
+    g = dict(sideways=True, dx=97.7, dy=112.4, x0=21, y0=24)
+    num = {"vDescend": True, "stagger": True, "hOff": 0, "vOff": 0}
+    hexes = S.Grid(numbering=options(num), **g)
+    left, top, right, bottom = zone_box
+    zoned = ('<VASSAL.build.module.map.boardPicker.board.ZonedGrid>'
+             '<VASSAL.build.module.map.boardPicker.board.mapgrid.ZonedGridHighlighter/>'
+             f'<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone name="map" useParentGrid="false" '
+             f'path="{left},{top};{right},{top};{right},{bottom};{left},{bottom}" locationFormat="$gridLocation$">'
+             f'{hexes.xml()}</VASSAL.build.module.map.boardPicker.board.mapgrid.Zone>'
+             '<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone name="Track" useParentGrid="false" '
+             'path="1090,40;1190,40;1190,700;1090,700" locationFormat="$name$">'
+             '<VASSAL.build.module.map.boardPicker.board.SquareGrid dx="100" dy="80"/>'
+             '</VASSAL.build.module.map.boardPicker.board.mapgrid.Zone>'
+             '</VASSAL.build.module.map.boardPicker.board.ZonedGrid>')
+
+    class Zoned(S.Grid):
+        def xml(self):
+            return zoned
+
+    m = S.Module(boards=[("Map", "board.png", W, H, Zoned())])
+    images(m, W, H)
+    cx, cy = vassal_centre(g["dx"], g["dy"], g["x0"], g["y0"], True, 3, 2)
+    m.stacks = [S.setup_stack("hex", "Map", [("A", layered("A"))], cx, cy),
+                S.setup_stack("track", "Map", [("B", layered("B"))], 1100, 100),
+                S.setup_stack("nowhere", "Map", [("C", layered("C"))], 600, 900)]
+    path = tmp_path / "zone.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    assert any("(the hex grid of its zone 'map'): sheet" in x for x in result.lines), result.lines
+    board = load_map(result.maps[0])
+    (sheet,) = board.sheets
+    assert board.orientation == "pointy"
+    zw, zh = right - left, bottom - top
+    want = vassal_label(num, zw, zh, g["dx"], g["dy"], True, 3, 2)
+    assert want != vassal_label(num, W, H, g["dx"], g["dy"], True, 3, 2)      # the zone's size matters here
+    units, _ = units_of(result.scenarios[0])
+    assert units == {"A": want, "B": "box:track", "C": "box:off-grid"}
+    u, v = board.to_image(sheet, *board.center(board.parse_hex(want)))
+    assert abs(u - cx) <= 1 and abs(v - cy) <= 1
+    # the sheet holds the hexes of the zone only: none of its centres lies below the zone
+    for h in board.hexes():
+        x, y = board.to_image(sheet, *board.center(h))
+        assert y < bottom + 1, (board.hex_id(h), x, y)
+
+
+def test_a_zone_with_a_hex_grid_of_its_own_beside_the_boards_grid_is_a_box(tmp_path):
+    # the board's grid is the sheet; a zone's own (different) hex grid cannot share it: its pieces go to its box,
+    # not to the board grid's hex under them
+    other = S.Grid(dx=30.0, dy=34.0, x0=5, y0=5)
+    zoned = ('<VASSAL.build.module.map.boardPicker.board.ZonedGrid>'
+             '<VASSAL.build.module.map.boardPicker.board.mapgrid.Zone name="Inset" useParentGrid="false" '
+             'path="600,400;900,400;900,700;600,700" locationFormat="$gridLocation$">'
+             f'{other.xml()}</VASSAL.build.module.map.boardPicker.board.mapgrid.Zone>'
+             f'{S.Grid(**GRID).xml()}</VASSAL.build.module.map.boardPicker.board.ZonedGrid>')
+
+    class Zoned(S.Grid):
+        def xml(self):
+            return zoned
+
+    m = S.Module(boards=[("North", "board.png", 900, 700, Zoned())])
+    images(m, 900, 700)
+    x, y = centre(3, 4)
+    m.stacks = [S.setup_stack("a", "North", [("A", layered("A"))], x, y),
+                S.setup_stack("b", "North", [("B", layered("B"))], 700, 500)]
+    path = tmp_path / "inset.vmod"
+    m.write(path)
+    result = import_module(path, tmp_path / "out")
+    units, _ = units_of(result.scenarios[0])
+    assert units == {"A": label(3, 4), "B": "box:inset"}
+    assert any("zone 'Inset' has a hex grid of its own" in x for x in result.lines), result.lines

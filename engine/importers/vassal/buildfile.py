@@ -57,6 +57,12 @@ class Zone:
     use_parent: bool = False
     other_grid: str = ""
 
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The polygon's bounding box (left, top, right, bottom), as Java's ``Polygon.getBounds``."""
+        xs = [p[0] for p in self.points] or [0]
+        ys = [p[1] for p in self.points] or [0]
+        return min(xs), min(ys), max(xs), max(ys)
+
     def contains(self, x: float, y: float) -> bool:
         """Point in the zone's polygon (even-odd rule, as Java's Polygon)."""
         inside = False
@@ -83,6 +89,11 @@ class BoardSpec:
     zones: list[Zone] = field(default_factory=list)
     other_grid: str = ""        # a grid kind that is not a hex grid (SquareGrid, RegionGrid, custom)
     where: str = ""
+    grid_zone: Zone | None = None   # the zone whose own hex grid is ``grid`` (a board with no grid of its own)
+
+    def zone_hex_grids(self) -> list[Zone]:
+        """Zones with a hex grid of their own that is not the board's sheet (one sheet per board)."""
+        return [z for z in self.zones if z.grid is not None and z is not self.grid_zone]
 
 
 @dataclass
@@ -351,6 +362,10 @@ class _Reader:
                         b.other_grid = b.other_grid or grid_kind(z.tag)
             elif grid_kind(g.tag):
                 b.other_grid = grid_kind(g.tag)
+        if b.grid is None:      # no grid for the whole board: the first zone with a hex grid of its own gives the sheet
+            b.grid_zone = next((z for z in b.zones if z.grid is not None), None)
+            if b.grid_zone is not None:
+                b.grid = b.grid_zone.grid
         return b
 
     def read_zone(self, el: ET.Element, where: str) -> Zone:

@@ -60,18 +60,22 @@ def labels(g: HexGridSpec, width: int, height: int) -> VassalLabels:
                    v_max=math.floor(height / g.dx + 0.5))
 
 
-def raw_range(g: HexGridSpec, width: int, height: int) -> tuple[range, range]:
-    """The raw columns and rows whose hex centres lie on a board of the given size (a column's
-    centres in either parity; a centre that truncates to 0 from below -1 < v < 0 is left out,
+def raw_range(g: HexGridSpec, width: int, height: int,
+              area: tuple[int, int, int, int] | None = None) -> tuple[range, range]:
+    """The raw columns and rows whose hex centres lie on a board of the given size, or within ``area``
+    (left, top, right, bottom: a zone's bounding box) of it (a column's centres in either parity; a
+    centre that truncates to the area's edge from below it, -1 < v < 0 at the board's, is left out,
     so every truncation rounds the same way)."""
-    fw, fh = (height, width) if g.sideways else (width, height)
-    nxs = [nx for nx in range(math.floor(-g.x0 / g.dx) - 1, math.ceil((fw - g.x0) / g.dx) + 2)
-           if 0 <= g.dx * nx + g.x0 and trunc(g.dx * nx + g.x0) < fw]
+    left, top, right, bottom = area if area is not None else (0, 0, width, height)
+    left, top, right, bottom = max(left, 0), max(top, 0), min(right, width), min(bottom, height)
+    lo_x, hi_x, lo_y, hi_y = (top, bottom, left, right) if g.sideways else (left, right, top, bottom)
+    nxs = [nx for nx in range(math.floor((lo_x - g.x0) / g.dx) - 1, math.ceil((hi_x - g.x0) / g.dx) + 2)
+           if lo_x <= g.dx * nx + g.x0 and trunc(g.dx * nx + g.x0) < hi_x]
     nys = set()
     for parity in (0, 1):
         shift = trunc(g.dy / 2) if parity else 0
-        for ny in range(math.floor(-(g.y0 + shift) / g.dy) - 1, math.ceil((fh - g.y0 - shift) / g.dy) + 2):
-            if 0 <= g.dy * ny + shift + g.y0 and trunc(g.dy * ny + shift + g.y0) < fh:
+        for ny in range(math.floor((lo_y - g.y0 - shift) / g.dy) - 1, math.ceil((hi_y - g.y0 - shift) / g.dy) + 2):
+            if lo_y <= g.dy * ny + shift + g.y0 and trunc(g.dy * ny + shift + g.y0) < hi_y:
                 nys.add(ny)
     if not nxs or not nys:
         return range(0), range(0)
@@ -97,10 +101,15 @@ def hex_count(g: HexGridSpec, width: int, height: int) -> tuple[int, int]:
 
 
 def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: int,
-               origin: tuple[int, int] = (0, 0), prefix: str = "", max_hexes: int = MAX_HEXES) -> SheetFit:
+               origin: tuple[int, int] = (0, 0), prefix: str = "", max_hexes: int = MAX_HEXES,
+               area: tuple[int, int, int, int] | None = None) -> SheetFit:
     """A Sandtable sheet whose transform gives VASSAL's centres (within 1 px) and whose hex ids are
     VASSAL's labels, checked on every hex both ways; GridRefused when that cannot be done, or when the
-    sheet would have more than the map format's columns or rows, or more than ``max_hexes`` hexes."""
+    sheet would have more than the map format's columns or rows, or more than ``max_hexes`` hexes.
+
+    ``area`` is the bounding box (left, top, right, bottom, board pixels) of the zone whose own grid
+    ``g`` is: the sheet holds the hexes whose centres lie in it, and the numbering counts descending
+    axes on its size (VASSAL's container of a zone's grid is the zone), not the board's."""
     if g.numbering is not None and g.numbering.oblique:
         raise GridRefused("oblique hex numbering (ObliqueHexGridNumbering) is not reproduced")
     across, down = hex_count(g, width, height)
@@ -108,7 +117,7 @@ def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: 
         raise GridRefused(f"hexes {g.dx:g} x {g.dy:g} px on a {width} x {height} board make about {across} x {down} "
                           f"hexes (a sheet has at most {MAX_SHEET_SIDE} columns and rows)")
     try:
-        lab = labels(g, width, height)
+        lab = labels(g, width, height) if area is None else labels(g, area[2] - area[0], area[3] - area[1])
         if prefix:
             lab = VassalLabels(**{**lab.as_dict(), "location_format": prefix + lab.location_format})
     except ValueError as e:          # VASSAL's counts for descending axes out of bounds
@@ -119,9 +128,10 @@ def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: 
     if "$" in rest:
         raise GridRefused(f"the location format {lab.location_format!r} uses properties known only while "
                           f"VASSAL runs")
-    xs, ys = raw_range(g, width, height)
+    xs, ys = raw_range(g, width, height, area)
     if not xs or not ys:
-        raise GridRefused(f"no hex centre of the grid lies on the {width} x {height} board")
+        raise GridRefused(f"no hex centre of the grid lies on the {width} x {height} board"
+                          + (f" within its zone ({area[0]},{area[1]} to {area[2]},{area[3]})" if area else ""))
     if len(xs) * len(ys) > max_hexes:
         raise GridRefused(f"hexes {g.dx:g} x {g.dy:g} px on a {width} x {height} board make {len(xs) * len(ys):,} "
                           f"hexes (at most {max_hexes:,} more on this map; a map has at most {MAX_HEXES:,})")
@@ -145,8 +155,10 @@ def make_sheet(sid: str, image: str | None, g: HexGridSpec, width: int, height: 
     # fitted and checked on the hexes whose centres are on the board (a sheet's rectangle of hexes
     # also holds half hexes past the edges, where VASSAL truncates negative coordinates upwards);
     # the offsets halve the spread of VASSAL's truncations (the smallest worst case, not the mean)
-    on = [p for p in pts if p[7][0] < width and p[7][1] < height
-          and min(unrounded(g, *scheme.raw_index(p[0], p[1]))) >= 0] or pts
+    left, top, right, bottom = area if area is not None else (0, 0, width, height)
+    on = [p for p in pts if p[7][0] < min(right, width) and p[7][1] < min(bottom, height)
+          and all(lo <= v for lo, v in zip((max(left, 0), max(top, 0)),
+                                            unrounded(g, *scheme.raw_index(p[0], p[1]))))] or pts
     rx = [px - a * lx for *_, lx, ly, (px, py) in on]
     ry = [py - e * ly for *_, lx, ly, (px, py) in on]
     cx = (min(rx) + max(rx)) / 2

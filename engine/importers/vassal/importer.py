@@ -327,9 +327,11 @@ class Importer:
                 image = f"{slug(m.name, 'map')}-{sid}{'.png' if svg else Path(b.image).suffix.lower() or '.png'}"
             col_at, row_at = col_start[pb.col], row_start[pb.row]
             origin = (col_at, row_at - (col_at // 2)) if orientation == "flat" else (col_at - (row_at // 2), row_at)
+            zone = b.grid_zone
             try:
                 fit = G.make_sheet(sid, image, g, pb.width, pb.height, origin,
-                                   prefix=f"{sid}-" if prefix_needed else "", max_hexes=self.hexes_left)
+                                   prefix=f"{sid}-" if prefix_needed else "", max_hexes=self.hexes_left,
+                                   area=zone.bounds() if zone is not None else None)
             except G.GridRefused as e:
                 self.not_imported.append(f"Map {m.name!r}, board {b.name!r}: the grid is not imported: {e}")
                 continue
@@ -354,7 +356,9 @@ class Importer:
             self.result.max_error_px = max(self.result.max_error_px, fit.max_error)
             ns = fit.sheet.numbering
             self.report.append(
-                f"Map {m.name!r}, board {b.name!r}: sheet {sid}, {ns.cols} x {ns.rows} hexes "
+                f"Map {m.name!r}, board {b.name!r}"
+                + (f" (the hex grid of its zone {zone.name!r})" if zone is not None else "")
+                + f": sheet {sid}, {ns.cols} x {ns.rows} hexes "
                 f"({'pointy' if g.sideways else 'flat'} top), ids {ns.format_colrow(ns.first_col, ns.first_row)} to "
                 f"{ns.format_colrow(ns.first_col + ns.cols - 1, ns.first_row + ns.rows - 1)}; every centre within "
                 f"{fit.max_error:.2f} px of VASSAL's, "
@@ -369,8 +373,12 @@ class Importer:
         btaken = {OFF_GRID}
         for pb in gridded:
             for z in pb.spec.zones:
-                if z.use_parent or z.grid is not None:
-                    continue
+                if z is pb.spec.grid_zone or (z.use_parent and pb.spec.grid_zone is None):
+                    continue        # its hexes are the sheet's
+                if z.grid is not None:
+                    self.not_imported.append(
+                        f"Map {m.name!r}, board {pb.spec.name!r}: zone {z.name!r} has a hex grid of its own; one grid "
+                        f"of a board becomes its sheet, so the zone is an off-map box")
                 bid = unique(slug(z.name, "zone"), btaken)
                 boxes[bid] = Box(bid, z.name or bid, "holding")
                 mo.box_of_zone[(pb.spec.name, z.name)] = bid
@@ -446,11 +454,11 @@ class Importer:
                 bx, by = x - pb.x, y - pb.y
                 if pb.reversed:
                     bx, by = pb.width - bx, pb.height - by
-                for z in pb.spec.zones:
-                    if z.contains(bx, by):
-                        if (pb.spec.name, z.name) in home.box_of_zone:
-                            return "box:" + home.box_of_zone[(pb.spec.name, z.name)]
-                        break
+                zone = next((z for z in pb.spec.zones if z.contains(bx, by)), None)    # the first zone names it
+                if zone is not None and (pb.spec.name, zone.name) in home.box_of_zone:
+                    return "box:" + home.box_of_zone[(pb.spec.name, zone.name)]
+                if zone is None and pb.spec.grid_zone is not None:
+                    return f"box:{OFF_GRID}"      # the board's only hex grid is a zone's: no grid out here
                 return self.hex_on(home, pb, bx, by)
         return f"box:{OFF_GRID}"
 
