@@ -71,3 +71,27 @@ def test_a_bad_number_in_the_grid_is_said_and_nothing_changes(editor):
     assert not page.apply()
     assert "clear, MP foot: 'lots' is not a number" in editor.last_message
     assert editor.scenario.rules == {}
+
+
+def test_choosing_the_classic_rules_for_a_free_play_scenario_leaves_the_free_tables_phases_behind(qtbot,
+                                                                                                   tmp_path_factory):
+    # an imported VASSAL module's scenario plays the free table with one phase, "Play"; the classic rules read
+    # phases as tables, so carrying the free table over made Check refuse it ("rules.phases[0]: expected a table")
+    import dataclasses
+
+    ed = scenario_editor(qtbot, tmp_path_factory.mktemp("tiles"))
+    ed.new_scenario(MAP, [Side("allies", "Allies", "#3c5aa6"), Side("germans", "Germans", "#b0302a")],
+                    ruleset="free", last_turn=4)
+    ed.edit(lambda s: dataclasses.replace(s, rules={"phases": ["Play"]}))
+    ed.edit(lambda s: E.set_deployment(s, Deployment("a", "allies", 1, "all", ())))
+    ed.edit(lambda s: E.add_unit(s, Unit("a-1", "allies", "piece", "battalion", 0, 0, 0, hex="A06.06"), "a"))
+    ed.refresh()
+    page = ed.page
+    page.s_ruleset.setCurrentText("classic")
+    page.apply()
+    assert ed.scenario.ruleset == "classic" and ed.scenario.rules == {}
+    assert not [p for p in ed.problems_shown if p.key.startswith("rules")], ed.problems_shown
+    assert ed.rules_page.tabs.isEnabled()
+    assert "the free rules' own table (phases) left behind" in ed.statusBar().currentMessage()
+    ed.undo()
+    assert ed.scenario.ruleset == "free" and ed.scenario.rules == {"phases": ["Play"]}

@@ -314,3 +314,15 @@ def test_sides_are_mapped_on_a_scenario_not_finished_yet():
     s = E.new_scenario("n", "New", "demyansk", str(MAP), [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "")])
     m = E.set_ruleset(s, "demyansk", {"blue": "german", "red": "soviet"})   # no units yet: still renamed
     assert list(m.sides) == ["german", "soviet"] and m.first_side == "german" and m.sides["german"].name == "Blue"
+
+
+def test_a_new_ruleset_starts_from_its_own_rules_not_the_old_rulesets_table():
+    import dataclasses
+
+    s = E.new_scenario("n", "New", "free", str(MAP), [Side("blue", "Blue", "#3050c0"), Side("red", "Red", "")])
+    s = dataclasses.replace(s, rules={"phases": ["Play"]})          # the free table's phases: names
+    c = E.set_ruleset(s, "classic")
+    assert c.ruleset == "classic" and c.rules == {}
+    assert E.set_ruleset(c, "classic") is c                         # the same ruleset: its rules kept
+    shared = dataclasses.replace(s, rules="rules/demyansk-classic.toml")
+    assert E.set_ruleset(shared, "classic").rules == "rules/demyansk-classic.toml"   # a shared file stays named

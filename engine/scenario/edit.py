@@ -394,9 +394,21 @@ def suggest_side_map(s: Scenario, ruleset: str) -> dict[str, str]:
     return out
 
 
+def with_ruleset(s: Scenario, ruleset: str) -> Scenario:
+    """The scenario under another ruleset's name: its own ``[rules]`` table, written for the ruleset it had,
+    stays behind (each data-configured ruleset reads its own keys: the free table's ``phases`` are names, the
+    classic rules' are tables, so the table of one refuses to load under the other), and the new ruleset
+    starts from its defaults; a shared rules file, which the editor shows and offers to change, is kept."""
+    if ruleset == s.ruleset:
+        return s
+    rules = {} if isinstance(s.rules, dict) else s.rules
+    return dataclasses.replace(s, ruleset=ruleset, rules=rules)
+
+
 def set_ruleset(s: Scenario, ruleset: str, side_map: dict[str, str] | None = None) -> Scenario:
     """Play the scenario under ``ruleset``, its sides renamed by ``side_map`` (scenario side -> ruleset side)
-    wherever a side is named; ValueError says why when the sides cannot be the ruleset's."""
+    wherever a side is named; ValueError says why when the sides cannot be the ruleset's.  The scenario's own
+    rules table stays behind when the ruleset changes (:func:`with_ruleset`)."""
     side_map = {k: v for k, v in (side_map or {}).items() if k != v}
     unknown = [k for k in side_map if k not in s.sides]
     if unknown:
@@ -410,8 +422,8 @@ def set_ruleset(s: Scenario, ruleset: str, side_map: dict[str, str] | None = Non
     if why:
         raise ValueError(why)
     if not side_map:
-        return dataclasses.replace(s, ruleset=ruleset)
-    return dataclasses.replace(_rename_sides(s, side_map), ruleset=ruleset)
+        return with_ruleset(s, ruleset)
+    return with_ruleset(_rename_sides(s, side_map), ruleset)
 
 
 def _rename_sides(obj, side_map: dict[str, str]):

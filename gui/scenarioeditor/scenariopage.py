@@ -274,9 +274,13 @@ class ScenarioPage(QWidget):
         player = {self.sides.item(i).data(Qt.UserRole): self.sides.item(i).checkState() == Qt.Checked
                   for i in range(self.sides.count())}
 
+        ruleset = self.s_ruleset.currentText().strip()
+        was = self.window.scenario
+        left = (was is not None and ruleset != was.ruleset and isinstance(was.rules, dict) and bool(was.rules))
+
         def do(s):
+            s = E.with_ruleset(s, ruleset)        # the old ruleset's own rules table stays behind
             s = dataclasses.replace(s, id=self.s_id.text().strip(), name=self.s_name.text().strip(),
-                                    ruleset=self.s_ruleset.currentText().strip(),
                                     first_side=self.first_side.currentText(),
                                     special_rules=special)
             for side, on in player.items():
@@ -286,7 +290,8 @@ class ScenarioPage(QWidget):
             return E.set_turns(s, self.first.value(), self.last.value(), names)
 
         self.forget_typing()          # applied: the fields show the scenario as it now is
-        self.window.edit(do, "scenario")
+        self.window.edit(do, f"scenario: ruleset {ruleset}; the {was.ruleset} rules' own table "
+                             f"({', '.join(was.rules)}) left behind (Edit > Undo brings it back)" if left else "scenario")
 
     def show_play_area(self) -> None:
         """Draw the map area in play as typed (the map outside it stays as it is)."""
