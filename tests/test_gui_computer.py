@@ -73,7 +73,7 @@ def test_an_answer_dropped_by_a_pause_leaves_the_computer_choosing_as_the_headle
     # before it thinks, so the test pauses while it is surely thinking, whatever the machine's load.
     import threading
 
-    from gui import computerplayer
+    from gui.common import computerplayer
     gate = threading.Event()
     think = computerplayer._Thinker.run
 
