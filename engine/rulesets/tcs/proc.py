@@ -12,6 +12,7 @@ once, replay is exact, and nothing half-done is ever left in the state.
 from __future__ import annotations
 
 from ...charts import ChartPrompt, Step, prompt_for, read_cell
+from ...errors import IllegalAction
 from ...game import Event, next_die
 
 
@@ -89,6 +90,14 @@ def ask(rules, slot_id: str, key, purpose: str = "", steps=()) -> dict:
     """A pending chart prompt not tied to a procedure (a value legality needs before play goes on)."""
     return {"kind": "chart", "prompt": prompt_for(rules.charts[slot_id], tuple(str(k) for k in key), tuple(steps),
                                                   purpose)}
+
+
+def _ok(fn) -> bool:
+    try:
+        fn()
+        return True
+    except IllegalAction:
+        return False
 
 
 __all__ = ["ChartPrompt", "Ctx", "Need", "Step", "ask", "chart_value"]
