@@ -100,3 +100,26 @@ def test_a_step_with_nothing_to_do_says_so_and_a_side_not_yet_known_is_named_by_
     assert r.guidance(s).startswith("Red has nothing to do in this step (TCS 25.0). Next step: ")
     assert r.step_title("action", "action", "first") == "Action Phase (first side)"
     assert r.step_title("action", "action", "blue") == "Blue Action Phase"
+
+
+def test_the_new_sheets_step_says_a_side_may_write_one_when_its_scenario_lists_no_objective():
+    """Black Wednesday lists no objective hexes (its victory is areas), so the legal-move list offers no ready-made
+    sheet; a side with free units and room for a sheet may still write one (TCS 6.8), and the line says so."""
+    from engine.rulesets.tcs.steps import may_write_sheet
+
+    rules = rules_for_path(GAMES[0])
+    st = rules.initial_state(1, memory=filled_memory())
+    assert not rules.scenario.objectives
+    create = next(i for i, (p, s, w) in enumerate(rules.sequence(st.turn)) if (s, w) == ("create", "axis"))
+    s = at_step(rules, st, create)
+    del s.sheets["Sp-relief"]                    # completed in review: its four recon units are free
+    for u in ("3-Recon:P1", "3-Recon:P2", "3-Recon:P3", "3-Recon:MG1"):
+        s.units[u].sheet = ""
+    assert [a.text() for a in rules.legal_actions(s)] == ["end"]
+    assert may_write_sheet(rules, s, "axis")
+    assert rules.guidance(s).startswith("Axis may write new Op Sheets: pick units, draw the objective and route on "
+                                        "the map, then Create (TCS 6.8). Next step: ")
+    for u in s.units.values():                   # every unit carrying out an implemented sheet: nothing to write
+        if not u.sheet:
+            u.hex = None
+    assert not may_write_sheet(rules, s, "axis")

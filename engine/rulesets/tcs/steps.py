@@ -141,6 +141,27 @@ def after_end(rules, st) -> str:
         return ", then ".join(done)
 
 
+def may_write_sheet(rules, st, side: str) -> bool:
+    """Whether ``side`` may write a new Op Sheet now (TCS 6.8): a formation of its own with room for another sheet
+    (TCS 6.7b) and a unit on the map that could go on it (not carrying out an implemented sheet, TCS 6.13).  The legal-move list offers a sheet only towards a scenario objective, and
+    a scenario may list none (Black Wednesday's are areas): the player draws the objective on the map."""
+    from engine.errors import IllegalAction
+
+    from .state import OpSheet
+
+    for f in rules.scenario.formations.values():
+        busy = {s.id for s in st.sheets.values() if s.implemented}
+        if f.side != side or not any(rules.specs[u].formation == f.id and st.units[u].hex is not None
+                                     and st.units[u].sheet not in busy for u in rules.order):
+            continue
+        try:
+            rules.check_limits(st, OpSheet("", side, f.id, "attack", [], [], []), new=True)
+        except IllegalAction:
+            continue
+        return True
+    return False
+
+
 def guidance(rules, st, legal=None) -> str:
     """One line: what the step now asks of whom (with its rule), and what Next does."""
     if st.over:
@@ -164,7 +185,8 @@ def guidance(rules, st, legal=None) -> str:
         line = f"{step_title(rules, phase, step, who)}: the engine carries out this step"
     else:
         line = asks.format(side=name)
-        if legal is not None and all(a.text() == "end" for a in legal):
+        if legal is not None and all(a.text() == "end" for a in legal) \
+                and not (step == "create" and may_write_sheet(rules, st, who)):
             line = f"{name} has nothing to do in this step"
     cite = f" ({rule})" if rule else ""
     return f"{line}{cite}. Next step: {after_end(rules, st)}."
