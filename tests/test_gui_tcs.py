@@ -200,6 +200,19 @@ def test_a_new_op_sheet_is_drawn_on_the_map_and_created_and_its_geometry_shown(w
     assert window.map_view.click_targets == set()             # clicks open stacks again
 
 
+def test_a_new_sheets_units_are_listed_on_it_not_as_unassigned(window, qtbot):
+    end_until(window, "create", "red")
+    d = window.tcs.sheets
+    d.tick("1-3")
+    d.draw_objective.click()
+    click_hex(qtbot, window, "B06.06")
+    d.create_button.click()
+    assert state(window).sheets["OS1"].units == ["1-3"] and state(window).units["1-3"].sheet == ""
+    label = {d.units.item(i).data(Qt.UserRole): d.units.item(i).text() for i in range(d.units.count())}
+    assert label["1-3"].endswith("(on OS1, R2, not yet implemented)")         # R2 was written before play
+    assert label["M-1"].endswith("(unassigned)") and label["1-1"].endswith("(on R1)")
+
+
 def test_a_refused_op_sheet_names_its_rule(window, qtbot):
     end_until(window, "create", "red")
     d = window.tcs.sheets

@@ -315,11 +315,22 @@ class OpSheetsDock(TcsDock):
         ticked = {self.units.item(i).data(Qt.UserRole) for i in range(self.units.count())
                   if self.units.item(i).checkState() == Qt.Checked}
         self.units.clear()
+        written: dict[str, list[str]] = {}           # a sheet not yet implemented lists its units (TCS 6.8, 6.13)
+        for s in sorted(st.sheets.values(), key=lambda s: s.id):
+            if s.side == side and not s.implemented:
+                for uid in s.units:
+                    written.setdefault(uid, []).append(s.id)
         for uid in rules.order:
             spec, u = rules.specs[uid], st.units[uid]
             if spec.side != side or u.hex is None:
                 continue
-            item = QListWidgetItem(f"{uid} — {spec.type}" + (f" (on {u.sheet})" if u.sheet else " (unassigned)"))
+            if u.sheet:
+                where = f" (on {u.sheet})"
+            elif uid in written:
+                where = f" (on {', '.join(written[uid])}, not yet implemented)"
+            else:
+                where = " (unassigned)"
+            item = QListWidgetItem(f"{uid} — {spec.type}{where}")
             item.setData(Qt.UserRole, uid)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable | Qt.ItemIsDragEnabled)
             item.setCheckState(Qt.Checked if uid in ticked else Qt.Unchecked)
