@@ -274,7 +274,7 @@ def write(path: Path, head: dict, sides, formations, b: Builder, board, sheets=(
             have[bid] = cal
             lines += ["", "[[batteries]]", f"id = {_v(bid)}", 'side = "axis"', f"calibre = {_v(cal)}",
                       'fires_as = "battery"', f"release = {_v('de-' + bid)}"]
-    from .black_wednesday_rules import AXIS_BATTALIONS
+    from .bw_artillery import AXIS_BATTALIONS
     for bn, members in AXIS_BATTALIONS.items():    # BW 3.2: the batteries of a battalion may fire together
         if all(m in have for m in members):
             lines += ["", "[[batteries]]", f"id = {_v(bn)}", 'side = "axis"', f"calibre = {_v(have[members[0]])}",
@@ -440,7 +440,7 @@ def _bats(side, ids, calibre, fires_as="battalion"):
 
 
 # BW 2.3: the Soviet artillery battalions and their gun sizes, row by row as the table gives them (2-162-43 and
-# 3-162-43 leave play at 0500 Feb 11: black_wednesday_rules.WITHDRAWN)
+# 3-162-43 leave play at 0500 Feb 11: bw_artillery.WITHDRAWN)
 SOV_BATS = {
     "289": _bats("soviet", ["289-1", "289-2", "289-3"], "76mm"),
     "162": _bats("soviet", ["162-1", "162-2"], "76mm") + _bats("soviet", ["162-3"], "122mm"),

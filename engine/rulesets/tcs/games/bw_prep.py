@@ -5,7 +5,7 @@ the battalions, and for each turn the missions (battalion, target hex).  ``probl
 way a Log breaks 2.4 (a target off the map, a Katyusha mission on a turn the Log does not give the
 Katyushas, a gun battalion without a target on a turn of the Program); ``shoot(die)`` is 2.4d's Good or
 Bad Shoot; ``to_doc()`` is the file the Prep Log editor writes.  The Log is fired by
-``black_wednesday_rules.prep_fire`` as the first thing in each Soviet Action Phase (2.4e).
+``bw_prep_fire.prep_fire`` as the first thing in each Soviet Action Phase (2.4e).
 """
 from __future__ import annotations
 
