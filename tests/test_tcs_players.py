@@ -229,3 +229,38 @@ def test_play_runs_leros_3_headless_with_the_strong_and_baseline_players_and_the
     assert "ok" in capsys.readouterr().out
     assert main(["play", str(LEROS3), "--bot", "german"]) == 1      # every side needs a player
     assert "headless TCS play needs a player for every side" in capsys.readouterr().err
+
+
+def test_the_strong_player_sends_a_garrison_to_a_victory_hex_it_holds_empty_with_the_enemy_near():
+    """Leros 5.2a: a feature is the side's that occupies or last passed through it, so an empty Mt. Meraviglia is
+    lost to the first German who walks in; the strong British send the nearest units with orders to hold it (three
+    with the enemy within 6 hexes), and leave the units attacking Mt. Appetici to their attack."""
+    rules = rules_for_path(LEROS3)
+    g = Game(rules, 5, str(LEROS3))
+    g.state = rules.initial_state(5, memory=leros_memory(rules))
+    to_step(g, "action", "british")
+    st = g.state.copy()
+    mera = rules.hex("B43.15")
+    assert st.control.get(mera) == "british" and not rules.units_at(st, mera)
+    st.units["2-Pio-1"].hex = rules.hex("B43.20")           # a German five hexes from the hill
+    assert hex_distance(st.units["2-Pio-1"].hex, mera) == 5
+    player = TcsPlayer("british", STRONG)
+    guards = player._guards(rules, st)
+    sent = sorted(k for k, h in guards.items() if h == mera)
+    assert len(sent) == 3
+    for k in sent:
+        assert hex_distance(st.units[k].hex, mera) <= 10 and rules.has_orders(st, k)
+        assert st.sheets[st.units[k].sheet].id != "B-ATT"       # the attack on Mt. Appetici keeps its units
+        assert player._target(rules, st, k) == mera
+    a = None
+    for _ in range(60):                                        # its fires first, then the garrison's orders
+        a = player.choose(rules, st)
+        if isinstance(a, A.SetMode) and a.unit in sent:
+            break
+        st = rules.apply(st, a)[0]
+        while st.pending:
+            st = rules.apply(st, player.choose(rules, st))[0]
+    assert isinstance(a, A.SetMode) and a.mode == "move"
+    assert "to hold B43.15" in player.last_reason and "TCS 5.0" in player.last_reason
+    baseline = TcsPlayer("british")
+    assert baseline._target(rules, st, sent[0]) is None          # the baseline keeps its defence where it is

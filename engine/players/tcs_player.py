@@ -86,6 +86,58 @@ class TcsPlayer:
         self._goals = (take, keep)
         return self._goals
 
+    def guard_hexes(self, rules) -> set:
+        """The victory hexes few enough to garrison: the Leros features (5.2a: a feature is the side's that occupies
+        or last passed through it) and the hexes of an ``occupy_*`` condition of at most 15 hexes.  An area like
+        Krasni Bor (BW 4: fewer than 50 of its hexes) is held by fighting for it, not by a unit in each hex."""
+        out = set()
+        for c in getattr(rules.scenario, "conditions", ()):
+            hexes = set(rules.condition_hexes.get(c.id, ()))
+            if c.kind in ("occupy_all", "occupy_at_least", "occupy_any") and len(hexes) <= 15:
+                out |= hexes
+        for f in getattr(rules, "features", ()) or ():
+            out |= {rules.board.parse_hex(h) for h in f["hexes"]}
+        return out
+
+    def _guards(self, rules, st) -> dict:
+        """This phase's garrisons (strong player): unit -> the victory hex it goes to hold.  Each victory hex this side
+        holds with none of its units on it and the enemy within 12 hexes gets the nearest unit with orders within 10
+        hexes, up to three when the enemy is within 6 (the enemy takes an empty hex by walking in: Leros 5.2a,
+        BW 5.0).  Units sent to take a hex not yet held are left to their attack."""
+        key = ("guard", st.turn, st.step)
+        if key in self.moded:
+            return self.moded[key]
+        me = self.side
+        own = [k for k in rules.order if rules.specs[k].side == me and st.units[k].hex is not None]
+        enemy = [u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != me]
+        at: dict = {}
+        for k in own:
+            at.setdefault(st.units[k].hex, []).append(k)
+        guard = self.guard_hexes(rules)
+        held = {h for h in guard if st.control.get(h) == me or (h in at and not any(h == e for e in enemy))}
+        out: dict = {}
+        busy = {k for h in guard if h in at for k in at[h]}          # units already on a victory hex stay there
+        from ..rulesets.tcs.sight import counter
+
+        def free(k):
+            u = st.units[k]
+            s = st.sheets.get(u.sheet)
+            attacking = (s is not None and s.type in ("attack", "move") and s.objective
+                         and any(st.control.get(o) != me for o in s.objective))
+            return (k not in busy and k not in out and not attacking and not u.morale_state
+                    and rules.has_orders(st, k) and not (u.mode == "fire" and u.fired) and rules.ma(st, k) > 0
+                    and int(counter(rules, st, "firepower", k) or 0) > 0)
+        for h in sorted(held, key=lambda h: (min((hex_distance(h, e) for e in enemy), default=99), h)):
+            threat = min((hex_distance(h, e) for e in enemy), default=99)
+            want = (3 if threat <= 6 else 1 if threat <= 12 else 0) - len(at.get(h, ()))
+            near = sorted((hex_distance(st.units[k].hex, h), k) for k in own if free(k))
+            for d, k in near[:max(0, want)]:
+                if d > 10:
+                    break
+                out[k] = h
+        self.moded[key] = out
+        return out
+
     def open_goals(self, rules, st) -> list:
         """The victory hexes not (yet) this side's, in hex order."""
         take, keep = self.goals(rules)
@@ -328,10 +380,14 @@ class TcsPlayer:
 
     def _target(self, rules, st, uid):
         """Where a unit is going: the next point of its sheet's route, else its objective (None: stays)."""
+        h = st.units[uid].hex
+        if self.strong:
+            g = self._guards(rules, st).get(uid)
+            if g is not None:
+                return None if g == h else g
         s = self._orders(rules, st, uid)
         if s is None or s.type not in ("attack", "move") or not s.objective:
             return None
-        h = st.units[uid].hex
         obj = min(s.objective, key=lambda o: (hex_distance(h, o), o))
         if self.strong:
             take, keep = self.goals(rules)
@@ -399,10 +455,13 @@ class TcsPlayer:
                 return a
         # fire: units in Fire mode, not yet fired, at enemy hexes in range that the rules accept (TCS 8.0, 9.0)
         area, point = [], []
+        guards = self._guards(rules, st) if self.strong else {}
         for uid in own:
             u = st.units[uid]
             if u.mode != "fire" or u.fired or u.morale_state or uid in idle:
                 continue
+            if guards.get(uid, u.hex) != u.hex:
+                continue                        # on its way to hold a victory hex: it moves rather than fires
             rng = int(counter(rules, st, "range", uid) or 0)
             near = [h for h in enemy if hex_distance(u.hex, h) <= rng]
             if not near:
@@ -434,7 +493,7 @@ class TcsPlayer:
                 a = A.SetMode(uid, "move")
                 done.add(uid)
                 if ok(rules.check_mode, a):
-                    self.last_reason = f"{uid} to Move mode: its Op Sheet sends it toward {rules.hid(tgt)} (TCS 5.0)"
+                    self.last_reason = (f"{uid} to Move mode: " + self._why_going(rules, st, uid, tgt) + " (TCS 5.0)")
                     return a
             elif u.mode == "move" and tgt is None and not u.moved:
                 a = A.SetMode(uid, "fire")
@@ -555,9 +614,18 @@ class TcsPlayer:
                 words = rules.game.move_words(rules, st, best.unit, rules.hex(best.to))
             except Exception:
                 words = ""
-        self.last_reason = f"{_t(best)}: a hex nearer {rules.hid(tgt)}, on its Op Sheet's way" + \
+        self.last_reason = f"{_t(best)}: a hex nearer {rules.hid(tgt)}, " + \
+            ("to hold that victory hex" if self._guard_of(st, best.unit) == tgt else "on its Op Sheet's way") + \
             (f"; {words}" if words else "")
         return best
+
+    def _guard_of(self, st, uid):
+        return self.moded.get(("guard", st.turn, st.step), {}).get(uid)
+
+    def _why_going(self, rules, st, uid, tgt) -> str:
+        if self._guard_of(st, uid) == tgt:
+            return f"it goes to hold {rules.hid(tgt)}, a victory hex of its side with none of its units on it"
+        return f"its Op Sheet sends it toward {rules.hid(tgt)}"
 
     # ------------------------------------------------------------------ the games' own actions
     def _special(self, rules, st, by):
