@@ -214,6 +214,37 @@ def test_importing_again_updates_the_import_and_keeps_what_the_user_added_or_cha
                                                     "'Other': name another folder")
 
 
+def test_a_new_import_moves_into_its_folder_in_one_step(tmp_path, monkeypatch):
+    # a new or empty OUTDIR: the staging folder becomes it by one rename (2,400 files were moved one by one),
+    # readable as any folder the user makes, with the record of every file written
+    import os
+
+    from engine.importers.vassal import outdir as O
+
+    moved = []
+    real = os.replace
+    monkeypatch.setattr(O.os, "replace", lambda a, b: (moved.append(b), real(a, b)))
+    mask = os.umask(0o022)
+    os.umask(mask)
+    for out in (tmp_path / "new", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir(mode=0o750)
+        moved.clear()
+        result = import_module(module_with_setups(tmp_path), out)
+        # no file moved into OUTDIR one by one (the record is written there last, itself by a rename)
+        assert [Path(p).name for p in moved if out in Path(p).parents] == ["import-record.toml"]
+        assert out.stat().st_mode & 0o777 == (0o777 & ~mask if out.name == "new" else 0o750)
+        record = O.read_record(out / "import-record.toml")
+        files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+        assert sorted(record.files) == [f for f in files if f != "import-record.toml"]
+        assert all(O.sha256(out / rel) == digest for rel, digest in record.files.items())
+        assert result.scenarios and all(p.is_file() for p in result.scenarios)
+        assert [p.name for p in tmp_path.iterdir() if ".import-" in p.name] == []
+    moved.clear()
+    again = import_module(module_with_setups(tmp_path), tmp_path / "new")    # into an earlier import: file by file
+    assert any(tmp_path / "new" in Path(p).parents for p in moved) and all(p.is_file() for p in again.scenarios)
+
+
 def test_a_refused_import_writes_nothing(tmp_path):
     # the module reads, but its at-start scenario fails its check when written: nothing reaches OUTDIR
     out, files = users_folder(tmp_path)

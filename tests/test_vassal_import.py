@@ -174,6 +174,34 @@ def test_escaping_nested_definitions():
     assert seqenc.split(seqenc.join(items, ";"), ";") == items
 
 
+def _split_by_vassals_rules(text: str, delim: str) -> list[str]:
+    """SequenceEncoder's decoding done character by character, to hold the fast split to."""
+    out, buf, i = [], [], 0
+    while i <= len(text):
+        if i == len(text) or text[i] == delim:
+            if i < len(text) and buf and buf[-1] == "\\" and i > 0 and text[i - 1] == "\\":
+                buf[-1] = delim
+                i += 1
+                continue
+            item = "".join(buf)
+            out.append(item[1:-1] if len(item) > 1 and item[0] == "'" and item[-1] == "'" else item)
+            buf = []
+        else:
+            buf.append(text[i])
+        i += 1
+    return out
+
+
+def test_split_without_escapes_agrees_with_vassals_rules():
+    import random
+
+    rng = random.Random(5)
+    for _ in range(20_000):
+        text = "".join(rng.choice("ab;,'\\\t") for _ in range(rng.randrange(0, 14)))
+        for delim in (";", ",", "\t"):
+            assert seqenc.split(text, delim) == _split_by_vassals_rules(text, delim), (text, delim)
+
+
 def test_pieces_prototypes_layers_and_names(tmp_path):
     g = S.Grid()
     m = S.Module(boards=[("North", "board.png", 600, 500, g)])

@@ -123,10 +123,54 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _staged_files(stage: Path) -> list[str]:
+    """Every file of the staging folder, by its path relative to it (with /)."""
+    out = []
+    for root, _dirs, files in os.walk(stage):
+        rel = os.path.relpath(root, stage).replace(os.sep, "/")
+        out.extend(name if rel == "." else f"{rel}/{name}" for name in files)
+    return sorted(out)
+
+
+def _move_whole(stage: Path, outdir: Path) -> bool:
+    """The staging folder renamed to ``outdir`` in one step, when ``outdir`` is missing or an empty folder (a new
+    import: thousands of counter faces moved by one rename, not one each); False, with nothing changed, otherwise."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    mode = 0o777 & ~mask
+    try:
+        if outdir.is_symlink():
+            return False
+        if outdir.exists():
+            mode = outdir.stat().st_mode & 0o7777
+            outdir.rmdir()                    # only an empty folder goes; anything in it keeps it
+    except OSError:
+        return False
+    for root, dirs, files in os.walk(stage, topdown=False):      # as file by file: no empty folder comes along
+        if root != str(stage) and not os.listdir(root):
+            try:
+                os.rmdir(root)
+            except OSError:
+                pass
+    try:
+        os.rename(stage, outdir)
+    except OSError:
+        outdir.mkdir(exist_ok=True)           # put back the empty folder; the files then move one by one
+        return False
+    os.chmod(outdir, mode)                    # the staging folder was private to this import
+    return True
+
+
 def publish(stage: Path, outdir: Path, record: Record | None, module: str, source: str) -> None:
     """Move the staged files into ``outdir``; FolderTaken, before anything moves, when one would replace a file
     the previous import did not write or that was changed since."""
-    written = sorted(p.relative_to(stage).as_posix() for p in stage.rglob("*") if p.is_file())
+    written = _staged_files(stage)
+    if record is None:
+        digests = {rel: sha256(stage / rel) for rel in written}
+        if _move_whole(stage, outdir):
+            write_toml(outdir / RECORD, {"import": {"format": RECORD_FORMAT, "module": module, "source": source},
+                                         "files": digests})
+            return
     old = record.files if record is not None else {}
     taken = []
     for rel in written:
