@@ -23,6 +23,7 @@ from engine.maps.table import bearing_to, bearing_vector
 
 LENGTH = 18.0
 WIDTH = 4.0
+EPS = 1e-6
 
 
 def hmg_cone(gun: tuple[float, float], bearing: float, length: float = LENGTH, width: float = WIDTH,
