@@ -834,3 +834,25 @@ def test_a_zone_with_a_hex_grid_of_its_own_beside_the_boards_grid_is_a_box(tmp_p
     units, _ = units_of(result.scenarios[0])
     assert units == {"A": label(3, 4), "B": "box:inset"}
     assert any("zone 'Inset' has a hex grid of its own" in x for x in result.lines), result.lines
+
+
+def test_an_imported_scenario_switched_to_the_classic_rules_names_its_units_without_values(tmp_path):
+    # VASSAL counters carry their values only in their art: every imported unit is 0-0-0, and Check said "ready
+    # to play" under the classic rules, where such units fight 0 against 0 at the best odds
+    from engine.scenario import edit as E
+
+    (path,) = import_module(module_with_setups(tmp_path), tmp_path / "out").scenarios
+    s = load_scenario(path)
+    board = load_map(Path(path).parent / s.map_path) if not Path(s.map_path).is_absolute() else load_map(s.map_path)
+    assert [p for p in E.check(s, board) if p.key == "units"] == []          # free play: values are not used
+    s = E.set_ruleset(s, "classic")
+    (problem,) = [p for p in E.check(s, board) if p.key == "units"]
+    assert problem.message == ("4 units have attack, defence and movement 0 (inf-a, inf-b, inf-c, inf-d): the classic "
+                               "rules move and fight by these values; type each unit's printed values on the Order of "
+                               "battle page (attack-defence-movement)")
+    for uid in ("inf-a", "inf-b", "inf-c"):
+        s = E.update_unit(s, uid, attack=4, defense=4, movement=2)
+    (problem,) = [p for p in E.check(s, board) if p.key == "units"]
+    assert problem.message.startswith("1 unit has attack, defence and movement 0 (inf-d): ")
+    s = E.update_unit(s, "inf-d", attack=1, defense=2, movement=3)
+    assert [p for p in E.check(s, board) if p.key == "units"] == []

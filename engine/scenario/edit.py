@@ -602,7 +602,25 @@ def check(s: Scenario, board: Board | None = None) -> list[Problem]:
                     problems.append(Problem(parsed.path, f"victory.conditions.{c.id}.area", str(e)))
     if not problems and parsed.ruleset in DATA_RULESETS:
         problems.extend(_rules_problems(parsed, board))
+    problems.extend(_valueless_units(parsed))
     return problems
+
+
+def _valueless_units(s: Scenario) -> list[Problem]:
+    """Under the classic rules, units whose attack, defence and movement are all 0 (an imported VASSAL scenario's
+    units have no values: the module's counters carry them only in their art): the rules would give them at most the
+    minimum move of one hex and fight 0 against 0 at the best odds, so Check names them until their printed values
+    are typed in."""
+    if s.ruleset != "classic":
+        return []
+    blank = [u.id for u in s.units.values() if u.attack == 0 and u.defense == 0 and u.movement == 0]
+    if not blank:
+        return []
+    shown = ", ".join(blank[:6]) + (f" and {len(blank) - 6:,} more" if len(blank) > 6 else "")
+    return [Problem(s.path or f"{s.id}.toml", "units",
+                    f"{len(blank):,} unit{'s have' if len(blank) > 1 else ' has'} attack, defence and movement 0 "
+                    f"({shown}): the classic rules move and fight by these values; type each unit's printed "
+                    f"values on the Order of battle page (attack-defence-movement)")]
 
 
 def _rules_problems(s: Scenario, board: Board) -> list[Problem]:
