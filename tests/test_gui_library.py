@@ -291,3 +291,15 @@ def test_a_saved_game_lists_its_own_turn_and_says_who_the_computer_plays(window,
     qtbot.mouseClick(lib.choose_button, Qt.LeftButton)
     assert window.session.turn_text() == "Turn 2 of 18 — German reinforcement"    # as the game itself shows it
     assert window.computer is not None and set(window.computer.sides) == {"soviet"}
+
+
+def test_the_library_offers_to_import_a_vassal_module(window, qtbot, monkeypatch):
+    # a newcomer with a VASSAL module met only the shipped games at the first start: the import was in the File menu
+    asked = []
+    monkeypatch.setattr(window, "import_vassal", lambda module=None: asked.append(module) or True)
+    window.show()
+    window.new_act.trigger()
+    lib = window.library_dlg
+    assert lib.import_button.isVisible() and "VASSAL" in lib.import_button.text()
+    qtbot.mouseClick(lib.import_button, Qt.LeftButton)
+    assert asked == [None] and not lib.isVisible()

@@ -57,6 +57,7 @@ class GameLibrary(QDialog):
     chosen = Signal(str, bool)
     how_to_play = Signal(str)             # the kind of game whose How to play page is asked for
     rules_reference = Signal(str)         # the game (as refusals cite it) whose rules reference is asked for
+    import_requested = Signal()           # Import VASSAL module…: the library closes and the import is asked for
 
     def __init__(self, parent=None, current: str | Path | None = None, own: list[Path] | None = None,
                  leave_out: set[Path] = frozenset(), shipped: Path | None = None):
@@ -120,6 +121,12 @@ class GameLibrary(QDialog):
         self.file_button.setToolTip("A scenario or saved game that is not in the library")
         self.file_button.clicked.connect(self._pick_file)
         self.buttons.addButton(self.file_button, QDialogButtonBox.ActionRole)
+        self.import_button = QPushButton("Import VASSAL module…")
+        self.import_button.setObjectName("library-import")
+        self.import_button.setToolTip("A game you have as a VASSAL module (.vmod): its maps, counters and set-ups "
+                                      "become scenarios listed here")
+        self.import_button.clicked.connect(self._ask_import)
+        self.buttons.addButton(self.import_button, QDialogButtonBox.ActionRole)
         self.choose_button = self.buttons.addButton("Choose…", QDialogButtonBox.AcceptRole)
         self.choose_button.setObjectName("library-choose")
         self.choose_button.setDefault(True)
@@ -269,6 +276,10 @@ class GameLibrary(QDialog):
         self.chosen.emit(str(e.path), e.saved)
         return True
 
+    def _ask_import(self) -> None:
+        self.accept()
+        self.import_requested.emit()
+
     def _pick_file(self) -> None:
         from gui.common.userfolders import games_folder
 
@@ -348,6 +359,7 @@ def show_library(window, first_start: bool = False, select: str | Path | None = 
     dlg.chosen.connect(lambda path, saved: _chosen(window, path, saved))
     dlg.how_to_play.connect(window.menus.show_how_to_play)
     dlg.rules_reference.connect(window.menus.show_rule)
+    dlg.import_requested.connect(lambda: window.import_vassal())
     window.library_dlg = dlg
     dlg.setWindowModality(Qt.NonModal)             # not modal: How to play opens over it, not hidden behind it
     dlg.show()
