@@ -34,7 +34,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from engine.maps.gridfind import MIN_CONFIDENCE, find_grid, found_sheet, grid_board, parse_origin_id
+    from engine.maps.gridfind import MIN_CONFIDENCE, find_grid
+    from engine.maps.gridsheet import found_sheet, grid_board, parse_origin_id
 
     if args.write_map:
         try:

@@ -14,7 +14,8 @@ from PySide6.QtCore import QObject, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPen, QPolygonF
 
 from engine.errors import BadFile, BadHexId
-from engine.maps.gridfind import GridProposal, find_grid, find_grid_from_clicks, grid_clicks, sheet_numbering
+from engine.maps.gridfind import GridProposal, find_grid, find_grid_from_clicks
+from engine.maps.gridsheet import grid_clicks, sheet_numbering
 from engine.maps.hexes import Hex, Layout
 
 
