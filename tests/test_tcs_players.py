@@ -264,3 +264,42 @@ def test_the_strong_player_sends_a_garrison_to_a_victory_hex_it_holds_empty_with
     assert "to hold B43.15" in player.last_reason and "TCS 5.0" in player.last_reason
     baseline = TcsPlayer("british")
     assert baseline._target(rules, st, sent[0]) is None          # the baseline keeps its defence where it is
+
+
+def test_the_strong_axis_sends_units_to_stand_in_el_bastion_and_the_strong_soviets_sweep_krasni_bor():
+    """BW 4's victory: the Axis wins with a Spanish unit in El Bastion (the "bastion" condition denied) and 50 or
+    more Krasni Bor hexes; the Soviets need fewer than 50 Axis hexes there (a hex is the side's that last
+    occupied or passed through it: BW 5.0).  The strong Axis sends the nearest units with orders into El Bastion;
+    the strong Soviets send each unit with attack orders to a different empty Axis hex to take nearby."""
+    g = bw_game()
+    rules = g.rules
+    to_step(g, "action", "soviet")
+    bastion = rules.condition_hexes["bastion"]
+    axis = TcsPlayer("axis", STRONG)
+    assert axis.must_occupy(rules) == set(bastion)
+    st = g.state.copy()
+    guards = axis._guards(rules, st)
+    for h in bastion:
+        sent = [k for k, x in guards.items() if x == h]
+        assert sent, f"nobody sent to {rules.hid(h)}"
+        for k in sent:
+            assert rules.specs[k].side == "axis" and hex_distance(st.units[k].hex, h) <= 10
+        assert axis._target(rules, st, sent[0]) == h
+        assert "denies the enemy a victory condition" in axis._why_going(rules, st, sent[0], h)
+    soviet = TcsPlayer("soviet", STRONG)
+    kb = rules.condition_hexes["kb50"]
+    st = g.state.copy()
+    unit = "1-270-63Gd:1Co-P1"
+    u = st.units[unit]
+    empty = sorted(h for h in kb if st.control.get(h) == "axis" and not rules.units_at(st, h))
+    edge = next(h for h in empty if any(n not in kb and not rules.units_at(st, n) for n in rules.board.neighbors(h)))
+    u.hex = next(n for n in rules.board.neighbors(edge) if n not in kb and not rules.units_at(st, n))
+    tgt = soviet._target(rules, st, unit)
+    assert tgt in kb and st.control.get(tgt) == "axis" and hex_distance(u.hex, tgt) == 1
+    others = [k for k in rules.order if rules.specs[k].side == "soviet" and st.units[k].hex is not None
+              and st.units[k].sheet and k != unit][:5]
+    for k in others:                                  # a second unit beside it is sent to another hex
+        st.units[k].hex = u.hex
+        t2 = soviet._target(rules, st, k)
+        assert t2 != tgt
+    assert "one step in" in soviet._why_going(rules, st, unit, tgt)

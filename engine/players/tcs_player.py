@@ -90,20 +90,32 @@ class TcsPlayer:
         """The victory hexes few enough to garrison: the Leros features (5.2a: a feature is the side's that occupies
         or last passed through it) and the hexes of an ``occupy_*`` condition of at most 15 hexes.  An area like
         Krasni Bor (BW 4: fewer than 50 of its hexes) is held by fighting for it, not by a unit in each hex."""
+        if getattr(self, "_guard_set", None) is not None:
+            return self._guard_set
         out = set()
         for c in getattr(rules.scenario, "conditions", ()):
             hexes = set(rules.condition_hexes.get(c.id, ()))
             if c.kind in ("occupy_all", "occupy_at_least", "occupy_any") and len(hexes) <= 15:
                 out |= hexes
+            if c.kind == "no_units" and c.side == self.side and len(hexes) <= 15:
+                out |= hexes            # BW 4's El Bastion: a unit of the side named there denies the condition
         for f in getattr(rules, "features", ()) or ():
             out |= {rules.board.parse_hex(h) for h in f["hexes"]}
+        self._guard_set = out
         return out
+
+    def must_occupy(self, rules) -> set:
+        """Hexes where a unit of this side must stand at the end: a ``no_units`` condition naming this side (BW 4:
+        a Spanish unit in El Bastion denies the Soviets their victory)."""
+        return {h for c in getattr(rules.scenario, "conditions", ()) if c.kind == "no_units" and c.side == self.side
+                for h in rules.condition_hexes.get(c.id, ())}
 
     def _guards(self, rules, st) -> dict:
         """This phase's garrisons (strong player): unit -> the victory hex it goes to hold.  Each victory hex this side
         holds with none of its units on it and the enemy within 12 hexes gets the nearest unit with orders within 10
         hexes, up to three when the enemy is within 6 (the enemy takes an empty hex by walking in: Leros 5.2a,
-        BW 5.0).  Units sent to take a hex not yet held are left to their attack."""
+        BW 5.0); a hex where the side must stand (``must_occupy``) gets one whatever the distance.  Units sent to
+        take a hex not yet held are left to their attack."""
         key = ("guard", st.turn, st.step)
         if key in self.moded:
             return self.moded[key]
@@ -114,7 +126,9 @@ class TcsPlayer:
         for k in own:
             at.setdefault(st.units[k].hex, []).append(k)
         guard = self.guard_hexes(rules)
-        held = {h for h in guard if st.control.get(h) == me or (h in at and not any(h == e for e in enemy))}
+        must = self.must_occupy(rules)
+        eh = set(enemy)
+        held = {h for h in guard if h not in eh and (st.control.get(h) == me or h in at or h in must)}
         out: dict = {}
         busy = {k for h in guard if h in at for k in at[h]}          # units already on a victory hex stay there
         from ..rulesets.tcs.sight import counter
@@ -129,7 +143,7 @@ class TcsPlayer:
                     and int(counter(rules, st, "firepower", k) or 0) > 0)
         for h in sorted(held, key=lambda h: (min((hex_distance(h, e) for e in enemy), default=99), h)):
             threat = min((hex_distance(h, e) for e in enemy), default=99)
-            want = (3 if threat <= 6 else 1 if threat <= 12 else 0) - len(at.get(h, ()))
+            want = (3 if threat <= 6 else 1 if threat <= 12 or h in must else 0) - len(at.get(h, ()))
             near = sorted((hex_distance(st.units[k].hex, h), k) for k in own if free(k))
             for d, k in near[:max(0, want)]:
                 if d > 10:
@@ -390,19 +404,48 @@ class TcsPlayer:
             return None
         obj = min(s.objective, key=lambda o: (hex_distance(h, o), o))
         if self.strong:
-            take, keep = self.goals(rules)
-            if (h in take or h in keep) and sum(1 for k, u in st.units.items() if u.hex == h
-                                                 and rules.specs[k].side == self.side) == 1:
+            if h in self.guard_hexes(rules) and sum(1 for k, u in st.units.items() if u.hex == h
+                                                    and rules.specs[k].side == self.side) == 1:
                 return None         # the last unit on a victory hex holds it (a hex is its last occupier's)
-            open_ = [g for g in self.open_goals(rules, st) if hex_distance(h, g) <= 6]
-            if open_ and hex_distance(h, obj) <= 2:
-                return min(open_, key=lambda o: (hex_distance(h, o), o))
+            sweep = self._sweep(rules, st, uid)
+            if sweep is not None:
+                return sweep
         if hex_distance(h, obj) == 0:
             return None
         for p in s.route:
             if hex_distance(p, obj) < hex_distance(h, obj) and hex_distance(h, p) > 0:
                 return p
         return obj
+
+    def _empty_open(self, rules, st) -> set:
+        """The hexes to take that are not this side's and hold no enemy unit: one step in takes them (BW 5.0, Leros
+        5.2a: a hex is the side's that last occupied or passed through it).  Kept for the state it was made for."""
+        if getattr(self, "_eo", (None,))[0] is not st:
+            me = self.side
+            enemy = {u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != me}
+            take = self.goals(rules)[0]
+            self._eo = (st, {h for h in take if st.control.get(h) != me and h not in enemy})
+        return self._eo[1]
+
+    def _sweep(self, rules, st, uid):
+        """Strong player: a unit with attack orders takes the nearest hex to take within 4 hexes that no enemy holds
+        and no other unit of its side is already sent to this phase, so an area like Krasni Bor (BW 4: the Axis
+        must hold fewer than 50 of its hexes) is swept hex by hex rather than walked through in one file."""
+        key = ("sweep", st.turn, st.step)
+        claims = self.moded.setdefault(key, {})
+        empty = self._empty_open(rules, st)
+        h = st.units[uid].hex
+        c = claims.get(uid)
+        if c is not None and c in empty and c != h:
+            return c
+        claims.pop(uid, None)
+        taken = set(claims.values())
+        near = [g for g in empty if g not in taken and 0 < hex_distance(h, g) <= 4]
+        if not near:
+            return None
+        g = min(near, key=lambda o: (hex_distance(h, o), o))
+        claims[uid] = g
+        return g
 
     def _step_action(self, rules, st, by):
         """An Action Phase decision built unit by unit and checked with the rules' own ``check_*`` (the same checks
@@ -615,7 +658,9 @@ class TcsPlayer:
             except Exception:
                 words = ""
         self.last_reason = f"{_t(best)}: a hex nearer {rules.hid(tgt)}, " + \
-            ("to hold that victory hex" if self._guard_of(st, best.unit) == tgt else "on its Op Sheet's way") + \
+            ("to hold that victory hex" if self._guard_of(st, best.unit) == tgt else
+             "to take that victory hex" if self.moded.get(("sweep", st.turn, st.step), {}).get(best.unit) == tgt
+             else "on its Op Sheet's way") + \
             (f"; {words}" if words else "")
         return best
 
@@ -624,7 +669,12 @@ class TcsPlayer:
 
     def _why_going(self, rules, st, uid, tgt) -> str:
         if self._guard_of(st, uid) == tgt:
+            if tgt in self.must_occupy(rules):
+                return (f"it goes to stand in {rules.hid(tgt)}: a unit of its side there denies the enemy a "
+                        f"victory condition")
             return f"it goes to hold {rules.hid(tgt)}, a victory hex of its side with none of its units on it"
+        if self.moded.get(("sweep", st.turn, st.step), {}).get(uid) == tgt:
+            return f"it goes to take {rules.hid(tgt)}, a victory hex no enemy holds, one step in"
         return f"its Op Sheet sends it toward {rules.hid(tgt)}"
 
     # ------------------------------------------------------------------ the games' own actions
