@@ -70,3 +70,23 @@ def test_an_svg_module_opens_with_its_sides_and_the_svg_art_drawn(window, tmp_pa
     picture = window.map_view.art.render(u, 64)
     c = picture.pixelColor(8, 8)
     assert (c.red(), c.green(), c.blue()) == (0x28, 0x50, 0xC8)      # the SVG's borrowed square, drawn
+
+
+def test_an_import_switched_to_the_classic_rules_is_told_where_to_type_its_units_values(qtbot, tmp_path):
+    # the scenario editor's Check listed the import's 0-0-0 units in one line cut at the list's edge: the words
+    # saying what to do were out of sight
+    from engine.importers.vassal.importer import import_module
+    from scenarioeditorwindow import scenario_editor
+
+    (path,) = import_module(module_with_setups(tmp_path), tmp_path / "out").scenarios
+    ed = scenario_editor(qtbot, tmp_path / "tiles", size=(900, 700))
+    ed.open_scenario(str(path))
+    ed.page.s_ruleset.setCurrentText("classic")
+    ed.page.apply()
+    assert ed.scenario.ruleset == "classic"
+    ed.check()
+    (item,) = [ed.problems.item(i) for i in range(ed.problems.count()) if ed.problems.item(i).text().startswith("units:")]
+    assert item.text().startswith("units: 4 units have attack, defence and movement 0: type each unit's printed "
+                                  "values on the Order of battle page")
+    rect = ed.problems.visualItemRect(item)
+    assert rect.right() <= ed.problems.viewport().width() and rect.height() >= 2 * ed.problems.fontMetrics().height()

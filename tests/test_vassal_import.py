@@ -847,12 +847,13 @@ def test_an_imported_scenario_switched_to_the_classic_rules_names_its_units_with
     assert [p for p in E.check(s, board) if p.key == "units"] == []          # free play: values are not used
     s = E.set_ruleset(s, "classic")
     (problem,) = [p for p in E.check(s, board) if p.key == "units"]
-    assert problem.message == ("4 units have attack, defence and movement 0 (inf-a, inf-b, inf-c, inf-d): the classic "
-                               "rules move and fight by these values; type each unit's printed values on the Order of "
-                               "battle page (attack-defence-movement)")
+    assert problem.message == ("4 units have attack, defence and movement 0: type each unit's printed values on the "
+                               "Order of battle page (the classic rules move and fight by them): inf-a, inf-b, inf-c, "
+                               "inf-d")
     for uid in ("inf-a", "inf-b", "inf-c"):
         s = E.update_unit(s, uid, attack=4, defense=4, movement=2)
     (problem,) = [p for p in E.check(s, board) if p.key == "units"]
-    assert problem.message.startswith("1 unit has attack, defence and movement 0 (inf-d): ")
+    assert problem.message.startswith("1 unit has attack, defence and movement 0: ") and problem.message.endswith(
+        ": inf-d")
     s = E.update_unit(s, "inf-d", attack=1, defense=2, movement=3)
     assert [p for p in E.check(s, board) if p.key == "units"] == []

@@ -618,9 +618,9 @@ def _valueless_units(s: Scenario) -> list[Problem]:
         return []
     shown = ", ".join(blank[:6]) + (f" and {len(blank) - 6:,} more" if len(blank) > 6 else "")
     return [Problem(s.path or f"{s.id}.toml", "units",
-                    f"{len(blank):,} unit{'s have' if len(blank) > 1 else ' has'} attack, defence and movement 0 "
-                    f"({shown}): the classic rules move and fight by these values; type each unit's printed "
-                    f"values on the Order of battle page (attack-defence-movement)")]
+                    f"{len(blank):,} unit{'s have' if len(blank) > 1 else ' has'} attack, defence and movement 0: "
+                    f"type each unit's printed values on the Order of battle page (the classic rules move and fight "
+                    f"by them): {shown}")]
 
 
 def _rules_problems(s: Scenario, board: Board) -> list[Problem]:

@@ -84,6 +84,9 @@ class ScenarioEditor(QMainWindow):
         self.victory = VictoryPage(self)
         self.result = VictoryPanel()
         self.problems = QListWidget()
+        self.problems.setWordWrap(True)           # a long problem read whole, not cut at the list's edge
+        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.problems.setResizeMode(QListWidget.Adjust)
         check_page = QWidget()
         cl = QVBoxLayout(check_page)
         cl.addWidget(QLabel("Problems (empty: ready to play)"))
