@@ -2,7 +2,7 @@
 (the fire panel before the roll), hovering an enemy, and why a counter picked up can do nothing."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication
 
@@ -93,6 +93,40 @@ def test_a_fire_mode_unit_dragged_onto_an_enemy_opens_the_fire_panel_and_fire_pl
     assert prompt.slot == "tcs.area_fire_column" and "1-3+1-2: firepower 6" in prompt.text()
 
 
+def test_a_dragged_unit_refused_is_unticked_and_the_others_fire_without_it(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B08.05")                 # 5 hexes from 1-3 (range 4): 1-3 may not fire at it
+    put(window, "1-2", "B07.05", mode="fire")     # 1 hex from it: 1-2 may
+    drag_through(qtbot, window, ["B03.05", "B08.05"])
+    panel = window.tcs.fire_panel
+    assert panel is not None and panel.isVisible() and panel.together.isVisible()
+    rows = [panel.together.item(i) for i in range(panel.together.count())]
+    assert rows[0].text() == ("1-3 (rifle platoon) — the unit dragged; refused: TCS 8.0: B08.05 is 5 hexes from 1-3, "
+                              "beyond its range of 4 (5 > 4)")
+    assert [r.checkState() for r in rows[:2]] == [Qt.Unchecked, Qt.Unchecked]
+    assert not panel.fire_btn.isEnabled() and panel.verdict.text().endswith(
+        "(5 > 4). Tick the other units below to fire without it.")
+    panel.join("1-2")
+    assert panel.fire_btn.isEnabled() and panel.title.text() == "Area fire by 1-2 at B08.05"
+    n = len(window.session.game.log)
+    panel.fire_btn.click()
+    assert window.session.game.log[n].action.text() == "fire 1-2 at B08.05"
+
+
+def test_the_dragged_unit_may_be_unticked_to_leave_it_out_of_the_fire(window, qtbot):
+    end_until(window, "action", "red")
+    put(window, "B-1", "B04.05")
+    put(window, "1-2", "B03.04", mode="fire")
+    drag_through(qtbot, window, ["B03.05", "B04.05"])
+    panel = window.tcs.fire_panel
+    assert panel.together.item(0).checkState() == Qt.Checked and panel.fire_btn.isEnabled()
+    panel.join("1-3", False)
+    panel.join("1-2")
+    n = len(window.session.game.log)
+    panel.fire_btn.click()
+    assert window.session.game.log[n].action.text() == "fire 1-2 at B04.05"
+
+
 def test_the_fire_panel_shows_the_column_and_shifts_and_cancel_leaves_the_game_as_it_was(window, qtbot):
     end_until(window, "action", "red")
     st = state(window)
@@ -155,7 +189,7 @@ def test_a_move_mode_unit_dropped_on_an_adjacent_enemy_is_refused_fire_and_may_a
     drag_through(qtbot, window, ["B02.04", "B03.04"])
     panel = window.tcs.fire_panel
     assert panel.isVisible() and not panel.fire_btn.isEnabled()
-    assert panel.verdict.text() == "Refused — TCS 5.0: 1-1 is in Move mode; only units in Fire mode fire"
+    assert panel.verdict.text().startswith("Refused — TCS 5.0: 1-1 is in Move mode; only units in Fire mode fire")
     assert panel.assault_btn.isVisibleTo(panel) and panel.assault == "assault 1-1 B03.04"
     n = len(window.session.game.log)
     panel.assault_btn.click()

@@ -52,7 +52,8 @@ class FirePanel(QDialog):
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.PlainText)
         lay.addWidget(self.verdict)
-        self.with_label = QLabel("Fire together with (other units that may fire at this hex now):")
+        self.with_label = QLabel("Units that fire (the unit dragged, and others that may fire at this hex now: "
+                                 "tick those that fire together):")
         lay.addWidget(self.with_label)
         self.together = QListWidget()             # a checkable row a unit
         self.together.setMaximumHeight(96)
@@ -103,16 +104,24 @@ class FirePanel(QDialog):
         self.together.blockSignals(True)
         self.together.clear()
         legal = {a.text() for a in rules.legal_actions(state)}
-        for uid in rules.order:
-            if uid != firer and rules.specs[uid].side == side and f"fire {uid} at {hex_id}" in legal:
-                item = QListWidgetItem(f"{uid} ({rules.specs[uid].type})")
-                item.setData(Qt.UserRole, uid)
-                item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
-                item.setCheckState(Qt.Unchecked)
-                self.together.addItem(item)
+        others = [uid for uid in rules.order
+                  if uid != firer and rules.specs[uid].side == side and f"fire {uid} at {hex_id}" in legal]
+        # the unit dragged is the list's first row: ticked, or unticked with its reason when it may not fire at the
+        # hex and others may, so that Fire fires with the others (the player may tick or untick any row)
+        own = fire_preview(rules, state, (firer,), hex_id, "area")
+        refused = not own.legal and bool(others)
+        for uid in [firer, *others]:
+            text = f"{uid} ({rules.specs[uid].type})"
+            if uid == firer:
+                text += f" — the unit dragged; refused: {own.refusal}" if refused else " — the unit dragged"
+            item = QListWidgetItem(text)
+            item.setData(Qt.UserRole, uid)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Unchecked if uid != firer or refused else Qt.Checked)
+            self.together.addItem(item)
         self.together.blockSignals(False)
-        self.with_label.setVisible(self.together.count() > 0)
-        self.together.setVisible(self.together.count() > 0)
+        self.with_label.setVisible(bool(others))
+        self.together.setVisible(bool(others))
         self.assault = next((t for t in (f"assault {firer} {hex_id}", f"overrun {firer} {hex_id}") if t in legal), "")
         self.assault_btn.setVisible(bool(self.assault))
         self._work()
@@ -122,15 +131,17 @@ class FirePanel(QDialog):
         return (b.property("kind"), b.property("target")) if b is not None else ("area", self.hex)
 
     def firers(self) -> tuple[str, ...]:
+        """The units that fire: the unit dragged alone for point fire (TCS 9.0), else the rows ticked (the unit
+        dragged first when ticked); the unit dragged when no other unit may fire at the hex."""
         kind, _target = self.kind()
-        if kind == "point":
+        if kind == "point" or self.together.count() <= 1:
             return (self.firer,)
-        return (self.firer, *self.joined())
+        items = [self.together.item(i) for i in range(self.together.count())]
+        return tuple(it.data(Qt.UserRole) for it in items if it.checkState() == Qt.Checked)
 
     def joined(self) -> list[str]:
-        """The other units ticked to fire together with the first."""
-        items = [self.together.item(i) for i in range(self.together.count())]
-        return [it.data(Qt.UserRole) for it in items if it.checkState() == Qt.Checked]
+        """The other units ticked to fire together with the unit dragged."""
+        return [u for u in self.firers() if u != self.firer]
 
     def join(self, uid: str, on: bool = True) -> None:
         """Tick (or untick) another unit to fire together, as a click on its box does."""
@@ -158,7 +169,8 @@ class FirePanel(QDialog):
             return
         self.together.setEnabled(self.kind()[0] != "point")          # point fire is one unit's (TCS 9.0)
         kind, target = self.kind()
-        pv = self.preview = fire_preview(self.rules, self.state, self.firers(), target, kind)
+        firers = self.firers()
+        pv = self.preview = fire_preview(self.rules, self.state, firers or (self.firer,), target, kind)
         self.title.setText(action_words(pv)[0].upper() + action_words(pv)[1:])
         self.working.clear()
         for s in pv.lines:
@@ -169,11 +181,15 @@ class FirePanel(QDialog):
         elif pv.columns:
             QTreeWidgetItem(self.working, [f"the result for column {pv.columns[0]} and the roll is read from your "
                                            "chart, or asked once rolled", ""])
-        if pv.legal:
+        if not firers and not pv.legal:
+            self.verdict.setText(f"Refused — {pv.refusal}. Tick the other units below to fire without it.")
+        elif not firers:
+            self.verdict.setText("No unit is ticked to fire: tick the units that fire together below.")
+        elif pv.legal:
             self.verdict.setText("Fire rolls the dice now." + (f" First asked: {pv.blank}" if pv.blank else ""))
         else:
             self.verdict.setText(f"Refused — {pv.refusal}")
-        self.fire_btn.setEnabled(pv.legal)
+        self.fire_btn.setEnabled(bool(firers) and pv.legal)
 
     def lines(self) -> list[str]:
         """The working shown, a line each (``text (rule)``)."""
