@@ -166,3 +166,62 @@ def test_a_question_among_many_answers_chooses_none_for_the_player_so_return_alo
     qtbot.keyClicks(d.many.lineEdit(), "4")
     qtbot.keyClick(d.many.lineEdit(), Qt.Key_Return)
     assert played == ["choose landing C11.04"]
+
+
+def press(widget, key, text="", at=0):
+    """A key press (and release) as the window system sends it, stamped ``at`` ms on its clock."""
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QApplication
+
+    for kind in (QKeyEvent.KeyPress, QKeyEvent.KeyRelease):
+        ev = QKeyEvent(kind, key, Qt.NoModifier, text)
+        ev.setTimestamp(at)
+        QApplication.sendEvent(widget, ev)
+
+
+def type_at(widget, text, at):
+    for i, ch in enumerate(text):
+        press(widget, getattr(Qt, f"Key_{ch.upper()}", Qt.Key_Period), ch, at + 40 * i)
+    press(widget, Qt.Key_Return, "\r", at + 40 * len(text))
+
+
+def test_keys_typed_ahead_for_a_cell_are_left_out_of_the_next_cell_asked(dock, qtbot):
+    """A fast typist enters 20 and Return, and a 5 and a Return follow at once: they were meant for the first cell
+    (a key bounced, a Return pressed twice) and must not answer the second; what is typed after it has been asked
+    answers it."""
+    second = prompt(range(1, 61), slot="tcs.weather_visibility", key=("clear",))
+    dock.answered.connect(lambda v: dock.show_prompt(second) if len(dock.got) == 1 else None)
+    dock.show_prompt(prompt(range(1, 61)))
+    type_at(dock.number, "20", 10_000)                  # Return at 10,080
+    assert dock.got == [20] and dock.prompt is second
+    type_at(dock.number, "5", 10_150)                   # 70 ms after that Return: typed ahead
+    assert dock.got == [20] and dock.number.text() == ""
+    assert dock.refusal.text() == "Left out 2 key(s) pressed before this cell was asked"
+    type_at(dock.number, "60", 12_000)
+    assert dock.got == [20, 60]
+
+
+def test_keys_typed_ahead_for_a_question_are_left_out_of_the_next_question(qtbot):
+    win = QMainWindow()
+    qtbot.addWidget(win)
+    d = PendingDock(win)
+    win.addDockWidget(Qt.LeftDockWidgetArea, d)
+    win.show()
+    played = []
+    coast = [f"C{c:02d}.{r:02d}" for c in range(10, 13) for r in range(1, 7)]
+
+    def ask(unit):
+        d.show_pending({"kind": "choice", "what": "landing", "side": "british",
+                        "text": f"where {unit} lands in Landing Zone 3", "options": coast},
+                       [f"choose landing {h}" for h in coast], {})
+
+    d.act.connect(lambda t: (played.append(t), ask("2-KO:B") if len(played) == 1 else None))
+    ask("2-KO:A")
+    edit = d.many.lineEdit()
+    type_at(edit, "C11.04", 5_000)                      # Return at 5,240
+    assert played == ["choose landing C11.04"]
+    type_at(edit, "C1", 5_300)                          # the rest of a burst: left out, Return answers nothing
+    assert played == ["choose landing C11.04"] and d.many.currentText() == ""
+    assert d.refusal.text() == "Left out 3 key(s) pressed before this question was asked"
+    type_at(edit, "C12.02", 7_000)
+    assert played == ["choose landing C11.04", "choose landing C12.02"]

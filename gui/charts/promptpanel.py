@@ -13,6 +13,8 @@ from PySide6.QtGui import QIntValidator
 from PySide6.QtWidgets import (QButtonGroup, QDockWidget, QGridLayout, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
+from gui.common.typeahead import TypeAheadGuard
+
 
 def whole_range(values) -> tuple[int, int] | None:
     """``(lowest, highest)`` when the results are every whole number between them (a chart of values), else None."""
@@ -103,7 +105,8 @@ class ChartPromptDock(QDockWidget):
         column.addLayout(foot)
         self.setWidget(outer)
         self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
-        self.answer_btn.clicked.connect(self._answer_selected)
+        self.typeahead = TypeAheadGuard()      # keys typed for the cell just answered kept out of the next
+        self.answer_btn.clicked.connect(self._clicked_answer)
         self.choices.currentItemChanged.connect(
             lambda item, _=None: setattr(self, "selected", item.data(Qt.UserRole) if item is not None else None))
         self.choices.itemDoubleClicked.connect(lambda item: self.answered.emit(item.data(Qt.UserRole)))
@@ -114,13 +117,22 @@ class ChartPromptDock(QDockWidget):
         self.show_prompt(None)
 
     def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
-        """Return (or Enter) enters the result chosen, wherever the keyboard is in the panel."""
+        """Return (or Enter) enters the result chosen, wherever the keyboard is in the panel; keys pressed for the
+        cell just answered are left out of the next one."""
+        if self.prompt and self.typeahead.drop(event):
+            self.show_refusal(f"Left out {self.typeahead.dropped} key(s) pressed before this cell was asked")
+            return True
         if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.prompt:
             if obj in self.buttons and self.bounds is None:
                 obj.click()                     # the result the keyboard is on is the one entered
+            self.typeahead.answered(event)
             self._answer_selected()
             return True
         return super().eventFilter(obj, event)
+
+    def _clicked_answer(self) -> None:
+        self.typeahead.answered(None)
+        self._answer_selected()
 
     def show_prompt(self, prompt, note: str = "", note_tip: str = "") -> None:
         """Show a pending prompt (and this dock), or hide the dock when there is none."""
@@ -138,6 +150,7 @@ class ChartPromptDock(QDockWidget):
             return
         if not same:
             self.refusal.clear()
+            self.typeahead.new_question()
             self._set_choices(prompt.choices)
         cell = "".join(f"[{k}]" for k in prompt.key)
         why = f"<br>for {escape(prompt.purpose)}" if prompt.purpose else ""

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDockWid
                                QScrollArea, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from engine.errors import IllegalAction
+from gui.common.typeahead import TypeAheadGuard
 
 UNIT_MIME = "application/x-sandtable-tcs-unit"
 MANY_CHOICES = 12           # more results than this: a list to pick from instead of a row of buttons
@@ -678,6 +679,7 @@ class PendingDock(TcsDock):
 
     def __init__(self, parent=None):
         super().__init__("Question", "tcspending", parent)
+        self.typeahead = TypeAheadGuard()            # keys typed for the question before kept out of the next
         self.lay = self.column
         self.title = QLabel()
         f = self.title.font()
@@ -716,14 +718,28 @@ class PendingDock(TcsDock):
         self.buttons: list[QPushButton] = []
         self.answers: list[tuple[str, str]] = []     # (label, action text)
         self._asked = None                           # the question whose answers are in the box
+        self._key = None                             # the key press being handled (Return), if any
 
     def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
-        """Return in the answer typed (or picked) plays it."""
+        """Return in the answer typed (or picked) plays it; keys typed for the question just answered are left out
+        of the next one."""
+        if self.typeahead.drop(event):
+            self.refusal.setText(f"Left out {self.typeahead.dropped} key(s) pressed before this question was asked")
+            return True
         if event.type() == QEvent.KeyPress and event.key() in (Qt.Key_Return, Qt.Key_Enter) \
                 and self.pick_box.isVisibleTo(self):
-            self._enter_typed()
+            self._key = event
+            try:
+                self._enter_typed()
+            finally:
+                self._key = None
             return True
         return super().eventFilter(obj, event)
+
+    def _play(self, text: str) -> None:
+        """Play an answer (by the key being handled, or a click)."""
+        self.typeahead.answered(self._key)
+        self.act.emit(text)
 
     def _enter_typed(self) -> None:
         """Play the answer whose label is typed in the box (the one picked, or the one the typing completes to)."""
@@ -738,7 +754,7 @@ class PendingDock(TcsDock):
             return
         self.refusal.clear()
         self.many.setCurrentIndex(i)
-        self.act.emit(self.many.itemData(i))
+        self._play(self.many.itemData(i))
 
     def show_pending(self, pending: dict | None, legal: list[str], sides: dict, charts_elsewhere: bool = False) -> None:
         self.refusal.clear()
@@ -769,13 +785,16 @@ class PendingDock(TcsDock):
             self.text.setText(pending["text"])
             labels = {s: getattr(v, "name", s) for s, v in sides.items()}
             self.answers = [(labels.get(t.split()[-1], t.split()[-1]), t) for t in legal if t.startswith("choose ")]
+        asked = (pending.get("what"), pending.get("text"), tuple(self.answers))
+        new = asked != self._asked
+        if new:
+            self._asked = asked
+            self.typeahead.new_question()
         if len(self.answers) > MANY_CHOICES:
             for label, text in self.answers:
                 self.many.addItem(str(label), text)
             self.pick_box.show()
-            asked = (pending.get("what"), pending.get("text"), tuple(self.answers))
-            if asked != self._asked:            # a new question: the keyboard goes to its answer
-                self._asked = asked
+            if new:                             # a new question: the keyboard goes to its answer
                 typed = ""
                 self.many.setFocus()
             # nothing chosen for the player (the box picks its first answer when filled): a Return alone answers
@@ -787,6 +806,7 @@ class PendingDock(TcsDock):
         for i, (label, text) in enumerate(self.answers):
             b = QPushButton(str(label))
             b.setToolTip(text)
-            b.clicked.connect(lambda _=False, t=text: self.act.emit(t))
+            b.clicked.connect(lambda _=False, t=text: self._play(t))
+            b.installEventFilter(self)
             self.button_row.addWidget(b, i // 4, i % 4)
             self.buttons.append(b)
