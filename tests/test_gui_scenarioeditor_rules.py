@@ -95,3 +95,8 @@ def test_choosing_the_classic_rules_for_a_free_play_scenario_leaves_the_free_tab
     assert "the free rules' own table (phases) left behind" in ed.statusBar().currentMessage()
     ed.undo()
     assert ed.scenario.ruleset == "free" and ed.scenario.rules == {"phases": ["Play"]}
+
+
+def test_a_map_with_terrain_gets_no_word_about_painting_it(editor):
+    editor.rules_page.refresh()
+    assert editor.rules_page.note.text() == "Edit the tables and apply them; Check says what the rules cannot use."

@@ -90,3 +90,7 @@ def test_an_import_switched_to_the_classic_rules_is_told_where_to_type_its_units
                                   "values on the Order of battle page")
     rect = ed.problems.visualItemRect(item)
     assert rect.right() <= ed.problems.viewport().width() and rect.height() >= 2 * ed.problems.fontMetrics().height()
+    # the Rules page's terrain chart had the one row "clear", with nothing saying why: the imported map has no terrain
+    ed.rules_page.refresh()
+    assert "This map has no terrain painted, so every hex plays as clear" in ed.rules_page.note.text()
+    assert [ed.rules_page.tec.verticalHeaderItem(i).text() for i in range(ed.rules_page.tec.rowCount())] == ["clear"]

@@ -67,7 +67,11 @@ class RulesPage(QWidget):
                               f"{s.ruleset!r}" + (" and its rules are in a shared file" if s and s.rules else "")
                               if s is not None else "")
             return
-        self.note.setText("Edit the tables and apply them; Check says what the rules cannot use.")
+        note = "Edit the tables and apply them; Check says what the rules cannot use."
+        if not board.terrain:       # an imported map, say: the chart has one row, and every hex plays as clear
+            note += (" This map has no terrain painted, so every hex plays as clear: paint it in the play window's "
+                     "Map editor > Edit this map (its terrain palette), and each terrain gets its row here.")
+        self.note.setText(note)
         rules = s.rules
         classes = R.classes(rules)
         rows = R.tec_rows(rules, board)
