@@ -250,3 +250,38 @@ def test_a_bad_cell_of_the_chart_file_is_shown_in_the_banner_and_set_aside_while
     assert doc["set_aside"][0]["value"] == "ZZ" and doc["set_aside"][0]["key"] == ["2-1", "6"]
     banner.hide_btn.click()
     assert not banner.isVisible()
+
+
+def test_a_book_edited_on_disk_while_the_program_runs_is_read_again_when_the_window_is_activated(window, tmp_path):
+    """The owner types the missing cell into the book's file with a text editor, then comes back to the window:
+    the file is read again (it changed on disk) and the question pending is answered from it."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    s, _declare = first_battle_resolved(window)
+    assert window.charts.dock.isVisible()
+    book_path = tmp_path / "user" / "charts" / "demyansk.toml"
+    other = ChartBook(ruleset_chart_slots("demyansk"), book_path).load()      # another program's copy of the file
+    other.record("demyansk.crt", ("2-1", "6"), "DE")
+    other.save()
+    assert s.game.actions_text()[-1] != "chart demyansk.crt [2-1][6] = DE (owner's chart)"
+    QApplication.sendEvent(window, QEvent(QEvent.WindowActivate))
+    assert s.game.actions_text()[-1] == "chart demyansk.crt [2-1][6] = DE (owner's chart)"
+    assert not window.charts.dock.isVisible() and window.charts.last_played
+
+
+def test_a_book_read_again_keeps_the_cells_entered_here_and_not_yet_saved(tmp_path):
+    slots = ruleset_chart_slots("demyansk")
+    path = tmp_path / "demyansk.toml"
+    mine = ChartBook(slots, path).load()
+    mine.record("demyansk.crt", ("2-1", "6"), "DE")
+    mine.save()
+    mine.record("demyansk.crt", ("2-1", "5"), "EX")          # entered here, not saved yet
+    assert not mine.reread_if_changed()                       # nothing changed on disk
+    other = ChartBook(slots, path).load()
+    other.record("demyansk.crt", ("3-1", "6"), "DR2")
+    other.save()
+    assert mine.reread_if_changed()
+    assert [mine.lookup("demyansk.crt", k) for k in (("2-1", "6"), ("2-1", "5"), ("3-1", "6"))] == ["DE", "EX", "DR2"]
+    mine.save()
+    assert ChartBook(slots, path).load().lookup("demyansk.crt", ("2-1", "5")) == "EX"

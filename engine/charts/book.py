@@ -447,6 +447,23 @@ class ChartBook:
             self._original, self._copy_as = target.read_bytes(), "format-1"
         return self
 
+    def reread_if_changed(self) -> bool:
+        """Read the file again if it changed on disk since it was read or written here (the owner edited it with
+        another program while this one runs); cells entered here and not yet saved stay on top of it.  Whether it
+        was read again."""
+        if self.path is None or _stamp(self.path) == self._stamp:
+            return False
+        mine = dict(self._changes)
+        self.load()
+        for (scope, sid, key), v in mine.items():
+            cells = self.table(scope, sid, create=True)
+            if v is None:
+                cells.pop(key, None)
+            else:
+                cells[key] = v
+        self._changes = mine
+        return True
+
     def import_file(self, path: str | Path) -> int:
         """Merge another owner's export: all or nothing; BadFile if any cell is bad or contradicts ours.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 
 from engine.charts import (BadChartValue, ChartConflict, ChartKeeper, chart_scope, chart_slots_of, count_filled,
@@ -41,6 +41,9 @@ class PlayCharts:
         self.form = None                    # the printed values form (gui/charts/valuesform.py), while open
         self._offered_for = None            # the game the form was last offered for (once a game)
         self.banner = BookBanner(window)    # the owner's book's problems, where the player looks
+        # a book edited with another program while this one runs is read again when it changed on disk: checked
+        # when the window comes back to the front and before the book answers after each action
+        self._activation = _OnActivate(window, self._window_activated)
 
     # ------------------------------------------------------------ the owner's book for the game's rules
     def chart_set(self):
@@ -60,8 +63,16 @@ class PlayCharts:
             name, slots = self.chart_set()
             book = owner_book(name, slots, self.folder, chart_scope(s.rules)) if slots is not None else None
             self.keeper = ChartKeeper(book)
+        elif self.keeper.book is not None and self.keeper.book.reread_if_changed():
+            self.window.statusBar().showMessage(f"Your chart book changed on disk and was read again: "
+                                                f"{self.keeper.book.path}", 10000)
         self.show_book_problems()
         return self.keeper
+
+    def _window_activated(self) -> None:
+        """The window is in front again: the owner may have edited the book's file meanwhile."""
+        if self.keeper is not None and self.window.session is not None and not self._busy:
+            self.update()
 
     def show_book_problems(self) -> None:
         """The owner's book's set-aside cells, an unreadable file, copies kept: in the banner (or no banner)."""
@@ -223,6 +234,20 @@ class PlayCharts:
     def _book_edited(self) -> None:
         self.keeper = None            # the book is shared; a fresh keeper reads it as it is now
         self.update()
+
+
+class _OnActivate(QObject):
+    """Calls back when its window is activated (a child of the window: it goes with it)."""
+
+    def __init__(self, window, callback):
+        super().__init__(window)
+        self._callback = callback
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:        # noqa: N802 (Qt's name)
+        if event.type() == QEvent.WindowActivate:
+            self._callback()
+        return False
 
 
 def attach_charts(window, folder: Path | None = None) -> PlayCharts:

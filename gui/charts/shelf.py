@@ -29,6 +29,8 @@ def owner_book(chart_set: str, slots: ChartSet, folder: Path | None = None, game
     if book is None or set(book.slots.slots) != set(slots.slots):
         book = ChartBook(slots, path, game, book_attribution(chart_set)).load()
         _OPEN[path, game] = book
+    else:
+        book.reread_if_changed()            # edited with another program since it was read
     return book
 
 
