@@ -303,3 +303,18 @@ def test_the_library_offers_to_import_a_vassal_module(window, qtbot, monkeypatch
     assert lib.import_button.isVisible() and "VASSAL" in lib.import_button.text()
     qtbot.mouseClick(lib.import_button, Qt.LeftButton)
     assert asked == [None] and not lib.isVisible()
+
+
+def test_a_saved_tcs_game_lists_its_turn_as_the_game_shows_it(tmp_path):
+    """A TCS game counts its turns from 0 and shows them from 1: saved in its third turn (1040 10 Feb, "Turn 3 of
+    18" in the clock panel) the library said "turn 2", and "turn 0" for a game saved in its first turn."""
+    from engine.game import Game
+    from engine.rulesets.tcs import rules_for_path
+
+    scenario = ROOT / "scenarios" / "black-wednesday-4-melee-in-krasni-bor.toml"
+    game = Game(rules_for_path(scenario), 4, str(scenario))
+    game.state.turn = 2                      # where the game stands is all the library reads of a save's head
+    game.save(tmp_path / "bw4.toml")
+    entry = read_entry(tmp_path / "bw4.toml")
+    assert game.rules.turn_info(game.state)["turn"] == 3
+    assert (entry.saved_turn, entry.saved_turn_short) == ("Turn 3 of 18", "turn 3 of 18")

@@ -215,7 +215,7 @@ def _scenario_entry(path: Path, top: dict, head: dict, sides: list, others: dict
     title = str(head.get("name") or head.get("id") or path.stem)
     game = str(head.get("game") or (SCW_GAME if ruleset == "scw" else "") or "Other games")
     turns, turns_text = _turns(head, ruleset)
-    last = head.get("last_turn") if ruleset != "tcs" else None
+    last = head.get("last_turn") if ruleset != "tcs" else turns        # a TCS game's turns are its clock's
     last = last if isinstance(last, int) and not isinstance(last, bool) else None
     return LibraryEntry(path=path, title=title, game=game, ruleset=ruleset, situation=str(head.get("text") or ""),
                         sides=_sides(ruleset, sides, others), side_ids=_side_ids(ruleset, sides), turns=turns,
@@ -283,6 +283,8 @@ def _saved_turn(top: dict, base: LibraryEntry | None) -> tuple[str, str]:
     turn, phase = top.get("turn"), top.get("phase")
     if not isinstance(turn, int) or isinstance(turn, bool):
         return "", ""
+    if top.get("ruleset") == "tcs":
+        turn += 1           # a TCS game counts its turns from 0 and shows them from 1 ("Turn 3 of 18")
     last = base.last_turn if base is not None and not base.problem else None
     of = f" of {last}" if last else ""
     text = f"Turn {turn}{of}"
