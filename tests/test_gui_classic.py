@@ -50,3 +50,22 @@ def test_blue_fights_through_the_battle_panel(window, qtbot):
     window.resolve_battle("r-2")
     texts = [e.text for e in s.game.log[-1].events]
     assert texts[0].startswith("rolled ") and texts[1].split()[0] in ("DR", "DS", "DE")
+
+
+def test_a_game_opened_afterwards_shows_no_battle_of_the_game_before(window, qtbot):
+    # the battle panel went on saying "b-1 retreats to ..." of the game before, on a game where nothing was fought
+    s = window.session
+    window.next_phase()
+    s.play("move b-4 A02.05-A08.07")
+    s.play("move b-1 A03.05-A08.08")
+    window.next_phase()
+    window.combat.add_attacker("r-2", "b-4")
+    window.combat.show_preparation(s.odds("r-2", ["b-4"]), [])
+    window.declare_battle("r-2", ["b-4"])
+    window.resolve_battle("r-2")
+    assert window.combat.result_label.text()
+    window.combat.add_attacker("r-2", "b-1")
+    window.combat.show_preparation(s.odds("r-2", ["b-1"]), [])
+    assert window.open_file(SCENARIO, ask=False)
+    assert window.combat.result_label.text() == "" and window.combat.odds_label.text() == ""
+    assert window.combat.defender is None and window.combat.title.text().startswith("Drag your units")

@@ -124,6 +124,8 @@ class WindowFiles:
                 CounterArt(scenario.sides, images=counter_images_folder(scenario))
             self.map_view.set_art(art)
             self.session = self._start_game(scenario, board, saved)
+        self.combat.clear()                     # no battle of the game before: its preparation and its result
+        self.combat.show_result([])
         self.map_view.show_board(board)
         self.ids_act.setChecked(not board.printed_ids)      # a scan that prints its own ids is not printed over
         self.map_view.drag_enabled = self.session is not None
