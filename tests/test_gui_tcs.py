@@ -337,6 +337,11 @@ def test_initiative_is_chosen_in_the_question_panel_and_a_printed_result_in_the_
     assert state(window).memory.get("tcs.bn_morale_reduction", ("1", "4")) == 0
     assert p.title.text() == "Decision: initiative (Red)"
     assert [b.text() for b in p.buttons] == ["Red", "Blue"]
+    n = len(window.session.game.log)
+    window.phase_bar.next_act.trigger()          # Next while the question waits: where to answer it, in words
+    assert len(window.session.game.log) == n
+    assert window.last_refusal.startswith("answer the question first, in the Question panel: ")
+    assert "choose initiative" not in window.last_refusal
     answer(window, "Blue")
     assert state(window).order == ["blue", "red"]
 

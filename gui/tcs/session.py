@@ -119,6 +119,16 @@ class TcsSession(PlaySession):
         p = self.state.pending
         return p[0] if p else None
 
+    def end_phase(self) -> list | Refusal:
+        """Next step; while a question waits, the refusal says where to answer it (not the engine's action text)."""
+        p = self.pending() if not self.game.is_over() else None
+        if p is not None and p["kind"] == "chart":
+            return Refusal("", f"answer the question first: {p['prompt'].title} is asked in the Printed chart panel "
+                               "(read the cell on your chart and enter it)")
+        if p is not None:
+            return Refusal("", f"answer the question first, in the Question panel: {p['text']}")
+        return super().end_phase()
+
     def choice_hexes(self) -> dict[Hex, str]:
         """A pending decision whose options are hexes (where a unit retreats): hex -> the action choosing it."""
         p = self.pending()
