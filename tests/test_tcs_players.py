@@ -286,6 +286,8 @@ def test_the_strong_axis_sends_units_to_stand_in_el_bastion_and_the_strong_sovie
             assert rules.specs[k].side == "axis" and hex_distance(st.units[k].hex, h) <= 10
         assert axis._target(rules, st, sent[0]) == h
         assert "denies the enemy a victory condition" in axis._why_going(rules, st, sent[0], h)
+    base = TcsPlayer("axis")._guards(rules, st)                  # the baseline: one unit to each, nothing more
+    assert sorted(base.values()) == sorted(bastion) and all(h in bastion for h in base.values())
     soviet = TcsPlayer("soviet", STRONG)
     kb = rules.condition_hexes["kb50"]
     st = g.state.copy()

@@ -111,7 +111,9 @@ class TcsPlayer:
                 for h in rules.condition_hexes.get(c.id, ())}
 
     def _guards(self, rules, st) -> dict:
-        """This phase's garrisons (strong player): unit -> the victory hex it goes to hold.  Each victory hex this side
+        """This phase's garrisons: unit -> the victory hex it goes to hold (the baseline sends one unit to each hex
+        where its side must stand, nothing more).  Strong player (a hex the enemy passed through and left empty
+        counts as held: one step back in retakes it):  Each victory hex this side
         holds with none of its units on it and the enemy within 12 hexes gets the nearest unit with orders within 10
         hexes, up to three when the enemy is within 6 (the enemy takes an empty hex by walking in: Leros 5.2a,
         BW 5.0); a hex where the side must stand (``must_occupy``) gets one whatever the distance.  Units sent to
@@ -128,7 +130,9 @@ class TcsPlayer:
         guard = self.guard_hexes(rules)
         must = self.must_occupy(rules)
         eh = set(enemy)
-        held = {h for h in guard if h not in eh and (st.control.get(h) == me or h in at or h in must)}
+        held = {h for h in guard if h not in eh and (st.control.get(h) == me or h in at or h in must or self.strong)}
+        if not self.strong:
+            held &= must
         out: dict = {}
         busy = {k for h in guard if h in at for k in at[h]}          # units already on a victory hex stay there
         from ..rulesets.tcs.sight import counter
@@ -143,7 +147,8 @@ class TcsPlayer:
                     and int(counter(rules, st, "firepower", k) or 0) > 0)
         for h in sorted(held, key=lambda h: (min((hex_distance(h, e) for e in enemy), default=99), h)):
             threat = min((hex_distance(h, e) for e in enemy), default=99)
-            want = (3 if threat <= 6 else 1 if threat <= 12 or h in must else 0) - len(at.get(h, ()))
+            want = (3 if threat <= 6 else 1 if threat <= 12 or h in must else 0) if self.strong else 1
+            want -= len(at.get(h, ()))
             near = sorted((hex_distance(st.units[k].hex, h), k) for k in own if free(k))
             for d, k in near[:max(0, want)]:
                 if d > 10:
@@ -280,6 +285,9 @@ class TcsPlayer:
                 continue                    # its objective is taken: the unit waits for a new sheet going further
             if self.strong and s.type not in ("attack", "move") and self.open_goals(rules, st):
                 continue                    # victory hexes still to take: a new attack sheet, not a defence
+            if self.strong and s.type in ("attack", "move") and s.objective and \
+                    not set(s.objective) & (self.goals(rules)[0] | self.goals(rules)[1]):
+                continue                    # an attack away from every victory hex: the unit waits for its own sheet
             self.last_reason = f"assign {a.unit} to {a.sheet}: a free unit joins its formation's orders (TCS 6.7)"
             return a
         return None
@@ -395,11 +403,16 @@ class TcsPlayer:
     def _target(self, rules, st, uid):
         """Where a unit is going: the next point of its sheet's route, else its objective (None: stays)."""
         h = st.units[uid].hex
+        g = self._guards(rules, st).get(uid)
+        if g is not None:
+            return None if g == h else g
         if self.strong:
-            g = self._guards(rules, st).get(uid)
-            if g is not None:
-                return None if g == h else g
+            g = self._strikes(rules, st).get(uid)
+            if g is not None and g in self._enemy_hexes(rules, st):
+                return g
         s = self._orders(rules, st, uid)
+        if s is not None and self.strong and s.type not in ("attack", "move"):
+            return self._sweep(rules, st, uid, 2, retake=True)  # a defence's local counter-attack
         if s is None or s.type not in ("attack", "move") or not s.objective:
             return None
         obj = min(s.objective, key=lambda o: (hex_distance(h, o), o))
@@ -407,9 +420,9 @@ class TcsPlayer:
             if h in self.guard_hexes(rules) and sum(1 for k, u in st.units.items() if u.hex == h
                                                     and rules.specs[k].side == self.side) == 1:
                 return None         # the last unit on a victory hex holds it (a hex is its last occupier's)
-            sweep = self._sweep(rules, st, uid)
-            if sweep is not None:
-                return sweep
+        sweep = self._sweep(rules, st, uid)
+        if sweep is not None:
+            return sweep
         if hex_distance(h, obj) == 0:
             return None
         for p in s.route:
@@ -417,30 +430,69 @@ class TcsPlayer:
                 return p
         return obj
 
+    def _enemy_hexes(self, rules, st) -> set:
+        """The hexes holding enemy units, kept for the state they were counted in."""
+        if getattr(self, "_eh", (None,))[0] is not st:
+            me = self.side
+            self._eh = (st, {u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != me})
+        return self._eh[1]
+
     def _empty_open(self, rules, st) -> set:
-        """The hexes to take that are not this side's and hold no enemy unit: one step in takes them (BW 5.0, Leros
-        5.2a: a hex is the side's that last occupied or passed through it).  Kept for the state it was made for."""
+        """The hexes to take (the strong player: and to take back) that are not this side's and hold no enemy unit:
+        one step in takes them (BW 5.0, Leros 5.2a: a hex is the side's that last occupied or passed through it).
+        Kept for the state it was made for."""
         if getattr(self, "_eo", (None,))[0] is not st:
             me = self.side
-            enemy = {u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != me}
-            take = self.goals(rules)[0]
-            self._eo = (st, {h for h in take if st.control.get(h) != me and h not in enemy})
+            enemy = self._enemy_hexes(rules, st)
+            take, keep = self.goals(rules)
+            hexes = take | keep if self.strong else take
+            self._eo = (st, {h for h in hexes if st.control.get(h) != me and h not in enemy})
         return self._eo[1]
 
-    def _sweep(self, rules, st, uid):
-        """Strong player: a unit with attack orders takes the nearest hex to take within 4 hexes that no enemy holds
-        and no other unit of its side is already sent to this phase, so an area like Krasni Bor (BW 4: the Axis
-        must hold fewer than 50 of its hexes) is swept hex by hex rather than walked through in one file."""
+    def _strikes(self, rules, st) -> dict:
+        """Strong player, this phase: unit -> an enemy-held hex the enemy must not stand in at the end (BW 4: no
+        Spanish unit in El Bastion), for up to twelve of the nearest units with orders within 12 hexes of it: they
+        close in and assault it together."""
+        key = ("strike", st.turn, st.step)
+        if key in self.moded:
+            return self.moded[key]
+        me = self.side
+        hexes = {h for c in getattr(rules.scenario, "conditions", ()) if c.kind == "no_units" and c.side != me
+                 for h in rules.condition_hexes.get(c.id, ())} & self._enemy_hexes(rules, st)
+        out: dict = {}
+        if hexes:
+            guards = self._guards(rules, st)
+            from ..rulesets.tcs.sight import counter
+            own = [k for k in rules.order if rules.specs[k].side == me and st.units[k].hex is not None
+                   and k not in guards and rules.has_orders(st, k) and not st.units[k].morale_state
+                   and not (st.units[k].mode == "fire" and st.units[k].fired)
+                   and int(counter(rules, st, "firepower", k) or 0) > 0]
+            for h in sorted(hexes):
+                near = sorted((hex_distance(st.units[k].hex, h), k) for k in own if k not in out)
+                for d, k in near[:12]:
+                    if d <= 12:
+                        out[k] = h
+        self.moded[key] = out
+        return out
+
+    def _sweep(self, rules, st, uid, reach: int = 0, retake: bool = False):
+        """A unit with attack orders takes the nearest hex to take that no enemy holds and no other unit of its side
+        is already sent to this phase (within 4 hexes; the baseline within 2), so an area like Krasni Bor (BW 4: the
+        Axis must hold fewer than 50 of its hexes) is swept hex by hex rather than walked through in one file.
+        ``retake``: only the hexes to keep the enemy passed through, within ``reach`` (a defence's counter-attack)."""
         key = ("sweep", st.turn, st.step)
         claims = self.moded.setdefault(key, {})
         empty = self._empty_open(rules, st)
         h = st.units[uid].hex
         c = claims.get(uid)
+        if retake:
+            empty = empty & self.goals(rules)[1]
         if c is not None and c in empty and c != h:
             return c
         claims.pop(uid, None)
         taken = set(claims.values())
-        near = [g for g in empty if g not in taken and 0 < hex_distance(h, g) <= 4]
+        reach = reach or (4 if self.strong else 3)
+        near = [g for g in empty if g not in taken and 0 < hex_distance(h, g) <= reach]
         if not near:
             return None
         g = min(near, key=lambda o: (hex_distance(h, o), o))
@@ -492,19 +544,34 @@ class TcsPlayer:
                     a = A.Assault((uid,), rules.hid(h))
                     if ok(rules.check_assault, a):
                         cands.append(a)
+        if cands and self.strong:
+            strikes = self._strikes(rules, st)
+            coming = {h for k, h in strikes.items() if k not in idle and st.units[k].hex is not None
+                      and hex_distance(st.units[k].hex, h) > 1}
+            massed = []
+            for h in sorted({rules.hex(a.hex) for a in cands}):
+                if h in coming:
+                    continue                    # the others sent to assault it are still on their way
+                group = tuple(a.units[0] for a in cands if rules.hex(a.hex) == h)
+                if len(group) > 1:
+                    a = A.Assault(group, rules.hid(h))
+                    if ok(rules.check_assault, a):
+                        massed.append(a)
+            cands = [a for a in cands if rules.hex(a.hex) not in coming] + massed
         if cands:
             a = self._assault(rules, st, {"assault": cands}, counts)
             if a is not None:
                 return a
         # fire: units in Fire mode, not yet fired, at enemy hexes in range that the rules accept (TCS 8.0, 9.0)
         area, point = [], []
-        guards = self._guards(rules, st) if self.strong else {}
+        guards = self._guards(rules, st)
+        strikes = self._strikes(rules, st) if self.strong else {}
         for uid in own:
             u = st.units[uid]
             if u.mode != "fire" or u.fired or u.morale_state or uid in idle:
                 continue
-            if guards.get(uid, u.hex) != u.hex:
-                continue                        # on its way to hold a victory hex: it moves rather than fires
+            if guards.get(uid, u.hex) != u.hex or (uid in strikes and hex_distance(u.hex, strikes[uid]) > 1):
+                continue                        # on its way to hold or assault a victory hex: it moves, not fires
             rng = int(counter(rules, st, "range", uid) or 0)
             near = [h for h in enemy if hex_distance(u.hex, h) <= rng]
             if not near:
@@ -590,7 +657,8 @@ class TcsPlayer:
                 best, best_odds = a, odds
         if best is None:
             return None
-        self.last_reason = f"{_t(best)}: odds of {best_odds:.1f} to 1 favour the assault (TCS 15.0)"
+        self.last_reason = (f"{_t(best)}: odds of {best_odds:.1f} to 1 favour the assault"
+                            + (f", {len(best.units)} units together" if len(best.units) > 1 else "") + " (TCS 15.0)")
         return best
 
     def _fire(self, rules, st, by, counts):
@@ -675,6 +743,9 @@ class TcsPlayer:
             return f"it goes to hold {rules.hid(tgt)}, a victory hex of its side with none of its units on it"
         if self.moded.get(("sweep", st.turn, st.step), {}).get(uid) == tgt:
             return f"it goes to take {rules.hid(tgt)}, a victory hex no enemy holds, one step in"
+        if self.moded.get(("strike", st.turn, st.step), {}).get(uid) == tgt:
+            return (f"it closes on {rules.hid(tgt)} to assault it with the others sent there: the enemy must not "
+                    f"stand there at the end")
         return f"its Op Sheet sends it toward {rules.hid(tgt)}"
 
     # ------------------------------------------------------------------ the games' own actions
