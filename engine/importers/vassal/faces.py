@@ -32,6 +32,7 @@ class Faces:
         self.problems: dict[str, str] = {}      # image name -> why it could not be used
         self.svg_drawn: set[str] = set()        # SVG images drawn
         self.names: dict[int, str] = {}         # id of a decoded PNG image -> its entry (for copying it whole)
+        self.drawn: dict[int, bytes] = {}       # id of a drawn SVG image -> resvg's PNG of it (written as it is)
         self.library = svgdraw.Library(self._svg_source)
 
     def _svg_source(self, name: str) -> bytes | None:
@@ -60,6 +61,9 @@ class Faces:
                     raise svgdraw.SvgError(f"{img.size[0]} x {img.size[1]} pixels (at most {MAX_COUNTER_SIDE} "
                                            f"for a counter)")
                 self.svg_drawn.add(name)
+                png = img.info.pop("png", None)
+                if png:
+                    self.drawn[id(img)] = png
             except svgdraw.SvgError as e:
                 self.problems[name] = f"svg:{e}"
                 img = None
@@ -85,6 +89,7 @@ class Faces:
         while self.cached_pixels > CACHE_PIXELS and len(self.cache) > 1:
             _, old = self.cache.popitem(last=False)
             self.names.pop(id(old), None)
+            self.drawn.pop(id(old), None)
             self.cached_pixels -= old.width * old.height if old is not None else 0
         return img
 
@@ -117,12 +122,14 @@ class Faces:
             return None
         top, tdx, tdy = parts[-1]
         name = self.names.get(id(top))
-        if (name is not None and top.width == top.height and tdx == 0 and tdy == 0
+        drawn = self.drawn.get(id(top)) if name is None else None   # an SVG image as resvg drew it
+        if ((name is not None or drawn is not None) and top.width == top.height and tdx == 0 and tdy == 0
                 and all(im.width <= top.width and im.height <= top.height and dx == 0 and dy == 0
                         for im, dx, dy in parts[:-1])
                 and (len(parts) == 1 or top.getextrema()[3][0] == 255)):
             face = top.copy() if len(parts) > 1 else top
-            face.info = {"source": name}      # the face is this PNG of the module as it stands: copied, not encoded
+            # the face is this PNG of the module, or this SVG as drawn, as it stands: written, not encoded again
+            face.info = {"source": name} if name is not None else {"png": drawn}
             return face
         boxes = [(-(im.width // 2) + dx, -(im.height // 2) + dy, im) for im, dx, dy in parts]
         left = min(x for x, _, _ in boxes)

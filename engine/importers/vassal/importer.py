@@ -488,6 +488,7 @@ class Importer:
             # the archive is read here, in this thread only; the threads encode and write
             copied = {face: self.arc.read(img.info["source"], IMAGE_FILE_LIMIT) for face, img in faces.items()
                       if img.info.get("source") is not None}
+            copied.update((face, img.info["png"]) for face, img in faces.items() if img.info.get("png") is not None)
             encoded = self.pool.submit(self._encode, {f: img for f, img in faces.items() if f not in copied}, copied)
             self.png_cache[key] = encoded
             faces_names = list(faces)

@@ -136,8 +136,11 @@ def draw(data: bytes, library: Library | None = None, max_pixels: int = MAX_SVG_
         png = resvg_py.svg_to_bytes(svg_string=text)
     except (ValueError, RuntimeError) as e:
         raise SvgError(str(e).splitlines()[0][:200] if str(e) else "not an SVG image resvg can draw") from None
-    with Image.open(io.BytesIO(bytes(png))) as im:
-        return im.convert("RGBA")
+    png = bytes(png)
+    with Image.open(io.BytesIO(png)) as im:
+        img = im.convert("RGBA")
+    img.info = {"png": png}       # resvg's own PNG of it: a face that is this image alone is written as it is
+    return img
 
 
 UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0,
