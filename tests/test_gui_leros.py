@@ -150,3 +150,29 @@ def test_file_new_game_offers_the_leros_variants_and_starts_the_game_with_those_
     assert sc.sides["british"].command_prep == 4 and any(a.side == "british" for a in sc.air)   # 4.6, 4.1
     assert game.hash() == new_game(SCEN / "leros-1-curtain-rises.toml", 11, ("4.1", "4.6")).hash()
     assert win.new_game_dialog().variant_boxes["4.1"].isChecked()            # offered again for the next game
+
+
+def paint_marks(win, zoom: float):
+    """Paint the zone marks as the map does at ``zoom`` (labels keep 11 px zoomed out); the labels drawn."""
+    from PySide6.QtGui import QImage, QPainter, QTransform
+
+    marks = win.tcs.zone_marks
+    img = QImage(400, 400, QImage.Format_ARGB32)
+    painter = QPainter(img)
+    painter.setWorldTransform(QTransform.fromScale(zoom, zoom))
+    marks.paint(painter, None)
+    painter.end()
+    return marks.drawn
+
+
+def test_the_zone_labels_of_scenario_1_never_cover_each_other_zoomed_out(open_window):
+    """Zoomed out, the labels keep a readable size, larger than their zones: at the map's opening zoom "DZ B34.25 ·
+    5 Ju-52", "LZ 13 · 3 boats" and "LZ 4 · 5 boats" covered each other; each is now moved clear of those before."""
+    win = open_window("leros-1-curtain-rises.toml")
+    for zoom in (0.09, 0.18, 0.5):               # 9 %: the map's opening zoom in a window of 1500 x 950
+        drawn = paint_marks(win, zoom)
+        texts = [t for t, _b in drawn]
+        assert "DZ B34.25 · 5 Ju-52" in texts and "LZ 13 · 3 boats" in texts
+        for i, (t1, b1) in enumerate(drawn):
+            for t2, b2 in drawn[i + 1:]:
+                assert not b1.intersects(b2), (zoom, t1, t2)

@@ -239,6 +239,8 @@ class ZoneMarks(QGraphicsItem):
         self.arrows: list[tuple[QPointF, QPointF, QColor, str]] = []  # from, to, colour, label
         self.ends: list[tuple[QPointF, str]] = []                     # a flight's end: point, fate
         self.landed: list[tuple[list[QPointF], str, QPointF]] = []    # units landed from the sea: hexes, label
+        self._placed: list[QRectF] = []
+        self.drawn: list[tuple[str, QRectF]] = []                     # the last paint's labels: text, box
         self.setZValue(27)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
@@ -340,11 +342,25 @@ class ZoneMarks(QGraphicsItem):
         m = 12 * self.scale         # labels keep a readable size zoomed out, so they reach well past their zones
         return r.adjusted(-m, -m, m, m)
 
+    def _free(self, box: QRectF) -> QRectF:
+        """``box`` moved up or down by whole label heights to the nearest place where it overlaps no label drawn
+        before it in this paint (labels keep their size zoomed out, so near zones' labels would cover each other);
+        where it stands when no place within four heights is free."""
+        step = box.height() * 1.05
+        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+            moved = box.translated(0, k * step)
+            if not any(moved.intersects(p) for p in self._placed):
+                box = moved
+                break
+        self._placed.append(box)
+        return box
+
     def _label(self, painter: QPainter, at: QPointF, text: str, colour: QColor, above: float = 0.5) -> None:
         s = self.scale
         high = painter.fontMetrics().height() * 1.2
         width = painter.fontMetrics().horizontalAdvance(text) + high * 0.5
-        box = QRectF(at.x() - width / 2, at.y() - above * s - high / 2, width, high)
+        box = self._free(QRectF(at.x() - width / 2, at.y() - above * s - high / 2, width, high))
+        self.drawn.append((text, box))
         painter.setPen(Qt.NoPen)
         painter.setBrush(QColor(255, 255, 255, 210))
         painter.drawRoundedRect(box, 0.15 * s, 0.15 * s)
@@ -355,7 +371,8 @@ class ZoneMarks(QGraphicsItem):
         """A small label on a white ground, centred on ``at`` (or starting there)."""
         fm = painter.fontMetrics()
         w, h = fm.horizontalAdvance(text) + fm.height() * 0.5, fm.height() * 1.15
-        box = QRectF(at.x() if left else at.x() - w / 2, at.y() - h / 2, w, h)
+        box = self._free(QRectF(at.x() if left else at.x() - w / 2, at.y() - h / 2, w, h))
+        self.drawn.append((text, box))
         painter.setPen(Qt.NoPen)
         painter.setBrush(QColor(255, 255, 255, 215))
         painter.drawRoundedRect(box, h * 0.2, h * 0.2)
@@ -365,6 +382,7 @@ class ZoneMarks(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         painter.setRenderHint(QPainter.Antialiasing, True)
         s = self.scale
+        self._placed, self.drawn = [], []        # the labels of this paint: kept apart (_free), and for a look
         least = 11 / max(1e-6, painter.worldTransform().m11())     # labels stay readable zoomed out (11 px)
         font = QFont("DejaVu Sans")
         font.setBold(True)
