@@ -256,6 +256,8 @@ class TcsPlayer:
             if not alive:
                 self.last_reason = f"complete {s.id}: none of its units is left (TCS 6.10)"
                 return a
+            if self.strong and s.implemented and s.type == "attack" and self._empty_open(rules, st):
+                continue    # its units sweep on under these orders: a new sheet would wait on the prep roll (6.9)
             if s.implemented and s.type in ("attack", "move") and s.objective and \
                     all(st.control.get(h) == self.side for h in s.objective):
                 self.last_reason = f"complete {s.id}: its objective is taken, a new sheet will go further (TCS 6.10)"
@@ -423,6 +425,10 @@ class TcsPlayer:
         sweep = self._sweep(rules, st, uid)
         if sweep is not None:
             return sweep
+        if self.strong and hex_distance(h, obj) <= 2:
+            rest = self._empty_open(rules, st) or set(self.open_goals(rules, st))
+            if rest:                # the objective reached: on to the nearest hex still to take
+                return min(rest, key=lambda o: (hex_distance(h, o), o))
         if hex_distance(h, obj) == 0:
             return None
         for p in s.route:
