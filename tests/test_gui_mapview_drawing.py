@@ -157,3 +157,33 @@ def test_the_viewport_shows_the_background_around_the_board_and_plain_scroll_bar
     assert QColor(img.pixel(vp.width() - 2, vp.height() - 2)) == QColor(58, 58, 62)
     # both scroll bars are drawn in the plain style, a fraction of the cost of the default one
     assert view.horizontalScrollBar().style().name().lower() == "windows"
+
+
+def test_the_layered_still_grid_is_the_grid_stroked_translucent(qapp, monkeypatch):
+    """The still grid is stroked opaque into a layer laid on at the grid colour's opacity (a third of the time):
+    the same picture as stroking it in the translucent colour, but where lines meet (blended once there)."""
+    import numpy as np
+
+    from gui.scene import gridlayer
+
+    def draw(layered: bool) -> np.ndarray:
+        monkeypatch.setattr(gridlayer, "LAYERED", layered)
+        grid = GridLayer(_board(8, 6), 64.0)
+        grid.show_ids = False
+        img = QImage(500, 400, QImage.Format_RGB32)
+        img.fill(PAPER)
+        p = QPainter(img)
+        p.setTransform(QTransform(0.75, 0, 0, 0.75, 13, 7))     # hexes 96 px across: smooth, 1.5 px lines
+        grid.paint(p, QRectF(-20, -10, 700, 560))             # the whole picture
+        p.end()
+        assert grid.blocks_drawn > 0
+        img = img.convertToFormat(QImage.Format_RGB888)
+        return np.frombuffer(img.constBits(), np.uint8).reshape(400, img.bytesPerLine())[:, :1500].astype(int)
+
+    layered, direct = draw(True), draw(False)
+    lines = np.abs(direct[:, 1::3] - PAPER.green()) > 8
+    assert lines.sum() > 2000                                  # the grid is there
+    darker = layered - direct                                  # > 0 where the direct stroke is darker
+    assert darker.min() >= -6                                  # the layer is never darker than the grid stroked
+    apart = (np.abs(darker) > 6).reshape(400, 500, 3).any(axis=2)
+    assert apart.sum() < 0.05 * lines.sum()                    # ... and apart only where lines meet

@@ -9,6 +9,8 @@ prepared static texts in screen pixels.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QStaticText, QTransform
@@ -24,6 +26,9 @@ GRID_COLOUR = QColor(25, 25, 60, 150)
 # map's paper: blending each line pixel costs several times more than writing it
 FAST_GRID_COLOUR = QColor(106, 103, 114)
 ID_COLOUR = QColor(15, 15, 45, 230)
+# the still grid stroked opaque into a layer laid on translucent (``_paint_translucent``);
+# SANDTABLE_GRID_LAYER=0 strokes it translucent straight onto the map, as before (for the benchmark)
+LAYERED = os.environ.get("SANDTABLE_GRID_LAYER", "1") != "0"
 
 
 class GridLayer:
@@ -48,6 +53,7 @@ class GridLayer:
         for i, (cx, cy) in enumerate(self._centres.tolist()):
             self._members.setdefault((int(cx // cell), int(cy // cell)), []).append(i)
         self._blocks: dict[tuple[int, int], QPainterPath] = {}
+        self._edges = None                                  # (corner offsets, neighbour across each edge)
         self._block_rects: dict[tuple[int, int], QRectF] = {}
         for key, members in self._members.items():
             c = self._centres[members]
@@ -69,11 +75,14 @@ class GridLayer:
         path = self._blocks.get(key)
         if path is not None:
             return path
-        lay, scale, on_board = self.board.layout, self.scale, self._on_board
-        origin = type(self._hexes[0])(0, 0) if self._hexes else None
-        # corner offsets and the neighbour across each edge are the same for every hex
-        offsets = [(x * scale, y * scale) for x, y in (lay.corner_offset(k) for k in range(6))]
-        across = [_neighbour_across(lay, origin, k) for k in range(6)]
+        on_board = self._on_board
+        if self._edges is None:
+            # corner offsets and the neighbour across each edge are the same for every hex
+            lay, scale = self.board.layout, self.scale
+            origin = type(self._hexes[0])(0, 0) if self._hexes else None
+            self._edges = ([(x * scale, y * scale) for x, y in (lay.corner_offset(k) for k in range(6))],
+                           [_neighbour_across(lay, origin, k) for k in range(6)])
+        offsets, across = self._edges
         path = QPainterPath()
         for i in self._members[key]:
             h = self._hexes[i]
@@ -132,7 +141,7 @@ class GridLayer:
                     if dp is None:
                         dp = self._device_paths[key] = zoom.map(self._block_path(key))
                     paths.append(dp)
-                if smooth and GRID_COLOUR.alpha() < 255:
+                if smooth and GRID_COLOUR.alpha() < 255 and LAYERED:
                     _paint_translucent(painter, paths, t.mapRect(exposed), QPointF(t.dx(), t.dy()), pen)
                 else:
                     for dp in paths:
