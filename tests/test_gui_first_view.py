@@ -17,6 +17,7 @@ from gui.bench import huge_map
 from gui.scene.hugeimage import write_jpeg, write_png
 from gui.scene.mapview import MapView
 from gui.scene.pyramidjob import PyramidJob
+from gui.scene.sheetlayer import PAPER
 from gui.scene.tiles import BuildCancelled, Pyramid, build_pyramid, cached_pyramid, image_digest
 
 W, H = 2600, 1700          # four levels: 2600, 1300, 650, 325 pixels wide
@@ -214,3 +215,87 @@ def test_a_second_open_reads_the_cache_and_builds_nothing(qtbot, tmp_path, scan_
     # and what it shows is read from those tiles: the scan
     assert correlation(render(layer), scan_small(board.image_path(board.sheets[0]))) > 0.95
     assert again.store.reads > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_png_is_shown_growing_from_the_top_before_its_pyramid_is_built(qtbot, tmp_path, scan_png, engine,
+                                                                         monkeypatch):
+    """A PNG cannot be read small: the rows decoded so far are shown, small, from the top down, while the
+    pyramid is built from the same decode; the pyramid then replaces them."""
+    need(engine)
+    monkeypatch.setenv("SANDTABLE_TILER", engine)
+    final = tmp_path / "tiles" / image_digest(scan_png)
+    # the build waits, after its first rows, until the view has drawn them: what is asserted below is seen
+    # while the pyramid is certainly not finished, however fast the machine
+    shown = threading.Event()
+    original = PyramidJob._rows
+
+    def rows_then_wait(job, level, top, strip):
+        original(job, level, top, strip)
+        if top == 0:
+            assert shown.wait(60)
+
+    monkeypatch.setattr(PyramidJob, "_rows", rows_then_wait)
+    from gui.scene.sheetlayer import SheetLayer, TileStore
+
+    layer = SheetLayer(W, H, TileStore())
+    job = PyramidJob(scan_png, tmp_path)
+    seen = []
+    job.rows.connect(lambda level, top, image: (layer.add_rows(level, top, image),
+                                                seen.append((level, top, image.height(),
+                                                             Pyramid.load(final) is not None))))
+    job.ready.connect(layer.set_pyramid)
+    job.start()
+    qtbot.waitUntil(lambda: bool(seen), timeout=60_000)
+    level, top, height, built = seen[0]
+    assert (level, top) == (min(tiles.PREVIEW_LEVEL, 3), 0) and not built and layer.pyramid is None
+    first = render(layer)
+    expected = scan_small(scan_png)
+    # the top rows are the scan, small; below them the paper, until the decoder gets there
+    grown = int(170 * height / layer.growing.height())
+    assert 0 < grown < 170
+    assert correlation(first[:grown], expected[:grown]) > 0.9
+    assert np.abs(first[:grown] - expected[:grown]).mean() < 12
+    paper = np.array([PAPER.red(), PAPER.green(), PAPER.blue()], dtype=float)
+    assert np.abs(first[grown + 2:] - paper).max() <= 2
+    shown.set()
+    qtbot.waitUntil(lambda: job.finished, timeout=120_000)
+    assert job.error is None and layer.pyramid is not None and layer.growing is None
+    # the rows came in order, each band where the last one ended, down to the foot of the scan
+    tops = [t for _, t, _, _ in seen]
+    assert tops == sorted(tops) and all(t + h == n for (_, t, h, _), n in zip(seen, tops[1:]))
+    assert seen[-1][1] + seen[-1][2] == -(-H // (1 << level))
+    assert correlation(render(layer), expected) > 0.95
+
+
+def test_with_progressive_off_a_png_shows_its_placeholder_until_the_pyramid_is_built(qtbot, tmp_path, scan_png,
+                                                                                    monkeypatch):
+    """``SANDTABLE_PROGRESSIVE=0``: the build before the growing first view, kept for the benchmark."""
+    monkeypatch.setenv("SANDTABLE_PROGRESSIVE", "0")
+    job = PyramidJob(scan_png, tmp_path)
+    rows = []
+    job.rows.connect(lambda *a: rows.append(a))
+    job.start()
+    qtbot.waitUntil(lambda: job.finished, timeout=120_000)
+    assert job.pyramid is not None and rows == []
+
+
+def test_a_png_from_the_cache_grows_nothing(qtbot, tmp_path, scan_png):
+    build_pyramid(scan_png, tmp_path)
+    job = PyramidJob(scan_png, tmp_path)
+    rows = []
+    job.rows.connect(lambda *a: rows.append(a))
+    job.start()
+    qtbot.waitUntil(lambda: job.finished, timeout=60_000)
+    assert job.pyramid is not None and rows == [] and job.rows_shown == 0
+
+
+def test_progress_is_handed_on_a_percent_at_a_time(qtbot, tmp_path, scan_png):
+    """The builders report far more often than the status line's bar can be repainted for."""
+    job = PyramidJob(scan_png, tmp_path)
+    steps = []
+    job.progress.connect(steps.append)
+    for i in range(5001):
+        job._progress(i / 5000)
+    qtbot.waitUntil(lambda: len(steps) == 101, timeout=5_000)
+    assert steps[0] == 0.0 and steps[-1] == 1.0

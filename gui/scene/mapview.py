@@ -138,7 +138,7 @@ class MapView(QGraphicsView):
         """Show a board: its sheets' images (tiled in the background), its grid and ids."""
         for job in self.jobs:
             job.cancel()
-            for signal in (job.preview, job.progress, job.ready, job.failed):   # its sheet layer is deleted below
+            for signal in (job.preview, job.rows, job.progress, job.ready, job.failed):   # its sheet layer is deleted below
                 signal.disconnect()
             self._retired.append(job)
         self.jobs = []
@@ -212,6 +212,7 @@ class MapView(QGraphicsView):
         job = PyramidJob(path, self.cache or cache_root(), parent=self)
         label = item.label
         job.preview.connect(item.set_preview)
+        job.rows.connect(item.add_rows)
         job.progress.connect(lambda f, it=item, lb=label: (it.set_progress(f), self.tiling.emit(lb, f)))
         job.ready.connect(lambda p, it=item, lb=label: (it.set_pyramid(p), self.tiling.emit(lb, 1.0)))
         job.failed.connect(lambda msg, it=item: self._tiles_failed(it, msg))

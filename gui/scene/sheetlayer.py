@@ -6,7 +6,8 @@ by every sheet.  A tile
 that is not in memory yet is drawn from the nearest coarser level that is, so
 zooming and panning never wait for the disk.  Until the pyramid is built, its
 coarse levels stand in for it (its first view: a partial pyramid), blurred
-when zoomed in past them.
+when zoomed in past them; a scan that cannot be read small (a PNG) stands in
+with a picture that grows from the top as the scan is decoded (``add_rows``).
 """
 from __future__ import annotations
 
@@ -105,6 +106,9 @@ class SheetLayer(QObject):
         self.label = label
         self.pyramid: Pyramid | None = None
         self.preview: Pyramid | None = None     # the coarse levels only, shown until the pyramid is ready
+        self.growing: QImage | None = None      # or the scan small, decoded so far from the top (the rest paper)
+        self.growing_level = 0                  # ... at the size of this pyramid level
+        self.grown = 0                          # ... its rows decoded so far
         self.progress = 0.0
         self.error = ""
         self.last_level: int | None = None
@@ -125,9 +129,30 @@ class SheetLayer(QObject):
             self._load_top(partial)
             self.changed.emit(self.rect())
 
+    def add_rows(self, level: int, top: int, rows: QImage) -> None:
+        """The next rows of the growing first view: ``rows`` at the size of pyramid level ``level``, from
+        its row ``top``."""
+        if self.pyramid is not None or self.preview is not None:
+            return
+        k = 1 << level
+        changed = QRectF(0, top * k, self.width, rows.height() * k)
+        if self.growing is None or self.growing_level != level:
+            w, h = -(-self.width // k), -(-self.height // k)
+            self.growing = QImage(w, h, QImage.Format_RGB32)
+            self.growing.fill(PAPER)
+            self.growing_level = level
+            self.grown = 0
+            changed = self.rect()            # the placeholder's words go
+        p = QPainter(self.growing)
+        p.drawImage(0, top, rows)
+        p.end()
+        self.grown = max(self.grown, top + rows.height())
+        self.changed.emit(changed)
+
     def set_pyramid(self, pyramid: Pyramid) -> None:
         self.pyramid = pyramid
         self.preview = None
+        self.growing = None
         self._load_top(pyramid)
         self.changed.emit(self.rect())
 
@@ -143,8 +168,12 @@ class SheetLayer(QObject):
                 self.store.load_now((str(pyramid.folder), top, col, row), str(pyramid.tile_path(top, col, row)))
 
     def set_progress(self, fraction: float) -> None:
+        """How far the pyramid is: written on the placeholder, so repainted only while the placeholder is shown
+        and its figure changes (a first view on screen is not painted again for it)."""
+        shown = f"{self.progress * 100:.0f}"
         self.progress = fraction
-        self.changed.emit(self.rect())
+        if self.shown() is None and self.growing is None and f"{fraction * 100:.0f}" != shown:
+            self.changed.emit(self.rect())
 
     def set_error(self, message: str) -> None:
         self.error = message
@@ -167,7 +196,9 @@ class SheetLayer(QObject):
             return
         painter.save()
         painter.setTransform(self.to_scene, True)
-        if self.shown() is None:
+        if self.shown() is None and self.growing is not None:
+            self._paint_growing(painter, exposed, fast)
+        elif self.shown() is None:
             self._paint_placeholder(painter, exposed)
         else:
             t = QTransform(painter.worldTransform())  # a copy: the painter's own changes below
@@ -229,6 +260,13 @@ class SheetLayer(QObject):
             painter.drawPixmap(_on_device(target, to_device), pm, src)
             return
         painter.fillRect(_on_device(target, to_device), PAPER)
+
+    def _paint_growing(self, painter: QPainter, exposed: QRectF, fast: bool) -> None:
+        """The growing first view, scaled up to the sheet: the rows decoded so far, paper below them."""
+        k = 1 << self.growing_level
+        painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
+        painter.drawImage(exposed, self.growing, QRectF(exposed.left() / k, exposed.top() / k,
+                                                        exposed.width() / k, exposed.height() / k))
 
     def _paint_placeholder(self, painter: QPainter, exposed: QRectF) -> None:
         painter.fillRect(exposed, PAPER)
