@@ -10,6 +10,10 @@
   ``*_cpu_s``: the same in CPU seconds of all the process's threads (on a shared machine the
   wall-clock figures include waiting for a core).
 - ``--tiler pillow`` builds the pyramids with Pillow instead of libvips (the builder before libvips).
+- A PNG cannot be read small: its first view is the first rows of the scan drawn, growing from the top as
+  the scan is decoded (``first_view_s``); ``--old-paths`` measures the program before that and before the
+  layered grid (no first view for a PNG); ``--compare`` runs the scans with both, in turn, ``--runs`` times
+  each (every run with an empty tile cache), and reports each figure as ``{"new": median, "old": median}``.
 - ``frame_p50_ms``, ``frame_p95_ms``: paint times of a 1920 x 1080 view panning and
   zooming across every level of that scan with ``counters`` counters on it
   (``frame_cpu_*``: the same in CPU time of the painting thread; ``still_redraw_*``:
@@ -26,6 +30,7 @@ import json
 import math
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -136,7 +141,8 @@ def first_view(win, app, timeout: float = 600) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         app.processEvents()
-        if all(it.preview is not None or it.pyramid is not None or it.error for it in view.images):
+        if all(it.preview is not None or it.growing is not None or it.pyramid is not None or it.error
+               for it in view.images):
             view.viewport().repaint()
             return True
         time.sleep(0.002)
@@ -254,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--library", action="store_true", help="measure the game library alone")
     p.add_argument("--huge-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--tiler", choices=("vips", "pillow"), help="the pyramid builder (default: libvips if it loads)")
+    p.add_argument("--runs", type=int, default=1, help="runs of the scans' figures (medians reported)")
+    p.add_argument("--old-paths", action="store_true",
+                   help="the paths before the growing first view and the layered grid (SANDTABLE_PROGRESSIVE=0, "
+                        "SANDTABLE_GRID_LAYER=0)")
+    p.add_argument("--compare", action="store_true",
+                   help="each scan's figures with today's paths and with --old-paths, in turn: {new, old} medians")
     p.add_argument("--cache", help=argparse.SUPPRESS)
     p.add_argument("--ext", default="png", help=argparse.SUPPRESS)
     p.add_argument("--no-frames", action="store_true", help=argparse.SUPPRESS)
@@ -269,35 +281,86 @@ def main(argv: list[str] | None = None) -> int:
         result = library_open(args.repeat)
         print(json.dumps(result) if args.json else "\n".join(f"{k:20} {v}" for k, v in result.items()))
         return 0
+    if args.old_paths:
+        os.environ.update(OLD_PATHS)
     _app()
-    from gui.scene.tiles import tiler
     from gui.common.userfolders import cache_root
 
     folder = Path(args.folder) if args.folder else cache_root() / "bench"
     with tempfile.TemporaryDirectory(prefix="sandtable-bench-") as tmp:
         firsts = first_frame(args.repeat, Path(tmp) / "small")
+        runs = 0
 
-        def child(w: int, h: int, ext: str, frames: bool) -> dict | None:
+        def child(w: int, h: int, ext: str, frames: bool, env: dict) -> dict | None:
+            nonlocal runs
+            runs += 1
+            cache = Path(tmp) / f"{ext}-{w}-{runs}"          # empty: every run builds its pyramids
             huge_map(folder, w, h, ext)    # generated before the child starts, so it is not timed
             run = subprocess.run([sys.executable, "-m", "gui.bench", "--huge-child", "--folder", str(folder),
-                                  "--size", f"{w}x{h}", "--ext", ext, "--cache", str(Path(tmp) / f"{ext}-{w}"),
-                                  *(() if frames else ("--no-frames",))], capture_output=True, text=True)
+                                  "--size", f"{w}x{h}", "--ext", ext, "--cache", str(cache),
+                                  *(() if frames else ("--no-frames",))], capture_output=True, text=True,
+                                 env={**os.environ, **env})
+            shutil.rmtree(cache, ignore_errors=True)
             if run.returncode != 0:
                 print(run.stderr, file=sys.stderr)
                 return None
             return json.loads(run.stdout.strip().splitlines()[-1])
 
-        huge = child(width, height, "png", True)
-        big_jpeg = child(width, height, "jpg", False)
-        jpeg = child(JPEG_W, JPEG_H, "jpg", False)
-        if huge is None or big_jpeg is None or jpeg is None:
+        def scans(env: dict) -> dict | None:
+            found = (child(width, height, "png", True, env), child(width, height, "jpg", False, env),
+                     child(JPEG_W, JPEG_H, "jpg", False, env))
+            return None if None in found else figures(*found, width, height)
+
+        if args.compare:
+            # the paths of today and of before, run after one another in turn: the machine's load is shared
+            new, old = [], []
+            for _ in range(args.runs):
+                new.append(scans({}))
+                old.append(scans(OLD_PATHS))
+            if None in new or None in old:
+                return 1
+            result = {"first_frame_s": round(statistics.median(firsts), 3), "runs": args.runs,
+                      **{k: {"new": _median([r[k] for r in new]), "old": _median([r[k] for r in old])}
+                         for k in new[0] if k not in ("huge_size", "jpeg_size", "tiler")},
+                      "tiler": new[0]["tiler"], "huge_size": new[0]["huge_size"], "jpeg_size": new[0]["jpeg_size"]}
+            print(json.dumps(result) if args.json else "\n".join(f"{k:28} {v}" for k, v in result.items()))
+            return 0
+        every = [scans({}) for _ in range(args.runs)]
+        if None in every:
             return 1
+    result = {"first_frame_s": round(statistics.median(firsts), 3),
+              **{k: _median([r[k] for r in every]) for k in every[0]},
+              **library_open(args.repeat)}
+    if args.runs > 1:
+        result["runs"] = args.runs
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:16} {v}")
+    return 0
+
+
+# the paths before issue 33's second round, for comparison in the same run (``--old-paths``, ``--compare``)
+OLD_PATHS = {"SANDTABLE_PROGRESSIVE": "0", "SANDTABLE_GRID_LAYER": "0"}
+
+
+def _median(values: list):
+    """The median of numbers (a string or a flag: the first run's)."""
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return round(statistics.median(values), 3)
+    return values[0]
+
+
+def figures(huge: dict, big_jpeg: dict, jpeg: dict, width: int, height: int) -> dict:
+    """The benchmark's figures from one run of each scan (the PNG with its frames)."""
+    from gui.scene.tiles import tiler
+
     frames = sorted(huge.pop("frames"))
     cpu = sorted(huge.pop("cpu"))
     still = huge.pop("still")
     still_cpu = huge.pop("still_cpu", None) or [0.0]
-    result = {
-        "first_frame_s": round(statistics.median(firsts), 3),
+    return {
         "tiler": tiler(),
         "first_view_s": huge["first_view_s"],
         "huge_open_s": huge["open_s"],
@@ -331,15 +394,10 @@ def main(argv: list[str] | None = None) -> int:
         "jpeg_peak_mb": jpeg["peak_mb"],
         "jpeg_cached_open_s": jpeg["cached_open_s"],
         "jpeg_open_cpu_s": jpeg["open_cpu_s"],
+        "jpeg_first_view_cpu_s": jpeg["first_view_cpu_s"],
+        "jpeg_cached_open_cpu_s": jpeg["cached_open_cpu_s"],
         "jpeg_size": f"{JPEG_W}x{JPEG_H}",
-        **library_open(args.repeat),
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for k, v in result.items():
-            print(f"{k:16} {v}")
-    return 0
 
 
 if __name__ == "__main__":
