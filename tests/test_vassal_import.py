@@ -481,6 +481,14 @@ def test_only_free_play_starts_units_in_boxes(tmp_path):
     with pytest.raises(BadFile) as e:
         parse_scenario(doc, str(tmp_path / "x.toml"))
     assert any(p.key == "units[0] (u).hex" and "only free-play scenarios" in p.message for p in e.value.problems)
+    # many (an imported set-up's off-map pieces under the classic rules): one line, not one per unit
+    doc["units"] = [dict(doc["units"][0], id=f"u{k}") for k in range(40)]
+    doc["deployments"][0]["units"] = [f"u{k}" for k in range(40)]
+    with pytest.raises(BadFile) as e:
+        parse_scenario(doc, str(tmp_path / "x.toml"))
+    assert [(p.key, p.message) for p in e.value.problems] == [
+        ("units", "40 units start in an off-map box (u0, u1, u2, u3, u4, u5 and 34 more): only free-play scenarios "
+                  "(ruleset \"free\") do; place them on the map or take them out of the scenario")]
 
 
 # ---------------------------------------------------------------- every board, SVG art, honest reports

@@ -103,8 +103,13 @@ def parse_scenario(doc: dict, file: str) -> Scenario:
     withdrawals = _withdrawals(rd, doc, sides, units, turns)
     _check_placed_once(rd, units, deployments, reinforcements, {s for s in sides if sides[s].player_setup})
     if ruleset != "free":
-        for i, (uid, u) in enumerate(units.items()):
-            if u.hex.startswith("box:"):
+        boxed = [(i, uid) for i, (uid, u) in enumerate(units.items()) if u.hex.startswith("box:")]
+        if len(boxed) > 3:      # an imported VASSAL set-up switched to other rules: one line, not one per piece
+            shown = ", ".join(uid for _, uid in boxed[:6]) + (f" and {len(boxed) - 6:,} more" if len(boxed) > 6 else "")
+            rd.bad("units", f"{len(boxed):,} units start in an off-map box ({shown}): only free-play scenarios "
+                            f"(ruleset \"free\") do; place them on the map or take them out of the scenario")
+        else:
+            for i, uid in boxed:
                 rd.bad(f"units[{i}] ({uid}).hex", "only free-play scenarios (ruleset \"free\") start units in an "
                                                   "off-map box")
 
