@@ -342,24 +342,30 @@ class ZoneMarks(QGraphicsItem):
         m = 12 * self.scale         # labels keep a readable size zoomed out, so they reach well past their zones
         return r.adjusted(-m, -m, m, m)
 
-    def _free(self, box: QRectF) -> QRectF:
+    def _free(self, box: QRectF, optional: bool = False) -> QRectF | None:
         """``box`` moved up or down by whole label heights to the nearest place where it overlaps no label drawn
         before it in this paint (labels keep their size zoomed out, so near zones' labels would cover each other);
-        where it stands when no place within four heights is free."""
+        where it stands when no place within five heights is free, or None then for an ``optional`` label (one the
+        map prints anyway: it is left out)."""
         step = box.height() * 1.05
-        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
             moved = box.translated(0, k * step)
             if not any(moved.intersects(p) for p in self._placed):
-                box = moved
-                break
+                self._placed.append(moved)
+                return moved
+        if optional:
+            return None
         self._placed.append(box)
         return box
 
-    def _label(self, painter: QPainter, at: QPointF, text: str, colour: QColor, above: float = 0.5) -> None:
+    def _label(self, painter: QPainter, at: QPointF, text: str, colour: QColor, above: float = 0.5,
+               optional: bool = False) -> None:
         s = self.scale
         high = painter.fontMetrics().height() * 1.2
         width = painter.fontMetrics().horizontalAdvance(text) + high * 0.5
-        box = self._free(QRectF(at.x() - width / 2, at.y() - above * s - high / 2, width, high))
+        box = self._free(QRectF(at.x() - width / 2, at.y() - above * s - high / 2, width, high), optional)
+        if box is None:
+            return
         self.drawn.append((text, box))
         painter.setPen(Qt.NoPen)
         painter.setBrush(QColor(255, 255, 255, 210))
@@ -388,13 +394,13 @@ class ZoneMarks(QGraphicsItem):
         font.setBold(True)
         font.setPixelSize(max(1, int(max(s * 0.45, least))))
         painter.setFont(font)
+        printed_font = QFont(font)
         for path, text, at in self.printed:
             pen = QPen(LANDING_ZONE, 1.5, Qt.DashLine)
             pen.setCosmetic(True)
             painter.setPen(pen)
             painter.setBrush(Qt.NoBrush)
-            painter.drawPath(path)
-            self._label(painter, at, text, LANDING_ZONE, 0.0)
+            painter.drawPath(path)          # its label last: the zones boats and flights are bound for come first
         font.setPixelSize(max(1, int(max(s * 0.55, least * 1.1))))
         painter.setFont(font)
         for path, colour, text in self.zones:
@@ -452,6 +458,9 @@ class ZoneMarks(QGraphicsItem):
             else:                   # lost in the sea (3.6h) or on the British (3.6f)
                 painter.drawLine(QPointF(at.x() - r, at.y() - r), QPointF(at.x() + r, at.y() + r))
                 painter.drawLine(QPointF(at.x() - r, at.y() + r), QPointF(at.x() + r, at.y() - r))
+        painter.setFont(printed_font)
+        for _path, text, at in self.printed:     # left out where there is no room: the map prints its zones
+            self._label(painter, at, text, LANDING_ZONE, 0.0, optional=True)
 
 
 def _arrow(painter: QPainter, a: QPointF, b: QPointF, colour: QColor, s: float) -> None:
