@@ -55,7 +55,7 @@ def test_paint_suggest_accept_undo_and_save(qtbot, editor, tmp_path):
     assert len(ed.suggested) == len(b.hexes()) - len(examples)
     assert dict(b.terrain) == examples                               # suggested, not yet the map's
     editor.view.viewport().repaint()                                 # the hatched overlay paints without error
-    panel.threshold.setValue(0.9)                                    # a stricter line than the default
+    panel.threshold.setValue(0.995)                                  # a stricter line than the default (0.9)
     review = [panel.review.item(i).data(Qt.UserRole) for i in range(panel.review.count())]
     assert review == panel.review_hexes()
     assert all(ed.suggested[h][1] < panel.threshold.value() for h in review)
@@ -67,7 +67,7 @@ def test_paint_suggest_accept_undo_and_save(qtbot, editor, tmp_path):
     assert dict(b.terrain) == examples and len(ed.suggested) == len(b.hexes()) - len(examples)
     qtbot.mouseClick(panel.accept_above_button, Qt.LeftButton)     # accepted again
     assert all(b.terrain[h] == truth.terrain[h] for h in sure)
-    assert review                                                    # measured: 33 hexes under 0.9
+    assert len(review) >= 2                                          # measured: 4 hexes under 0.995
     if review:                                                       # a hex to review: click it, it is centred
         panel.review.setCurrentRow(0)
         h = panel.review.item(0).data(Qt.UserRole)

@@ -31,9 +31,61 @@ def test_terrain_of_a_generated_scan_from_five_percent_of_its_hexes(scan11):
     got = suggest_terrain(board, {"A": np.asarray(scan.image)}, examples, targets=list(truth))
     right = [got.terrain[h][0] == truth[h] for h in got.terrain]
     assert len(right) == len(truth) - len(examples)
-    assert np.mean(right) >= 0.97                         # measured 0.995 (213 hexes from 11 painted)
+    assert np.mean(right) >= 0.97                         # measured 0.981 (213 hexes from 11 painted)
     sure = [r for h, r in zip(got.terrain, right) if got.terrain[h][1] >= LOW_CONFIDENCE]
-    assert sure and all(sure)                             # every suggestion above the review line is right here
+    # above the review line (0.9) a suggestion is wrong about once in ten at worst: here 3 of 196, at 0.91-0.93
+    assert len(sure) >= 0.85 * len(right) and np.mean(sure) >= 0.97
+
+
+@pytest.mark.parametrize("seed, least", [(16, 0.93), (12, 0.9)])
+def test_one_odd_example_no_longer_carries_a_terrain_off(seed, least):
+    """Scans of the set where a terrain with one example grabbed another's hexes (seed 16: 22 clear hexes
+    suggested as lake, 0.82 right; seed 12: 24 woods hexes as town, 0.63): the classes now grow from their
+    surest hexes outwards."""
+    scan = make_scan(seed)
+    board, sheet = scan.board, scan.sheet
+    truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
+    examples = pick_examples(truth, 0.05, seed, [sheet.numbering.parse(i) for i in scan.covered])
+    assert not set(examples) & {sheet.numbering.parse(i) for i in scan.covered}
+    got = suggest_terrain(board, {"A": np.asarray(scan.image)}, examples, targets=list(truth))
+    assert np.mean([got.terrain[h][0] == truth[h] for h in got.terrain]) >= least    # measured 0.942 and 0.914
+
+
+def test_the_starting_terrain_counted_is_suggested_again_not_kept_at_full_confidence(crossing):
+    """A new map filled with clear, three woods and town hexes painted, the starting terrain counted (the
+    editor's tick): every unpainted hex is classified from the scan like any other, so its woods are
+    suggested as woods, and no suggestion claims certainty (they were all kept clear at 1.0, 27 woods
+    among them)."""
+    board, images = crossing
+    truth = dict(board.terrain)
+    b = load_map("maps/crossing.toml")
+    painted = {h: t for h, t in pick_examples(truth, 0.1, 5).items() if t in ("woods", "town")}
+    b.terrain = {**{h: "clear" for h in b.hexes()}, **painted}
+    got = suggest_terrain(b, images, dict(b.terrain), fixed=set(painted))
+    assert set(got.terrain) == set(b.hexes()) - set(painted)
+    woods = [h for h in got.terrain if truth[h] == "woods"]
+    assert sum(got.terrain[h][0] == "woods" for h in woods) >= 0.9 * len(woods)      # measured 27 of 27
+    clear = [h for h in got.terrain if truth[h] == "clear"]
+    assert sum(got.terrain[h][0] == "clear" for h in clear) >= 0.95 * len(clear)     # measured 150 of 150
+    assert max(c for _t, c in got.terrain.values()) < 1.0
+
+
+def test_confidence_is_the_share_right_on_scans_never_tuned_on():
+    """Five scans the tuning never used (seeds 100-104 of the set): the suggestions at 0.9 or more are right
+    at least nine times in ten, and the mean confidence is within 0.05 of the share right."""
+    rows = []
+    for seed in range(100, 105):
+        scan = make_scan(seed)
+        board, sheet = scan.board, scan.sheet
+        truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
+        examples = pick_examples(truth, 0.05, seed, [sheet.numbering.parse(i) for i in scan.covered])
+        got = suggest_terrain(board, {"A": np.asarray(scan.image)}, examples, targets=list(truth))
+        rows += [(t == truth[h], c) for h, (t, c) in got.terrain.items()]
+    right = np.array([r for r, _c in rows], dtype=float)
+    conf = np.array([c for _r, c in rows])
+    assert right[conf >= 0.9].mean() >= 0.9
+    assert abs(conf.mean() - right.mean()) <= 0.05
+    assert conf.max() < 1.0
 
 
 def test_terrain_of_a_project_scan_and_its_review_list(crossing):
@@ -90,7 +142,8 @@ def test_suggestions_are_undoable_and_never_saved(crossing):
     ed.suggest_terrain(got.terrain)
     assert len(ed.suggested) == len(b.hexes()) - len(painted)
     assert dumps_map(b) == saved                          # pending suggestions are no part of the map
-    sure = [h for h, (_t, c) in ed.suggested.items() if c >= LOW_CONFIDENCE]
+    # half of them accepted (on this scan every suggestion is above the review line, 0.985 or more)
+    sure = sorted(ed.suggested)[::2]
     ed.accept_suggested(sure)
     assert all(b.terrain[h] == got.terrain[h][0] for h in sure)
     assert len(ed.suggested) == len(got.terrain) - len(sure)

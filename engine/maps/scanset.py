@@ -147,6 +147,7 @@ class Scan:
     style: ScanStyle
     map_area: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)   # the map's frame on the page, before the scan turned it
     links: dict[str, list[str]] = field(default_factory=dict)
+    covered: list[str] = field(default_factory=list)   # ids of the hexes a counter was laid on (their terrain hidden)
 
     @property
     def sheet(self) -> Sheet:
@@ -406,6 +407,7 @@ class _Painter:
         if st.labels:
             self.hex_numbers(d, ns)
         self.place_names(d, drawn, terrain)
+        self.covered: set[Hex] = set()
         self.counters(d, sorted(sheet_hexes))
         self.margins(d, page)
         # the scan: turn and stretch about the page centre, soften, grain, JPEG
@@ -476,7 +478,8 @@ class _Painter:
             hs[f].sort()
         return Scan(seed=st.seed, image=image, board=board, map_toml=dumps_map(board), image_name=image_name,
                     terrain={ns.format(h): terrain[h] for h in ns.hexes()}, hexsides=hs, whole=whole, style=st,
-                    map_area=self.area, links={"road": sorted(f"{ns.format(s.a)}/{ns.format(s.b)}" for s in road)} if road else {})
+                    map_area=self.area, links={"road": sorted(f"{ns.format(s.a)}/{ns.format(s.b)}" for s in road)} if road else {},
+                    covered=sorted(ns.format(h) for h in self.covered))
 
     def texture(self, d: ImageDraw.ImageDraw, h: Hex, poly, texture: str, ink) -> None:
         rng, s = self.rng, self.s
@@ -588,6 +591,7 @@ class _Painter:
         font = ImageFont.load_default(size=max(8, int(self.s * 0.3)))
         for _ in range(self.st.counters):
             h = hexes[int(rng.integers(len(hexes)))]
+            self.covered.add(h)
             cx, cy = self.hex_page_centre(h)
             cx += rng.normal(0, self.s * 0.08)
             cy += rng.normal(0, self.s * 0.08)

@@ -54,7 +54,11 @@ class SuggestionPanel(QWidget):
         self.missing.setVisible(False)
         t.addWidget(self.missing)
         form = QFormLayout()
-        self.threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2, value=ACCEPT_ABOVE)
+        # the confidence is the share of such suggestions that were right (0.99: one in a hundred wrong), so the
+        # line is set to a thousandth
+        self.threshold = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.01, decimals=3, value=ACCEPT_ABOVE)
+        self.threshold.setToolTip("Suggestions at this confidence or more are accepted; a suggestion's confidence is "
+                                  "how often suggestions like it were right on scans it was measured on")
         self.accept_above_button = QPushButton("Accept all above")
         form.addRow("Confidence", row_of(self.threshold, self.accept_above_button))
         self.class_combo = QComboBox()
