@@ -299,3 +299,23 @@ def test_progress_is_handed_on_a_percent_at_a_time(qtbot, tmp_path, scan_png):
         job._progress(i / 5000)
     qtbot.waitUntil(lambda: len(steps) == 101, timeout=5_000)
     assert steps[0] == 0.0 and steps[-1] == 1.0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_transparent_scan_grows_on_the_sheets_paper(tmp_path, engine):
+    """A scan with an alpha channel (tiles kept as PNG) grows too: where it is transparent, the paper shows."""
+    need(engine)
+    rgb = np.zeros((H, W, 4), dtype=np.uint8)
+    rgb[..., 0], rgb[..., 1], rgb[..., 2] = 40, 120, 60
+    rgb[:, W // 2:, 3] = 255                      # the left half transparent
+    path = tmp_path / "clear.png"
+    Image.fromarray(rgb, "RGBA").save(path, compress_level=1)
+    strips = []
+    build_pyramid(path, tmp_path / "cache", rows=lambda level, top, im: strips.append((level, top, im)),
+                  engine=engine)
+    assert strips and [t for _, t, _ in strips] == sorted(t for _, t, _ in strips)
+    level, top, strip = strips[0]
+    a = np.asarray(strip, dtype=int)
+    w = a.shape[1]
+    assert np.abs(a[:, : w // 2 - 2] - tiles.PAPER_RGB).max() <= 2
+    assert np.abs(a[:, w // 2 + 2:] - (40, 120, 60)).max() <= 3

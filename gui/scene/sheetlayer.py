@@ -17,10 +17,10 @@ from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap, QTransform
 
 from gui.scene.idlework import IdleQueue
-from gui.scene.tiles import Pyramid
+from gui.scene.tiles import PAPER_RGB, Pyramid
 
 CACHE_BYTES = 384 * 1024 * 1024
-PAPER = QColor(222, 214, 190)
+PAPER = QColor(*PAPER_RGB)
 
 
 def screen_format(image: QImage) -> QImage:

@@ -43,6 +43,7 @@ JPEG_QUALITY = 88
 HASH_CHUNK = 1 << 20
 HASH_SAMPLES = 32          # chunks read from a big image's body for its cache key (besides its head and tail)
 PREVIEW_LEVEL = 3          # the finest level of the first view: a JPEG's decoder reads it at 1/8 of the size
+PAPER_RGB = (222, 214, 190)  # the sheet's paper under a growing first view (``gui.scene.sheetlayer.PAPER``)
 GROW_FROM = 1              # a growing first view is read from libvips's tiles of this level as they are written
 
 # A scanned map is legitimately far larger than Pillow's default guard against
@@ -376,12 +377,13 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
         growing = None if rows is None else _GrowingView(work / "p_files" / str(top - GROW_FROM), levels, ext, rows)
 
         def watch() -> None:
+            nonlocal growing
             while not done.wait(0.02):                  # a cancel is seen within 20 ms
                 if cancelled():
                     im.set_kill(True)
                     return
-                if growing is not None:
-                    growing.poll()
+                if growing is not None and not growing.poll():
+                    growing = None                      # a tile that could not be read: the placeholder's words
                 if progress is not None:                # the tiles written so far, level by level
                     try:
                         made = sum(len(os.listdir(f)) for f in os.scandir(work / "p_files") if f.is_dir())
@@ -415,6 +417,16 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
     (work / "p.dzi").unlink(missing_ok=True)
 
 
+def on_paper(im: Image.Image) -> Image.Image:
+    """An RGB picture of an image, where it is transparent the sheet's paper (a first view has no alpha)."""
+    if im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info:
+        rgba = im.convert("RGBA")
+        out = Image.new("RGB", rgba.size, PAPER_RGB)
+        out.paste(rgba, mask=rgba.getchannel("A"))
+        return out
+    return im.convert("RGB")
+
+
 class _GrowingView:
     """The first view of a scan that cannot be read small, grown from the tiles of one fine level as libvips
     writes them: each complete row of tiles is read small (a JPEG tile by its decoder's DCT scaling) and handed
@@ -429,34 +441,42 @@ class _GrowingView:
         self.width = levels[self.level].width
         self.next = 0                                    # the next row of tiles to hand on
 
-    def poll(self) -> None:
+    def poll(self) -> bool:
+        """Hand on every row of tiles written whole since the last look; False if a whole tile cannot be read
+        (the first view then stops growing; the pyramid's build is not this class's business)."""
         while self.next < self.source.rows:
-            tiles = [self._read(self.folder / f"{c}_{self.next}.{self.ext}") for c in range(self.source.cols)]
-            if any(t is None for t in tiles):
-                return                                   # not all written yet
+            tiles = []
+            for c in range(self.source.cols):
+                data = self._written(self.folder / f"{c}_{self.next}.{self.ext}")
+                if data is None:
+                    return True                          # not all written yet
+                tiles.append(data)
+            try:
+                tiles = [self._small(data) for data in tiles]
+            except (OSError, SyntaxError, ValueError):
+                return False
             step = TILE // self.shrink
             strip = Image.new("RGB", (self.width, max(t.height for t in tiles)))
             for c, t in enumerate(tiles):
                 strip.paste(t, (c * step, 0))
             self.rows(self.level, self.next * step, strip)
             self.next += 1
+        return True
 
-    def _read(self, path: Path) -> Image.Image | None:
-        """A tile read small, or None while it is not (wholly) written: a JPEG ends with its EOI marker,
+    def _written(self, path: Path) -> bytes | None:
+        """A tile's bytes, or None while it is not (wholly) written: a JPEG ends with its EOI marker,
         a PNG with its IEND chunk."""
         try:
             data = path.read_bytes()
         except OSError:
             return None
-        if not (data.endswith(b"\xff\xd9") if self.ext == "jpg" else data[-8:-4] == b"IEND"):
-            return None
-        try:
-            with Image.open(io.BytesIO(data)) as t:
-                want = (-(-t.width // self.shrink), -(-t.height // self.shrink))
-                t.draft("RGB", want)
-                small = t.convert("RGB")
-        except (OSError, SyntaxError, ValueError):
-            return None
+        return data if (data.endswith(b"\xff\xd9") if self.ext == "jpg" else data[-8:-4] == b"IEND") else None
+
+    def _small(self, data: bytes) -> Image.Image:
+        with Image.open(io.BytesIO(data)) as t:
+            want = (-(-t.width // self.shrink), -(-t.height // self.shrink))
+            t.draft("RGB", want)
+            small = on_paper(t)
         return small if small.size == want else small.resize(want, Image.BILINEAR)
 
 
@@ -530,7 +550,7 @@ def _write_levels(im: Image.Image, work: Path, levels, ext: str, progress, cance
         for y, band in iter_bands(im, TILE, cancelled):
             writer.add(band)
             if rows is not None:              # the growing first view: the band just decoded, small
-                rows(k, y >> k, band.convert("RGB").reduce(1 << k))
+                rows(k, y >> k, on_paper(band).reduce(1 << k))
             if progress is not None:
                 progress(min(1.0, (y + band.height) / im.height))
         if cancelled():
