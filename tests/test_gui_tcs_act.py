@@ -106,8 +106,10 @@ def test_a_dragged_unit_refused_is_unticked_and_the_others_fire_without_it(windo
     assert [r.checkState() for r in rows[:2]] == [Qt.Unchecked, Qt.Unchecked]
     assert not panel.fire_btn.isEnabled() and panel.verdict.text().endswith(
         "(5 > 4). Tick the other units below to fire without it.")
+    assert panel.kinds.buttons()[0].text().startswith("Area fire  (refused: TCS 8.0: B08.05 is 5 hexes from 1-3")
     panel.join("1-2")
     assert panel.fire_btn.isEnabled() and panel.title.text() == "Area fire by 1-2 at B08.05"
+    assert panel.kinds.buttons()[0].text() == "Area fire"           # said of the units ticked now
     n = len(window.session.game.log)
     panel.fire_btn.click()
     assert window.session.game.log[n].action.text() == "fire 1-2 at B08.05"

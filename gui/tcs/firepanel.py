@@ -94,6 +94,7 @@ class FirePanel(QDialog):
             pv = fire_preview(rules, state, (firer,), target, k)
             b = QRadioButton(label + ("" if pv.legal else f"  (refused: {pv.refusal})"))
             b.setProperty("kind", k)
+            b.setProperty("label", label)
             b.setProperty("target", target)
             self.kinds.addButton(b, i)
             self.kind_row.addWidget(b)
@@ -171,6 +172,12 @@ class FirePanel(QDialog):
         kind, target = self.kind()
         firers = self.firers()
         pv = self.preview = fire_preview(self.rules, self.state, firers or (self.firer,), target, kind)
+        if self.together.count() > 1:         # area fire and SFA said of the units ticked, not the one dragged
+            for b in self.kinds.buttons():
+                k = b.property("kind")
+                if k != "point":
+                    other = fire_preview(self.rules, self.state, firers or (self.firer,), b.property("target"), k)
+                    b.setText(b.property("label") + ("" if other.legal else f"  (refused: {other.refusal})"))
         self.title.setText(action_words(pv)[0].upper() + action_words(pv)[1:])
         self.working.clear()
         for s in pv.lines:
