@@ -319,3 +319,21 @@ def test_a_transparent_scan_grows_on_the_sheets_paper(tmp_path, engine):
     w = a.shape[1]
     assert np.abs(a[:, : w // 2 - 2] - tiles.PAPER_RGB).max() <= 2
     assert np.abs(a[:, w // 2 + 2:] - (40, 120, 60)).max() <= 3
+
+
+def test_a_png_job_cancelled_while_it_grows_leaves_nothing(qtbot, tmp_path, scan_png, monkeypatch):
+    shown = threading.Event()
+    original = PyramidJob._rows
+
+    def rows_then_wait(job, level, top, strip):     # the build goes on only once the GUI has had the rows
+        original(job, level, top, strip)
+        assert shown.wait(60)
+
+    monkeypatch.setattr(PyramidJob, "_rows", rows_then_wait)
+    job = PyramidJob(scan_png, tmp_path)
+    job.rows.connect(lambda *a: (job.cancel(), shown.set()))   # the window closed as soon as the scan showed
+    job.start()
+    qtbot.waitUntil(lambda: job.wait(0), timeout=120_000)
+    qtbot.wait(50)
+    assert job.rows_shown > 0 and job.pyramid is None and job.error is None
+    assert list((tmp_path / "tiles").glob("*")) == []
