@@ -305,3 +305,33 @@ def test_the_strong_axis_sends_units_to_stand_in_el_bastion_and_the_strong_sovie
         t2 = soviet._target(rules, st, k)
         assert t2 != tgt
     assert "one step in" in soviet._why_going(rules, st, unit, tgt)
+
+
+def test_the_strong_player_assaults_with_every_unit_next_to_the_hex_together_and_says_so():
+    """TCS 15.0: units in Move mode next to an enemy hex may assault it together.  Four Soviet platoons beside a
+    Spanish hex: the strong player assaults with all four at once (its odds by firepower, 1.5 to 1 needed); the
+    baseline weighs one unit at a time."""
+    g = bw_game()
+    rules = g.rules
+    to_step(g, "action", "soviet")
+    st = g.state.copy()
+    target = st.units["7-II-262:P2"].hex
+    attackers = [k for k in rules.order if st.units[k].sheet == "63Gd-released"
+                 and "Co-P" in k][:4]
+    spots = [n for n in rules.board.neighbors(target) if not rules.units_at(st, n)]
+    assert len(attackers) == 4 and len(spots) >= 2
+    for i, k in enumerate(attackers):
+        u = st.units[k]
+        u.hex, u.mode, u.fired, u.moved = spots[i % 2], "move", False, False
+    for k, u in st.units.items():                   # nothing else to do this phase
+        if rules.specs[k].side == "soviet" and k not in attackers:
+            u.fired, u.mode = True, "fire"
+    defenders = [k for k, u in st.units.items() if u.hex == target]
+    player = TcsPlayer("soviet", STRONG)
+    a = player.choose(rules, st)
+    assert isinstance(a, A.Assault) and set(a.units) == set(attackers) and rules.hex(a.hex) == target, \
+        (a.text(), player.last_reason, defenders)
+    assert "4 units together" in player.last_reason and "TCS 15.0" in player.last_reason
+    rules.check_assault(st, a, "soviet")
+    b = TcsPlayer("soviet").choose(rules, st)
+    assert not isinstance(b, A.Assault) or len(b.units) == 1, b.text()

@@ -16,14 +16,20 @@ Each decision leaves one line in ``last_reason`` ("fire 1-A at B05.04: 3 enemy u
   battery on the largest spotted stack away from its own units; BW 4.7's plotted fire likewise.
 - Action Phases (TCS 5-15): assault where the odds favour it, fire at the best target in range, then units with
   orders to go somewhere change to Move mode and walk toward their objective (a wire hex on the way is breached,
-  BW 1.4b), the others stay in Fire mode.
+  BW 1.4b), the others stay in Fire mode.  Units with attack orders sweep the empty hexes to take within 3, each
+  to a different hex (a hex is the side's that last passed through it: BW 5.0, Leros 5.2a), and one unit goes to
+  stand in each hex where a unit of its side denies the enemy a condition (BW 4's El Bastion).
 - The games' own decisions (Leros boats, landings, parachute flights, naval gunfire; BW's Prep Log and
   commissars) are taken from the legal offers by the same scoring: toward the objectives, at the enemy.
 
 The strong player differs where it pays: fire is massed (every unit in range of the chosen hex fires at it
-together), targets are weighed by the victory hexes they stand on, assaults are judged by the firepower and
-steps on each side, moves prefer cover and the victory hexes still to be taken, and missions avoid
-hexes next to its own units.
+together), targets are weighed by the victory hexes they stand on, assaults are judged by the firepower on each
+side and made by every unit next to the hex together, moves prefer the victory hexes still to be taken, and
+missions avoid hexes next to its own units.  It garrisons its empty victory hexes when the enemy comes near and
+walks back into those the enemy passed through (Leros 3's Mt. Meraviglia, Rachi Ridge), sends a dozen units to
+close on and assault an enemy-held hex the enemy must leave (El Bastion), sweeps within 4 hexes and goes on past
+a taken objective rather than completing the sheet (a new one waits on its prep roll, TCS 6.9), lets its
+defence units counter-attack hexes to keep within 2, and adds no unit to an attack away from every victory hex.
 """
 from __future__ import annotations
 
@@ -111,13 +117,12 @@ class TcsPlayer:
                 for h in rules.condition_hexes.get(c.id, ())}
 
     def _guards(self, rules, st) -> dict:
-        """This phase's garrisons: unit -> the victory hex it goes to hold (the baseline sends one unit to each hex
-        where its side must stand, nothing more).  Strong player (a hex the enemy passed through and left empty
-        counts as held: one step back in retakes it):  Each victory hex this side
-        holds with none of its units on it and the enemy within 12 hexes gets the nearest unit with orders within 10
-        hexes, up to three when the enemy is within 6 (the enemy takes an empty hex by walking in: Leros 5.2a,
-        BW 5.0); a hex where the side must stand (``must_occupy``) gets one whatever the distance.  Units sent to
-        take a hex not yet held are left to their attack."""
+        """This phase's garrisons: unit -> the victory hex it goes to hold.  The baseline sends one unit to each hex
+        where its side must stand (``must_occupy``), nothing more.  The strong player: each garrison hex with no
+        enemy unit and none of its own gets the nearest unit with orders within 10 hexes when the enemy is within
+        12, three when within 6 (the enemy takes an empty hex by walking in, and one step back in retakes a hex the
+        enemy passed through: Leros 5.2a, BW 5.0), and a hex where its side must stand gets one whatever the
+        distance.  Units attacking a hex not yet held are left to their attack."""
         key = ("guard", st.turn, st.step)
         if key in self.moded:
             return self.moded[key]
@@ -403,7 +408,16 @@ class TcsPlayer:
         return s
 
     def _target(self, rules, st, uid):
-        """Where a unit is going: the next point of its sheet's route, else its objective (None: stays)."""
+        """Where a unit is going: the next point of its sheet's route, else its objective (None: stays).  Kept for
+        the state it was found in (a decision asks it for every move of every unit)."""
+        if getattr(self, "_tc", (None,))[0] is not st:
+            self._tc = (st, {})
+        memo = self._tc[1]
+        if uid not in memo:
+            memo[uid] = self._find_target(rules, st, uid)
+        return memo[uid]
+
+    def _find_target(self, rules, st, uid):
         h = st.units[uid].hex
         g = self._guards(rules, st).get(uid)
         if g is not None:
@@ -483,7 +497,7 @@ class TcsPlayer:
 
     def _sweep(self, rules, st, uid, reach: int = 0, retake: bool = False):
         """A unit with attack orders takes the nearest hex to take that no enemy holds and no other unit of its side
-        is already sent to this phase (within 4 hexes; the baseline within 2), so an area like Krasni Bor (BW 4: the
+        is already sent to this phase (within 4 hexes; the baseline within 3), so an area like Krasni Bor (BW 4: the
         Axis must hold fewer than 50 of its hexes) is swept hex by hex rather than walked through in one file.
         ``retake``: only the hexes to keep the enemy passed through, within ``reach`` (a defence's counter-attack)."""
         key = ("sweep", st.turn, st.step)
@@ -498,7 +512,7 @@ class TcsPlayer:
         claims.pop(uid, None)
         taken = set(claims.values())
         reach = reach or (4 if self.strong else 3)
-        near = [g for g in empty if g not in taken and 0 < hex_distance(h, g) <= reach]
+        near = [g for g in empty if abs(g.q - h.q) <= reach and g not in taken and 0 < hex_distance(h, g) <= reach]
         if not near:
             return None
         g = min(near, key=lambda o: (hex_distance(h, o), o))
@@ -545,7 +559,7 @@ class TcsPlayer:
             u = st.units[uid]
             if u.mode != "move" or u.morale_state:
                 continue
-            for h in enemy:
+            for h in sorted(n for n in rules.board.neighbors(u.hex) if n in counts):
                 if are_adjacent(u.hex, h):
                     a = A.Assault((uid,), rules.hid(h))
                     if ok(rules.check_assault, a):
@@ -734,6 +748,8 @@ class TcsPlayer:
         self.last_reason = f"{_t(best)}: a hex nearer {rules.hid(tgt)}, " + \
             ("to hold that victory hex" if self._guard_of(st, best.unit) == tgt else
              "to take that victory hex" if self.moded.get(("sweep", st.turn, st.step), {}).get(best.unit) == tgt
+             else "to assault it with the others sent there"
+             if self.moded.get(("strike", st.turn, st.step), {}).get(best.unit) == tgt
              else "on its Op Sheet's way") + \
             (f"; {words}" if words else "")
         return best
