@@ -340,7 +340,8 @@ def test_initiative_is_chosen_in_the_question_panel_and_a_printed_result_in_the_
     n = len(window.session.game.log)
     window.phase_bar.next_act.trigger()          # Next while the question waits: where to answer it, in words
     assert len(window.session.game.log) == n
-    assert window.last_refusal.startswith("answer the question first, in the Question panel: ")
+    assert window.last_refusal.startswith("answer the question first, in the Question panel: Red won the ")
+    assert p.text.text().startswith("Red won the ") and p.text.text().endswith(" initiative: who goes first?")
     assert "choose initiative" not in window.last_refusal
     answer(window, "Blue")
     assert state(window).order == ["blue", "red"]

@@ -123,3 +123,13 @@ def test_the_new_sheets_step_says_a_side_may_write_one_when_its_scenario_lists_n
         if not u.sheet:
             u.hex = None
     assert not may_write_sheet(rules, s, "axis")
+
+
+def test_a_decision_names_the_side_that_won_by_its_name_not_its_id():
+    g = new_game()
+    g.state.preset_dice = [4, 5, 3]
+    while not (g.state.pending and g.state.pending[0]["kind"] == "choice"):
+        p = g.state.pending
+        g.play(f"chart {p[0]['prompt'].slot} [1][4] = 0" if p else "end")
+    assert g.state.pending[0]["text"].startswith("red won the ")           # the game keeps what it asked
+    assert g.rules.guidance(g.state).startswith("Red decides: Red won the artillery initiative: who goes first?")

@@ -756,6 +756,14 @@ class PendingDock(TcsDock):
         self.many.setCurrentIndex(i)
         self._play(self.many.itemData(i))
 
+    @staticmethod
+    def question_text(pending: dict, sides: dict) -> str:
+        """The question with a side named first by its id shown by its name ("Soviet won the … initiative")."""
+        text = pending.get("text", "")
+        head, sep, rest = text.partition(" ")
+        side = sides.get(head) if sep else None
+        return f"{getattr(side, 'name', head)} {rest}" if side is not None else text
+
     def show_pending(self, pending: dict | None, legal: list[str], sides: dict, charts_elsewhere: bool = False) -> None:
         self.refusal.clear()
         for b in self.buttons:
@@ -782,7 +790,7 @@ class PendingDock(TcsDock):
         else:
             who = getattr(sides.get(pending.get("side", "")), "name", pending.get("side", ""))
             self.title.setText(f"Decision: {pending['what']}" + (f" ({who})" if who else ""))
-            self.text.setText(pending["text"])
+            self.text.setText(self.question_text(pending, sides))
             labels = {s: getattr(v, "name", s) for s, v in sides.items()}
             self.answers = [(labels.get(t.split()[-1], t.split()[-1]), t) for t in legal if t.startswith("choose ")]
         asked = (pending.get("what"), pending.get("text"), tuple(self.answers))

@@ -126,7 +126,9 @@ class TcsSession(PlaySession):
             return Refusal("", f"answer the question first: {p['prompt'].title} is asked in the Printed chart panel "
                                "(read the cell on your chart and enter it)")
         if p is not None:
-            return Refusal("", f"answer the question first, in the Question panel: {p['text']}")
+            from engine.rulesets.tcs.steps import question_text
+
+            return Refusal("", f"answer the question first, in the Question panel: {question_text(self.rules, p)}")
         return super().end_phase()
 
     def choice_hexes(self) -> dict[Hex, str]:

@@ -81,6 +81,16 @@ def side_name(rules, who: str) -> str:
     return getattr(s, "name", who) if who else ""
 
 
+def question_text(rules, p: dict) -> str:
+    """A decision's question for the player: a side named first by its id ("soviet won the artillery initiative")
+    by its name ("Soviet won …"); the question kept in the game stays as the engine wrote it."""
+    text = p.get("text", "")
+    head, sep, rest = text.partition(" ")
+    if sep and head in rules.scenario.sides:
+        return f"{side_name(rules, head)} {rest}"
+    return text
+
+
 def _who(rules, who: str) -> str:
     """A side by name, or "the first player" while the initiative that decides it is still to come."""
     return f"the {who} player" if who in ("first", "second") else side_name(rules, who)
@@ -174,7 +184,7 @@ def guidance(rules, st, legal=None) -> str:
             return (f"A printed result is needed: {prompt.title}" + (f" for {prompt.purpose}" if prompt.purpose else "")
                     + " — read it on your chart and enter it in the Printed chart panel; the game goes on from there.")
         asker = side_name(rules, p.get("side") or who or rules.side_ids[0])
-        return f"{asker} decides: {p['text']} — answer in the Question panel; the game goes on from there."
+        return f"{asker} decides: {question_text(rules, p)} — answer in the Question panel; the game goes on from there."
     if rules.game is not None and hasattr(rules.game, "before_play_offers") and rules.game.before_play_offers(rules, st):
         return ("Before play the Soviet player writes the Preparatory Barrage Log (BW 1.10b): fill it in the Log "
                 "window and start with it.")
