@@ -238,8 +238,11 @@ def test_15_0_an_overrun_is_one_vehicle_into_open_ground_and_costs_movement_poin
     answer(g, "tcs.area_fire", "-")
     p = g.state.pending[0]["prompt"]
     assert p.key[0] == "overrun"
-    answer(g, "tcs.assault", "R")
+    events = answer(g, "tcs.assault", "R")
     assert g.state.units["T-1"].morale_state == "suppressed" and g.state.units["B-1"].hex is not None
+    said = [e.text for e in events if e.kind == "assault"]       # the result in words, not its letter alone
+    assert said == ["overrun on B04.05: 1:2, roll 4: R (repulsed: the assaulting units stay where they were, "
+                    "suppressed)"], said
 
 
 def test_17_1_step_losses_raise_battalion_morale_which_adds_to_morale_columns():

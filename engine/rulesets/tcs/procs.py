@@ -383,6 +383,11 @@ def overwatch(rules, st, ctx, mover: str, hex: str):
     return ("overwatch", {"mover": mover, "hex": hex})
 
 
+# the Assault Table's results in words (TCS 15.0; the chart's notes)
+ASSAULT_WORDS = {"R": "repulsed: the assaulting units stay where they were, suppressed",
+                 "H": "both sides hold", "E": "the defenders are evicted"}
+
+
 def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -> None:
     """TCS 15.0: assault (or a vehicle's overrun): fire both ways with assault shifts, a doubled morale check for
     each side's best unit, then the Assault Table."""
@@ -415,7 +420,9 @@ def assault(rules, st, ctx, units: list[str], hex: str, overrun: bool = False) -
         roll = ctx.roll_dice("2d6", f"{kind} on {hex}")
         res = ctx.cell("tcs.assault", (kind, odds, roll), (Step(f"{a} steps against {d}: {odds}", "TCS 15.0"),
                                                            Step(f"roll {roll}")), f"the {kind} on {hex}")
-        ctx.events.append(Event("assault", f"{kind} on {hex}: {odds}, roll {roll}: {res}", {"result": res}))
+        words = ASSAULT_WORDS.get(res, "")
+        ctx.events.append(Event("assault", f"{kind} on {hex}: {odds}, roll {roll}: {res}" + (f" ({words})" if words else ""),
+                                {"result": res}))
         if res == "R":
             for u in live_a:
                 if st.units[u].morale_state == OK:
