@@ -335,3 +335,27 @@ def test_the_strong_player_assaults_with_every_unit_next_to_the_hex_together_and
     rules.check_assault(st, a, "soviet")
     b = TcsPlayer("soviet").choose(rules, st)
     assert not isinstance(b, A.Assault) or len(b.units) == 1, b.text()
+
+
+def test_the_strong_player_keeps_an_attack_sheet_whose_objective_is_taken_while_hexes_to_take_lie_empty():
+    """TCS 6.10 lets a side complete a sheet, and a new one waits on the Command Prep Table (6.9): completing the
+    Guards' sheet once B45.18 was taken left them without orders for the rest of a game.  The strong player keeps
+    the sheet while empty Krasni Bor hexes remain to take (its units go on to them); the baseline completes it."""
+    g = bw_game()
+    rules = g.rules
+    to_step(g, "review", "soviet")
+    st = g.state.copy()
+    s = st.sheets["63Gd-released"]
+    for h in s.objective:
+        st.control[h] = "soviet"
+    assert any(a.text().startswith(f"complete {s.id}") for a in rules.legal_actions(st))
+    base = TcsPlayer("soviet")
+    a = base.choose(rules, st)
+    assert a.text().startswith(f"complete {s.id}") and "its objective is taken" in base.last_reason
+    strong = TcsPlayer("soviet", STRONG)
+    b = strong.choose(rules, st)
+    assert not b.text().startswith(f"complete {s.id}"), strong.last_reason
+    unit = next(k for k in s.units if st.units[k].hex is not None)
+    st.units[unit].hex = s.objective[0]
+    tgt = strong._target(rules, st, unit)
+    assert tgt is not None and tgt in rules.condition_hexes["kb50"] and st.control.get(tgt) != "soviet"
