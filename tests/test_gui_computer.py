@@ -188,3 +188,20 @@ def test_the_pause_button_stays_under_the_mouse_when_the_computer_stops_playing(
     assert button.mapTo(window, button.rect().center()) == where
     qtbot.mouseClick(button, Qt.LeftButton)                     # the same place resumes it
     assert not window.pause_act.isChecked()
+
+
+def test_closing_the_window_while_the_computer_thinks_ends_its_thread_and_nothing_reaches_the_closed_window(
+        window, qtbot):
+    # a window closed while the computer thinks: its worker thread used to outlive the window, and the worker's
+    # last signals then redrew panels already deleted ("Internal C++ object (QListWidget) already deleted" in a
+    # later event loop; a QThread destroyed while running takes the program down)
+    assert window.start_new_game(SEED, computer={"soviet"})
+    end_german_turn(window)
+    qtbot.waitUntil(lambda: window.computer.busy(), timeout=30000)
+    computer = window.computer
+    shown = []
+    window._show_play = lambda: shown.append("redrawn")          # what the worker's last signals would call
+    window.close()
+    assert not computer.is_thinking() and not computer.busy()
+    qtbot.wait(300)                                               # any queued signal is delivered now
+    assert shown == []

@@ -109,6 +109,9 @@ class ComputerPlayer(QObject):
             self.session.changed.disconnect(self._changed)
         except (RuntimeError, TypeError):
             pass
+        # the worker's last signals may still be queued: whatever they carry, the window that listened to this
+        # player may be gone by the time they arrive (a window closed while the computer thought)
+        self.blockSignals(True)
 
     def busy(self) -> bool:
         """Whether an action is due (its timer runs) or the bot is thinking."""

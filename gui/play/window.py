@@ -347,6 +347,8 @@ class MainWindow(WindowFiles, WindowComputer, WindowMoves, QMainWindow):
         if not self.keep_game_in_progress():
             event.ignore()
             return
+        if self.computer is not None:
+            self.computer.stop()        # its worker thread ends before the window that owns it
         self.panels.remember()
         save_layout(self)
         self.menus.close_help()
