@@ -337,3 +337,27 @@ def test_a_png_job_cancelled_while_it_grows_leaves_nothing(qtbot, tmp_path, scan
     qtbot.wait(50)
     assert job.rows_shown > 0 and job.pyramid is None and job.error is None
     assert list((tmp_path / "tiles").glob("*")) == []
+
+
+def test_a_first_view_that_fails_never_stops_the_build_nor_its_progress(tmp_path, scan_png, monkeypatch):
+    """The growing picture is read in the thread that also reports progress and watches for a cancel."""
+    need("vips")
+
+    failures = []
+
+    def broken(view, data):
+        failures.append(data)
+        raise RuntimeError("a tile that cannot be read small")
+
+    monkeypatch.setattr(tiles._GrowingView, "_small", broken)
+    steps, strips = [], []
+    pyramid = build_pyramid(scan_png, tmp_path, progress=steps.append, engine="vips",
+                            rows=lambda *a: strips.append(a))
+    assert failures and strips == [] and steps and pyramid.levels[0].width == W
+    assert list((tmp_path / "tiles").iterdir()) == [pyramid.folder]
+    # and a cancel asked after the failure still stops the build and leaves nothing
+    failures.clear()
+    with pytest.raises(BuildCancelled):
+        build_pyramid(scan_png, tmp_path / "again", engine="vips", rows=lambda *a: strips.append(a),
+                      cancelled=lambda: bool(failures))
+    assert failures and list((tmp_path / "again" / "tiles").glob("*")) == []

@@ -382,8 +382,12 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
                 if cancelled():
                     im.set_kill(True)
                     return
-                if growing is not None and not growing.poll():
-                    growing = None                      # a tile that could not be read: the placeholder's words
+                if growing is not None:
+                    try:
+                        if not growing.poll():
+                            growing = None              # a tile that could not be read: no more rows
+                    except Exception:                   # never worth this thread: it watches the cancel too
+                        growing = None
                 if progress is not None:                # the tiles written so far, level by level
                     try:
                         made = sum(len(os.listdir(f)) for f in os.scandir(work / "p_files") if f.is_dir())
@@ -391,7 +395,10 @@ def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, 
                         made = 0
                     progress(min(1.0, made / total))
             if growing is not None and not cancelled():
-                growing.poll()                          # the rows written since the last look
+                try:
+                    growing.poll()                      # the rows written since the last look
+                except Exception:                       # the pyramid is done: the first view no longer matters
+                    pass
 
         watcher = threading.Thread(target=watch, name=f"tiles watch {Path(path).name}", daemon=True)
         watcher.start()
