@@ -106,8 +106,11 @@ class CountersLayer:
         outline = side > 20 and not fast
         painter.setPen(QPen(EDGE_COLOUR, 0) if outline else Qt.NoPen)
         painter.setRenderHint(QPainter.SmoothPixmapTransform, not fast)
+        offsets = [round(d * step) for d in range(MAX_EDGES + 1)]
+        fill, rect, brush, draw = painter.fillRect, painter.drawRect, painter.setBrush, painter.drawPixmap
+        stand_in = self.art.stand_in
         # plain Python numbers: Qt's bindings convert numpy scalars slowly
-        for i, (x0, y0) in zip(idx.tolist(), dev_xy.round().astype(int).tolist()):
+        for i, x0, y0 in zip(idx.tolist(), *dev_xy.round().astype(int).T.tolist()):
             h = hexes[i]
             units = stacks[h]
             if h == lifted:
@@ -118,20 +121,20 @@ class CountersLayer:
             if n > 1:
                 for d in range(min(MAX_EDGES, n - 1), 0, -1):
                     # the counters underneath show as edges up and to the right
-                    e = round(d * step)
+                    e = offsets[d]
                     if outline:
-                        painter.setBrush(colours(units[-1 - d])[2])
-                        painter.drawRect(QRect(x0 + e, y0 - e, side, side))
+                        brush(colours(units[-1 - d])[2])
+                        rect(x0 + e, y0 - e, side, side)
                     else:
-                        painter.fillRect(QRect(x0 + e, y0 - e, side, side), colours(units[-1 - d])[2])
+                        fill(x0 + e, y0 - e, side, side, colours(units[-1 - d])[2])
             top = units[-1]
-            pm = pictures.get(art_key(top)) if pictures is not None else None
+            pm = pictures.get(art_key(top))
             if pm is None:
-                pm = self.art.stand_in(top, side * dpr, dpr) if pictures is not None else None
+                pm = stand_in(top, side * dpr, dpr)
             if pm is None:
-                painter.fillRect(QRect(x0, y0, side, side), colours(top)[0])
+                fill(x0, y0, side, side, colours(top)[0])
             else:
-                painter.drawPixmap(QRect(x0, y0, side, side), pm)
+                draw(x0, y0, side, side, pm)
         painter.restore()
 
 
