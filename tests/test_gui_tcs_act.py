@@ -52,6 +52,26 @@ def test_right_click_lists_a_counters_actions_in_words_and_the_refused_ones_grey
     menu.close()
 
 
+def test_a_unit_with_many_choices_keeps_point_fire_sfa_and_the_refused_in_submenus(window, monkeypatch):
+    """A Spanish infantry gun among the Soviet attack had 65 entries, two screens tall: past MANY entries its point
+    fire, SFA and what it may not do go in submenus of their own (fewer here: MANY is lowered for the test)."""
+    import gui.tcs.unitmenu as unitmenu
+
+    monkeypatch.setattr(unitmenu, "MANY", 3)
+    end_until(window, "action", "red")
+    put(window, "B-1", "B04.05")
+    menu = right_click(window, "B03.05")
+    top = [a.text() for a in menu.actions() if not a.isSeparator()]
+    assert "Change to Move mode (costs half its movement allowance: 3 of 6 MPs)" in top
+    assert "Area fire at B04.05 (B-1)" in top
+    refused = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text().startswith("Not possible now ("))
+    inside = [a.text() for a in refused.actions()]
+    assert any(t.startswith("Area fire at B09.06 (AT-1) — TCS 8.0") for t in inside)
+    assert not any(a.isEnabled() for a in refused.actions())
+    assert not menu.find("Suppressive fire (SFA) at B04.05").isEnabled()       # found in its submenu
+    menu.close()
+
+
 def test_a_stack_menu_has_a_submenu_a_unit_and_an_idle_unit_says_why(window):
     end_until(window, "action", "red")
     put(window, "1-2", "B03.05")
@@ -101,7 +121,7 @@ def test_a_dragged_unit_refused_is_unticked_and_the_others_fire_without_it(windo
     panel = window.tcs.fire_panel
     assert panel is not None and panel.isVisible() and panel.together.isVisible()
     rows = [panel.together.item(i) for i in range(panel.together.count())]
-    assert rows[0].text() == ("1-3 (rifle platoon) — the unit dragged; refused: TCS 8.0: B08.05 is 5 hexes from 1-3, "
+    assert rows[0].text() == ("1-3 (rifle platoon) — the unit picked; refused: TCS 8.0: B08.05 is 5 hexes from 1-3, "
                               "beyond its range of 4 (5 > 4)")
     assert [r.checkState() for r in rows[:2]] == [Qt.Unchecked, Qt.Unchecked]
     assert not panel.fire_btn.isEnabled() and panel.verdict.text().endswith(

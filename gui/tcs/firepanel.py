@@ -52,7 +52,7 @@ class FirePanel(QDialog):
         self.verdict.setWordWrap(True)
         self.verdict.setTextFormat(Qt.PlainText)
         lay.addWidget(self.verdict)
-        self.with_label = QLabel("Units that fire (the unit dragged, and others that may fire at this hex now: "
+        self.with_label = QLabel("Units that fire (the unit picked, and others that may fire at this hex now: "
                                  "tick those that fire together):")
         lay.addWidget(self.with_label)
         self.together = QListWidget()             # a checkable row a unit
@@ -114,7 +114,7 @@ class FirePanel(QDialog):
         for uid in [firer, *others]:
             text = f"{uid} ({rules.specs[uid].type})"
             if uid == firer:
-                text += f" — the unit dragged; refused: {own.refusal}" if refused else " — the unit dragged"
+                text += f" — the unit picked; refused: {own.refusal}" if refused else " — the unit picked"
             item = QListWidgetItem(text)
             item.setData(Qt.UserRole, uid)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)

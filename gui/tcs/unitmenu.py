@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
 LONGEST = 120                    # characters of a greyed entry shown; the whole of it is its tooltip
+MANY = 20                        # more entries than this for one unit: point fire, SFA and the refused in submenus
 
 
 def elide(text: str, n: int = LONGEST) -> str:
@@ -61,8 +62,20 @@ class UnitMenu(QMenu):
             a.setToolTip(str(idle))
             a.setEnabled(False)
             menu.addSeparator()
-        for o in unit_options(self.rules, self.state, uid):
-            a = QAction(o.label if o.legal else elide(f"{o.label} — {o.reason}"), menu)
+        options = unit_options(self.rules, self.state, uid)
+        groups: dict[str, QMenu] = {}
+        if len(options) > MANY:          # a gun among many enemies: point fire, SFA and the refused each a submenu
+            counts = {}
+            for o in options:
+                g = self._group(o)
+                if g:
+                    counts[g] = counts.get(g, 0) + 1
+            for g, n in counts.items():
+                groups[g] = QMenu(f"{g} ({n})", menu)
+                groups[g].setToolTipsVisible(True)
+        for o in options:
+            where = groups.get(self._group(o), menu)
+            a = QAction(o.label if o.legal else elide(f"{o.label} — {o.reason}"), where)
             a.setProperty("option", o.kind)
             a.setProperty("action", o.action)
             if o.legal:
@@ -71,7 +84,16 @@ class UnitMenu(QMenu):
             else:
                 a.setEnabled(False)
                 a.setToolTip(str(o.reason))
-            menu.addAction(a)
+            where.addAction(a)
+        for sub in groups.values():
+            menu.addMenu(sub)
+
+    @staticmethod
+    def _group(o) -> str:
+        """The submenu an option goes in when a unit has many: point fire, SFA, or what it may not do."""
+        if not o.legal:
+            return "Not possible now"
+        return {"point": "Point fire", "sfa": "Suppressive fire (SFA)"}.get(o.kind, "")
 
     def _chosen(self, uid: str, o) -> None:
         if o.kind in ("area", "sfa", "point"):
