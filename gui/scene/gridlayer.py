@@ -141,7 +141,7 @@ class GridLayer:
                     if dp is None:
                         dp = self._device_paths[key] = zoom.map(self._block_path(key))
                     paths.append(dp)
-                if smooth and GRID_COLOUR.alpha() < 255 and LAYERED:
+                if smooth and pen.widthF() > 1.0 and GRID_COLOUR.alpha() < 255 and LAYERED:
                     _paint_translucent(painter, paths, t.mapRect(exposed), QPointF(t.dx(), t.dy()), pen)
                 else:
                     for dp in paths:
@@ -192,6 +192,8 @@ def _paint_translucent(painter: QPainter, paths: list[QPainterPath], device: QRe
                        pen: QPen) -> None:
     """Stroke device-pixel paths (``origin``: where the painter's translation puts them) in the pen's colour
     made opaque into a transparent layer over ``device``, then lay the layer on with the colour's opacity.
+    Only for lines wider than a pixel: a one-pixel smooth line is stroked fast in any colour, and the layer's
+    own cost (filling it, laying it on) is then the greater (63 blocks at 0.19x: 1.78 ms against 0.22 ms).
 
     The same picture as stroking in the translucent colour (where lines cross, better: blended once), for a
     third of the time: Qt's raster engine strokes an antialiased line wider than a pixel several times
