@@ -200,6 +200,23 @@ def test_a_new_op_sheet_is_drawn_on_the_map_and_created_and_its_geometry_shown(w
     assert window.map_view.click_targets == set()             # clicks open stacks again
 
 
+def test_drawing_a_sheets_objective_scrolls_the_panel_to_its_create_button(window, qtbot):
+    """On a screen 1000 pixels tall the Op Sheets panel is taller than its dock: Create Op Sheet was below the edge
+    while the objective was clicked on the map; the panel now scrolls it into view."""
+    end_until(window, "create", "red")
+    d = window.tcs.sheets
+    window.resizeDocks([d], [260], Qt.Vertical)
+    d.scroll.verticalScrollBar().setValue(0)
+    qtbot.wait(10)
+    d.tick("1-3")
+    d.draw_objective.click()
+    click_hex(qtbot, window, "B06.06")
+    qtbot.wait(10)
+    top = d.create_button.mapTo(d.scroll.viewport(), QPoint(0, 0)).y()
+    assert d.scroll.verticalScrollBar().value() > 0
+    assert 0 <= top and top + d.create_button.height() <= d.scroll.viewport().height()
+
+
 def test_a_new_sheets_units_are_listed_on_it_not_as_unassigned(window, qtbot):
     end_until(window, "create", "red")
     d = window.tcs.sheets

@@ -41,6 +41,7 @@ class TcsDock(QDockWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._body)
         self.setWidget(scroll)
+        self.scroll = scroll
 
 
 class ClockDock(TcsDock):
@@ -484,6 +485,8 @@ class OpSheetsDock(TcsDock):
         self.route_label.setText("route: " + (" → ".join(hid(h) for h in self.route) or "—"))
         if self.session is not None:
             self._enable()
+        if self.objective or self.route:        # the sheet's drawing goes on on the map: Create in view below
+            self.scroll.ensureWidgetVisible(self.create_button)
         self.drawing.emit(self.drawing_what())
 
 
