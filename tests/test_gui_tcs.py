@@ -170,6 +170,27 @@ def test_implement_button_rolls_on_the_command_prep_table(window):
     assert not d.buttons["implement"].isEnabled()
 
 
+def test_implement_leaves_the_op_sheets_panel_at_its_left_edge(window, qtbot):
+    """Implement disables itself when it is clicked, and the focus went on to the unit list: the panel, wider than
+    its dock, slid sideways to show it and the sheet list's left part was out of view."""
+    end_until(window, "implement", "red")
+    d = window.tcs.sheets
+    window.resizeDocks([d], [300], Qt.Horizontal)
+    qtbot.wait(10)
+    assert d._body.minimumSizeHint().width() <= 300           # the column fits a dock of 300 pixels
+    window.resizeDocks([d], [200], Qt.Horizontal)             # narrower still: a sideways scroll bar to use
+    qtbot.wait(10)
+    bar = d.scroll.horizontalScrollBar()
+    assert bar.maximum() > bar.minimum() == bar.value()
+    d.select_sheet("R2")
+    d.buttons["implement"].setFocus()
+    state(window).preset_dice = [6, 3]
+    d.buttons["implement"].click()
+    qtbot.wait(10)
+    assert state(window).sheets["R2"].implemented and not d.buttons["implement"].hasFocus()
+    assert bar.value() == bar.minimum()
+
+
 def test_a_new_op_sheet_is_drawn_on_the_map_and_created_and_its_geometry_shown(window, qtbot):
     end_until(window, "create", "red")
     d = window.tcs.sheets

@@ -22,6 +22,19 @@ from gui.common.typeahead import TypeAheadGuard
 UNIT_MIME = "application/x-sandtable-tcs-unit"
 MANY_CHOICES = 12           # more results than this: a list to pick from instead of a row of buttons
 
+class ColumnScroll(QScrollArea):
+    """A dock's column scrolled up and down.  Focus passed on (a button disabled by its own click hands the focus to
+    the next widget, as Implement does) scrolls only vertically: the column keeps its left edge in view when it is
+    wider than a narrow dock, instead of sliding sideways to the widget focused."""
+
+    def focusNextPrevChild(self, next_: bool) -> bool:     # noqa: N802 (Qt's name)
+        bar = self.horizontalScrollBar()
+        x = bar.value()
+        moved = super().focusNextPrevChild(next_)
+        bar.setValue(x)
+        return moved
+
+
 class TcsDock(QDockWidget):
     """A dock of the TCS play window: a titled column of widgets, found by its object name in a saved layout."""
 
@@ -37,7 +50,7 @@ class TcsDock(QDockWidget):
         if not scrolled:
             self.setWidget(self._body)
             return
-        scroll = QScrollArea()
+        scroll = ColumnScroll()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self._body)
         self.setWidget(scroll)
@@ -218,7 +231,9 @@ class OpSheetsDock(TcsDock):
             buttons.addWidget(b, i // 2, i % 2)
             self.buttons[verb] = b
         lay.addLayout(buttons)
-        lay.addWidget(QLabel("Units (tick them for a new sheet, or drag one onto a sheet):"))
+        units_label = QLabel("Units (tick them for a new sheet, or drag one onto a sheet):")
+        units_label.setWordWrap(True)            # wrapped, not widening the column past the dock
+        lay.addWidget(units_label)
         self.units = UnitList()
         self.units.setMinimumHeight(80)
         self.units.setMaximumHeight(150)
@@ -234,7 +249,7 @@ class OpSheetsDock(TcsDock):
         form.addRow("Id", self.new_id)
         form.addRow("Type", self.new_type)
         form.addRow("Formation", self.new_formation)
-        draw = QHBoxLayout()
+        draw = QGridLayout()                    # two by two: four in a row made the column wider than the dock
         self.draw_objective = QPushButton("Draw objective", checkable=True)
         self.draw_objective.setToolTip("Click hexes on the map: each click adds a hex to the objective "
                                        "(again: removes it)")
@@ -249,10 +264,10 @@ class OpSheetsDock(TcsDock):
         self.pick_units.toggled.connect(lambda on: self._draw("units", on))
         clear = QPushButton("Clear")
         clear.clicked.connect(self.clear_draft)
-        draw.addWidget(self.pick_units)
-        draw.addWidget(self.draw_objective)
-        draw.addWidget(self.draw_route)
-        draw.addWidget(clear)
+        draw.addWidget(self.pick_units, 0, 0)
+        draw.addWidget(clear, 0, 1)
+        draw.addWidget(self.draw_objective, 1, 0)
+        draw.addWidget(self.draw_route, 1, 1)
         form.addRow(draw)
         self.objective_label = QLabel("objective: —")
         self.route_label = QLabel("route: —")
