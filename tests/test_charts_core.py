@@ -2,8 +2,8 @@
 import pytest
 
 from engine.charts import (BadChartValue, ChartAnswer, ChartBook, ChartConflict, ChartMemory, Step,
-                           accept_answer, answer_from_book, answers, dice_labels, parse_slots, prompt_for,
-                           remember_answer)
+                           accept_answer, answer_from_book, answer_words, answers, dice_labels, parse_slots,
+                           prompt_for, remember_answer)
 from engine.errors import BadFile, IllegalAction
 from engine.fileio import read_toml as tomli_load
 
@@ -122,3 +122,12 @@ def test_prompt_answer_memory_and_owner_chart():
     auto = answer_from_book(prompt, book)
     assert auto.text() == "chart t.fire [2][9] = 1S (owner's chart)"
     assert ChartAnswer.parse(auto.text()) == auto
+
+
+def test_a_chart_answer_in_words_names_the_chart_and_each_key_by_its_axis():
+    s = slots()
+    assert answer_words(s, ChartAnswer("t.fire", ("2", "9"), "1S")) == "Fire Table, column 2, roll 9: 1S"
+    assert answer_words(s, ChartAnswer("t.morale", ("rifle_platoon",), 4, from_owner=True)) == \
+        "Morale, unit type rifle platoon: 4 (read from the owner's chart)"
+    unknown = ChartAnswer("t.other", ("1",), 2)
+    assert answer_words(s, unknown) == unknown.text()          # a chart not in the set: its text as it is

@@ -373,6 +373,11 @@ def test_initiative_is_chosen_in_the_question_panel_and_a_printed_result_in_the_
     assert "roll 4" in chart.working.text()
     chart.choose(0)
     assert state(window).memory.get("tcs.bn_morale_reduction", ("1", "4")) == 0
+    # the log says what was read off which chart, not the action's text (chart tcs.bn_morale_reduction [1][4] = 0)
+    n = len(window.session.game.log)
+    line = window.log_dock.lines()[n - 1]
+    assert line.split(" — ")[0] == f"{n}. Battalion Morale Reduction, bn morale 1, roll 4: 0"
+    assert "[1][4]" not in line and "chart tcs." not in line                  # the cell is not said again
     assert p.title.text() == "Decision: initiative (Red)"
     assert [b.text() for b in p.buttons] == ["Red", "Blue"]
     n = len(window.session.game.log)

@@ -26,17 +26,19 @@ The contract between a ruleset and everything around its charts:
 """
 from .book import BadChartValue, ChartBook, ChartConflict, SetAside, open_book
 from .keeper import ChartKeeper, keeper_for
-from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer, answer_from_book, answers,
-                     prompt_for, read_cell, remember_answer)
+from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer, answer_from_book, answer_words,
+                     answers, prompt_for, read_cell, remember_answer)
 from .needs import NeedCount, ValueNeed, count_filled, needs_of, value_reader
-from .ruleset import (COUNTER_AXIS, book_attribution, book_file, chart_scope, chart_slots_of, counter_slots, game_scope,
-                      is_counter_slot, pending_chart_prompt, ruleset_chart_slots, rulesets_with_charts)
+from .ruleset import (COUNTER_AXIS, book_attribution, book_file, chart_answer_words, chart_scope, chart_slots_of,
+                      counter_slots, game_scope, is_counter_slot, pending_chart_prompt, ruleset_chart_slots,
+                      rulesets_with_charts)
 from .slots import Axis, ChartSet, ChartSlot, Domain, dice_labels, load_slots, parse_slots
 
 __all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", "ChartConflict", "ChartKeeper",
            "ChartMemory", "ChartPrompt", "ChartSet", "ChartSlot", "Domain", "NeedCount", "SetAside", "Step",
-           "ValueNeed", "accept_answer", "answer_from_book", "answers", "book_attribution", "book_file",
-           "chart_scope", "chart_slots_of", "count_filled", "counter_slots", "dice_labels", "game_scope",
+           "ValueNeed", "accept_answer", "answer_from_book", "answer_words", "answers", "book_attribution",
+           "book_file", "chart_answer_words", "chart_scope", "chart_slots_of", "count_filled", "counter_slots",
+           "dice_labels", "game_scope",
            "is_counter_slot", "keeper_for", "load_slots", "needs_of", "open_book", "parse_slots",
            "pending_chart_prompt", "prompt_for", "read_cell", "remember_answer", "ruleset_chart_slots",
            "rulesets_with_charts", "value_reader"]

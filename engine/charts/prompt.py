@@ -128,6 +128,17 @@ class ChartMemory:
         return cls({s: {tuple(k.split("|")): v for k, v in c.items()} for s, c in d.items()})
 
 
+def answer_words(slots: ChartSet, answer: ChartAnswer) -> str:
+    """A chart answer in words, for the log: ``Area Fire Table, column 6, roll 8: 1S``, each key named by its axis
+    (``Terrain Effects Chart: height, terrain woods: 1``); the action's own text if its chart is not in ``slots``."""
+    if answer.slot not in slots:
+        return answer.text()
+    slot = slots[answer.slot]
+    where = ", ".join(f"{axis.name} {str(k).replace('_', ' ')}" for axis, k in zip(slot.axes, answer.key))
+    return f"{slot.title}{', ' + where if where else ''}: {answer.value}" \
+        + (" (read from the owner's chart)" if answer.from_owner else "")
+
+
 def read_cell(slots: ChartSet, memory: ChartMemory, slot_id: str, key: Key) -> Any | None:
     """A cell's value known to the game: published with the slot, or answered earlier in this game."""
     slot = slots[slot_id]

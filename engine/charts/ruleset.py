@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rulesets import ruleset_module
-from .prompt import ChartPrompt
+from .prompt import ChartAnswer, ChartPrompt, answer_words
 from .slots import ChartSet, ChartSlot
 
 COUNTER_AXIS = "unit type"       # the open axis of a counter manifest's slots (a counter's values by unit type)
@@ -23,6 +23,15 @@ def pending_chart_prompt(rules: Any, state: Any) -> ChartPrompt | None:
     """The chart question the game waits for now, or None (also for rules that never ask one)."""
     ask = getattr(rules, "chart_prompt", None)
     return ask(state) if ask is not None else None
+
+
+def chart_answer_words(rules: Any, action: Any) -> str | None:
+    """A chart answer played in a game of ``rules`` in words (what was read off which chart), or None for any other
+    action (or a ruleset without charts)."""
+    if not isinstance(action, ChartAnswer):
+        return None
+    slots = chart_slots_of(rules)
+    return answer_words(slots, action) if slots is not None else None
 
 
 def chart_scope(rules: Any) -> str:

@@ -376,14 +376,19 @@ class PlaySession(QObject):
 
     def log_lines(self) -> list[str]:
         """Every action so far with the events it caused, in words."""
+        from engine.charts import chart_answer_words
+
         lines = []
         for i, entry in enumerate(self.game.log, start=1):
-            events = "; ".join(e.text for e in entry.events if getattr(e, "text", ""))
+            said = chart_answer_words(self.rules, entry.action)         # a chart read: which chart, which cell, what
+            events = "; ".join(e.text for e in entry.events if getattr(e, "text", "")
+                               and not (said and getattr(e, "kind", "") == "chart"))    # not the cell said again
             owners = entry.action.text().endswith("(owner's chart)")      # played for the owner, from their chart
             who = "[computer] " if self.by_computer(i - 1) and not owners else ""
             reason = getattr(self, "_reasons", {}).get(i)
             text = entry.action.text()
             why = f" ({reason[1]})" if reason and reason[0] == text else ""
+            text = said or text
             if who and self._secret_plans():
                 shown = self._shown(text)
                 if shown != text:             # the computer's written plan, hidden until revealed (its reason too)
