@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
 
 from playwindow import play_window
 
@@ -83,25 +84,34 @@ def test_a_flight_is_planned_to_a_drop_zone_picked_on_the_map_and_drawn_there(op
     assert rules.current(st) == ("action", "action", "german")
     win.session.changed.emit()
     dock = win.tcs.tracks
-    assert dock.plan.isEnabled() and dock.plane.currentText() == "Ju52-6"
+    assert dock.plane.isEnabled() and dock.plane.currentText() == "Ju52-6"
     assert [dock.units.item(i).text() for i in range(dock.units.count())] == ["4-I-FJ-MG1", "4-I-FJ-MG2",
                                                                              "4-I-FJ-Mor"]
-    dock.pick_dz.click()
-    assert win.tcs.mode == "dz"
+    # the click on the map plans the flight: there is no Plan button, and nothing to pick before units are ticked
+    assert not any(b.text() == "Plan flight" for b in dock.findChildren(QPushButton))
+    assert not dock.pick_dz.isEnabled() and dock.pick_dz.toolTip() == "Tick the units the Ju-52 carries first"
     view = win.map_view
     view.centre_on_hex(win.session.board.parse_hex("B36.21"))
-    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(
-        view.hex_centre(win.session.board.parse_hex("B36.21"))))
-    assert dock.dz == "B36.21" and not dock.pick_dz.isChecked() and win.tcs.mode == ""
-    assert "new DZ B36.21" in win.tcs.zone_marks.labels()
+
+    def pick_b36_21():
+        dock.pick_dz.click()
+        assert win.tcs.mode == "dz"
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(
+            view.hex_centre(win.session.board.parse_hex("B36.21"))))
+        assert not dock.pick_dz.isChecked() and win.tcs.mode == ""
+
     # three units are more than a Ju-52 carries: the engine refuses with its rule and nothing changes
     for u in ("4-I-FJ-MG1", "4-I-FJ-MG2", "4-I-FJ-Mor"):
         dock.tick(u)
-    dock.plan.click()
+    assert dock.pick_dz.isEnabled()
+    pick_b36_21()
     assert win.tcs.last_refusal is not None and "3.6" in win.tcs.last_refusal.rule
     assert win.session.state.leros.planes["Ju52-6"].load == []
+    assert dock.dz == "B36.21" and "new DZ B36.21" in win.tcs.zone_marks.labels()   # the hex refused stays shown
     dock.tick("4-I-FJ-Mor", False)
-    dock.plan.click()
+    n = len(win.session.game.log)
+    pick_b36_21()                                         # the click alone plans it
+    assert len(win.session.game.log) == n + 1
     p = win.session.state.leros.planes["Ju52-6"]
     assert win.tcs.last_refusal is None, str(win.tcs.last_refusal)
     assert p.load == ["4-I-FJ-MG1", "4-I-FJ-MG2"] and p.dz == "B36.21"

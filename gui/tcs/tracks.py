@@ -82,28 +82,32 @@ class TracksDock(QDockWidget):
         self.tree.currentItemChanged.connect(self._current_row)
         self.tree.setToolTip("Double-click a drop zone or Landing Zone to show it on the map")
         lay.addWidget(self.tree, 3)
+        # One way to plan: the Ju-52, its units, then a click on the drop zone plans the flight, as on the track
+        # board (a Ju-52 and its units selected, a click on the map).  No separate Plan button to press after it.
         box = QGroupBox("Plan a flight (drop zones are planned before the British set up)")
         form = QFormLayout(box)
         self.plane = QComboBox()
         form.addRow("Ju-52", self.plane)
         self.units = QListWidget()
         self.units.setMaximumHeight(90)
+        self.units.itemChanged.connect(lambda _item: self._enable_pick())
         form.addRow("Units", self.units)
         dz = QHBoxLayout()
         self.dz_label = QLabel("—")
         self.pick_dz = QPushButton("Pick on map", checkable=True)
-        self.pick_dz.setToolTip("Click the drop zone hex on the map")
         self.pick_dz.toggled.connect(self.picking.emit)
         dz.addWidget(self.dz_label, 1)
         dz.addWidget(self.pick_dz)
         form.addRow("Drop zone", dz)
-        self.plan = QPushButton("Plan flight")
-        self.plan.clicked.connect(self._plan)
-        form.addRow(self.plan)
+        self.hint = QLabel("Tick the units the Ju-52 carries, press Pick on map and click the drop zone: "
+                           "the click plans the flight.")
+        self.hint.setWordWrap(True)
+        form.addRow(self.hint)
         lay.addWidget(box)
         self.setWidget(body)
         self.view: dict = {}
-        self.dz = ""                  # the hex id picked for the next flight
+        self.dz = ""                  # the hex id picked for the flight (shown until the flight is planned)
+        self._can_plan = False        # the engine offers a ``plan`` now
 
     # ------------------------------------------------------------ what the engine says
     def show_game(self, session, legal: list[str]) -> None:
@@ -169,9 +173,20 @@ class TracksDock(QDockWidget):
                 self.units.addItem(item)
         if keep:
             self.plane.setCurrentText(keep)
-        can = any(t.startswith("plan ") for t in legal)
-        for w in (self.plane, self.units, self.pick_dz, self.plan):
-            w.setEnabled(can and self.plane.count() > 0)
+        self._can_plan = any(t.startswith("plan ") for t in legal) and self.plane.count() > 0
+        for w in (self.plane, self.units):
+            w.setEnabled(self._can_plan)
+        self._enable_pick()
+
+    def _enable_pick(self) -> None:
+        """Pick on map once there is something to plan: a Ju-52 and at least one unit ticked for it."""
+        ready = self._can_plan and bool(self.ticked_units())
+        self.pick_dz.setEnabled(ready)
+        self.pick_dz.setToolTip("Click the drop zone hex on the map: the click plans the flight" if ready else
+                                "Tick the units the Ju-52 carries first" if self._can_plan else
+                                "No flight can be planned now")
+        if not ready and self.pick_dz.isChecked():
+            self.pick_dz.setChecked(False)
 
     # ------------------------------------------------------------ planning a flight
     def ticked_units(self) -> list[str]:
@@ -192,12 +207,12 @@ class TracksDock(QDockWidget):
             item.setCheckState(Qt.Checked if item.text() in units else Qt.Unchecked)
 
     def hex_picked(self, hex_id: str) -> None:
-        """The drop zone clicked on the map: with units ticked, the flight is planned at once (the engine's
-        ``plan`` action, refused with its rule if it breaks one); else the hex waits for the Plan button."""
+        """The drop zone clicked on the map plans the flight at once (the engine's ``plan`` action, refused with
+        its rule if it breaks one; then the hex stays shown and another click tries again)."""
         self.dz = hex_id
         self.dz_label.setText(hex_id)
         self.pick_dz.setChecked(False)
-        if self.ticked_units() and self.plane.currentText() and self.plan.isEnabled():
+        if self._can_plan and self.ticked_units() and self.plane.currentText():
             self._plan()
 
     def plan_text(self) -> str:
