@@ -18,7 +18,9 @@ tuning) beside the set's 30.
 ``terrain_reviewed`` and ``terrain_accuracy_above`` say what the review list
 holds: the share of hexes under LOW_CONFIDENCE and the accuracy of those above.
 ``hexsides``: for rivers, walls and ridges, each suggested from one sample
-hexside per scan, the recall and precision at confidence 0.7.
+hexside per scan (one printed clear of counters, town names and other
+features, as a person would mark; ``hexsides_any_sample``: any), the recall
+and precision at SIDE_ACCEPT.
 """
 from __future__ import annotations
 
@@ -136,10 +138,20 @@ def terrain_speed(repeat: int = SPEED_REPEAT, seed: int = 1) -> dict:
             "terrain_s_image": f"{image.shape[1]}x{image.shape[0]}"}
 
 
-def hexside_figures(scans, threshold: float = SIDE_ACCEPT) -> dict:
-    """Per hexside feature: one of its hexsides on each scan (chosen from the scan's seed) is the sample; the
-    share of its other hexsides suggested at ``threshold`` or more (recall) and the share of those suggested
-    that carry it (precision), over the scans that have two or more."""
+def clear_sample(scan, truth: list) -> list:
+    """The hexsides of ``truth`` where a person would mark the feature: it alone on the hexside, neither hex
+    under a counter or a town (whose name may be printed over the hexside); all of ``truth`` if none is."""
+    hidden = {scan.sheet.numbering.parse(i) for i in scan.covered}
+    hidden |= {h for h, t in scan.board.terrain.items() if t == "town"}
+    clear = [s for s in truth if len(scan.board.hexsides.get(s, ())) == 1 and s.a not in hidden and s.b not in hidden]
+    return clear or truth
+
+
+def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = False) -> dict:
+    """Per hexside feature: one of its hexsides on each scan (chosen from the scan's seed among those where it is
+    printed clear of counters, town names and other features, or among all with ``any_sample``) is the sample;
+    the share of its other hexsides suggested at ``threshold`` or more (recall) and the share of those
+    suggested that carry it (precision), over the scans that have two or more."""
     counts: dict[str, list[int]] = {}
     for scan in scans:
         board = scan.board
@@ -148,7 +160,7 @@ def hexside_figures(scans, threshold: float = SIDE_ACCEPT) -> dict:
             truth = sorted(s for s, fs in board.hexsides.items() if feature in fs and s.a in board and s.b in board)
             if len(truth) < 2:
                 continue
-            sample = random.Random(scan.seed).choice(truth)
+            sample = random.Random(scan.seed).choice(truth if any_sample else clear_sample(scan, truth))
             kept, board.hexsides = board.hexsides, {sample: {feature}}
             try:
                 got = set(suggest_hexsides(board, images, feature, [sample]).above(threshold))
@@ -202,6 +214,7 @@ def run(args) -> list[dict]:
         figures["scans"] = f"{name}: seeds {seeds.start}-{seeds.stop - 1}"
         figures["terrain_accuracy_any_example"] = terrain_accuracy(scans, any_example=True)["terrain_accuracy"]
         figures["hexsides"] = hexside_figures(scans)
+        figures["hexsides_any_sample"] = hexside_figures(scans, any_sample=True)
         out.append(figures)
         scans = None
     out.append(terrain_speed(repeat))

@@ -16,9 +16,11 @@ like it that were right on the tuning scans (docs/terrain-suggestion.md has
 the method and the figures).
 
 Hexside features drawn as lines (rivers, walls, ridges) are suggested from a
-sample of one: the inks of the sample's line are looked for along every
-hexside, but not beside it, and the look across the line is compared with the
-sample's and with an ordinary hexside's.
+sample of one: the look across the sample's line, along point by along point,
+is learnt against the ordinary hexside's (a linear discriminant), the
+hexsides found teach it again, those that make no line count half, and the
+inks of the sample's line found along a hexside, but not beside it, lift one
+the learnt look half sees.
 
 numpy only; no Qt (engine/ never imports it).
 """
@@ -66,8 +68,17 @@ SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex size
 SIDE_BESIDE = 0.22                              # beyond this the strip shows the hexes beside the line
 SIDE_LINE = 0.09                                # a line drawn along a hexside lies within this of it
 LINE_DELTA_E = 12.0                             # colours nearer than this (CIE76) are taken as the same ink
-SIDE_ACCEPT = 0.7                               # the threshold the map editor offers for hexsides first
-SIDE_MIN_CONFIDENCE = 0.25                      # below this a hexside only touches such a line: not suggested
+SIDE_ACCEPT = 0.4                               # the threshold the map editor offers for hexsides first
+SIDE_MIN_CONFIDENCE = 0.2                       # below this a hexside only touches such a line: not suggested
+PATTERN_CORE = 0.29                             # the part of the strip whose look is learnt (the line, its ticks)
+PATTERN_QUANTILE = 0.3                          # a hexside scores as its along points at this share from the worst
+PATTERN_SHRINK = 0.2                            # the background covariance shrunk this far to its diagonal
+PATTERN_ROUNDS = 2                              # rounds of learning again from the hexsides found
+PATTERN_TAKE = 0.6                              # a hexside at this score or more teaches the next round
+PATTERN_SPREADS = 4.0                           # a score counts in full this many spreads above the usual
+PATTERN_BACKGROUND = 20000                      # along points at most that describe the ordinary hexside
+INK_SURE = 0.7                                  # the inks' score that lifts a hexside the pattern half sees ...
+INK_LIFT = 0.2                                  # ... when its pattern score is at most this under SIDE_ACCEPT
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
@@ -604,7 +615,12 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
                      np.sqrt(((flip - sample) ** 2).sum(axis=(1, 2))))
     d_p = np.sqrt(((prof - plain_p) ** 2).sum(axis=(1, 2)))
     like = np.clip(d_p / np.maximum(d_p + d_s, 1e-9), 0, 1)
-    conf = conf * np.clip(2 * like, 0, 1)        # halfway between the sample's look and a plain one's: 1
+    ink = conf * np.clip(2 * like, 0, 1)         # halfway between the sample's look and a plain one's: 1
+    pattern = _pattern_scores(lab, ok, sample_rows)
+    ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
+    pattern = _as_lines(pattern, ends, SIDE_ACCEPT)
+    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT)
+    conf = np.where(lift, np.maximum(pattern, SIDE_ACCEPT), pattern)
     wanted = set(every) if sides is None else set(sides)
     taken = set(samples)
     out = HexsideSuggestions(feature)
@@ -613,6 +629,74 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
                 and conf[i] >= SIDE_MIN_CONFIDENCE):
             out.sides[s] = float(conf[i])
     return out
+
+
+def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int]) -> np.ndarray:
+    """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples).
+
+    Each along point's look across the line (PATTERN_CORE either side, Lab, smoothed along) is one
+    instance. A linear discriminant between the samples' instances and every hexside's (the ordinary
+    hexside: a hex line between two fills) weighs what sets the samples apart (a ridge's ticks on one
+    side, a wall's blocks, a river's width) against what merely varies. A hexside scores the discriminant
+    of its along points at PATTERN_QUANTILE from its worst (so a line must run along most of it: a road or
+    a contour crossing it does not), either way round, as a share of the samples' own; and in full only
+    PATTERN_SPREADS spreads above the usual hexside's score. The hexsides found at PATTERN_TAKE or more teach
+    the next of PATTERN_ROUNDS rounds with the samples (a river's width varies from hexside to hexside).
+    """
+    core = np.abs(SIDE_ACROSS) <= PATTERN_CORE
+    x = lab[:, :, core].astype(np.float64)
+    padded = np.pad(x, ((0, 0), (1, 1), (0, 0), (0, 0)), mode="edge")
+    x = (padded[:, :-2] + 2 * padded[:, 1:-1] + padded[:, 2:]) / 4
+    n, along = x.shape[:2]
+    feats = x.shape[2] * 3
+    fwd = x.reshape(n, along, feats)
+    back = x[:, :, ::-1].reshape(n, along, feats)
+    bg = np.concatenate([fwd[ok].reshape(-1, feats), back[ok].reshape(-1, feats)])
+    if len(bg) > PATTERN_BACKGROUND:
+        bg = bg[np.linspace(0, len(bg) - 1, PATTERN_BACKGROUND).astype(int)]
+    mu = bg.mean(axis=0)
+    d = bg - mu
+    cov = np.einsum("nf,ng->fg", d, d) / max(1, len(bg) - 1)
+    cov = ((1 - PATTERN_SHRINK) * cov + PATTERN_SHRINK * np.diag(np.diag(cov))
+           + 1e-3 * np.trace(cov) / feats * np.eye(feats))
+    inv = np.linalg.inv(cov)
+    positives = fwd[sample_rows].reshape(-1, feats)
+    score = np.zeros(n)
+    for rnd in range(PATTERN_ROUNDS + 1):
+        w = inv @ (positives.mean(axis=0) - mu)
+        a = np.einsum("naf,f->na", fwd - mu, w)
+        b = np.einsum("naf,f->na", back - mu, w)
+        ref = float(np.median((positives - mu) @ w))
+        qa = np.quantile(a, PATTERN_QUANTILE, axis=1)
+        qb = np.quantile(b, PATTERN_QUANTILE, axis=1)
+        flip = qb > qa
+        raw = np.maximum(qa, qb)
+        med = float(np.median(raw[ok]))
+        spread = float(np.median(np.abs(raw[ok] - med))) * 1.4826
+        score = np.clip(np.minimum(raw / max(ref, 1e-9), (raw - med) / max(PATTERN_SPREADS * spread, 1e-9)), 0, 1)
+        if rnd == PATTERN_ROUNDS:
+            break
+        found = np.flatnonzero(ok & (score >= PATTERN_TAKE))
+        positives = np.concatenate([fwd[sample_rows].reshape(-1, feats)]
+                                   + [back[i] if flip[i] else fwd[i] for i in found])
+    return np.where(ok, score, 0.0)
+
+
+def _as_lines(score: np.ndarray, ends: np.ndarray, threshold: float) -> np.ndarray:
+    """Scores halved where the hexsides at or above ``threshold`` do not make lines: a hexside with two others
+    at each of its ends (a mesh: the texture of an area, a lake's waves) or none at either (alone)."""
+    corner: dict[tuple[int, int], int] = {}
+    idx = np.zeros((len(ends), 2), dtype=np.int64)
+    for i in range(len(ends)):
+        for j in range(2):
+            key = (round(float(ends[i, j, 0]) * 1000), round(float(ends[i, j, 1]) * 1000))
+            idx[i, j] = corner.setdefault(key, len(corner))
+    on = score >= threshold
+    degree = np.bincount(idx[on].ravel(), minlength=len(corner))
+    e1 = degree[idx[:, 0]] - on
+    e2 = degree[idx[:, 1]] - on
+    odd = on & (((e1 >= 2) & (e2 >= 2)) | ((e1 == 0) & (e2 == 0)))
+    return np.where(odd, score * 0.5, score)
 
 
 __all__ = ["SuggestError", "load_image", "rgb_to_lab", "hex_features", "FEATURE_NAMES", "classify",
