@@ -337,11 +337,12 @@ def test_the_strong_player_assaults_with_every_unit_next_to_the_hex_together_and
     assert not isinstance(b, A.Assault) or len(b.units) == 1, b.text()
 
 
-def test_the_players_keep_an_attack_sheet_whose_objective_is_taken_while_hexes_to_take_lie_empty():
+def test_the_strong_player_keeps_an_attack_sheet_whose_objective_is_taken_while_hexes_to_take_lie_empty():
     """TCS 6.10 lets a side complete a sheet, and a new one waits on the Command Prep Table (6.9): completing the
-    Guards' sheet once B45.18 was taken left them without orders for the rest of a game.  The players keep the
-    sheet while empty Krasni Bor hexes remain to take (the strong player's units go on to them), and complete it
-    once none is left."""
+    Guards' sheet once B45.18 was taken left them without orders for the rest of a game.  The strong player keeps
+    the sheet while empty Krasni Bor hexes remain to take (its units go on to them) and completes it once none is
+    left; the baseline completes it when its objective is taken (kept too, it left the strong Axis 7 wins and 3
+    draws in 10 games instead of 10 wins)."""
     g = bw_game()
     rules = g.rules
     to_step(g, "review", "soviet")
@@ -350,19 +351,19 @@ def test_the_players_keep_an_attack_sheet_whose_objective_is_taken_while_hexes_t
     for h in s.objective:
         st.control[h] = "soviet"
     assert any(a.text().startswith(f"complete {s.id}") for a in rules.legal_actions(st))
-    for level in ("baseline", STRONG):
-        player = TcsPlayer("soviet", level)
-        b = player.choose(rules, st)
-        assert not b.text().startswith(f"complete {s.id}"), player.last_reason
+    base = TcsPlayer("soviet")
+    a = base.choose(rules, st)
+    assert a.text().startswith(f"complete {s.id}") and "its objective is taken" in base.last_reason
     strong = TcsPlayer("soviet", STRONG)
+    b = strong.choose(rules, st)
+    assert not b.text().startswith(f"complete {s.id}"), strong.last_reason
     unit = next(k for k in s.units if st.units[k].hex is not None)
     work = st.copy()
     work.units[unit].hex = s.objective[0]
     tgt = strong._target(rules, work, unit)
     assert tgt is not None and tgt in rules.condition_hexes["kb50"] and work.control.get(tgt) != "soviet"
     done = st.copy()                                  # every hex to take is the Soviets': the sheet is complete
-    for h in TcsPlayer("soviet").goals(rules)[0]:
+    for h in strong.goals(rules)[0]:
         done.control[h] = "soviet"
-    base = TcsPlayer("soviet")
-    a = base.choose(rules, done)
-    assert a.text().startswith(f"complete {s.id}") and "its objective is taken" in base.last_reason
+    c = TcsPlayer("soviet", STRONG).choose(rules, done)
+    assert c.text().startswith(f"complete {s.id}")

@@ -18,8 +18,7 @@ Each decision leaves one line in ``last_reason`` ("fire 1-A at B05.04: 3 enemy u
   orders to go somewhere change to Move mode and walk toward their objective (a wire hex on the way is breached,
   BW 1.4b), the others stay in Fire mode.  Units with attack orders sweep the empty hexes to take within 3, each
   to a different hex (a hex is the side's that last passed through it: BW 5.0, Leros 5.2a), and one unit goes to
-  stand in each hex where a unit of its side denies the enemy a condition (BW 4's El Bastion).  An attack sheet
-  whose objective is taken is kept while hexes to take lie empty (a new sheet waits on its prep roll, TCS 6.9).
+  stand in each hex where a unit of its side denies the enemy a condition (BW 4's El Bastion).
 - The games' own decisions (Leros boats, landings, parachute flights, naval gunfire; BW's Prep Log and
   commissars) are taken from the legal offers by the same scoring: toward the objectives, at the enemy.
 
@@ -29,8 +28,9 @@ side and made by every unit next to the hex together, moves prefer the victory h
 missions avoid hexes next to its own units.  It garrisons its empty victory hexes when the enemy comes near and
 walks back into those the enemy passed through (Leros 3's Mt. Meraviglia, Rachi Ridge), sends a dozen units to
 close on and assault an enemy-held hex the enemy must leave (El Bastion), sweeps within 4 hexes and goes on past
-a taken objective, lets its
-defence units counter-attack hexes to keep within 2, and adds no unit to an attack away from every victory hex.
+a taken objective rather than completing its sheet while hexes to take lie empty (a new sheet waits on its
+prep roll, TCS 6.9), lets its defence units counter-attack hexes to keep within 2, and adds no unit to an attack
+away from every victory hex.
 """
 from __future__ import annotations
 
@@ -262,7 +262,7 @@ class TcsPlayer:
             if not alive:
                 self.last_reason = f"complete {s.id}: none of its units is left (TCS 6.10)"
                 return a
-            if s.implemented and s.type == "attack" and self._empty_open(rules, st):
+            if self.strong and s.implemented and s.type == "attack" and self._empty_open(rules, st):
                 continue    # its units sweep on under these orders: a new sheet would wait on the prep roll (6.9)
             if s.implemented and s.type in ("attack", "move") and s.objective and \
                     all(st.control.get(h) == self.side for h in s.objective):
@@ -295,7 +295,7 @@ class TcsPlayer:
                 continue                    # victory hexes still to take: a new attack sheet, not a defence
             if self.strong and s.type in ("attack", "move") and s.objective and \
                     not set(s.objective) & (self.goals(rules)[0] | self.goals(rules)[1]):
-                continue                    # an attack away from every victory hex: the unit waits for its own sheet
+                continue                    # an attack away from every victory hex: the unit waits for a sheet
             self.last_reason = f"assign {a.unit} to {a.sheet}: a free unit joins its formation's orders (TCS 6.7)"
             return a
         return None
