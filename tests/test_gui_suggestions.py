@@ -8,6 +8,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from engine.bench.digitise_terrain import pick_examples
 from engine.maps.mapfile import load_map, save_map
+from gui.mapeditor.suggestions import suggestion_label
 
 pytest.importorskip("pytestqt")
 
@@ -68,6 +69,9 @@ def test_paint_suggest_accept_undo_and_save(qtbot, editor, tmp_path):
     qtbot.mouseClick(panel.accept_above_button, Qt.LeftButton)     # accepted again
     assert all(b.terrain[h] == truth.terrain[h] for h in sure)
     assert len(review) >= 2                                          # measured: 4 hexes under 0.995
+    assert panel.review.item(0).text().endswith(f"{int(100 * ed.suggested[review[0]][1]) / 100:.2f}")
+    # the surest suggestion reads 99 %, not 100 %: a calibrated confidence is never certainty
+    assert suggestion_label("c", max(c for _t, c in ed.suggested.values())) == "c? 99%"
     if review:                                                       # a hex to review: click it, it is centred
         panel.review.setCurrentRow(0)
         h = panel.review.item(0).data(Qt.UserRole)

@@ -187,9 +187,9 @@ class SuggestionPanel(QWidget):
     def accept_above(self, threshold: float) -> int:
         ed = self.editor
         hexes = [h for h, (_t, c) in ed.edit.suggested.items() if c >= threshold]
-        done = ed.edit.accept_suggested(hexes, f"accept {len(hexes)} suggestions at {threshold:.2f} or more")
+        done = ed.edit.accept_suggested(hexes, f"accept {len(hexes)} suggestions at {threshold:.3g} or more")
         ed.changed()
-        ed.status(f"Accepted {len(done)} suggested hexes at confidence {threshold:.2f} or more; "
+        ed.status(f"Accepted {len(done)} suggested hexes at confidence {threshold:.3g} or more; "
                   f"{len(ed.edit.suggested)} still suggested")
         return len(done)
 
@@ -264,7 +264,7 @@ class SuggestionPanel(QWidget):
         board = ed.board
         for h in self.review_hexes()[:REVIEW_ROWS]:
             t, c = sug[h]
-            item = QListWidgetItem(f"{board.hex_id(h)}  {t}  {c:.2f}")
+            item = QListWidgetItem(f"{board.hex_id(h)}  {t}  {int(100 * c) / 100:.2f}")
             item.setData(Qt.UserRole, h)
             self.review.addItem(item)
             if h == keep:
@@ -272,7 +272,7 @@ class SuggestionPanel(QWidget):
         self.review.blockSignals(False)
         if sug or sides:
             self.summary.setText(f"{len(sug)} hexes suggested ({len(self.review_hexes())} under "
-                                 f"{self.threshold.value():.2f}), {len(sides)} hexsides suggested; "
+                                 f"{self.threshold.value():.3g}), {len(sides)} hexsides suggested; "
                                  "hatched on the map until accepted, never saved")
         else:
             self.summary.setText("No suggestions")
@@ -285,7 +285,7 @@ class SuggestionPanel(QWidget):
         ed.marked = [h]
         ed.go_to_hex(h)
         t, c = ed.edit.suggested.get(h, ("?", 0.0))
-        ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {c:.2f})")
+        ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {int(100 * c) / 100:.2f})")
         ed.view.viewport().update()
 
 
@@ -316,7 +316,7 @@ def paint_suggestions(painter, view, editor) -> None:
             if px >= CODES_MIN_PX:
                 centre = view.lattice_to_viewport(*board.center(h))
                 painter.setPen(QColor(120, 0, 120) if c < LOW_CONFIDENCE else QColor(0, 0, 0, 220))
-                text = f"{code_of.get(t, t[:1])}? {round(100 * c)}%"
+                text = suggestion_label(code_of.get(t, t[:1]), c)
                 painter.drawText(QRectF(centre.x() - px / 2, centre.y() + px * 0.05, px, px * 0.3), Qt.AlignCenter,
                                  text)
     lay = board.layout
@@ -333,4 +333,10 @@ def paint_suggestions(painter, view, editor) -> None:
         painter.drawLine(a, b)
 
 
-__all__ = ["SuggestionPanel", "paint_suggestions", "ACCEPT_ABOVE"]
+def suggestion_label(code: str, confidence: float) -> str:
+    """A suggested hex's label: its terrain code, a question mark and the confidence in whole per cent, rounded
+    down (a suggestion right 995 times in 1,000 reads 99 %, never 100 %)."""
+    return f"{code}? {int(100 * confidence)}%"
+
+
+__all__ = ["SuggestionPanel", "paint_suggestions", "suggestion_label", "ACCEPT_ABOVE"]
