@@ -12,9 +12,12 @@ from PySide6.QtCore import Qt
 from shiboken6 import isValid
 
 from gui.play.session import PlaySession, Refusal
+from .artillery import ArtilleryDock
+from .clock import ClockDock
 from .counters import TcsCounterArt
 from .mapmarks import BarrageMarks, SheetMarks, UnitStateMarks, paint_state
-from .panels import ArtilleryDock, ClockDock, OpSheetsDock, PendingDock
+from .opsheets import OpSheetsDock
+from .pending import PendingDock
 from .session import TcsScenarioView, TcsSession, is_tcs_file, load_tcs_view
 from .trackboard import TrackBoardDock
 from .tracks import TracksDock, ZoneMarks, has_tracks, zone_named
