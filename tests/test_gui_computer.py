@@ -205,3 +205,31 @@ def test_closing_the_window_while_the_computer_thinks_ends_its_thread_and_nothin
     assert not computer.is_thinking() and not computer.busy()
     qtbot.wait(300)                                               # any queued signal is delivered now
     assert shown == []
+
+
+def test_the_computer_waits_while_the_user_is_asked_about_the_unsaved_game(window, qtbot, monkeypatch):
+    # behind the Save / Discard / Cancel question the computer went on playing: the count of actions asked about
+    # was stale at once, and a game kept by Cancel had moved on unseen
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from gui.play.window import MainWindow
+
+    assert window.start_new_game(SEED, computer={"soviet"})
+    end_german_turn(window)
+    qtbot.waitUntil(lambda: window.computer.busy(), timeout=30000)
+    seen = {}
+
+    def question(parent, title, text, *a, **k):
+        seen["asked at"] = len(window.session.game.log)
+        for _ in range(40):                      # the user reads the question for a while
+            QApplication.processEvents()
+            qtbot.wait(5)
+        seen["answered at"] = len(window.session.game.log)
+        return QMessageBox.Cancel
+
+    monkeypatch.setattr(MainWindow, "_offscreen", lambda self: False)
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    assert not window.keep_game_in_progress()                 # Cancel: the game is kept
+    assert seen["answered at"] == seen["asked at"]
+    assert not window.computer.paused                         # and the computer plays on
+    qtbot.waitUntil(lambda: len(window.session.game.log) > seen["answered at"], timeout=30000)

@@ -183,10 +183,21 @@ class WindowMenus:
         path = self.current_path()
         where = f"since it was saved to {Path(path).name}" if path is not None else "and it has never been saved"
         computer = " It is a game against the computer." if session.computer is not None else ""
-        answer = QMessageBox.question(
-            self.window, "The game in progress is not saved",
-            f"{name}: the game has {n} action(s) in its log, with changes {where}.{computer}\n\n"
-            "Save it before going on?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        # the computer waits while the user is asked: behind the question it went on playing, so the count of
+        # actions asked about was already stale and a game kept by Cancel had moved on unseen
+        player = getattr(self.window, "computer", None)
+        was_paused = player is None or player.paused
+        if not was_paused:
+            player.set_paused(True)
+        try:
+            answer = QMessageBox.question(
+                self.window, "The game in progress is not saved",
+                f"{name}: the game has {n} action(s) in its log, with changes {where}.{computer}\n\n"
+                "Save it before going on?", QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+                QMessageBox.Save)
+        finally:
+            if not was_paused:
+                player.set_paused(False)
         if answer == QMessageBox.Save:
             self.save()
             return not session.unsaved()
