@@ -22,7 +22,7 @@ def rules6():
 def fresh():
     r = rules6()
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     return r, st
 
 
@@ -172,7 +172,7 @@ def test_1_11b_axis_infantry_rides_an_axis_tank_and_the_soviets_never_do():
     from engine.rulesets.tcs.sight import terrain_key
     r = rules_n("8-counter-attack-at-krasni-bor")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.order = ["axis", "soviet"]
     st.step = next(i for i, x in enumerate(r.sequence(st.turn)) if x[:2] == ("action", "action"))
     assert r.current(st) == ("action", "action", "axis")
@@ -333,7 +333,7 @@ def rules_n(stem):
 def empty_map(r, seed=1):
     """Scenario ``r`` at its first turn with every unit off the map and no question pending."""
     st = r.initial_state(seed)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     for u in st.units.values():
         u.hex = None
     return st
@@ -609,7 +609,7 @@ def test_2_1e_axis_sheets_implement_whole():
 def test_3_4_the_return_battalion_restores_up_to_15_spanish_infantry_steps_at_2200():
     r = rules_n("3c-campaign")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.turn = next(i for i, t in enumerate(r.turns) if t.label == "2200 10 Feb")
     st.step = r.sequence(st.turn).index(("command", "review", "axis"))
     inf = [k for k in r.order if bw.spanish_infantry(r, k) and st.units[k].hex is not None][:4]
@@ -651,7 +651,7 @@ def test_5_0_units_exit_from_the_map_edge_for_1_mp_and_5_1_an_intact_battalion_t
     from engine.rulesets.tcs.victory import condition_met, units_lost
     r = rules_n("8-counter-attack-at-krasni-bor")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     conds = {c.id: c for c in r.scenario.conditions}
     area = r.condition_hexes["exit-bn"]
     edge = next(h for h in sorted(area) if len(r.board.neighbors(h)) < 6)
@@ -770,7 +770,7 @@ def test_2_3_the_soviet_artillery_table_gun_sizes_and_2_and_3_162_leave_play_at_
                 assert b.calibre == book[b.id], (path.name, b.id)
     r = rules_n("3c-campaign")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     before = next(i for i, t in enumerate(r.turns) if t.label == "0400 11 Feb")
     at = next(i for i, t in enumerate(r.turns) if t.label == "0500 11 Feb")
     for turn, gone in ((before, False), (at, True), (at + 1, True)):
@@ -843,7 +843,7 @@ def test_4_2_spanish_panic_costs_a_step_and_paralyzes_on_a_die_at_most_the_print
                  .replace('"../maps/', f'"{ROOT}/maps/'))
     r = rules_for_path(p)
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     h = r.board.parse_hex("B45.25")
     for k in [k for k, u in st.units.items() if u.hex == h]:
         st.units[k].hex = None
@@ -873,7 +873,7 @@ def test_4_2a_a_mounted_cavalry_overrun_rolls_no_spanish_panic(tmp_path):
                  .replace('"../maps/', f'"{ROOT}/maps/'))
     r = rules_for_path(p)
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     h = r.board.parse_hex("B45.25")
     for k in [k for k, u in st.units.items() if u.hex in (h, r.board.parse_hex("B44.25"))]:
         st.units[k].hex = None
@@ -948,7 +948,7 @@ def test_1_2c_a_tank_climbs_onto_the_embankment_off_the_railroad_for_its_entire_
 def test_1_10h_an_intact_soviet_battalion_exiting_through_an_entry_area_closes_it_to_axis_reinforcements():
     r = rules_n("8-counter-attack-at-krasni-bor")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     e_hex = next(h for h in sorted(r.bw_entries["e"]) if len(r.board.neighbors(h)) < 6)
     bn = [k for k in r.order if r.specs[k].battalion == "1-708-43"]
     for k in bn:
@@ -1019,7 +1019,7 @@ def test_4_7_dora_is_plotted_an_hour_ahead_scatters_a_die_minus_one_and_attacks_
                  .replace('"../maps/', f'"{ROOT}/maps/'))
     r = rules_for_path(p)
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     assert r.turns[0].label == "1000 10 Feb" and r.turns[0].full_hour
     events = []
     r._do_plot(st, A.Plot("B45.18"), "axis", events)
@@ -1099,7 +1099,7 @@ def test_4_1c_german_cooperation_doubles_german_sorties_and_halves_soviet_ones(t
     from engine.rulesets.tcs.procs import sortie_roll
     r = s8_with(tmp_path, '["4.1"]')
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.weather = "clear"
     st.turn = next(i for i, t in enumerate(r.turns) if t.kind == "day")
     label = r.turns[st.turn].label
@@ -1130,7 +1130,7 @@ def test_3_5_and_4_1b_the_german_table_is_read_on_its_modified_row_asked_above_1
     from engine.rulesets.tcs.procs import release
     r = with_variants(tmp_path, "3c-campaign", '["4.1"]')
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.flags.append("trench:soviet")                                   # BW 3.5: a Soviet unit entered a trench
     st.released.append("spanish-reserve")                              # the Spanish table is not rolled again
     st.turn = next(i for i, t in enumerate(r.turns) if t.label == "0100 11 Feb")
@@ -1158,7 +1158,7 @@ def test_3_5_a_german_result_is_the_players_pick_i_215_first_and_3_5a_a_battery_
     from engine.rulesets.tcs.procs import release
     r = rules_n("3c-campaign")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.flags.append("trench:soviet")
     st.released.append("spanish-reserve")
     st.turn = next(i for i, t in enumerate(r.turns) if t.label == "1000 10 Feb")
@@ -1186,7 +1186,7 @@ def test_3_5_a_german_result_is_the_players_pick_i_215_first_and_3_5a_a_battery_
 def test_4_5_mined_wire_attacks_a_soviet_unit_breaching_it_through_a_chart_prompt(tmp_path):
     r = with_variants(tmp_path, "6-the-assault-continues", '["4.5"]')
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     uid, frm, wire = "1-133-72:1Co-P1", r.board.parse_hex("A02.26"), r.board.parse_hex("A02.27")
     put(r, st, uid, "A02.27", mode="move")
     bw.after_move(r, st, uid, frm, wire)
@@ -1249,7 +1249,7 @@ def test_scenario_2_each_released_axis_reserve_company_credits_a_hex_of_krasni_b
     from engine.rulesets.tcs.victory import condition_met
     r = rules_n("2-assault-of-the-guards")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     kb5 = next(c for c in r.scenario.conditions if c.id == "kb5")
     res = st.sheets["Sp-reserve"]
     assert res.reserve and "8-II-262:MG1" in res.units                 # the listed reserves wait on their sheet
@@ -1283,7 +1283,7 @@ def test_1_10j_scenarios_1_to_3_start_with_the_set_ups_orders_as_sheets():
 def test_2_1f_the_looting_limit_is_map_data_and_bounds_looting_units_sheets(tmp_path):
     r = rules_n("4-melee-in-krasni-bor")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     P = r.board.parse_hex
     limit = r.board.areas["looting limit"].hexes
     assert P("B43.18") in limit                                          # second trench line B38.18 + 5
@@ -1346,7 +1346,7 @@ def test_1_3b_vehicles_in_a_trench_hex_are_in_open_terrain_on_their_own_area_fir
 def test_1_10k_a_sheet_drawn_before_play_starts_with_15_weighted_turns_and_later_ones_with_none():
     r = rules_n("8-counter-attack-at-krasni-bor")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.step = r.sequence(0).index(("command", "create", "soviet"))
     tank = "IndTk:T34-13"
     events = []
@@ -1362,7 +1362,7 @@ def test_1_10k_a_sheet_drawn_before_play_starts_with_15_weighted_turns_and_later
 def test_3_2_an_axis_battalion_fires_its_batteries_together_or_they_fire_alone_never_both_in_a_turn():
     r = rules_n("3-assault-the-line")
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     bn = r.batteries["I-250"]
     assert bn.fires_as == "battalion" and bn.calibre == "105mm" and "IV-250" in r.batteries
     de = r.batteries["I-215"]                                          # its batteries come by the table (3.5)
@@ -1469,7 +1469,7 @@ def test_4_3_purely_historical_german_schedule_and_the_engineers_by_the_hospital
     assert all(u.setup_rule == "BW 4.3" for u in eng)
     r = rules_for_scenario(sc)
     st = r.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     labels = [t.label for t in r.turns]
     st.turn = labels.index("1440 10 Feb")
     _ev, _need = run_proc(r, st, release, [])

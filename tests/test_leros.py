@@ -31,7 +31,7 @@ def s2():
 
 def fresh(rules, dice=()):
     st = rules.initial_state(1)
-    st.pending = []
+    st.pending, st.setup = [], []            # past the set-up phase
     st.preset_dice = list(dice)
     for typ in {s.type for s in rules.scenario.units}:
         st.memory.put("tcs.counter.steps", (typ,), 5)
@@ -359,6 +359,9 @@ def test_1_3_the_demand_action_in_play_and_the_game_ends_with_the_turn():
     rules = rules_for_path(SCEN / "leros-c4-campaign.toml")
     st = rules.initial_state(2, dice=[1])
     st.pending = []
+    assert rules.current(st)[1] == "setup"
+    st, _ev = rules.apply(st, "end")            # the German and British set-ups as written
+    st, _ev = rules.apply(st, "end")
     assert rules.current(st)[1] == "review"
     from engine.rulesets.tcs.games.leros_rules import Demand
     assert Demand() in rules.legal_actions(st)

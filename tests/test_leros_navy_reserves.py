@@ -31,7 +31,7 @@ def at(rules, label: str, step: str, side: str, dice=()):
     st = game.state
     st.turn = turn_of(rules, label)
     st.step = rules.sequence(st.turn).index(("command", step, side)) if step == "review" else st.step
-    st.pending, st.preset_dice = [], list(dice)
+    st.pending, st.preset_dice, st.setup = [], list(dice), []      # past the set-up phase
     return game
 
 

@@ -18,7 +18,7 @@ PLAYER_STEPS = {"review", "implement", "reserve", "add", "create", "sorties", "m
 
 def at_step(rules, st, i: int):
     s = st.copy()
-    s.step, s.pending = i, []
+    s.step, s.pending, s.setup = i, [], []          # the turn's steps, past the set-up phase
     return s
 
 

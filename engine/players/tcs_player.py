@@ -8,6 +8,8 @@ barrages and planned drop zones are never looked at.
 
 Each decision leaves one line in ``last_reason`` ("fire 1-A at B05.04: 3 enemy units, the most in range").
 
+- Set-up before turn 1 (``tcs_setup.py``): the baseline keeps the scenario's set-up; the strong player moves
+  attack units forward toward their objectives and defence units onto theirs, within their set-up areas.
 - Command Phase (TCS 6.0): complete a sheet whose objective its units hold; implement every sheet that may be;
   roll reserves; add free units to an implemented sheet of their formation; write a new sheet for a formation's
   free units toward the nearest victory hex the side must take (``attack``) or keep (``hasty_defense``), with a
@@ -39,10 +41,11 @@ from .tcs_action import TcsAction
 from .tcs_command import TcsCommand
 from .tcs_common import BASELINE, STRONG, STRONG_OPTIONS, _t, _verb  # noqa: F401  (importers name them here)
 from .tcs_goals import TcsGoals
+from .tcs_setup import TcsSetup
 from .tcs_support import TcsSupport
 
 
-class TcsPlayer(TcsGoals, TcsCommand, TcsSupport, TcsAction):
+class TcsPlayer(TcsGoals, TcsCommand, TcsSupport, TcsAction, TcsSetup):
     """A TCS player for one side; ``level`` is "baseline" or "strong"."""
 
     def __init__(self, side: str, level: str = BASELINE, cancel=None):

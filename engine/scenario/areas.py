@@ -19,6 +19,7 @@ Grammar (lowest precedence first)::
               | "terrain" NAME | "feature" NAME
               | "edge" ("north"|"south"|"east"|"west")
               | ("columns"|"rows") N "to" N            by printed column or row number
+              | "sheet" NAME                           the hexes of one map sheet (``sheet B``: Leros' map B)
 
 Names are matched without regard to case, spaces, hyphens or underscores
 (``staraya_russa`` names the area "Staraya Russa"); a name with other
@@ -36,7 +37,7 @@ from engine.maps.board import Board
 from engine.maps.hexes import Hex, hex_neighbors, hexside
 
 KEYWORDS = {"or", "and", "not", "all", "within", "of", "adjacent", "to", "along", "inside", "outside",
-            "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge", "columns", "rows"}
+            "west", "east", "north", "south", "on", "row", "terrain", "feature", "edge", "columns", "rows", "sheet"}
 COMPASS = ("north", "south", "east", "west")
 _TOKEN = re.compile(r"\s*(?:(,)|(\()|(\))|'([^']*)'|\"([^\"]*)\"|([A-Za-z0-9_.\-]+))")
 
@@ -167,7 +168,7 @@ class _Parser:
             return ("adjacent", self.primary())
         if word in ("along", "inside", "outside"):
             return (word, self.name())
-        if word == "terrain" or word == "feature":
+        if word == "terrain" or word == "feature" or word == "sheet":
             return (word, self.name())
         if word == "edge":
             d = self.take()
@@ -287,6 +288,11 @@ class AreaContext:
         if op == "feature":
             f = norm(node[1])
             return {h for h, fs in self.board.features.items() if any(norm(x) == f for x in fs)}
+        if op == "sheet":
+            ids = {sh.id for sh in self.board.sheets}
+            if node[1] not in ids:
+                raise AreaError(f"the map has no sheet {node[1]!r} (sheets: {', '.join(sorted(ids)) or 'none'})")
+            return {h for h in self._hexes if any(sh.id == node[1] for sh in self.board.sheets_of(h))}
         if op == "edge":
             return self._edge(node[1])
         if op == "row":

@@ -183,7 +183,19 @@ class PrepLog:
         return f"preplog {self.targets}"
 
 
-ACTIONS = (End, Choose, Complete, Implement, ReserveCheck, Assign, NewSheet, Airstrike, PlaceMission, Lift, SetMode,
+@dataclass(frozen=True)
+class Place:
+    """The set-up phase before turn 1: put a unit on another hex of its set-up area: ``place 1-A B35.24``
+    (Leros 5.1a, BW 1.10b/f)."""
+
+    unit: str
+    to: str
+
+    def text(self) -> str:
+        return f"place {self.unit} {self.to}"
+
+
+ACTIONS = (End, Choose, Place, Complete, Implement, ReserveCheck, Assign, NewSheet, Airstrike, PlaceMission, Lift, SetMode,
            Move, Fire, Assault, PrepLog)
 for _cls in ACTIONS:
     _cls.to_dict = lambda self: {"kind": type(self).__name__.lower(), **asdict(self)}
@@ -216,6 +228,7 @@ FORMS = {"end": "end", "choose": "choose WHAT VALUE", "complete": "complete SHEE
          "lift": "lift MARKER", "plot": "plot HEX", "mode": "mode UNIT move|fire", "move": "move UNIT HEX",
          "fire": "fire U+U at HEX", "pointfire": "pointfire UNIT at TARGET", "sfa": "sfa U+U at HEX",
          "assault": "assault U+U HEX", "overrun": "overrun UNIT HEX", "exit": "exit UNIT",
+         "place": "place UNIT HEX",
          "preplog": "preplog HEX,HEX,.../HEX,HEX,... (a turn each, a battalion each, - for none)", "chart": "chart SLOT [KEY]... = VALUE"}
 
 
@@ -260,6 +273,8 @@ def parse_action(text: str):
         return Fire({"fire": "area", "pointfire": "point", "sfa": "sfa"}[v], tuple(a[0].split("+")), a[2])
     if v == "exit" and len(a) == 1:
         return Exit(a[0])
+    if v == "place" and len(a) == 2:
+        return Place(a[0], a[1])
     if v == "preplog" and len(a) == 1:
         return PrepLog(a[0])
     if v in ("assault", "overrun") and len(a) == 2:

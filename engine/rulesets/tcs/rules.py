@@ -81,6 +81,17 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
         self.entries = {u.id: sorted(self.areas.hexes(u.entry)) for u in scenario.units if u.entry}
         self.release_units = {r.id: [u.id for u in scenario.units if u.release == r.id] for r in scenario.releases}
         self.exits = any(c.kind in ("exit", "no_exit") for c in scenario.conditions)      # BW 5.0
+        from .setupphase import SetupPhase
+        self.setup_phase = SetupPhase(self)      # the sides that choose their placements before turn 1
+
+    def setup_order(self) -> tuple[str, ...]:
+        """The order the sides set up in: the game's own (BW 1.10b: Soviets first), else the sides' order."""
+        own = getattr(self.game, "SETUP_ORDER", None) if self.game is not None else None
+        return tuple(own) if own else tuple(self.scenario.sides)
+
+    def side_name(self, side: str) -> str:
+        s = self.scenario.sides.get(side)
+        return getattr(s, "name", side) or side
 
     def _is_hex_id(self, text: str) -> bool:
         try:
@@ -129,6 +140,8 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
     def current(self, st: State) -> tuple[str, str, str]:
         if st.over:
             return "over", "over", ""
+        if st.setup:
+            return "setup", "setup", st.setup[0]
         phase, step, who = self.sequence(st.turn)[st.step]
         if who in ("first", "second"):
             who = st.order[0 if who == "first" else 1] if st.order else self.side_ids[0 if who == "first" else 1]
@@ -203,7 +216,9 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
         self.arrive(st, [])
         if memory is not None:
             st.memory = memory.copy()
-        self._begin_step(st, [])
+        st.setup = list(self.setup_phase.sides)      # the set-up phase comes before turn 1
+        if not st.setup:
+            self._begin_step(st, [])                 # else when the last side's set-up ends
         self._drive(st, [])
         return st
 
@@ -286,7 +301,7 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
         """Run the engine's own steps until a player must act (or a value legality needs is blank)."""
         if self.game is not None and not st.pending:     # a move's overwatch is over: breaches settle (BW 1.4b)
             self.game.settle_breaches(self, st, events)
-        while not st.over and not st.pending:
+        while not st.over and not st.pending and not st.setup:
             phase, step, who = self.current(st)
             if phase in ("artillery", "action"):
                 miss = self._missing(st)
@@ -472,10 +487,24 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
             raise IllegalAction("", "there is no chart result or decision asked for now")
         if self.game is not None and hasattr(self.game, "before_play") and self.game.before_play(self, st, action, events):
             return                                         # BW 1.10b: the Soviet's own Prep Log, before play
+        if st.setup:                                       # the set-up phase (setupphase.py)
+            if isinstance(action, A.End):
+                self.setup_phase.end(st, side, events)
+                if not st.setup:
+                    self._begin_step(st, events)
+            elif isinstance(action, A.Place):
+                self.setup_phase.place(st, action, side, events)
+            else:
+                raise IllegalAction(self.setup_phase.rule_of_order(),
+                                    f"{action.text()!r} is not allowed now: {self.clock(st)} (place units or end "
+                                    f"the set-up)")
+            return
         if isinstance(action, A.End):
             events.append(Event("end", f"{side} ends {step}"))
             self._next_step(st, events)
             return
+        if isinstance(action, A.Place):
+            raise IllegalAction("", "units are placed in the set-up phase before the first turn, not now")
         if self.game is not None and hasattr(self.game, "act") and self.game.act(self, st, action, side, step, events):
             return                                         # a game's own action (BW 1.11b: tanks as carriers)
         handler = {"review": (A.Complete,), "implement": (A.Implement,), "reserve": (A.ReserveCheck,),
@@ -510,6 +539,8 @@ class TcsRules(OpSheetRules, ArtilleryRules, MovementRules, FireRules, AssaultRu
             if first:
                 return first                               # BW 1.10b: the Prep Log comes before anything else
         phase, step, side = self.current(st)
+        if st.setup:
+            return self.setup_phase.offers(st, side)
         out: list = []
         own = [k for k in self.order if self.specs[k].side == side and st.units[k].hex is not None]
         mine = [s for s in st.sheets.values() if s.side == side]

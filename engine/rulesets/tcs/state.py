@@ -104,6 +104,7 @@ class State:
     released: list[str] = field(default_factory=list)        # variable reinforcement groups released (BW 2.7, 3.3, 3.5)
     flags: list[str] = field(default_factory=list)           # game events rules key on ("trench": BW 3.3a, 3.5)
     marks: dict[str, str] = field(default_factory=dict)      # a game's own markers ("wire B16.30": "partial", BW 1.4)
+    setup: list[str] = field(default_factory=list)           # sides still to set up before turn 1, in order (setupphase.py)
 
     def copy(self) -> "State":
         """A copy sharing nothing mutable with this state (a game's subclass keeps its class and extra fields)."""
@@ -120,7 +121,7 @@ class State:
         c.markers, c.missions = [m.copy() for m in self.markers], list(self.missions)
         c.batteries_used, c.sfa_hexes = list(self.batteries_used), list(self.sfa_hexes)
         c.control, c.waiting, c.released = dict(self.control), dict(self.waiting), list(self.released)
-        c.flags, c.marks = list(self.flags), dict(self.marks)
+        c.flags, c.marks, c.setup = list(self.flags), dict(self.marks), list(self.setup)
         return c
 
 
@@ -166,6 +167,8 @@ def state_to_dict(st: State, hex_id) -> dict:
         "control": {hid(h): s for h, s in sorted(st.control.items())},
         "next_id": st.next_id,
         "waiting": dict(sorted(st.waiting.items())), "released": list(st.released), "flags": list(st.flags), "marks": dict(sorted(st.marks.items())),
+        # only while sides are setting up: a game with no set-up phase (or past it) keeps its plain form
+        **({"setup": list(st.setup)} if st.setup else {}),
     }
 
 

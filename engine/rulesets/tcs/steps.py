@@ -7,7 +7,7 @@ where the game stands while such a step waits for a printed result.
 from __future__ import annotations
 
 PHASE_NAMES = {"command": "Command Phase", "artillery": "Aircraft & Artillery Phase", "action": "Action Phase",
-               "cleanup": "Clean-up Phase", "over": "Game over"}
+               "cleanup": "Clean-up Phase", "over": "Game over", "setup": "Set-up before play"}
 
 # step -> (its name, the rule).  The initiative step is named by its phase.
 STEP_NAMES = {
@@ -30,6 +30,7 @@ STEP_NAMES = {
     "action": ("Action Phase", "TCS 5.0"),
     "cleanup": ("clean-up and recovery", "TCS 13.0"),
     "over": ("game over", ""),
+    "setup": ("placing units in their set-up areas", "TCS set-up"),
 }
 
 # what a player's step asks of its side ({side} is the side's name); the rule is the step's own
@@ -43,6 +44,8 @@ ASKS = {
     "missions": "{side} places fire missions in the Artillery panel (battery, target on the map, spotter) and may "
                 "lift its continuous barrages",
     "action": "{side} acts: drag units in Move mode along their Op Sheets, change modes, fire and assault",
+    "setup": "{side} sets up: drag its counters to other hexes of their set-up areas (the area lights up while a "
+             "counter is dragged), then Next to finish the set-up (as written if nothing was moved)",
 }
 
 # what the engine does in its own steps, said of the step that comes next
@@ -110,6 +113,10 @@ def step_title(rules, phase: str, step: str, who: str) -> str:
 def after_end(rules, st) -> str:
     """What "end" (the window's Next) leads to now: the engine's own steps it runs, and the step that then waits
     for a player (``weighted turns accrue, then German: implementation checks``)."""
+    if st.setup:
+        if len(st.setup) > 1:
+            return f"{side_name(rules, st.setup[1])} sets up"
+        return "play begins: " + step_title(rules, *rules.sequence(0)[0][:2], rules.sequence(0)[0][2])
     seq = rules.sequence(st.turn)
     done: list[str] = []
     i = st.step + 1
@@ -191,6 +198,8 @@ def guidance(rules, st, legal=None) -> str:
     name = side_name(rules, who)
     asks = getattr(rules, "step_asks", ASKS).get(step)
     rule = step_rule(step)
+    if step == "setup":
+        rule = rules.setup_phase.rule_of_order()
     if asks is None:
         line = f"{step_title(rules, phase, step, who)}: the engine carries out this step"
     else:

@@ -61,6 +61,8 @@ from .bw_sheets import (  # noqa: F401 (hooks the series engine asks of this mod
 VARIANTS = ("4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7", "own-prep-log",   # BW 4.0 (and 1.10b: own Prep Log)
             "289-63Gd", "289-43", "289-72")                                       # BW 2.3a: the 289's division
 
+SETUP_ORDER = ("soviet", "axis")      # BW 1.10b: the Soviet player sets up first (engine/rulesets/tcs/setupphase.py)
+
 BREACHERS = ("rifle", "infantry", "cavalry")          # BW 1.4b: only infantry and cavalry units breach
 
 

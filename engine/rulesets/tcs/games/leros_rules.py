@@ -293,6 +293,9 @@ class LerosRules(TcsRules):
         self.features = self.leros.get("victory", {}).get("features", [])
         self.feature_hexes = {self.board.parse_hex(h) for f in self.features for h in f["hexes"]}
 
+    def setup_order(self) -> tuple[str, ...]:
+        return (L.GERMAN, L.BRITISH)        # Leros 5.1a: the Germans always set up first, the British second
+
     # ------------------------------------------------------------ state
     def initial_state(self, seed, dice=None, memory=None):
         base = super().initial_state(seed, dice, memory)

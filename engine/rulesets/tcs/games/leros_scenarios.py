@@ -12,8 +12,15 @@ guns; each artillery battery two 105 mm howitzers; 3-Flak two halftrack AA guns.
 (firepower, steps...) come from the owner's counter manifest as everywhere in the TCS.  An owner with the
 printed order of battle edits the files (or this table) to match it.
 
-Each unit is placed inside its set-up area (land hexes within the radius, nearest first, three to a hex);
-losses are spread over the organisation's units (5.1b allows any spread), the named mortar and MG steps on
+Each unit gets the set-up area the book gives it (``setup``, an area expression, Leros 5.1d): a company's own
+area ("w/i 3 B35.13": ``within 3 of B35.13 and not terrain sea``); a British battalion's own units (its MG platoon
+and mortar section) any of the battalion's sectors, the Bn Area included ("in any of the above sectors"); "Any"
+units any of the side's designated areas in that scenario; "Free" units any land hex of the island (the rest of
+5.1d's Free, not next to the enemy with a path clear of the enemy to a unit with a set-up restriction, is not an
+area: the set-up phase refuses a British unit next to a German one, Leros 5.1a, and the path is not checked).
+The unit's hex is a legal set-up inside that area (land hexes within the radius, nearest first, three to a hex,
+British units not next to a German unless in a Building or Village hex, 5.1a): the set-up phase before turn 1
+(engine/rulesets/tcs/setupphase.py) lets each side move them anywhere legal in their areas.  Losses are spread over the organisation's units (5.1b allows any spread), the named mortar and MG steps on
 those units.
 """
 from __future__ import annotations
@@ -188,6 +195,8 @@ class Scn:
         self.bri = british_oob()
         self.comment: list[str] = []
         self.unplaced: dict[str, int] = {}        # side -> listed lost steps no counter of ours can take
+        self.bn_parts: dict = {}                  # (side, battalion) -> its companies' and Bn Area's (hex, radius)
+        self.side_parts: dict = {}                # side -> every designated area (hex, radius) of the scenario
 
     def org(self, name: str) -> list[dict]:
         src = self.goe if name in self.goe else self.bri
@@ -201,8 +210,11 @@ class Scn:
             return [f"{c}-{bn}" for c in BRITISH_BNS[bn]] + [f"{bn}-Bn"]
         return [bn]
 
-    def add(self, names, side, where, lose=0, mg=0, mortar=0, exclude=(), count=None, no_hmortar=False):
-        """Units of the named organisations at ``where`` ((hex, radius) list, or a box name)."""
+    def add(self, names, side, where, lose=0, mg=0, mortar=0, exclude=(), count=None, no_hmortar=False, area=None):
+        """Units of the named organisations at ``where`` ((hex, radius) list, or a box name).  ``area`` is the
+        kind of set-up area (Leros 5.1d): "co" the company's own (``where``), "bn" any sector of the battalion,
+        "any" any designated area of the side, "free" the island; by default "bn" for a British battalion's own
+        units and "co" for the rest."""
         us = []
         for n in names:
             us += self.org(n)
@@ -220,6 +232,12 @@ class Scn:
             self.unplaced[side] = self.unplaced.get(side, 0) + left      # counted in 5.2b all the same
         for i, u in enumerate(us):
             u["side"] = side
+            if not isinstance(where, str):
+                kind = area or ("bn" if u["co"] == u["bn"] and u["bn"] in BRITISH_BNS else "co")
+                u["area"], u["parts"] = kind, list(where)
+                if kind in ("co", "bn", "any"):
+                    self.bn_parts.setdefault((side, u["bn"]), []).extend(where)
+                    self.side_parts.setdefault(side, []).extend(where)
             if isinstance(where, str):
                 u["hex"] = where
                 self.boxes.setdefault(where, []).append(u["id"])
@@ -228,6 +246,25 @@ class Scn:
                 u["hex"] = self.placer.place(c, r, side)
             self.units.append(u)
         return [u["id"] for u in us]
+
+    def setup_area(self, u: dict) -> str:
+        """The unit's set-up area as an area expression (Leros 5.1d); "" for one that starts off the map."""
+        kind = u.get("area")
+        if kind is None:
+            return ""
+        if kind == "free":
+            return "not terrain sea" + (" and sheet B" if self.one_map else "")
+        parts = {"co": u["parts"], "bn": self.bn_parts.get((u["side"], u["bn"]), []) + u["parts"],
+                 "any": self.side_parts.get(u["side"], []) + u["parts"]}[kind]
+        seen: list = []
+        for p in parts:
+            if p not in seen:
+                seen.append(p)
+        if len(seen) == 1 and seen[0][1] == 0:
+            return seen[0][0]                      # one hex (scenario 3's C-Irish platoon in the castle)
+        terms = [f"within {r} of {c}" if r else c for c, r in seen]
+        union = terms[0] if len(terms) == 1 else "(" + " or ".join(terms) + ")"
+        return f"{union} and not terrain sea" + (" and sheet B" if self.one_map else "")   # "Map Area: Map B only"
 
     def destroyed(self, orgs, side, ids=None):
         """Leros 5.1f: the companies the set-up leaves out are destroyed; their counters start in the dead pile,
@@ -287,6 +324,9 @@ class Scn:
             L += ["[[units]]", f"id = {q(u['id'])}", f"side = {q(u['side'])}", f"type = {q(u['type'])}",
                   f"hex = {q(u['hex'])}", f"formation = {q('German' if u['side'] == 'german' else '234-Bde')}",
                   f"battalion = {q(u['bn'])}"]
+            where = self.setup_area(u)
+            if where:
+                L += [f"setup = {q(where)}", f"setup_rule = {q('Leros 5.1d')}"]
             if u.get("vehicle"):
                 L.append("vehicle = true")
             if u.get("lost"):
@@ -464,8 +504,10 @@ def british_s1(s: Scn) -> None:
     s.add(["C-Buffs"], "british", [("A34.03", 3)])
     s.add(["D-Buffs"], "british", [("A40.17", 4)])
     s.add(["Buffs-Bn"], "british", [("A28.07", 4)])
-    s.add(["B-Kents", "SBS", "LRDG"], "british", [("B45.17", 3)])
-    s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3), ("A28.07", 4)])
+    s.add(["B-Kents"], "british", [("B45.17", 3)])
+    s.add(["SBS", "LRDG"], "british", [("B45.17", 3)], area="any")
+    s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3), ("A28.07", 4)],
+          area="any")
     s.add(["A-Kents", "C-Kents", "D-Kents", "Kents-Bn"], "british", "samos")
     s.sheet("B-PD", "british", "prepared_defense", ids_of(s, S1_ORDERS_PD), ["B40.25", "B35.13", "B42.06", "C36.14"])
     s.sheet("B-RES", "british", "move", ids_of(s, S1_ORDERS_RES), ["B43.15"], implemented=False, reserve=True)
@@ -559,7 +601,7 @@ def scenario_2() -> Scn:
     s.add(["Irish-Bn"], "british", [("B40.13", 3)])
     s.add(["SBS", "LRDG", "B-Kents"], "british", [("B45.17", 2)])
     s.bri = british_oob(aa=4, mg=5, at=3, fa=3)
-    s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3)])
+    s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3)], area="any")
     s.sheet("B-PD", "british", "prepared_defense", ids_of(s, S1_ORDERS_PD), ["B40.25", "B35.13", "B42.06"])
     s.sheet("B-RES", "british", "move", ids_of(s, S1_ORDERS_RES), ["B43.15"], implemented=False, reserve=True)
     s.ammo.append(("british", "25pdr", 15, 0, 0))
@@ -600,7 +642,8 @@ def scenario_3() -> Scn:
     mv = s.add(["A-Kents", "Kents-Bn"], "british", [("B35.03", 5)])
     hd += s.add(["B-Kents"], "british", [("B45.17", 3)])
     s.bri = british_oob(aa=6, mg=9, at=4, fa=3)
-    hd += s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 3), ("B35.13", 3)])
+    hd += s.add(["Lgt-AA", "MG-Bn", "AT-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 3), ("B35.13", 3)],
+                area="any")
     s.sheet("B-ATT", "british", "attack", att, ["B55.12"])
     s.sheet("B-HD", "british", "hasty_defense", hd, ["B40.13", "B35.13"])
     s.sheet("B-MV", "british", "move", mv, ["B43.15"])
@@ -672,8 +715,8 @@ def scenario_4(campaign=False) -> Scn:
     hd_b += bk
     rachi += bk
     hd_b += s.add(["Kents-Bn"], "british", [("B42.06", 4)])
-    s.add(["SBS", "LRDG"], "british", [("B45.17", 3)])
-    hd_b += s.add(["Lgt-AA", "MG-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3)])
+    s.add(["SBS", "LRDG"], "british", [("B45.17", 3)], area="free")
+    hd_b += s.add(["Lgt-AA", "MG-Bn", "9-FA"], "british", [("B40.13", 3), ("B42.06", 4), ("B35.13", 3)], area="any")
     s.add(["C-Kents", "D-Kents"], "british", "samos")
     s.destroyed(["A-Irish", "AT-Bn"], "british")          # 5.1f: not in the set-up
     s.destroyed(["Lgt-AA", "MG-Bn", "9-FA"], "british", ids=("AA-5", "AA-6", "MG-9", "9FA-3"))   # 4, 8, 2 in play
@@ -748,8 +791,8 @@ def scenario_5(campaign=False) -> Scn:
     pd += s.add(["D-Buffs"], "british", [("B27.34", 4)], lose=6)
     pd += s.add(["Buffs-Bn"], "british", [("A27.10", 4)], lose=6, mg=4, mortar=2)
     hd_b = s.add(s.bn_orgs("Kents"), "british", [("B39.15", 4)], lose=18, mg=2, mortar=2)
-    s.add(["SBS"], "british", [("B42.12", 4)], lose=1)
-    s.add(["LRDG"], "british", [("B42.13", 3)], lose=1)
+    s.add(["SBS"], "british", [("B42.12", 4)], lose=1, area="any")
+    s.add(["LRDG"], "british", [("B42.13", 3)], lose=1, area="any")
     s.destroyed(["A-Irish", "9-FA", "AT-Bn", "Lgt-AA", "MG-Bn"], "british")     # 5.1f: "Dead" in the set-up
     for i in (1, 2):
         s.boat(f"M-Sweep-{i}", "M-Sweep", "samos", side="british")
