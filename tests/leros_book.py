@@ -97,6 +97,30 @@ def leros_memory(rules) -> ChartMemory:
     return m
 
 
+def result_tables(slots, have: dict) -> dict:
+    """Whole TEST tables for the fire, morale and assault results, as ``tests/bw_book.py`` writes them, so fire and
+    assault can hurt (a cell the book lacks would be answered with the chart's first result, no effect): the
+    Area Fire column is the firepower (at most 20); a fire's result "-" while column + roll is under 12, a morale
+    check under 15, a step lost from 15; a morale check suppresses; an assault is repulsed while the odds' place
+    (1:3 is 0 ... 3:1 is 4) + the roll is under 9, both hold under 11, and the defenders are evicted from 11."""
+    out: dict = {}
+    for fp in range(1, 41):
+        out[("tcs.area_fire_column", (str(fp),))] = min(20, fp)
+    for col in range(1, 21):
+        for roll in range(2, 13):
+            t = col + roll
+            out[("tcs.area_fire", (str(col), str(roll)))] = "-" if t < 12 else "M" if t < 15 else "1"
+    for col in range(1, 14):
+        for roll in range(2, 13):
+            out[("tcs.morale", (str(col), str(roll)))] = "S"
+    for kind in ("assault", "overrun"):
+        for i, odds in enumerate(("1:3", "1:2", "1:1", "2:1", "3:1")):
+            for roll in range(2, 13):
+                t = i + roll
+                out[("tcs.assault", (kind, odds, str(roll)))] = "R" if t < 9 else "H" if t < 11 else "E"
+    return {k: v for k, v in out.items() if k not in have and k[0] in slots.slots}
+
+
 def write_book(folder: Path) -> Path:
     """The owner's book under ``folder`` with every value the scenario lists as read (``chart_needs``) and the
     Leros tables above: the cells given here, else a value of the chart's domain (a test value too)."""
@@ -112,6 +136,7 @@ def write_book(folder: Path) -> Path:
     for need in chart_needs(rules):
         if (need.slot, need.key) not in cells:
             cells[(need.slot, need.key)] = slots[need.slot].domain.choices()[0]
+    cells.update(result_tables(slots, cells))
     for (slot, key), v in cells.items():
         if slot in slots.slots and key not in slots[slot].known:
             book.record(slot, key, v)

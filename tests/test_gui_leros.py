@@ -79,7 +79,7 @@ def test_a_flight_is_planned_to_a_drop_zone_picked_on_the_map_and_drawn_there(op
     win = open_window("leros-1-curtain-rises.toml")
     rules, st = win.session.rules, win.session.state
     st.pending = []
-    st.order = ["german", "british"]                                           # the Germans won initiative
+    st.order, st.setup = ["german", "british"], []                             # the Germans won initiative
     st.step = rules.sequence(st.turn).index(("action", "action", "first"))     # the German Action Phase
     assert rules.current(st) == ("action", "action", "german")
     win.session.changed.emit()

@@ -32,7 +32,7 @@ def german_action_phase(win):
     rules, st = win.session.rules, win.session.state
     for (slot, key), v in leros_cells(rules).items():
         st.memory.put(slot, key, v)
-    st.pending = []
+    st.pending, st.setup = [], []                # past the set-up phase
     st.order = ["german", "british"]
     st.step = rules.sequence(st.turn).index(("action", "action", "first"))
     assert rules.current(st) == ("action", "action", "german")

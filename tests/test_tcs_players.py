@@ -191,7 +191,8 @@ def _play(g: Game, bots: dict, limit: int) -> None:
 def test_a_strong_strong_opening_of_black_wednesday_4_replays_to_the_same_hash():
     g = bw_game(7)
     bots = {s: bot_for(g.rules, s, bot=STRONG) for s in g.rules.side_ids}
-    _play(g, bots, 250)
+    _play(g, bots, 420)                              # the set-up's placements (164) first, then the opening
+    assert any(e.action.text().startswith("place ") for e in g.log)
     assert any(e.action.text().startswith("move ") for e in g.log)
     again = bw_game(7)                               # the same scenario, seed and book, the log replayed
     for text in g.actions_text():
