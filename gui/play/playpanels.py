@@ -35,7 +35,7 @@ class PhaseBar(QToolBar):
         fm = self.next_button().fontMetrics()
         return max(fm.horizontalAdvance(w) for w in self.NEXT_WORDS.values()) + 24
 
-    NEXT_WORDS = {"phase": "Next phase", "step": "Next step"}
+    NEXT_WORDS = {"phase": "Next phase", "step": "Next step", "set-up": "Finish set-up"}
 
     def next_button(self):
         return self.widgetForAction(self.next_act)
@@ -47,7 +47,9 @@ class PhaseBar(QToolBar):
     def set_next_words(self, unit: str) -> None:
         """"Next phase" or "Next step" (a game played step by step); the button keeps its width."""
         self.next_act.setText(self.NEXT_WORDS[unit])
-        self.next_act.setToolTip(f"End this {unit} (Ctrl+Return); refused with the reason if something is owed")
+        self.next_act.setToolTip(f"End this {unit} (Ctrl+Return); refused with the reason if something is owed"
+                                 if unit != "set-up" else "End this side's set-up (Ctrl+Return); refused with what is "
+                                 "still wrong in it")
 
     def set_text(self, text: str) -> None:
         """The turn and phase; it never moves the buttons."""

@@ -376,7 +376,8 @@ class MainWindow(WindowFiles, WindowComputer, WindowMoves, QMainWindow):
             self.tcs.update()
             return
         self.phase_bar.next_act.setEnabled(True)
-        self.phase_bar.set_next_words("step" if self.tcs.session is not None else "phase")  # TCS: a step at a time
+        self.phase_bar.set_next_words(("set-up" if self.tcs.session.setting_up() else "step")
+                                      if self.tcs.session is not None else "phase")  # TCS: a step at a time
         self.phase_bar.show_state(s.turn_text(), s.game.can_undo(), s.game.can_redo())
         self.log_dock.show_lines(s.log_lines())
         self.log_dock.show_seed(s.game.seed)

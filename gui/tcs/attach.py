@@ -23,7 +23,7 @@ from .trackboard import TrackBoardDock
 from .tracks import TracksDock, ZoneMarks, has_tracks, zone_named
 
 # actions that a TCS panel offers by its own widgets (the rest go to the clock panel's list)
-PANEL_VERBS = ("end", "chart", "choose", "complete", "cancel", "implement", "reserve", "assign", "opsheet", "mission",
+PANEL_VERBS = ("end", "place", "chart", "choose", "complete", "cancel", "implement", "reserve", "assign", "opsheet", "mission",
                "lift", "move", "plan")
 
 
@@ -343,6 +343,11 @@ class TcsPlay:
             return False
         uid = unit.id
         self.selected_unit = uid
+        if s.setting_up():                  # the set-up phase: its area lit, where the engine would place it
+            hexes, words = s.setup_hexes(uid)
+            self.window.map_view.show_destinations({h: None for h in hexes})
+            self.window.statusBar().showMessage(words, 12000)
+            return True
         costs, blocked = s.destinations(uid)
         opts = unit_options(s.rules, s.state, uid)
         notes = {}
@@ -370,7 +375,7 @@ class TcsPlay:
     def dropped(self, unit, frm, to) -> bool:
         """A counter put down on an enemy: the fire panel, nothing moves (True); else the window moves it."""
         s = self._acting()
-        if s is None or unit.id not in s.state.units or not self._enemies_at(s, unit.id, to):
+        if s is None or unit.id not in s.state.units or s.setting_up() or not self._enemies_at(s, unit.id, to):
             return False
         self.window.map_view.set_pieces(s.pieces())
         self.window.clear_message()

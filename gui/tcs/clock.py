@@ -69,8 +69,17 @@ class ClockDock(TcsDock):
         self.sequence.clear()
         self.current_row = -1
         if not st.over:
+            for k, side in enumerate(getattr(st, "setup", [])):     # the set-up phase before turn 1
+                item = QListWidgetItem(("▶ " if k == 0 else "   ") + rules.step_title("setup", "setup", side))
+                if k == 0:
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                    item.setBackground(Qt.yellow)
+                    self.current_row = 0
+                self.sequence.addItem(item)
             for i, (phase, step, who) in enumerate(rules.sequence(min(st.turn, len(rules.turns) - 1))):
-                here = i == st.step
+                here = i == st.step and not getattr(st, "setup", None)
                 item = QListWidgetItem(("▶ " if here else "   ") + rules.step_title(phase, step, who))
                 if here:
                     f = item.font()

@@ -147,6 +147,29 @@ class TcsSession(PlaySession):
     def legal_texts(self) -> list[str]:
         return [a.text() for a in self.game.legal_actions()]
 
+    def setting_up(self) -> bool:
+        """Whether the game is in its set-up phase before turn 1 (engine/rulesets/tcs/setupphase.py)."""
+        st = self.state
+        return bool(getattr(st, "setup", None)) and not st.over and not st.pending
+
+    def setup_hexes(self, uid: str) -> tuple[set, str]:
+        """Where ``uid`` may be set up now (the engine's checks) and a line saying so, or why it may not move."""
+        rules, st = self.rules, self.state
+        spec = rules.specs.get(uid)
+        side = rules.acting_side(st)
+        name = rules.side_name(side)
+        if spec is None or st.units[uid].hex is None or uid not in rules.setup_phase.areas:
+            return set(), f"{uid} starts where the scenario puts it: it has no set-up area to choose in"
+        if spec.side != side:
+            return set(), (f"{uid} is set up in the {rules.side_name(spec.side)} set-up; now the {name} set up "
+                           f"({rules.setup_phase.rule_of_order()})")
+        hexes = rules.setup_phase.hexes_for(st, uid)
+        where = spec.setup_rule or "its set-up area"
+        if len(hexes) <= 1:
+            return hexes, f"{uid} has no other hex of its set-up area ({spec.setup}) where it may stand now"
+        return hexes, (f"{uid}: drop it on a lit hex of its set-up area ({where}: {spec.setup}), {len(hexes)} hexes; "
+                       "Finish set-up ends this side's set-up")
+
     def destinations(self, uid: str) -> tuple[dict[Hex, object], dict[Hex, str]]:
         """Every hex the unit can reach now with the MPs it has left, at its cost by the cheapest legal path, and
         why each neighbour it cannot enter is refused (the engine's ``destinations``; TCS 5.0)."""
@@ -166,6 +189,8 @@ class TcsSession(PlaySession):
         """
         if to not in self.board:
             return Refusal("", "that is off the map")
+        if self.setting_up():                 # the set-up phase: the unit is placed there, not moved
+            return self.play(f"place {uid} {self.board.hex_id(to)}")
         if path and len(path) >= 2 and path[0] == frm and path[-1] == to:
             hexes = list(path)
         else:
@@ -192,7 +217,7 @@ class TcsSession(PlaySession):
     def move_traced(self, uid: str, frm: Hex, to: Hex, path: list[Hex]) -> tuple[list | Refusal, Refusal | None]:
         """Along the traced path when the rules accept all of it; else by the cheapest legal path, and the traced
         path's refusal is returned too (the window says the unit went another way)."""
-        if not path or len(path) < 3 or path[0] != frm or path[-1] != to:
+        if not path or len(path) < 3 or path[0] != frm or path[-1] != to or self.setting_up():
             return self.move(uid, frm, to), None
         try:
             self.rules.check_path(self.state, uid, path)

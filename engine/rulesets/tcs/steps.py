@@ -45,7 +45,7 @@ ASKS = {
                 "lift its continuous barrages",
     "action": "{side} acts: drag units in Move mode along their Op Sheets, change modes, fire and assault",
     "setup": "{side} sets up: drag its counters to other hexes of their set-up areas (the area lights up while a "
-             "counter is dragged), then Next to finish the set-up (as written if nothing was moved)",
+             "counter is dragged), then Finish set-up (Next) to end it (as written if nothing was moved)",
 }
 
 # what the engine does in its own steps, said of the step that comes next
