@@ -136,3 +136,22 @@ def test_the_strong_player_moves_an_attack_unit_nearer_its_objective_the_baselin
     start = leros3.initial_state(1)
     dist = lambda s: min(hex_distance(s.units[u].hex, o) for u in att.units for o in att.objective)  # noqa: E731
     assert dist(st) < dist(start)
+
+
+def test_the_one_map_scenarios_areas_keep_to_map_b_and_every_file_hex_lies_in_its_area(leros3):
+    from engine.scenario.areas import AreaContext, AreaError
+
+    ctx = AreaContext(leros3.board)
+    b = ctx.hexes("sheet B")
+    kents = ctx.hexes("within 5 of B35.03 and sheet B")                       # Kents' area clipped to map B
+    assert kents and kents <= b and all(leros3.hid(h).startswith("B") for h in kents)
+    assert any(not leros3.hid(h).startswith("B") for h in ctx.hexes("within 5 of B35.03"))   # else it reaches C
+    with pytest.raises(AreaError, match="no sheet 'D'"):
+        ctx.hexes("sheet D")
+    for path in sorted(SCEN.glob("leros-*.toml")):
+        r = rules_for_path(path)
+        for uid, area in r.setup_phase.areas.items():
+            assert r.board.parse_hex(r.specs[uid].hex) in area, (path.name, uid)
+            assert r.specs[uid].setup_rule == "Leros 5.1d"
+    irish = leros3.specs["Irish-MG"].setup                                  # any sector of the battalion
+    assert all(f"within 3 of {c}" in irish for c in ("B35.13", "B40.13")) and "B51.17" in irish
