@@ -155,3 +155,22 @@ def test_the_one_map_scenarios_areas_keep_to_map_b_and_every_file_hex_lies_in_it
             assert r.specs[uid].setup_rule == "Leros 5.1d"
     irish = leros3.specs["Irish-MG"].setup                                  # any sector of the battalion
     assert all(f"within 3 of {c}" in irish for c in ("B35.13", "B40.13")) and "B51.17" in irish
+
+
+def test_a_computer_british_unit_left_next_to_a_german_moves_away_before_its_set_up_ends(leros5):
+    st = leros5.initial_state(1)
+    uid = next(k for k in leros5.order if leros5.specs[k].side == "british" and k in leros5.setup_phase.areas
+               and leros5.board.terrain[st.units[k].hex] not in ("village", "building")
+               and len(leros5.setup_phase.areas[k]) > 7)
+    german = next(k for k in leros5.order if leros5.specs[k].side == "german" and k in leros5.setup_phase.areas)
+    st.units[german].hex = next(n for n in leros5.board.neighbors(st.units[uid].hex)
+                                if leros5.board.terrain.get(n) != "sea")
+    st.setup = ["british"]
+    stack = [k for k in leros5.order if st.units[k].hex == st.units[uid].hex]
+    assert leros5.setup_phase.offenders(st, "british") == stack           # the whole stack next to the German
+    player = TcsPlayer("british", "baseline")
+    for k in stack:                                                        # each moves away, then the set-up ends
+        a = player.choose(leros5, st)
+        assert isinstance(a, A.Place) and a.unit == k and "(Leros 5.1a)" in player.last_reason
+        st, _ = leros5.apply(st, a)
+    assert isinstance(player.choose(leros5, st), A.End)

@@ -81,6 +81,11 @@ class TcsPlayer(TcsGoals, TcsCommand, TcsSupport, TcsAction, TcsSetup):
             from ..rulesets.tcs.actions import End
             self.last_reason = "no unit has a fire, an assault or a move worth making: the phase ends"
             return End()
+        if st.setup and not (rules.game is not None and hasattr(rules.game, "before_play_offers")
+                             and rules.game.before_play_offers(rules, st)):
+            a = self._setup_choice(rules, st)        # the set-up before turn 1 (tcs_setup.py)
+            if a is not None:
+                return a
         legal = rules.legal_actions(st)
         if not legal:
             raise ValueError("the game offers no action")

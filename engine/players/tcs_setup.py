@@ -17,36 +17,46 @@ DEFENCE = ("hasty_defense", "prepared_defense")
 
 
 class TcsSetup:
-    def _step_setup(self, rules, st, by):
-        from ..rulesets.tcs.actions import End
+    def _setup_choice(self, rules, st):
+        """The set-up decision without the whole listing (thousands of placements in Black Wednesday): the same
+        choice as among ``legal_actions`` (each candidate checked as the listing checks it), nearest first."""
+        from ..rulesets.tcs.actions import End, Place
 
-        if not self.strong or not by.get("place"):
-            self.last_reason = ("the set-up as the scenario writes it (a legal set-up): the set-up ends"
-                                if not self.strong else "no unit can stand nearer its objective: the set-up ends")
-            return End() if by.get("end") else None
-        options: dict[str, list] = {}
-        for a in by["place"]:
-            options.setdefault(a.unit, []).append(a)
+        phase = rules.setup_phase
+        can_end = phase.finish_problem(st, self.side) is None
+        occ, near = phase._occupancy(st), phase._enemy_near(st, self.side)
+        critical = phase._critical(st, self.side)
+        bad = phase.offenders(st, self.side)
+        if bad:                                  # Leros 5.1a: a unit the enemy's set-up left next to it moves first
+            uid = bad[0]
+            aim, why = self._setup_aim(rules, st, uid)
+            for h in sorted(phase.areas[uid], key=lambda h: (min((hex_distance(h, g) for g in aim), default=0),
+                                                           rules.hid(h))):
+                if phase.may_place(st, self.side, uid, h, occ, near, critical):
+                    self.last_reason = (f"place {uid} {rules.hid(h)}: it may not stay next to an enemy unit (Leros "
+                                        f"5.1a); the hex of its set-up area nearest {why}")
+                    return Place(uid, rules.hid(h))
+        if not self.strong:
+            self.last_reason = "the set-up as the scenario writes it (a legal set-up): the set-up ends"
+            return End() if can_end else None
         for uid in rules.order:
-            if uid not in options:
+            area = phase.areas.get(uid)
+            if area is None or len(area) < 2 or rules.specs[uid].side != self.side:
                 continue
             aim, why = self._setup_aim(rules, st, uid)
             if not aim:
                 continue
             here = st.units[uid].hex
             now = min(hex_distance(here, g) for g in aim)
-
-            def score(a):
-                h = rules.hex(a.to)
-                return (min(hex_distance(h, g) for g in aim), a.to)
-            best = min(options[uid], key=score)
-            d = score(best)[0]
-            if d < now:
-                self.last_reason = (f"{_t(best)}: {d} hexes from {why} ({now} where the scenario put it), the "
-                                    f"nearest its set-up area allows")
-                return best
+            for d, hid, h in sorted((min(hex_distance(h, g) for g in aim), rules.hid(h), h) for h in area):
+                if d >= now:
+                    break
+                if phase.may_place(st, self.side, uid, h, occ, near, critical):
+                    self.last_reason = (f"place {uid} {hid}: {d} hexes from {why} ({now} where the scenario put "
+                                        f"it), the nearest its set-up area allows")
+                    return Place(uid, hid)
         self.last_reason = "every unit stands as near its objective as its set-up area allows: the set-up ends"
-        return End() if by.get("end") else None
+        return End() if can_end else None
 
     def _setup_aim(self, rules, st, uid: str) -> tuple[list, str]:
         """The hexes a unit sets up toward and the words for them: its Op Sheet's objective, else the open goals."""
@@ -59,3 +69,12 @@ class TcsSetup:
             return goals, "the nearest victory hex"
         enemy = [u.hex for k, u in st.units.items() if u.hex is not None and rules.specs[k].side != self.side]
         return enemy, "the nearest enemy unit"
+
+    def _step_setup(self, rules, st, by):
+        """The listing's first placement when the set-up may not end and no unit has a better hex (the side must
+        still move a unit before its set-up passes its checks)."""
+        if by.get("place"):
+            a = by["place"][0]
+            self.last_reason = f"{_t(a)}: the set-up may not end as it stands; the first placement the rules allow"
+            return a
+        return None

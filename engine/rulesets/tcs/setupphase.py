@@ -145,14 +145,31 @@ class SetupPhase:
             self.setup.hexes = {k: u.hex for k, u in st.units.items() if u.hex is not None}
             return bw_setup.finish_problem(self.setup)                # BW 1.10f, 4.4
         if self.leros and side == "british":
-            near = self._enemy_near(st, "british")
-            bad = [k for k in self.areas if self.rules.specs[k].side == "british" and st.units[k].hex in near
-                   and not self._sheltered(st.units[k].hex)]
+            bad = self.offenders(st, side)
             if bad:                                                    # Leros 5.1a
                 return ("Leros 5.1a", f"British units may not set up next to a German unit unless in a Building or "
                                       f"Village hex: {', '.join(f'{k} in {self.rules.hid(st.units[k].hex)}' for k in bad[:6])}"
                                       + (f" and {len(bad) - 6} more" if len(bad) > 6 else ""))
         return None
+
+    def offenders(self, st, side: str) -> list[str]:
+        """Leros 5.1a: the side's British units standing next to a German unit outside a Building or Village hex
+        (the Germans set up first, so their placements may leave a British unit of the file there)."""
+        if not (self.leros and side == "british"):
+            return []
+        near = self._enemy_near(st, "british")
+        return [k for k in self.areas if self.rules.specs[k].side == "british" and st.units[k].hex in near
+                and not self._sheltered(st.units[k].hex)]
+
+    def may_place(self, st, side: str, uid: str, h, occ=None, near=None, critical=None) -> bool:
+        """Whether the listing offers ``place uid h`` now (``offers`` builds the same test for every hex)."""
+        area = self.areas.get(uid)
+        if area is None or len(area) < 2 or self.rules.specs[uid].side != side or h == st.units[uid].hex:
+            return False
+        must = (critical if critical is not None else self._critical(st, side)).get(uid)
+        if must and any(hex_distance(h, x) > 1 for x in must):
+            return False
+        return self.problem(st, uid, h, occ, near) is None
 
     def end(self, st, side: str, events: list) -> None:
         why = self.finish_problem(st, side)
