@@ -61,7 +61,7 @@ def world(tmp_path_factory) -> dict[str, Path]:
     files["counter sheet"] = base / "sheet.png"
     (base / "recent.toml").write_text(tomli_w.dumps({"files": [str(files["map"]), str(files["scenario"])]}))
     files["recent files"] = base / "recent.toml"
-    (base / "pyramid.toml").write_text(tomli_w.dumps({"format": 1, "width": 600, "height": 400, "tile": 512,
+    (base / "pyramid.toml").write_text(tomli_w.dumps({"format": 2, "width": 600, "height": 400, "tile": 512,
                                                       "ext": "jpg", "levels": [[600, 400, 2, 1]]}))
     files["tile index"] = base / "pyramid.toml"
     return files

@@ -2,6 +2,7 @@
 leaves nothing a later open would trust; a second open reads the cache and builds nothing."""
 from __future__ import annotations
 
+import io
 import os
 import threading
 
@@ -108,8 +109,8 @@ def test_the_whole_scan_is_shown_before_its_pyramid_is_built(qtbot, tmp_path, sc
     partial = layer.preview
     assert partial.first == min(tiles.PREVIEW_LEVEL, len(partial.levels) - 1) > 0
     assert partial.level_for(1.0) == partial.first
-    assert all(partial.tile_path(k, 0, 0).is_file() for k in range(partial.first, len(partial.levels)))
-    assert not partial.tile_path(0, 0, 0).exists() and final not in partial.folder.parents
+    assert all(partial.tile_bytes(k, 0, 0) for k in range(partial.first, len(partial.levels)))
+    assert partial.tile_bytes(0, 0, 0) is None and final not in partial.folder.parents
     # the first view is the scan itself, small (not the placeholder's flat paper and words)
     expected = scan_small(image)
     assert correlation(first, expected) > 0.9
@@ -144,9 +145,10 @@ def test_a_cancelled_build_leaves_no_cache_a_later_open_would_trust(tmp_path, sc
     # a later open builds it whole
     pyramid = build_pyramid(scan_png, tmp_path, engine=engine)
     for k, lv in enumerate(pyramid.levels):
-        assert len(os.listdir(pyramid.folder / str(k))) == lv.cols * lv.rows
+        assert len(os.listdir(pyramid.folder / str(k))) == lv.rows          # a file a row of tiles
+        assert all(pyramid.tile_bytes(k, c, r) for c in range(lv.cols) for r in range(lv.rows))
     full = pyramid.levels[0]
-    with Image.open(pyramid.tile_path(0, full.cols - 1, full.rows - 1)) as t:
+    with Image.open(io.BytesIO(pyramid.tile_bytes(0, full.cols - 1, full.rows - 1))) as t:
         assert t.size == (W - (full.cols - 1) * 512, H - (full.rows - 1) * 512)
 
 
@@ -197,7 +199,7 @@ def test_a_second_open_reads_the_cache_and_builds_nothing(qtbot, tmp_path, scan_
     def refuse(*a, **k):
         raise AssertionError("the pyramid was built again")
 
-    monkeypatch.setattr(tiles, "_vips_levels", refuse)
+    monkeypatch.setattr(tiles, "_vips_bands", refuse)
     monkeypatch.setattr(tiles, "_write_levels", refuse)
     monkeypatch.setattr(tiles, "open_map_image", refuse)
     again = MapView(cache=tmp_path)
@@ -340,16 +342,16 @@ def test_a_png_job_cancelled_while_it_grows_leaves_nothing(qtbot, tmp_path, scan
 
 
 def test_a_first_view_that_fails_never_stops_the_build_nor_its_progress(tmp_path, scan_png, monkeypatch):
-    """The growing picture is read in the thread that also reports progress and watches for a cancel."""
+    """The growing picture is made in the thread that builds the pyramid: if it fails, the build goes on."""
     need("vips")
 
     failures = []
 
-    def broken(view, data):
-        failures.append(data)
-        raise RuntimeError("a tile that cannot be read small")
+    def broken(band):
+        failures.append(band)
+        raise RuntimeError("rows that cannot be shown")
 
-    monkeypatch.setattr(tiles._GrowingView, "_small", broken)
+    monkeypatch.setattr(tiles, "on_paper", broken)
     steps, strips = [], []
     pyramid = build_pyramid(scan_png, tmp_path, progress=steps.append, engine="vips",
                             rows=lambda *a: strips.append(a))
@@ -361,3 +363,31 @@ def test_a_first_view_that_fails_never_stops_the_build_nor_its_progress(tmp_path
         build_pyramid(scan_png, tmp_path / "again", engine="vips", rows=lambda *a: strips.append(a),
                       cancelled=lambda: bool(failures))
     assert failures and list((tmp_path / "again" / "tiles").glob("*")) == []
+
+
+def test_a_cache_of_the_earlier_layout_is_built_again_in_the_new_one(tmp_path, scan_png):
+    """A pyramid cached by the version before tile rows (a file per tile, format 1) is not read: the open
+    builds the pyramid again, in its place, and every tile is the scan's."""
+    digest = image_digest(scan_png)
+    old = tmp_path / "tiles" / digest
+    (old / "0").mkdir(parents=True)
+    (old / "0" / "0_0.jpg").write_bytes(b"\xff\xd8 a tile of the old layout")
+    (old / "pyramid.toml").write_text('format = 1\nwidth = 1\nheight = 1\ntile = 512\next = "jpg"\nlevels = []\n')
+    assert cached_pyramid(scan_png, tmp_path) is None
+    pyramid = build_pyramid(scan_png, tmp_path)
+    assert pyramid.folder == old and (pyramid.width, pyramid.height) == (W, H)
+    assert not (old / "0" / "0_0.jpg").exists() and list((tmp_path / "tiles").iterdir()) == [old]
+    assert cached_pyramid(scan_png, tmp_path) == pyramid
+
+
+def test_a_damaged_row_of_tiles_reads_as_no_tile(tmp_path, scan_png):
+    """A row file cut short or overwritten gives no tile (the view draws the coarser level), never an error."""
+    pyramid = build_pyramid(scan_png, tmp_path)
+    row = pyramid.row_path(0, 0)
+    whole = row.read_bytes()
+    row.write_bytes(whole[: len(whole) // 2])
+    assert pyramid.tile_bytes(0, 0, 0) is not None and pyramid.tile_bytes(0, pyramid.levels[0].cols - 1, 0) is None
+    row.write_bytes(b"not a row of tiles")
+    assert pyramid.tile_bytes(0, 0, 0) is None and pyramid.tile_bytes(0, 99, 0) is None
+    row.unlink()
+    assert pyramid.tile_bytes(0, 0, 0) is None

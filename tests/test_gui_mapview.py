@@ -176,7 +176,8 @@ def test_a_big_scan_opens_tiled_and_shows_the_right_level(window, tmp_path, monk
     assert (pyr.width, pyr.height) == (6000, 4000)
     assert len(pyr.levels) == 5
     for k, lv in enumerate(pyr.levels):
-        assert len(list((pyr.folder / str(k)).glob("*.jpg"))) == lv.cols * lv.rows
+        assert len(list((pyr.folder / str(k)).glob("*.tiles"))) == lv.rows
+        assert all(pyr.tile_bytes(k, c, r) for c in range(lv.cols) for r in range(lv.rows))
     view.fit()
     view.wait_until_drawn()
     fit_level = layer.last_level

@@ -66,7 +66,7 @@ def test_opaque_tiles_are_kept_without_an_alpha_channel(qapp, tmp_path):
     path = tmp_path / "tile.png"
     rgb.save(str(path))
     store = TileStore()
-    pm = store.load_now(("t", 0, 0, 0), str(path))
+    pm = store.load_now(("t", 0, 0, 0), path.read_bytes)
     assert not pm.hasAlphaChannel()
     assert QColor(pm.toImage().pixel(3, 3)) == QColor(10, 120, 200)
 

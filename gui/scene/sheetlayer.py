@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from functools import partial
+from typing import Callable
+
 from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPixmap, QTransform
 
@@ -29,6 +32,11 @@ def screen_format(image: QImage) -> QImage:
     if image.hasAlphaChannel():
         return image.convertToFormat(QImage.Format_ARGB32_Premultiplied)
     return image.convertToFormat(QImage.Format_RGB32)
+
+
+def _decoded(data: bytes | None) -> QImage:
+    """A tile's picture from its bytes (a null image if there are none or they are damaged)."""
+    return QImage.fromData(data) if data else QImage()
 
 
 class TileStore(QObject):
@@ -50,16 +58,17 @@ class TileStore(QObject):
             self._pixmaps.move_to_end(key)
         return pm
 
-    def request(self, key: tuple, path: str) -> None:
-        """Read a tile soon (between events) unless it is in memory or already asked for."""
+    def request(self, key: tuple, read: Callable[[], bytes | None]) -> None:
+        """Read a tile soon (between events) unless it is in memory or already asked for; ``read()`` gives its
+        encoded bytes (``Pyramid.tile_bytes``)."""
         if key not in self._pixmaps:
-            self._queue.submit(key, lambda: self._read(key, path))
+            self._queue.submit(key, lambda: self._read(key, read))
 
-    def load_now(self, key: tuple, path: str) -> QPixmap | None:
+    def load_now(self, key: tuple, read: Callable[[], bytes | None]) -> QPixmap | None:
         """Read a tile in this thread (the top level of a pyramid, always kept)."""
         pm = self.get(key)
         if pm is None:
-            image = QImage(path)
+            image = _decoded(read())
             if not image.isNull():
                 self._store(key, screen_format(image))
                 pm = self._pixmaps.get(key)
@@ -68,8 +77,8 @@ class TileStore(QObject):
     def pending(self) -> int:
         return self._queue.pending()
 
-    def _read(self, key: tuple, path: str) -> None:
-        image = QImage(path)
+    def _read(self, key: tuple, read: Callable[[], bytes | None]) -> None:
+        image = _decoded(read())
         if not image.isNull():
             image = screen_format(image)
         self._store(key, image)
@@ -165,7 +174,7 @@ class SheetLayer(QObject):
         lv = pyramid.levels[top]
         for row in range(lv.rows):
             for col in range(lv.cols):
-                self.store.load_now((str(pyramid.folder), top, col, row), str(pyramid.tile_path(top, col, row)))
+                self.store.load_now((str(pyramid.folder), top, col, row), partial(pyramid.tile_bytes, top, col, row))
 
     def set_progress(self, fraction: float) -> None:
         """How far the pyramid is: written on the placeholder, so repainted only while the placeholder is shown
@@ -240,7 +249,7 @@ class SheetLayer(QObject):
             if pm is not None:
                 painter.drawPixmap(_on_device(target, to_device), pm, QRectF(0, 0, pm.width(), pm.height()))
                 continue
-            self.store.request(key, str(p.tile_path(level, col, row)))
+            self.store.request(key, partial(p.tile_bytes, level, col, row))
             self._paint_coarser(painter, target, level, to_device)
 
     def _paint_coarser(self, painter: QPainter, target: QRectF, level: int, to_device: QTransform | None) -> None:

@@ -2,20 +2,27 @@
 
 Level 0 is the image at full size, each next level half the size of the one
 before, down to the level that fits in one tile.  Tiles are ``TILE`` pixels
-square (smaller at the right and bottom edges) and stored as
-``<cache>/tiles/<content hash>/<level>/<col>_<row>.jpg`` (``.png`` for images
-with transparency), with ``pyramid.toml`` describing them.  A pyramid is
-built in a private folder and renamed into place when complete, so a cache
-folder is either whole or absent.  No Qt here: this runs in a worker thread.
+square (smaller at the right and bottom edges), JPEG (PNG for images with
+transparency), and each row of tiles of a level is one file,
+``<cache>/tiles/<content hash>/<level>/<row>.tiles``: a short index of where
+each tile's bytes begin, then the tiles one after another (``Pyramid.tile_bytes``).
+A 32,000 x 20,000 scan so makes 81 files, not 3,340: creating a file costs far
+more than writing its bytes on most file systems.  ``pyramid.toml`` describes
+the pyramid.  A pyramid is built in a private folder and renamed into place
+when complete, so a cache folder is either whole or absent.  No Qt here: this
+runs in a worker thread.
 
-Two builders make the same pyramid.  libvips (``pyvips``, whose binary wheel
-carries the library) decodes the scan once, streaming, on every core, and
-writes every level's tiles as the rows go by.  A JPEG is first read at 1/8 of
-its size by its decoder's DCT scaling (Pillow's draft mode: 0.85 s of CPU for a
-32,000 x 20,000 scan, against 1.15 s for libvips's shrink-on-load), and that
-picture cut into the pyramid's coarse levels (level 3 and up) at once: a
-partial pyramid (``Pyramid.first``), shown while the fine levels are built.  Pillow's builder (``gui.scene.imagebands``) is the fallback where libvips
-cannot be loaded, and ``SANDTABLE_TILER=pillow`` chooses it.
+The scan is decoded once, from top to bottom, a band of 512 rows at a time:
+by libvips (``pyvips``, whose binary wheel carries the library) where it
+loads, in strips of 128 rows (its memory stays low), else by Pillow
+(``gui.scene.imagebands``; ``SANDTABLE_TILER=pillow`` chooses it).  Each band
+is cut into tiles, encoded on a thread pool, and halved for the next level,
+and so on down (``_LevelWriter``).  A JPEG is first read at 1/8 of its size by
+its decoder's DCT scaling (Pillow's draft mode: 0.85 s of CPU for a 32,000 x
+20,000 scan), and that picture cut into the pyramid's coarse levels (level 3
+and up) at once: a partial pyramid (``Pyramid.first``), shown while the fine
+levels are built.  Any other scan shows its first view growing from the top,
+the rows of level 3 handed on as they are made.
 """
 from __future__ import annotations
 
@@ -23,12 +30,14 @@ import hashlib
 import io
 import os
 import shutil
+import struct
 import threading
 import warnings
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import tomli
 from PIL import Image
@@ -38,13 +47,14 @@ from engine.fileio import atomic_write_text, dumps_toml
 from gui.scene.imagebands import iter_bands
 
 TILE = 512
-PYRAMID_FORMAT = 1
+PYRAMID_FORMAT = 2          # 1: a file per tile (before tile rows); such a cache is built again
 JPEG_QUALITY = 88
 HASH_CHUNK = 1 << 20
 HASH_SAMPLES = 32          # chunks read from a big image's body for its cache key (besides its head and tail)
 PREVIEW_LEVEL = 3          # the finest level of the first view: a JPEG's decoder reads it at 1/8 of the size
 PAPER_RGB = (222, 214, 190)  # the sheet's paper under a growing first view (``gui.scene.sheetlayer.PAPER``)
-GROW_FROM = 1              # a growing first view is read from libvips's tiles of this level as they are written
+STRIP = 64                 # rows libvips decodes at a time (a band is eight strips)
+ROW_MAGIC = b"SNDTROW1"     # the head of a file of a row of tiles
 
 # A scanned map is legitimately far larger than Pillow's default guard against
 # decompression bombs (about 89 megapixels).  Map images are allowed up to one
@@ -83,8 +93,13 @@ class Pyramid:
     levels: tuple[Level, ...]
     first: int = 0            # the finest level on disk: above 0 in a first view, while the rest is built
 
-    def tile_path(self, level: int, col: int, row: int) -> Path:
-        return self.folder / str(level) / f"{col}_{row}.{self.ext}"
+    def row_path(self, level: int, row: int) -> Path:
+        """The file of one row of tiles of a level."""
+        return self.folder / str(level) / f"{row}.tiles"
+
+    def tile_bytes(self, level: int, col: int, row: int) -> bytes | None:
+        """The encoded tile (JPEG or PNG), or None if its file cannot be read or is damaged."""
+        return read_tile(self.row_path(level, row), col)
 
     def level_for(self, screen_px_per_image_px: float) -> int:
         """The coarsest level that still has at least one of its pixels per screen pixel."""
@@ -106,6 +121,39 @@ class Pyramid:
             return cls(folder, int(doc["width"]), int(doc["height"]), int(doc["tile"]), str(doc["ext"]), levels)
         except (OSError, KeyError, TypeError, ValueError, RecursionError, tomli.TOMLDecodeError):
             return None
+
+
+def write_row(path: Path, tiles: list[bytes]) -> None:
+    """One row of encoded tiles in one file: ``ROW_MAGIC``, their count, the offset of each tile and of the
+    end (little-endian 32-bit, from the file's start), then the tiles."""
+    head = len(ROW_MAGIC) + 4 * (len(tiles) + 2)
+    offsets = [head]
+    for data in tiles:
+        offsets.append(offsets[-1] + len(data))
+    with open(path, "wb") as f:
+        f.write(ROW_MAGIC + struct.pack(f"<{len(offsets) + 1}I", len(tiles), *offsets))
+        f.write(b"".join(tiles))
+
+
+def read_tile(path: Path, col: int) -> bytes | None:
+    """Tile ``col`` of a row file, or None if the file is missing, too short or not a row of tiles."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(ROW_MAGIC) + 4)
+            if len(head) < len(ROW_MAGIC) + 4 or not head.startswith(ROW_MAGIC):
+                return None
+            (count,) = struct.unpack("<I", head[len(ROW_MAGIC):])
+            if not 0 <= col < count:
+                return None
+            f.seek(len(ROW_MAGIC) + 4 + 4 * col)
+            start, end = struct.unpack("<2I", f.read(8))
+            if end <= start:
+                return None
+            f.seek(start)
+            data = f.read(end - start)
+    except (OSError, struct.error):
+        return None
+    return data if len(data) == end - start else None
 
 
 def image_digest(path: str | os.PathLike) -> str:
@@ -244,20 +292,22 @@ def build_pyramid(image: str | os.PathLike, cache_root: str | os.PathLike,
                 preview(first)
                 if cancelled():
                     raise BuildCancelled()
-            elif rows is not None and progressive() and _preview_level(levels) > GROW_FROM:
+            elif rows is not None and progressive() and _preview_level(levels) > 0:
                 grow = rows          # any other scan: its first view grows from the top as it is decoded
-            if engine == "vips":
-                _vips_levels(Path(image), work, levels, ext, progress, cancelled, grow)
-            else:
-                _write_levels(im, work, levels, ext, progress, cancelled, grow)
+            bands = _vips_bands(Path(image), levels, cancelled) if engine == "vips" else iter_bands(im, TILE, cancelled)
+            _write_levels(bands, work, levels, ext, progress, cancelled, grow)
             shutil.rmtree(work / "preview", ignore_errors=True)
         doc = {"format": PYRAMID_FORMAT, "width": levels[0].width, "height": levels[0].height, "tile": TILE,
                "ext": ext, "levels": [[lv.width, lv.height, lv.cols, lv.rows] for lv in levels]}
         atomic_write_text(work / "pyramid.toml", dumps_toml(doc))
         try:
             os.replace(work, final)
-        except OSError:  # another build finished first; keep that one
-            shutil.rmtree(work, ignore_errors=True)
+        except OSError:
+            if Pyramid.load(final) is None:     # a cache of an earlier version (a file per tile) or damaged: replaced
+                shutil.rmtree(final, ignore_errors=True)
+                os.replace(work, final)
+            else:                               # another build finished first; keep that one
+                shutil.rmtree(work, ignore_errors=True)
     except BuildCancelled:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -310,7 +360,7 @@ def _first_view(small: Image.Image, work: Path, levels, ext: str, cancelled) -> 
     """Cut the scan read small into the pyramid's coarse levels in ``work/preview``: a partial pyramid."""
     k = _preview_level(levels)
     cut = work / "preview.cut"
-    _write_levels(small, cut, levels[k:], ext, None, cancelled)
+    _write_levels(iter_bands(small, TILE, cancelled), cut, levels[k:], ext, None, cancelled)
     if cancelled():
         raise BuildCancelled()
     folder = work / "preview"
@@ -356,72 +406,41 @@ def _give_back_memory() -> None:
         pass
 
 
-def _vips_levels(path: Path, work: Path, levels, ext: str, progress, cancelled, rows=None) -> None:
-    """Every level's tiles in ``work``, by libvips: one streamed decode, tiles written as rows arrive.
-
-    ``rows``: the growing first view (see ``build_pyramid``), read from the tiles of level ``GROW_FROM``
-    that libvips has written so far (``_GrowingView``): no second decode of the scan."""
+def _vips_bands(path: Path, levels, cancelled) -> Iterator[tuple[int, Image.Image]]:
+    """``(top row, band)`` of the scan decoded once by libvips, top to bottom, ``TILE`` rows a band (the last
+    fewer).  Each band is read as strips of ``STRIP`` rows on one of libvips's threads (the decoder is one
+    stream; more threads, and taller strips, only hold more memory: 230 MB against 170 MB for the 32,000 x
+    20,000 JPEG) into one buffer, and handed on as a Pillow image over it (not a copy): the buffer is written
+    again for the next band, by when ``_write_levels`` has encoded the band's tiles."""
     vips = _vips()
     try:
         im = _vips_open(vips, path)
         if im.width != levels[0].width or im.height != levels[0].height:
             raise ValueError(f"libvips reads it as {im.width} x {im.height}")
-        work.mkdir(parents=True, exist_ok=True)
-        suffix = f".jpg[Q={JPEG_QUALITY}]" if ext == "jpg" else ".png[compression=1]"
-        # Progress and cancelling are watched from a Python thread of our own, never from a callback that libvips
-        # would call on its worker threads (Python called from native threads while the program collects its
-        # garbage crashed the process): the watcher counts the tiles written and kills the build when asked.
-        done = threading.Event()
-        total = sum(lv.cols * lv.rows for lv in levels)
-        top = len(levels) - 1
-        growing = None if rows is None else _GrowingView(work / "p_files" / str(top - GROW_FROM), levels, ext, rows)
-
-        def watch() -> None:
-            nonlocal growing
-            while not done.wait(0.02):                  # a cancel is seen within 20 ms
+        # in the layout of Pillow's own pixels (RGB takes 4 bytes), so a band is a Pillow image over the buffer
+        if im.bands == 3:
+            im, mode = im.bandjoin_const([255]), "RGBX"
+        elif im.bands == 2:
+            im, mode = im.colourspace("srgb"), "RGBA"
+        elif im.bands in (1, 4):
+            mode = "L" if im.bands == 1 else "RGBA"
+        else:
+            raise ValueError(f"libvips reads it with {im.bands} bands")
+        vips.concurrency_set(1)
+        stride = im.width * im.bands
+        view = memoryview(bytearray(stride * min(TILE, im.height)))
+        for top in range(0, im.height, TILE):
+            rows = min(TILE, im.height - top)
+            for y in range(0, rows, STRIP):
                 if cancelled():
-                    im.set_kill(True)
-                    return
-                if growing is not None:
-                    try:
-                        if not growing.poll():
-                            growing = None              # a tile that could not be read: no more rows
-                    except Exception:                   # never worth this thread: it watches the cancel too
-                        growing = None
-                if progress is not None:                # the tiles written so far, level by level
-                    try:
-                        made = sum(len(os.listdir(f)) for f in os.scandir(work / "p_files") if f.is_dir())
-                    except OSError:                     # not begun yet
-                        made = 0
-                    progress(min(1.0, made / total))
-            if growing is not None and not cancelled():
-                try:
-                    growing.poll()                      # the rows written since the last look
-                except Exception:                       # the pyramid is done: the first view no longer matters
-                    pass
-
-        watcher = threading.Thread(target=watch, name=f"tiles watch {Path(path).name}", daemon=True)
-        watcher.start()
-        try:
-            im.dzsave(str(work / "p"), tile_size=TILE, overlap=0, depth="onetile", suffix=suffix)
-        finally:
-            done.set()
-            watcher.join()
+                    raise BuildCancelled()
+                n = min(STRIP, rows - y)
+                view[y * stride:(y + n) * stride] = im.crop(0, top + y, im.width, n).write_to_memory()
+            yield top, Image.frombuffer(mode, (im.width, rows), view[:rows * stride], "raw", mode, 0, 1)
     except vips.Error as e:
         if cancelled():
             raise BuildCancelled() from None
         raise OSError(str(e).strip().splitlines()[-1] if str(e).strip() else "libvips failed") from None
-    if cancelled():
-        raise BuildCancelled()
-    # libvips numbers the levels from the smallest (0) up; here level 0 is the full size
-    made = work / "p_files"
-    for k, lv in enumerate(levels):
-        folder = made / str(top - k)
-        if len(os.listdir(folder)) != lv.cols * lv.rows:
-            raise OSError(f"level {k} has {len(os.listdir(folder))} tiles, not {lv.cols * lv.rows}")
-        os.replace(folder, work / str(k))
-    shutil.rmtree(made)
-    (work / "p.dzi").unlink(missing_ok=True)
 
 
 def on_paper(im: Image.Image) -> Image.Image:
@@ -434,136 +453,124 @@ def on_paper(im: Image.Image) -> Image.Image:
     return im.convert("RGB")
 
 
-class _GrowingView:
-    """The first view of a scan that cannot be read small, grown from the tiles of one fine level as libvips
-    writes them: each complete row of tiles is read small (a JPEG tile by its decoder's DCT scaling) and handed
-    on as the next rows of the preview level, top to bottom.  Reading all of level 1 so costs 0.35 s of CPU for a
-    32,000 x 20,000 scan, where decoding its PNG again for a first view would cost 3.0 s."""
-
-    def __init__(self, folder: Path, levels, ext: str, rows):
-        self.folder, self.ext, self.rows = folder, ext, rows
-        self.level = _preview_level(levels)
-        self.source = levels[GROW_FROM]
-        self.shrink = 1 << (self.level - GROW_FROM)
-        self.width = levels[self.level].width
-        self.next = 0                                    # the next row of tiles to hand on
-
-    def poll(self) -> bool:
-        """Hand on every row of tiles written whole since the last look; False if a whole tile cannot be read
-        (the first view then stops growing; the pyramid's build is not this class's business)."""
-        while self.next < self.source.rows:
-            tiles = []
-            for c in range(self.source.cols):
-                data = self._written(self.folder / f"{c}_{self.next}.{self.ext}")
-                if data is None:
-                    return True                          # not all written yet
-                tiles.append(data)
-            try:
-                tiles = [self._small(data) for data in tiles]
-            except (OSError, SyntaxError, ValueError):
-                return False
-            step = TILE // self.shrink
-            strip = Image.new("RGB", (self.width, max(t.height for t in tiles)))
-            for c, t in enumerate(tiles):
-                strip.paste(t, (c * step, 0))
-            self.rows(self.level, self.next * step, strip)
-            self.next += 1
-        return True
-
-    def _written(self, path: Path) -> bytes | None:
-        """A tile's bytes, or None while it is not (wholly) written: a JPEG ends with its EOI marker,
-        a PNG with its IEND chunk."""
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return None
-        return data if (data.endswith(b"\xff\xd9") if self.ext == "jpg" else data[-8:-4] == b"IEND") else None
-
-    def _small(self, data: bytes) -> Image.Image:
-        with Image.open(io.BytesIO(data)) as t:
-            want = (-(-t.width // self.shrink), -(-t.height // self.shrink))
-            t.draft("RGB", want)
-            small = on_paper(t)
-        return small if small.size == want else small.resize(want, Image.BILINEAR)
-
-
 class _LevelWriter:
-    """Cuts one level's rows into tiles and hands the rows, halved, to the next level."""
+    """Cuts one level's rows into tiles, a row of tiles at a time, and hands the rows, halved, to the next level.
 
-    def __init__(self, folder: Path, index: int, level: Level, ext: str, save, below: "_LevelWriter | None"):
+    ``watch(top, band)``: told of every band this level receives (the growing first view)."""
+
+    def __init__(self, folder: Path, index: int, level: Level, ext: str, save, below: "_LevelWriter | None",
+                 watch=None):
         self.folder, self.index, self.level, self.ext = folder, index, level, ext
-        self.save, self.below = save, below
-        self.rows: Image.Image | None = None   # rows received but not yet cut
+        self.save, self.below, self.watch = save, below, watch
+        self.rows: Image.Image | None = None   # a row of tiles being filled (each cut row gets a new one)
+        self.fill = 0                            # rows of it received
         self.top = 0                             # level row of the first pending row
+        self.seen = 0                            # rows received
+        self.odd: Image.Image | None = None      # a last row received not yet halved (it pairs with the next)
         (folder / str(index)).mkdir(parents=True, exist_ok=True)
 
     def add(self, band: Image.Image) -> None:
-        if self.rows is None and band.height == TILE:
+        if self.watch is not None:
+            self.watch(self.seen, band)
+        self.seen += band.height
+        if self.below is not None:               # halved at once, so the coarse levels follow the decoder closely
+            self._halve(band)
+        if self.fill == 0 and band.height == TILE:
             self._cut(band)
             return
-        if self.rows is None:
-            self.rows = band.copy()
-        else:
-            joined = Image.new(band.mode, (band.width, self.rows.height + band.height))
-            joined.paste(self.rows, (0, 0))
-            joined.paste(band, (0, self.rows.height))
-            self.rows = joined
-        while self.rows is not None and self.rows.height >= TILE:
-            self._cut(self.rows.crop((0, 0, self.rows.width, TILE)))
-            rest = self.rows.height - TILE
-            self.rows = self.rows.crop((0, TILE, self.rows.width, self.rows.height)) if rest else None
+        y = 0
+        while y < band.height:
+            if self.rows is None:
+                self.rows = Image.new(band.mode, (band.width, TILE))
+            n = min(TILE - self.fill, band.height - y)
+            self.rows.paste(band if n == band.height else band.crop((0, y, band.width, y + n)), (0, self.fill))
+            self.fill += n
+            y += n
+            if self.fill == TILE:
+                self._cut(self.rows)
+                self.rows, self.fill = None, 0
 
     def finish(self) -> None:
-        if self.rows is not None:
-            self._cut(self.rows)
-            self.rows = None
+        if self.fill:
+            self._cut(self.rows.crop((0, 0, self.rows.width, self.fill)))
+            self.rows, self.fill = None, 0
         if self.below is not None:
+            if self.odd is not None:             # the image's last row, alone: halved to one row
+                self.below.add(self.odd.reduce(2))
+                self.odd = None
             self.below.finish()
+
+    def _halve(self, band: Image.Image) -> None:
+        if self.odd is not None:
+            joined = Image.new(band.mode, (band.width, band.height + 1))
+            joined.paste(self.odd, (0, 0))
+            joined.paste(band, (0, 1))
+            band, self.odd = joined, None
+        if band.height % 2:
+            self.odd = band.crop((0, band.height - 1, band.width, band.height))
+            band = band.crop((0, 0, band.width, band.height - 1))
+        if band.height:
+            self.below.add(band.reduce(2))
 
     def _cut(self, strip: Image.Image) -> None:
         row = self.top // TILE
-        for col in range(self.level.cols):
-            x0 = col * TILE
-            tile = strip.crop((x0, 0, min(strip.width, x0 + TILE), strip.height))
-            self.save(tile, self.folder / str(self.index) / f"{col}_{row}.{self.ext}")
+        boxes = [(x0, 0, min(strip.width, x0 + TILE), strip.height) for x0 in range(0, self.level.cols * TILE, TILE)]
+        self.save(strip, boxes, self.folder / str(self.index) / f"{row}.tiles")
         self.top += strip.height
-        if self.below is not None:
-            self.below.add(strip.reduce(2))
 
 
-def _save_tile(tile: Image.Image, path: Path) -> None:
-    if path.suffix == ".png":
-        tile.save(path, "PNG", compress_level=1)
+def _encode_tile(strip: Image.Image, box: tuple[int, int, int, int], ext: str) -> bytes:
+    tile = strip.crop(box)
+    out = io.BytesIO()
+    if ext == "png":
+        tile.save(out, "PNG", compress_level=1)
     else:
-        tile.save(path, "JPEG", quality=JPEG_QUALITY)
+        tile.save(out, "JPEG", quality=JPEG_QUALITY)
+    return out.getvalue()
 
 
-def _write_levels(im: Image.Image, work: Path, levels, ext: str, progress, cancelled, rows=None) -> None:
+def _write_levels(bands, work: Path, levels, ext: str, progress, cancelled, rows=None) -> None:
+    """Every level's tiles in ``work`` from the scan's bands ``(top row, band)``, top to bottom: each level's
+    rows of tiles cut as its rows arrive and encoded on a thread pool (encoding lets go of Python's lock), each
+    tile cut from its row by the thread that encodes it; every band's tiles written before the next band.  ``rows``: the growing first view (``build_pyramid``),
+    handed every band that reaches the preview level."""
     pool = ThreadPoolExecutor(max_workers=max(1, min(4, (os.cpu_count() or 2))))
-    pending: list[Future] = []
+    pending: deque[tuple[Path, list[Future]]] = deque()
 
-    def save(tile: Image.Image, path: Path) -> None:
-        pending.append(pool.submit(_save_tile, tile, path))
-        if len(pending) > 64:
-            for f in pending[:32]:
-                f.result()
-            del pending[:32]
+    def written(keep: int) -> None:
+        while len(pending) > keep:
+            path, futures = pending.popleft()
+            write_row(path, [f.result() for f in futures])
+
+    def save(strip: Image.Image, boxes: list, path: Path) -> None:
+        pending.append((path, [pool.submit(_encode_tile, strip, box, ext) for box in boxes]))
+        written(1)
+
+    k = _preview_level(levels)
+    growing = [rows]
+
+    def grow(top: int, band: Image.Image) -> None:
+        if growing[0] is not None:
+            try:
+                growing[0](k, top, on_paper(band))
+            except Exception:        # a first view that fails stops growing; the pyramid is built all the same
+                growing[0] = None
 
     writer = None
     for index in reversed(range(len(levels))):
-        writer = _LevelWriter(work, index, levels[index], ext, save, writer)
+        watch = grow if rows is not None and index == k else None
+        writer = _LevelWriter(work, index, levels[index], ext, save, writer, watch)
     try:
-        k = _preview_level(levels)
-        for y, band in iter_bands(im, TILE, cancelled):
+        for y, band in bands:
+            if cancelled():
+                raise BuildCancelled()
             writer.add(band)
-            if rows is not None:              # the growing first view: the band just decoded, small
-                rows(k, y >> k, on_paper(band).reduce(1 << k))
+            written(0)        # the band's tiles encoded: its buffer may be written again (``_vips_bands``)
             if progress is not None:
-                progress(min(1.0, (y + band.height) / im.height))
+                progress(min(1.0, (y + band.height) / levels[0].height))
         if cancelled():
             raise BuildCancelled()
         writer.finish()
-        for f in pending:
-            f.result()
+        written(0)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
