@@ -31,6 +31,12 @@ def need(engine: str) -> None:
     assert engine != "vips" or tiles._vips() is not None, "libvips (pyvips[binary]) does not load"
 
 
+@pytest.fixture(autouse=True)
+def small_scans_are_big(monkeypatch):
+    """The scans here are small, so the tests run fast: each is treated as one worth a first view."""
+    monkeypatch.setattr(tiles, "QUICK_PIXELS", 0)
+
+
 @pytest.fixture(scope="module")
 def scan_map(tmp_path_factory):
     """A map over a generated JPEG scan (``huge_map`` finds the scan already written)."""
@@ -391,3 +397,15 @@ def test_a_damaged_row_of_tiles_reads_as_no_tile(tmp_path, scan_png):
     assert pyramid.tile_bytes(0, 0, 0) is None and pyramid.tile_bytes(0, 99, 0) is None
     row.unlink()
     assert pyramid.tile_bytes(0, 0, 0) is None
+
+
+def test_a_jpeg_small_enough_is_built_whole_without_a_first_view(tmp_path, scan_map, monkeypatch):
+    """A JPEG the pyramid of which takes about a second is not read small first: the sharp view comes sooner."""
+    monkeypatch.setattr(tiles, "QUICK_PIXELS", W * H)
+    image = load_map(scan_map).image_path(load_map(scan_map).sheets[0])
+    previews = []
+    pyramid = build_pyramid(image, tmp_path, preview=previews.append)
+    assert previews == [] and pyramid.first == 0 and pyramid.tile_bytes(0, 0, 0)
+    monkeypatch.setattr(tiles, "QUICK_PIXELS", W * H - 1)
+    pyramid = build_pyramid(image, tmp_path / "again", preview=previews.append)
+    assert len(previews) == 1 and previews[0].first > 0 and pyramid.first == 0
