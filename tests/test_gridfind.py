@@ -279,3 +279,55 @@ def test_a_refusal_says_what_was_seen_and_two_clicked_centres_decide_the_grid():
     # two points that are no hexes' centres on a blank page: refused, in words
     blank = Image.new("L", (420, 330), 250)
     assert not find_grid_from_clicks(blank, (100, 100), (160, 100)).found
+
+
+@pytest.mark.parametrize("seed", [168, 57])
+def test_lines_as_wide_as_the_top_hat_round_small_hexes_are_found(seed):
+    # sweep scans of hexes of radius 13-15 px ruled with 4 px lines (dark, and light on a dark map) at JPEG
+    # quality 60-63 were refused: the lines filled the fold's 5-pixel top-hat, the numbers printed in every hex
+    # placed the right lattice off its lines, and a lattice three or four times as large won.  The second look
+    # places every lattice from the lines at full resolution
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(seed)
+    assert scan.style["line_width"] == 4 and scan.radius < 15 and scan.style["jpeg_quality"] <= 63
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert sweep_error(scan, prop) <= 2.0
+
+
+def test_a_tile_board_is_not_refused_for_a_grid_twice_its_size_on_the_same_centres():
+    # a tile board of 11 columns (radius 62 px, light gaps) was refused as "ambiguous between 106 and 212 px":
+    # the grid twice the size has its centres on the tiles' and some of its edges along their gaps; with the
+    # finer grid's own edges found across the board, that coarser grid is no rival
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(75)
+    assert scan.style["tiles"] and scan.style["columns"] == 11
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert sweep_error(scan, prop) <= 2.0
+
+
+def test_a_coarser_grid_on_the_same_centres_is_told_from_a_rival():
+    from engine.maps.gridfind import _coarser_on
+
+    M = np.array([[10.0, 0.0], [0.0, 10.0]])
+    assert _coarser_on(2 * M, "flat", M, "flat")                 # twice the size, on the same centres
+    assert not _coarser_on(M, "flat", M, "flat")                 # the same grid
+    assert not _coarser_on(2.5 * M, "flat", M, "flat")           # larger, its centres off the finer grid's
+    assert not _coarser_on(M / 2, "flat", M, "flat")             # finer
+
+
+@pytest.mark.parametrize("seed", [128, 223])
+def test_thin_lines_round_large_hexes_on_grained_paper_are_found(seed):
+    # plain grids of 1 px lines round hexes of radius 115-143 px, 8-15 columns, were refused: the lines are
+    # under 1 % of the pixels, so capping the marks at their 90th percentile left them no stronger than the
+    # paper's grain, and only the grain's short lattices were tried
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(seed)
+    assert scan.style["line_width"] == 1 and scan.radius > 110 and scan.style["plain"]
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert sweep_error(scan, prop) <= 2.0

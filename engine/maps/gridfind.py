@@ -30,7 +30,7 @@ import numpy as np
 
 from engine.errors import BadFile, Problem
 from engine.maps.board import Affine
-from engine.maps.gridfit import _fit, _line_offsets, _Sampler
+from engine.maps.gridfit import _best_offset, _fit, _line_offsets, _Sampler
 from engine.maps.gridlattice import (COARSE_REGION, COARSE_SIDE, HEX_PX_RANGE, _coarse, _finer, _Fold, _lattices,
                                      _orient, _placements, _related, _same_lattice, _thin_dark)
 from engine.maps.gridsheet import found_sheet
@@ -47,6 +47,7 @@ DECODE_BYTES_PER_BAND = 1.5
 FINE_REGION = 1024                # the middle of the scan at full resolution, for small hexes and thin lines
 LOCAL_FITS = 8                    # the likeliest lattices fitted near the middle to choose among them
 MIN_CONFIDENCE = 0.6              # below this the grid is not proposed
+STRONG_CONFIRMED = 0.7            # edges found across the scan above which a coarser grid on the same centres is no rival
 
 
 @dataclass
@@ -169,10 +170,13 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     grey = load_grey(source)
     h, w = grey.shape
     prop = _search(grey)
-    if not (prop.found and prop.confidence >= min_confidence) and prop.details.get("searched"):
-        # light lines on a dark map, or a tile board's light gaps between dark tiles: the same search on the
-        # negative; the surer of the two is kept
-        other = _search(grey, invert=True)
+    # light lines on a dark map, or a tile board's light gaps between dark tiles: the same search on the negative;
+    # then both again with every likely lattice also placed from the lines at full resolution (lines as wide as
+    # the fold's top-hat, thin lines round large hexes, a tile board's gaps); the surest of them is kept
+    for invert, refine in ((True, False), (False, True), (True, True)):
+        if (prop.found and prop.confidence >= min_confidence) or not prop.details.get("searched"):
+            break
+        other = _search(grey, invert=invert, refine=refine)
         if other.found and (not prop.found or other.confidence > prop.confidence):
             prop = other
     prop.image_size = (w, h)
@@ -183,16 +187,17 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     return prop
 
 
-def _search(grey: np.ndarray, invert: bool = False) -> GridProposal:
-    """The search on ``grey``'s dark lines (``invert``: on its light ones)."""
-    prop = _search_lines(grey, invert)
+def _search(grey: np.ndarray, invert: bool = False, refine: bool = False) -> GridProposal:
+    """The search on ``grey``'s dark lines (``invert``: on its light ones; ``refine``: each lattice also placed
+    from the lines at full resolution)."""
+    prop = _search_lines(grey, invert, refine)
     prop.details["searched"] = True
     if invert:
         prop.details["light_lines"] = True
     return prop
 
 
-def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
+def _search_lines(grey: np.ndarray, invert: bool, refine: bool = False) -> GridProposal:
     h, w = grey.shape
     if min(h, w) < 64:
         return GridProposal(False, reason=f"the image is too small ({w} x {h} pixels) to hold a hex grid")
@@ -209,17 +214,24 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
         if levels and f == levels[0][1]:
             continue
         levels.append((coarse, f, origin))
+    # marks thinner than 5 pixels, capped at their 90th percentile; on the second look also up to 7 (4-6 px lines,
+    # softened, fill a 5-pixel top-hat), and capped at the 99.5th (1 px lines round large hexes are under 1 % of
+    # the pixels: capped at the 90th, they count no more than the paper's grain)
+    size = 7 if refine else 5
     lattices = []
     for coarse, f, _origin in levels:
-        lattices += _lattices(coarse, f)
+        lattices += _lattices(coarse, f, size)
+        if refine:
+            lattices += _lattices(coarse, f, 5, cap=99.5)
     if not lattices:
         return GridProposal(False, reason="no hex lines found: the image shows no regular hexagonal pattern")
     img = _Sampler(grey, invert)
-    folds = [_Fold(_thin_dark(coarse), f, origin) for coarse, f, origin in levels]
+    folds = [_Fold(_thin_dark(coarse, size), f, origin) for coarse, f, origin in levels]
     tried = []
     for lat in lattices:
         for A in _related(lat["A"]):
-            tried += _placements(folds, A)
+            # the second look places every lattice from the lines itself, so a poor fold does not drop it
+            tried += _placements(folds, A, floor=-1e9 if refine else 0.5)
     tried.sort(key=lambda c: -c["score"])
     # one candidate a lattice and fold (the folds of the two scales can place one lattice differently)
     distinct = []
@@ -232,8 +244,8 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
     # each of the likeliest lattices is fitted to the printed lines near the middle; the one whose edges sit on
     # the lines best wins and is then fitted across the whole scan
     local = []
-    for c in distinct[:LOCAL_FITS]:
-        fit = _fit(img, c["M"], c["t"], c["orientation"], whole=False)
+    for c in distinct[:LOCAL_FITS * (2 if refine else 1)]:
+        fit = _local_fit(img, c, refine)
         if fit is not None:
             local.append((fit[2], c, fit))
     if not local:
@@ -247,7 +259,7 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
         finer = []
         for A in _finer(M0, best["orientation"]):
             for c in _placements(folds, A, floor=-1e9):
-                fit = _fit(img, c["M"], c["t"], c["orientation"], whole=False)
+                fit = _local_fit(img, c, refine)
                 if fit is not None and fit[2] >= 0.8 * best_share and c["hex_px"] >= HEX_PX_RANGE[0] * 0.9:
                     finer.append((fit[2], c, fit))
         if not finer:
@@ -268,10 +280,39 @@ def _search_lines(grey: np.ndarray, invert: bool) -> GridProposal:
     fold_runner = max((c["score"] for c in distinct if not _same_lattice(c, best)), default=0.0)
     margin = max(best_share / max(runner_up, 0.1), best["score"] / max(fold_runner, 0.1))
     details = {"score": round(best["score"], 3), "runner_up": round(runner_up, 3), "margin": round(margin, 3)}
+    # a coarser grid whose hex centres all lie on the winner's (twice its size, or turned and larger) has some
+    # of its edges on the winner's lines; when the winner's own edges are found across the scan (checked in
+    # _finish), the lines its extra edges find are printed, and that coarser grid is no rival
+    rivals = [x for x in others if not _coarser_on(x[2][0], x[1]["orientation"], M0, best["orientation"])]
+    details["margin_finest"] = round(max(best_share / max(rivals[0][0] if rivals else 0.0, 0.1),
+                                         best["score"] / max(fold_runner, 0.1)), 3)
     if others:
         details["runner_up_px"] = round(fitted_px(others[0]), 1)
         details["runner_up_orientation"] = others[0][1]["orientation"]
     return _finish(img, M0, t0, best["orientation"], margin, details)
+
+
+def _coarser_on(Mc, orient_c: str, M: np.ndarray, orient: str) -> bool:
+    """Whether the lattice of ``Mc`` is a coarser one whose hex centres lie on those of ``M``'s (its neighbour
+    steps whole steps of ``M``'s, to a tenth of a step)."""
+    lay, lay_c = Layout(orient), Layout(orient_c)
+    P = M @ np.column_stack([lay.axial_to_point(1, 0), lay.axial_to_point(0, 1)])
+    Pc = Mc @ np.column_stack([lay_c.axial_to_point(1, 0), lay_c.axial_to_point(0, 1)])
+    if abs(np.linalg.det(Pc)) < 1.5 * abs(np.linalg.det(P)):
+        return False
+    steps = np.linalg.solve(P, Pc)
+    return bool(np.abs(steps - np.round(steps)).max() < 0.1)
+
+
+def _local_fit(img: "_Sampler", c: dict, refine: bool = False):
+    """A placed lattice fitted to the lines near the middle, from the fold's offset (``refine``: and from the offset
+    whose edges sit darkest at full resolution; the fit whose edges sit on the lines better); None: no lines."""
+    fits = [_fit(img, c["M"], c["t"], c["orientation"], whole=False)]
+    if refine:
+        t, _ = _best_offset(img, c["M"], c["t"], c["orientation"])
+        fits.append(_fit(img, c["M"], t, c["orientation"], whole=False))
+    fits = [f for f in fits if f is not None]
+    return max(fits, key=lambda f: f[2]) if fits else None
 
 
 def _finish(img: "_Sampler", M0, t0, orient: str, margin: float, details: dict, centre=None,
@@ -309,6 +350,9 @@ def _finish(img: "_Sampler", M0, t0, orient: str, margin: float, details: dict, 
     rotation = math.degrees(math.atan2(M[0, 1], M[0, 0]))
     stretch = row2 / row1 - 1.0
     hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    if stats.get("confirmed", 0.0) >= STRONG_CONFIRMED and "margin_finest" in details:
+        margin = max(margin, details["margin_finest"])
+        details = {**details, "margin": round(margin, 3)}
     conf = _confidence(stats, margin)
     details = {**details, **{k: v for k, v in stats.items() if k != "extent"}}
     details["whole_hexes"] = len(whole)

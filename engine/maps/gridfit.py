@@ -67,6 +67,45 @@ def _edge_score(img: "_Sampler", pts, nrm, hex_px: float) -> float:
     return float(np.mean(diff) / (np.std(diff) + 1.0))
 
 
+def _best_offset(img: "_Sampler", M, t, orient, centre=None):
+    """The offset of lattice ``M`` whose predicted edges sit darkest on the scan near ``centre``, at full resolution.
+
+    Every offset on a grid of steps of about 3 pixels over one cell is tried on the edges of the hexes near the
+    middle: the scan on the edge points against a little either side.  The fold places a lattice from the
+    thin marks of the averaged-down middle, where lines as wide as the top-hat (4-6 px lines round small hexes)
+    or 1 px lines round large hexes averaged down to a third leave little, and labels in every hex can pull it
+    off the lines; this places it from the lines themselves.  Returns (t, score)."""
+    h, w = img.shape
+    centre = np.array([w / 2.0, h / 2.0]) if centre is None else np.asarray(centre, float)
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    reach = max(3.0 * hex_px, 120.0)
+    pts, nrm, _ = _edge_points(M, t, orient, centre, reach, limit=60, rng=np.random.default_rng(3),
+                               along=(0.3, 0.5, 0.7))
+    lay = Layout(orient)
+    P = M @ np.column_stack([lay.axial_to_point(1, 0), lay.axial_to_point(0, 1)])
+    n = int(min(40, max(8, math.ceil(hex_px / 3.0))))
+    fr = (np.arange(n) + 0.5) / n - 0.5
+    offs = (np.stack(np.meshgrid(fr, fr, indexing="ij"), -1).reshape(-1, 2)) @ P.T      # (n*n, 2) pixels
+    off_w = max(2.0, 0.15 * hex_px)
+    best, best_t = -np.inf, t
+    chunk = max(1, 200_000 // max(1, len(pts)))
+    for k in range(0, len(offs), chunk):
+        o = offs[k:k + chunk]
+        q = pts[None, :, :] + o[:, None, :]                           # (m, p, 2)
+        flatq = q.reshape(-1, 2)
+        inside = img.inside(flatq, off_w + 2).reshape(q.shape[:2])
+        nn = np.broadcast_to(nrm[None], q.shape).reshape(-1, 2)
+        on = img.sample(flatq)
+        off = 0.5 * (img.sample(flatq + nn * off_w) + img.sample(flatq - nn * off_w))
+        diff = (off - on).reshape(q.shape[:2])
+        cnt = inside.sum(axis=1)
+        score = np.where(cnt >= 30, (diff * inside).sum(axis=1) / np.maximum(cnt, 1), -np.inf)
+        i = int(np.argmax(score))
+        if score[i] > best:
+            best, best_t = float(score[i]), t + o[i]
+    return best_t, best
+
+
 # ---------------------------------------------------------------- the fit
 
 def _fit(img: "_Sampler", M, t, orient, whole: bool = True, centre=None, reach: float | None = None):

@@ -58,13 +58,14 @@ def _thin_dark(coarse: np.ndarray, size: int = 5, cap: float = 90.0) -> np.ndarr
     return np.minimum(marks, max(top, 1e-6))
 
 
-def _lattices(coarse: np.ndarray, f: int) -> list[dict]:
-    """Candidate hex lattices from the autocorrelation of the scan's thin dark marks, most likely first.
+def _lattices(coarse: np.ndarray, f: int, size: int = 5, cap: float = 90.0) -> list[dict]:
+    """Candidate hex lattices from the autocorrelation of the scan's dark marks thinner than ``size`` pixels, most
+    likely first (the marks capped at their ``cap`` percentile).
 
     Each is ``{"A": 2 x 2 (columns: two neighbour steps, full-resolution pixels), "strength": ...}``.
     """
     h, w = coarse.shape
-    x = _thin_dark(coarse)
+    x = _thin_dark(coarse, size, cap)
     x = x - x.mean()
     win = np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
     ph, pw = _fast_size(h + h // 2), _fast_size(w + w // 2)     # padded: shifts up to half the side do not wrap
