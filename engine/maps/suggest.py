@@ -77,6 +77,8 @@ PATTERN_ROUNDS = 2                              # rounds of learning again from 
 PATTERN_TAKE = 0.6                              # a hexside at this score or more teaches the next round
 PATTERN_SPREADS = 4.0                           # a score counts in full this many spreads above the usual
 PATTERN_BACKGROUND = 20000                      # along points at most that describe the ordinary hexside
+PATTERN_SLACK = 0.25                            # the look with the fills taken out, and the line's own look, may
+                                                # score this much under the whole look and not hold it down
 INK_SURE = 0.7                                  # the inks' score that lifts a hexside the pattern half sees ...
 INK_LIFT = 0.2                                  # ... when its pattern score is at most this under SIDE_ACCEPT
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
@@ -617,6 +619,11 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     like = np.clip(d_p / np.maximum(d_p + d_s, 1e-9), 0, 1)
     ink = conf * np.clip(2 * like, 0, 1)         # halfway between the sample's look and a plain one's: 1
     pattern = _pattern_scores(lab, ok, sample_rows)
+    # the same look with the fills either side taken out, and the line's own look (its width, its ink): a
+    # hexside between two fills like the sample's, with no line like its line, must not pass on the fills
+    unfilled = _pattern_scores(_fills_taken_out(lab), ok, sample_rows)
+    line = _pattern_scores(lab, ok, sample_rows, SIDE_LINE)
+    pattern = np.minimum(pattern, np.minimum(unfilled, line) + PATTERN_SLACK)
     ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
     pattern = _as_lines(pattern, ends, SIDE_ACCEPT)
     lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT)
@@ -631,10 +638,22 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     return out
 
 
-def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int]) -> np.ndarray:
+def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
+    """Each hexside's strip less the fill on either side (the median of the strip beyond SIDE_BESIDE on that
+    side, over the whole hexside; the two fills' mean on the line): what is left is the line and its ticks,
+    whatever terrains lie either side."""
+    a = np.median(lab[:, :, SIDE_ACROSS <= -SIDE_BESIDE], axis=(1, 2))          # n x 3
+    b = np.median(lab[:, :, SIDE_ACROSS >= SIDE_BESIDE], axis=(1, 2))
+    share_b = np.where(SIDE_ACROSS < 0, 0.0, np.where(SIDE_ACROSS > 0, 1.0, 0.5))
+    fill = a[:, None, :] * (1 - share_b)[None, :, None] + b[:, None, :] * share_b[None, :, None]   # n x across x 3
+    return lab - fill[:, None, :, :]
+
+
+def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
+                    width: float = PATTERN_CORE) -> np.ndarray:
     """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples).
 
-    Each along point's look across the line (PATTERN_CORE either side, Lab, smoothed along) is one
+    Each along point's look across the line (``width`` either side, Lab, smoothed along) is one
     instance. A linear discriminant between the samples' instances and every hexside's (the ordinary
     hexside: a hex line between two fills) weighs what sets the samples apart (a ridge's ticks on one
     side, a wall's blocks, a river's width) against what merely varies. A hexside scores the discriminant
@@ -643,7 +662,7 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int]) -> 
     PATTERN_SPREADS spreads above the usual hexside's score. The hexsides found at PATTERN_TAKE or more teach
     the next of PATTERN_ROUNDS rounds with the samples (a river's width varies from hexside to hexside).
     """
-    core = np.abs(SIDE_ACROSS) <= PATTERN_CORE
+    core = np.abs(SIDE_ACROSS) <= width
     x = lab[:, :, core].astype(np.float64)
     padded = np.pad(x, ((0, 0), (1, 1), (0, 0), (0, 0)), mode="edge")
     x = (padded[:, :-2] + 2 * padded[:, 1:-1] + padded[:, 2:]) / 4
