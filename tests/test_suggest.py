@@ -154,7 +154,7 @@ def test_terrain_of_a_faded_scan_from_a_few_painted_hexes():
     for terrain in ("woods", "rough", "marsh", "town", "hills"):        # the marks tell them apart: 0.98-1.0
         assert np.mean([r for h, r in right.items() if truth[h] == terrain]) >= 0.95, terrain
     sure = [r for h, r in right.items() if got.terrain[h][1] >= LOW_CONFIDENCE]
-    assert len(sure) >= 0.8 * len(right) and np.mean(sure) >= 0.96     # measured 256 at 0.977
+    assert len(sure) >= 0.8 * len(right) and np.mean(sure) >= 0.96     # measured 262 at 0.977
 
 
 def test_a_border_between_two_fills_is_not_taken_for_the_ridge_marked_on_one():

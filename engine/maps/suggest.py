@@ -55,6 +55,7 @@ OUTLIER_CONFIDENCE = 0.73          # a hex decided by its neighbours: 0.732 of 2
 CALIBRATION = ((0.0, 0.397), (0.074, 0.447), (0.171, 0.561), (0.241, 0.656), (0.302, 0.768), (0.356, 0.834),
                (0.414, 0.866), (0.464, 0.927), (0.508, 0.941), (0.555, 0.965), (0.607, 0.97), (0.667, 0.981),
                (0.721, 0.989), (0.772, 0.993), (0.821, 0.995), (1.0, 0.995))
+NEIGHBOUR_ALIKE = 0.4              # the share of neighbouring pairs (the most alike) that say how a terrain varies
 LEARN_PRIOR = True                 # the self-training steps learn how common each terrain is
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
@@ -309,11 +310,12 @@ def _robust_scale(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return med, scale
 
 
-def _shrunk_inverse(cov: np.ndarray, n: float) -> np.ndarray:
-    """The inverse of a covariance estimated from ``n`` degrees of freedom, shrunk towards its diagonal."""
+def _shrunk_inverse(cov: np.ndarray, n: float, prior: np.ndarray | None = None) -> np.ndarray:
+    """The inverse of a covariance estimated from ``n`` degrees of freedom, shrunk towards ``prior`` (default:
+    its own diagonal)."""
     f = cov.shape[0]
     lam = f / (f + max(n, 0.0))
-    target = np.diag(np.diag(cov))
+    target = np.diag(np.diag(cov)) if prior is None else prior
     s = (1 - lam) * cov + lam * target + 1e-3 * np.eye(f)
     return np.linalg.inv(s)
 
@@ -335,8 +337,9 @@ def _softmax(a: np.ndarray) -> np.ndarray:
 
 
 def _fit_classes(z: np.ndarray, rows: np.ndarray, cls: np.ndarray, weight: np.ndarray,
-                 k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Class means, the inverse of the shared (shrunk) covariance and the log class shares, from weighted rows."""
+                 k: int, prior: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class means, the inverse of the shared covariance (shrunk towards ``prior``, default its diagonal) and
+    the log class shares, from weighted rows."""
     onehot = np.zeros((len(rows), k))
     onehot[np.arange(len(rows)), cls] = weight
     per = onehot.sum(axis=0)
@@ -345,7 +348,21 @@ def _fit_classes(z: np.ndarray, rows: np.ndarray, cls: np.ndarray, weight: np.nd
     n = float(weight.sum())
     # einsum, not a BLAS product: for matrices this small a threaded BLAS spends its time starting threads
     cov = np.einsum("n,nf,ng->fg", weight, d, d) / max(1.0, n - k)
-    return means, _shrunk_inverse(cov, n - k), np.log(np.maximum(per / max(per.sum(), 1e-9), 1e-3))
+    return means, _shrunk_inverse(cov, n - k, prior), np.log(np.maximum(per / max(per.sum(), 1e-9), 1e-3))
+
+
+def _neighbour_spread(z: np.ndarray, ok: np.ndarray, neighbours: list[list[int]]) -> np.ndarray | None:
+    """How the features vary within a terrain, learnt from the map itself: the covariance of the differences
+    between neighbouring hexes (halved), over the most alike NEIGHBOUR_ALIKE of the pairs (most neighbours share
+    a terrain; the pairs across a terrain's edge differ most and are left out). None with too few pairs."""
+    pairs = np.array([(i, j) for i, ns in enumerate(neighbours) if ok[i] for j in ns if j > i and ok[j]],
+                     dtype=np.int64).reshape(-1, 2)
+    if len(pairs) < 2 * z.shape[1]:
+        return None
+    d = z[pairs[:, 0]] - z[pairs[:, 1]]
+    size = (d ** 2).sum(axis=1)
+    d = d[size <= np.quantile(size, NEIGHBOUR_ALIKE)]
+    return np.einsum("nf,ng->fg", d, d) / (2.0 * max(1, len(d)))
 
 
 def calibrated(raw: np.ndarray) -> np.ndarray:
@@ -400,7 +417,10 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     guess_cls = np.array([index[guesses[r]] for r in guess_rows], dtype=np.int64)
     first_rows = np.concatenate([lab_rows, guess_rows])
     first_cls = np.concatenate([lab_cls, guess_cls])
-    means, inv, _ = _fit_classes(z, first_rows, first_cls, np.ones(len(first_rows)), k)
+    # the first fit, from a few painted hexes, has too few to say how a terrain varies: the map's neighbouring
+    # hexes say it (most share a terrain); the steps after it have the hexes they took
+    prior = _neighbour_spread(z, ok, neighbours) if neighbours is not None else None
+    means, inv, _ = _fit_classes(z, first_rows, first_cls, np.ones(len(first_rows)), k, prior)
     log_prior = np.zeros(k)
     labelled = np.zeros(n_rows, dtype=bool)
     labelled[lab_rows] = True
