@@ -14,7 +14,7 @@ runs in a worker thread.
 
 The scan is decoded once, from top to bottom, a band of 512 rows at a time:
 by libvips (``pyvips``, whose binary wheel carries the library) where it
-loads, in strips of 128 rows (its memory stays low), else by Pillow
+loads, in strips of 64 rows (its memory stays low), else by Pillow
 (``gui.scene.imagebands``; ``SANDTABLE_TILER=pillow`` chooses it).  Each band
 is cut into tiles, encoded on a thread pool, and halved for the next level,
 and so on down (``_LevelWriter``).  A JPEG is first read at 1/8 of its size by
