@@ -92,6 +92,31 @@ def test_level_for_a_zoom():
     assert p.level_for(0.001) == len(p.levels) - 1
 
 
+@pytest.mark.skipif(tiles._vips() is None, reason="libvips is not installed")
+@pytest.mark.parametrize("kind", ["png", "jpg"])
+def test_libvips_bands_decoded_ahead_match_the_image_and_stop_with_the_reader(scans, kind):
+    """The decoder runs a band ahead into two buffers that take turns: each band handed on is still the
+    image's own rows when it is read; a reader that stops early stops the decoder and closes the file."""
+    import threading
+
+    path = scans[kind]
+    levels = plan_levels(1500, 1100)
+    with Image.open(path) as whole:
+        whole = whole.convert("RGB")
+    seen = []
+    for top, band in tiles._vips_bands(path, levels, lambda: False):
+        expected = np.asarray(whole.crop((0, top, whole.width, top + band.height)))
+        got = np.asarray(band.convert("RGB"))
+        # JPEG: libvips and Pillow use different IDCTs, a level or two apart
+        assert np.abs(got.astype(int) - expected).max() <= (0 if kind == "png" else 8)
+        seen.append((top, band.height))
+    assert seen == [(0, TILE), (TILE, TILE), (2 * TILE, 1100 - 2 * TILE)]
+    bands = tiles._vips_bands(path, levels, lambda: False)
+    next(bands)
+    bands.close()
+    assert not [t for t in threading.enumerate() if t.name == "scan decoder"]
+
+
 def test_cancelled_build_leaves_no_cache_folder(scans, tmp_path):
     with pytest.raises(tiles.BuildCancelled):
         build_pyramid(scans["png"], tmp_path, cancelled=lambda: True)

@@ -14,10 +14,11 @@ runs in a worker thread.
 
 The scan is decoded once, from top to bottom, a band of 512 rows at a time:
 by libvips (``pyvips``, whose binary wheel carries the library) where it
-loads, in strips of 64 rows (its memory stays low), else by Pillow
+loads, in strips of 64 rows (its memory stays low), on a thread of its own a
+band ahead, reading the file as a stream (not mapped), else by Pillow
 (``gui.scene.imagebands``; ``SANDTABLE_TILER=pillow`` chooses it).  Each band
-is cut into tiles, encoded on a thread pool, and halved for the next level,
-and so on down (``_LevelWriter``).  A JPEG is first read at 1/8 of its size by
+is cut into tiles, encoded on a thread pool while it is halved for the next
+level, and so on down (``_LevelWriter``).  A JPEG is first read at 1/8 of its size by
 its decoder's DCT scaling (Pillow's draft mode: 0.85 s of CPU for a 32,000 x
 20,000 scan), and that picture cut into the pyramid's coarse levels (level 3
 and up) at once: a partial pyramid (``Pyramid.first``), shown while the fine
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import queue
 import shutil
 import struct
 import threading
@@ -375,9 +377,15 @@ def _first_view(small: Image.Image, work: Path, levels, ext: str, cancelled) -> 
     return Pyramid(folder, levels[0].width, levels[0].height, TILE, ext, tuple(levels), first=k)
 
 
-def _vips_open(vips, path: Path, **options):
-    """A scan opened by libvips for a streamed read, as 8-bit sRGB or greyscale (alpha kept)."""
-    im = vips.Image.new_from_file(str(path), access="sequential", fail_on="truncated", **options)
+def _vips_open(vips, path: Path, fh, **options):
+    """A scan opened by libvips for a streamed read from the open file ``fh``, as 8-bit sRGB or greyscale
+    (alpha kept).  The file is read through a stream of our own, not mapped: libvips maps a JPEG whole, and
+    every page of it read stays in the process's resident memory (88 MB more at the peak of the 32,000 x
+    20,000 JPEG's build)."""
+    source = vips.SourceCustom()
+    source.on_read(fh.read)
+    source.on_seek(lambda offset, whence: (fh.seek(offset, whence), fh.tell())[1])
+    im = vips.Image.new_from_source(source, "", access="sequential", fail_on="truncated", **options)
     return _vips_8bit(vips, im)
 
 
@@ -412,13 +420,15 @@ def _give_back_memory() -> None:
 
 def _vips_bands(path: Path, levels, cancelled) -> Iterator[tuple[int, Image.Image]]:
     """``(top row, band)`` of the scan decoded once by libvips, top to bottom, ``TILE`` rows a band (the last
-    fewer).  Each band is read as strips of ``STRIP`` rows on one of libvips's threads (the decoder is one
-    stream; more threads, and taller strips, only hold more memory: 230 MB against 170 MB for the 32,000 x
-    20,000 JPEG) into one buffer, and handed on as a Pillow image over it (not a copy): the buffer is written
-    again for the next band, by when ``_write_levels`` has encoded the band's tiles."""
+    fewer).  A thread of its own decodes each band as strips of ``STRIP`` rows (the decoder is one stream;
+    more threads, and taller strips, only hold more memory: 230 MB against 170 MB for the 32,000 x 20,000
+    JPEG) into one of two buffers, the next band while the last one's tiles are encoded, and each is handed
+    on as a Pillow image over its buffer (not a copy): a buffer is written again two bands later, by when
+    ``_write_levels`` has encoded the band's tiles (it asks for the next band only then)."""
     vips = _vips()
+    fh = open(path, "rb")
     try:
-        im = _vips_open(vips, path)
+        im = _vips_open(vips, path, fh)
         if im.width != levels[0].width or im.height != levels[0].height:
             raise ValueError(f"libvips reads it as {im.width} x {im.height}")
         # in the layout of Pillow's own pixels (RGB takes 4 bytes), so a band is a Pillow image over the buffer
@@ -430,21 +440,61 @@ def _vips_bands(path: Path, levels, cancelled) -> Iterator[tuple[int, Image.Imag
             mode = "L" if im.bands == 1 else "RGBA"
         else:
             raise ValueError(f"libvips reads it with {im.bands} bands")
-        vips.concurrency_set(1)
-        stride = im.width * im.bands
-        view = memoryview(bytearray(stride * min(TILE, im.height)))
-        for top in range(0, im.height, TILE):
-            rows = min(TILE, im.height - top)
-            for y in range(0, rows, STRIP):
-                if cancelled():
-                    raise BuildCancelled()
-                n = min(STRIP, rows - y)
-                view[y * stride:(y + n) * stride] = im.crop(0, top + y, im.width, n).write_to_memory()
-            yield top, Image.frombuffer(mode, (im.width, rows), view[:rows * stride], "raw", mode, 0, 1)
     except vips.Error as e:
-        if cancelled():
-            raise BuildCancelled() from None
-        raise OSError(str(e).strip().splitlines()[-1] if str(e).strip() else "libvips failed") from None
+        fh.close()
+        raise OSError(_vips_message(e)) from None
+    except BaseException:
+        fh.close()
+        raise
+    vips.concurrency_set(1)
+    stride = im.width * im.bands
+    height = min(TILE, im.height)
+    free = threading.Semaphore(2)            # buffers not held by a band handed on
+    done: "queue.Queue" = queue.Queue()      # (top, rows, buffer) decoded, or an exception, or None at the end
+    stop = threading.Event()
+
+    def decode() -> None:
+        try:
+            buffers = [memoryview(bytearray(stride * height)) for _ in range(2 if im.height > TILE else 1)]
+            for i, top in enumerate(range(0, im.height, TILE)):
+                free.acquire()
+                view = buffers[i % len(buffers)]
+                rows = min(TILE, im.height - top)
+                for y in range(0, rows, STRIP):
+                    if stop.is_set() or cancelled():
+                        raise BuildCancelled()
+                    n = min(STRIP, rows - y)
+                    view[y * stride:(y + n) * stride] = im.crop(0, top + y, im.width, n).write_to_memory()
+                done.put((top, rows, view))
+            done.put(None)
+        except vips.Error as e:
+            done.put(BuildCancelled() if cancelled() or stop.is_set() else OSError(_vips_message(e)))
+        except BaseException as e:         # noqa: BLE001 -- handed to the reader, raised there
+            done.put(e)
+
+    worker = threading.Thread(target=decode, name="scan decoder", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = done.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            top, rows, view = item
+            yield top, Image.frombuffer(mode, (im.width, rows), view[:rows * stride], "raw", mode, 0, 1)
+            free.release()                 # asked for the next band: this one's tiles are encoded
+    finally:
+        stop.set()
+        free.release()
+        free.release()
+        worker.join()
+        fh.close()
+
+
+def _vips_message(e) -> str:
+    text = str(e).strip()
+    return text.splitlines()[-1] if text else "libvips failed"
 
 
 def on_paper(im: Image.Image) -> Image.Image:
@@ -477,11 +527,14 @@ class _LevelWriter:
         if self.watch is not None:
             self.watch(self.seen, band)
         self.seen += band.height
+        if self.fill == 0 and band.height == TILE:
+            self._cut(band)                      # its tiles are encoded while it is halved
+        else:
+            self._gather(band)
         if self.below is not None:               # halved at once, so the coarse levels follow the decoder closely
             self._halve(band)
-        if self.fill == 0 and band.height == TILE:
-            self._cut(band)
-            return
+
+    def _gather(self, band: Image.Image) -> None:
         y = 0
         while y < band.height:
             if self.rows is None:
@@ -548,7 +601,6 @@ def _write_levels(bands, work: Path, levels, ext: str, progress, cancelled, rows
 
     def save(strip: Image.Image, boxes: list, path: Path) -> None:
         pending.append((path, [pool.submit(_encode_tile, strip, box, ext) for box in boxes]))
-        written(1)
 
     k = _preview_level(levels)
     growing = [rows]
