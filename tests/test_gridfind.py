@@ -331,3 +331,32 @@ def test_thin_lines_round_large_hexes_on_grained_paper_are_found(seed):
     prop = find_grid(scan.image)
     assert prop.found, prop.reason
     assert sweep_error(scan, prop) <= 2.0
+
+
+@pytest.mark.parametrize("seed", [2039, 1100])
+def test_lines_six_pixels_wide_are_followed_across_the_scan(seed):
+    # grids ruled with 6 px lines (dark round hexes of radius 21 px; light ones on a dark map, radius 20 px) were
+    # refused: the fit's profile across an edge narrowed to 3 px either side, inside such a line, whose flat bottom
+    # then put its darkest point anywhere and the fit drifted 11.5 px off by the scan's edges; and the edge score
+    # looked beside the line at 2.8 px, still on it.  Both now keep clear of the line's measured width
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(seed)
+    assert scan.style["line_width"] == 6 and not scan.style["tiles"] and 19 < scan.radius < 22
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert sweep_error(scan, prop) <= 2.0
+
+
+def test_a_small_tile_board_is_not_refused_for_the_paper_round_it():
+    # a tile board of 9 columns on a scan of 375 x 237 px was refused as "ambiguous between 38 and 75 px": 93 % of
+    # its edges find their gap on the board, but the margin, title and frame fill a third of every region checked,
+    # and 70 % in all fell short of what sets the coarser grid on the same centres aside
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(2113)
+    assert scan.style["tiles"] and scan.style["columns"] == 9 and scan.image.size == (375, 237)
+    prop = find_grid(scan.image)
+    assert prop.found, prop.reason
+    assert sweep_error(scan, prop) <= 2.0
+    assert prop.details["confirmed"] < 0.7 <= prop.details["confirmed_printed"]

@@ -11,10 +11,11 @@ import numpy as np
 from engine.maps.hexes import FLAT, SQRT3, Layout
 
 
-def _edge_points(M, t, orient, centre, reach_px, limit=None, rng=None, along=(0.25, 0.5, 0.75), shape=None):
+def _edge_points(M, t, orient, centre, reach_px, limit=None, rng=None, along=(0.25, 0.5, 0.75), shape=None, box=None):
     """Points on predicted hex edges within ``reach_px`` of ``centre``: positions (n x 2), unit normals, lattice coords.
 
-    ``shape`` (h, w): only hexes whose centres lie in the image are drawn from (``limit`` of them)."""
+    ``shape`` (h, w): only hexes whose centres lie in the image are drawn from (``limit`` of them); ``box``
+    (x0, y0, x1, y1): only those whose centres lie in it."""
     lay = Layout(orient)
     Mi = np.linalg.inv(M)
     cx, cy = Mi @ (np.asarray(centre) - t)
@@ -38,6 +39,8 @@ def _edge_points(M, t, orient, centre, reach_px, limit=None, rng=None, along=(0.
     sel = d <= reach_px
     if shape is not None:
         sel &= (pix[:, 0] >= 0) & (pix[:, 0] < shape[1]) & (pix[:, 1] >= 0) & (pix[:, 1] < shape[0])
+    if box is not None:
+        sel &= (pix[:, 0] >= box[0]) & (pix[:, 0] <= box[2]) & (pix[:, 1] >= box[1]) & (pix[:, 1] <= box[3])
     centres = centres[sel]
     if limit is not None and len(centres) > limit:
         idx = (rng or np.random.default_rng(0)).choice(len(centres), limit, replace=False)
@@ -58,13 +61,14 @@ def _edge_points(M, t, orient, centre, reach_px, limit=None, rng=None, along=(0.
     return lat @ M.T + t, np.vstack(normals), lat
 
 
-def _edge_score(img: "_Sampler", pts, nrm, hex_px: float) -> float:
-    """How much darker the scan is on predicted edge points than a little off them, against its spread."""
+def _edge_score(img: "_Sampler", pts, nrm, hex_px: float, line_w: float = 0.0) -> float:
+    """How much darker the scan is on predicted edge points than a little off them (beyond the half of a line
+    ``line_w`` wide), against its spread."""
+    w = max(2.0, 0.08 * hex_px, 0.5 * line_w + 1.0)
     ok = img.inside(pts, 4)
     if ok.sum() < 30:
         return 0.0
     pts, nrm = pts[ok], nrm[ok]
-    w = max(2.0, 0.08 * hex_px)
     on = img.sample(pts)
     off = (img.sample(pts + nrm * w) + img.sample(pts - nrm * w)) / 2
     diff = off - on                    # positive where a dark line is
@@ -126,6 +130,7 @@ def _fit(img: "_Sampler", M, t, orient, whole: bool = True, centre=None, reach: 
     full = max(math.hypot(u - centre[0], v - centre[1]) for u in (0, w) for v in (0, h))
     rng = np.random.default_rng(1)
     window = max(3.0, min(0.16 * hex_px, 12.0))
+    line_w = floor = None
     rounds = 0
     while True:
         for _ in range(3 if rounds == 0 else 2):
@@ -134,26 +139,40 @@ def _fit(img: "_Sampler", M, t, orient, whole: bool = True, centre=None, reach: 
             pts, nrm, lat = pts[ok], nrm[ok], lat[ok]
             if len(pts) < 40:
                 return None
-            delta, strength = _line_offsets(img, pts, nrm, window)
+            delta, strength, width = _line_offsets(img, pts, nrm, window, widths=True)
             good = np.isfinite(delta)
             if good.sum() < 30:
                 return None
+            if line_w is None:
+                # the printed lines' width, from the first and widest profiles: the profile never narrows to less
+                # than the line and a margin either side (a 6 px line in a profile of 3 px either side has a flat
+                # bottom with no sides, its darkest point anywhere on it, and the fit walked off the lines)
+                line_w = _line_width(width[good])
+                floor = min(window, max(3.0, 0.5 * line_w + 1.5))
             dM, dt = _solve(lat[good], nrm[good], delta[good], strength[good])
             M = M + dM
             t = t + dt
-            window = max(3.0, window * 0.7)
+            window = max(floor, window * 0.7)
         rounds += 1
         if not whole:
             pts, nrm, _ = _edge_points(M, t, orient, centre, reach, limit=400, rng=rng, along=(0.2, 0.35, 0.5, 0.65, 0.8))
-            return M, t, _edge_score(img, pts, nrm, hex_px)
+            return M, t, _edge_score(img, pts, nrm, hex_px, line_w)
         if reach >= full:
             break
         reach *= 2
-    return M, t, _stats(img, M, t, orient)
+    return M, t, _stats(img, M, t, orient, line_w)
 
 
-def _line_offsets(img: "_Sampler", pts, nrm, window: float):
-    """For each point and normal: where the darkest line is along the normal within ``window`` (NaN: none), and its strength."""
+def _line_width(width) -> float:
+    """The printed lines' width: the median of the widths measured across them at half their depth (NaN where
+    a line's two sides were not both seen); 0 when too few were."""
+    width = width[np.isfinite(width)]
+    return float(np.median(width)) if len(width) >= 30 else 0.0
+
+
+def _line_offsets(img: "_Sampler", pts, nrm, window: float, widths: bool = False):
+    """For each point and normal: where the darkest line is along the normal within ``window`` (NaN: none), and its
+    strength; ``widths``: and the line's width at half its depth (NaN where its two sides are not both seen)."""
     step = max(0.5, window / 10)
     steps = np.arange(-math.ceil(window), math.ceil(window) + step / 2, step)
     P = pts[:, None, :] + nrm[:, None, :] * steps[None, :, None]
@@ -191,6 +210,8 @@ def _line_offsets(img: "_Sampler", pts, nrm, window: float):
     strength = depth / noise
     edge_hit = (i <= 1) | (i >= len(steps) - 2)
     pos = np.where((strength > 2.0) & ~edge_hit, pos, np.nan)
+    if widths:
+        return pos, strength, np.where(both & np.isfinite(pos), (xr - xl) * step, np.nan)
     return pos, strength
 
 
@@ -215,7 +236,7 @@ def _solve(lat, nrm, delta, strength):
     return dM, dt
 
 
-def _stats(img: "_Sampler", M, t, orient) -> dict:
+def _stats(img: "_Sampler", M, t, orient, line_w: float = 0.0) -> dict:
     """How well the final fit sits on the printed lines: over the scan and region by region."""
     h, w = img.shape
     centre = np.array([w / 2.0, h / 2.0])
@@ -228,7 +249,7 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
     window = max(2.5, min(0.12 * hex_px, 6.0))
     ok = img.inside(pts, window + 3)
     pts, nrm = pts[ok], nrm[ok]
-    edge_score = _edge_score(img, pts, nrm, hex_px)
+    edge_score = _edge_score(img, pts, nrm, hex_px, line_w)
     delta, strength = _line_offsets(img, pts, nrm, window)
     found = np.isfinite(delta)
     dabs = np.abs(np.nan_to_num(delta, nan=99.0))
@@ -269,7 +290,25 @@ def _stats(img: "_Sampler", M, t, orient) -> dict:
     lp = pts[lined]
     extent = (float(lp[:, 0].min()), float(lp[:, 1].min()), float(lp[:, 0].max()), float(lp[:, 1].max()))
     return {"confirmed": round(confirmed, 4), "region_err": round(region_err, 4), "regions": regions,
-            "edges_used": int(lined.sum()), "edge_score": round(edge_score, 4), "extent": extent}
+            "edges_used": int(lined.sum()), "edge_score": round(edge_score, 4), "extent": extent,
+            "line_px": round(line_w, 2)}
+
+
+def _confirmed_within(img: "_Sampler", M, t, orient, box) -> float:
+    """The share of predicted edges that find their line within 1.5 pixels, over the hexes whose centres lie in
+    ``box`` (x0, y0, x1, y1: where the grid is printed), not over the paper round it."""
+    h, w = img.shape
+    x0, y0, x1, y1 = box
+    hex_px = math.sqrt(abs(np.linalg.det(M))) * SQRT3
+    pts, nrm, _ = _edge_points(M, t, orient, np.array([(x0 + x1) / 2, (y0 + y1) / 2]),
+                               math.hypot(x1 - x0, y1 - y0) / 2 + hex_px, limit=3000, rng=np.random.default_rng(2),
+                               along=(0.2, 0.35, 0.5, 0.65, 0.8), box=box)
+    window = max(2.5, min(0.12 * hex_px, 6.0))
+    ok = img.inside(pts, window + 3)
+    if ok.sum() < 30:
+        return 0.0
+    delta, _ = _line_offsets(img, pts[ok], nrm[ok], window)
+    return float((np.isfinite(delta) & (np.abs(np.nan_to_num(delta, nan=99.0)) <= 1.5)).mean())
 
 
 def _weighted_lstsq(G: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
