@@ -66,3 +66,29 @@ def test_plotted_fire_the_prep_log_and_drop_zones_are_hidden_until_the_end():
     assert hidden_text(st, "preplog B1.1/-") == f"preplog {HIDDEN}"
     assert hidden_text(st, "plan Ju52-1 A+B dz C12.10") == f"plan Ju52-1 A+B dz {HIDDEN}"
     assert hidden_text(st, "move 1-A B05.04") == "move 1-A B05.04"
+
+
+def test_a_reason_naming_a_secret_objective_hides_that_hex_and_keeps_the_rest(qtbot):
+    """The strong player's set-up placement says how far the unit stands from its sheet's objective; the log shows
+    the reason with the objective's hex hidden (it was 'its attack objective B45.18 (63Gd-follow-on)')."""
+    g = bw_game()
+    assert g.rules.current(g.state)[1:] == ("setup", "soviet")
+    player = TcsPlayer("soviet", "strong")
+    action = player.choose(g.rules, g.state)
+    why = player.last_reason
+    sheet = next(s for s in g.state.sheets.values() if s.side == "soviet" and action.unit in s.units)
+    objective = g.rules.hid(sheet.objective[0])
+    assert action.text().startswith("place ") and f"objective {objective}" in why
+    session = _session(g)
+    session.set_computer({"soviet"}, bot="strong")
+    session.play(action.text(), by_computer=True, why=why)
+    line = session.log_lines()[-1]
+    assert objective not in line and f"objective {HIDDEN} ({sheet.id})" in line
+    assert line.startswith(f"{len(g.log)}. [computer] {action.text()} (")     # the action itself is public
+    # the person playing every side reads it whole
+    session.set_computer(set())
+    assert f"objective {objective}" in session.log_lines()[-1]
+    # the game over: shown
+    session.set_computer({"soviet"}, bot="strong")
+    session.state.over = True
+    assert f"objective {objective}" in session.log_lines()[-1]

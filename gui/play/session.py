@@ -393,6 +393,8 @@ class PlaySession(QObject):
                 shown = self._shown(text)
                 if shown != text:             # the computer's written plan, hidden until revealed (its reason too)
                     text, why, events = shown, " (its plan is secret until revealed)", ""
+                elif why:                     # a reason naming a hex of a secret objective or route: that hex hidden
+                    why = f" ({self._shown_reason(reason[1])})"
             lines.append(f"{i}. {who}{text}{why}" + (f" — {events}" if events else ""))
         return lines
 
@@ -404,6 +406,11 @@ class PlaySession(QObject):
         from engine.rulesets.tcs.secrets import hidden_text
 
         return hidden_text(self.state, text)
+
+    def _shown_reason(self, why: str) -> str:
+        from engine.rulesets.tcs.secrets import hidden_reason
+
+        return hidden_reason(self.state, self.rules, why, set(self.computer.sides))
 
     def sheet_hidden(self, sheet_id: str) -> bool:
         """Whether an Op Sheet's objective and route are the computer's secret now (engine.rulesets.tcs.secrets)."""

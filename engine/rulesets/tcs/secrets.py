@@ -10,6 +10,8 @@ the moment of revealing to the players): the sheets are revealed when they leave
 """
 from __future__ import annotations
 
+import re
+
 HIDDEN = "(hidden)"
 SECRET_VERBS = ("opsheet", "plot", "preplog", "plan")
 
@@ -40,3 +42,16 @@ def hidden_text(st, text: str) -> str:
 
 def is_secret(st, text: str) -> bool:
     return hidden_text(st, text) != text
+
+
+def hidden_reason(st, rules, reason: str, secret_sides) -> str:
+    """The computer's reason for an action with the hexes its sheets' secret objectives and routes name hidden:
+    a set-up placement 'toward its attack objective B45.18' or a move 'its Op Sheet sends it toward B40.20'
+    would tell the person what the sheet says (``reason`` unchanged when it names none, or they are revealed)."""
+    if not reason or st.over:
+        return reason
+    secret = {h for s in st.sheets.values() if s.side in secret_sides for h in (*s.objective, *s.route)}
+    if not secret:
+        return reason
+    names = sorted({rules.hid(h) for h in secret}, key=len, reverse=True)
+    return re.sub(r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w|\.\d)", HIDDEN, reason)
