@@ -285,3 +285,18 @@ def test_a_book_read_again_keeps_the_cells_entered_here_and_not_yet_saved(tmp_pa
     assert [mine.lookup("demyansk.crt", k) for k in (("2-1", "6"), ("2-1", "5"), ("3-1", "6"))] == ["DE", "EX", "DR2"]
     mine.save()
     assert ChartBook(slots, path).load().lookup("demyansk.crt", ("2-1", "5")) == "EX"
+
+
+def test_importing_a_book_of_another_chart_set_shows_that_set_and_imports_it(qtbot, tmp_path):
+    """Charts > Import charts… opens the editor on its first set (demyansk); a TCS book was refused cell by cell
+    ('there is no chart tcs.area_fire (expected one of demyansk.crt)'): the file's own set is shown and filled."""
+    from bw_book import write_book
+
+    book = write_book(tmp_path / "theirs")
+    ed = ChartEditor(folder=tmp_path / "mine")
+    qtbot.addWidget(ed)
+    assert ed.set_name == "demyansk"
+    assert ed.import_file(book), ed.last_message
+    assert ed.set_name == "tcs" and ed.set_box.currentText() == "tcs"
+    assert "imported" in ed.last_message and "the file holds the tcs charts" in ed.last_message
+    assert ed.dialog is None

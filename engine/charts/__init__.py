@@ -31,7 +31,7 @@ from .prompt import (ChartAnswer, ChartMemory, ChartPrompt, Step, accept_answer,
 from .needs import NeedCount, ValueNeed, count_filled, needs_of, value_reader
 from .ruleset import (COUNTER_AXIS, book_attribution, book_file, chart_answer_words, chart_scope, chart_slots_of,
                       counter_slots, game_scope, is_counter_slot, pending_chart_prompt, ruleset_chart_slots,
-                      rulesets_with_charts)
+                      rulesets_with_charts, chart_set_of_file)
 from .slots import Axis, ChartSet, ChartSlot, Domain, dice_labels, load_slots, parse_slots
 
 __all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", "ChartConflict", "ChartKeeper",
@@ -41,4 +41,4 @@ __all__ = ["Axis", "BadChartValue", "COUNTER_AXIS", "ChartAnswer", "ChartBook", 
            "dice_labels", "game_scope",
            "is_counter_slot", "keeper_for", "load_slots", "needs_of", "open_book", "parse_slots",
            "pending_chart_prompt", "prompt_for", "read_cell", "remember_answer", "ruleset_chart_slots",
-           "rulesets_with_charts", "value_reader"]
+           "rulesets_with_charts", "chart_set_of_file", "value_reader"]

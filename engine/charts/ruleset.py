@@ -94,3 +94,23 @@ def is_counter_slot(slot: ChartSlot) -> bool:
 def counter_slots(slots: ChartSet | None) -> list[ChartSlot]:
     """The counter manifest's slots of a chart set, in the set's order."""
     return [s for s in slots if is_counter_slot(s)] if slots is not None else []
+
+
+def chart_set_of_file(path, sets: dict[str, ChartSet]) -> str | None:
+    """The chart set (a name of ``sets``) whose charts a chart file names most, or None when it names none of any
+    set's or cannot be read: an exported book of the TCS charts is the ``tcs`` set's, whichever set is shown."""
+    from ..fileio import read_toml
+
+    try:
+        doc = read_toml(path)
+    except Exception:       # noqa: BLE001 (a file that cannot be read is the import's to report)
+        return None
+    if not isinstance(doc, dict):
+        return None
+    named: set[str] = set()
+    tables = [doc.get("charts")] + [g.get("charts") for g in (doc.get("games") or {}).values() if isinstance(g, dict)]
+    for t in tables:
+        if isinstance(t, dict):
+            named.update(str(k) for k in t)
+    best = max(sets, key=lambda n: sum(1 for c in named if c in sets[n]), default=None)
+    return best if best is not None and any(c in sets[best] for c in named) else None

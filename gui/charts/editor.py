@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QMainWindow, QPlainTextEdit, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from engine.charts import BadChartValue, ChartConflict, ChartSlot, rulesets_with_charts
+from engine.charts import BadChartValue, ChartConflict, ChartSlot, chart_set_of_file, rulesets_with_charts
 from engine.errors import BadFile
 
 from .shelf import owner_book, problems_text
@@ -363,6 +363,10 @@ class ChartEditor(QMainWindow):
     # ------------------------------------------------------------ import and export
     def import_file(self, path: str | Path) -> bool:
         """Merge another owner's chart file, all or nothing; its problems listed in a dialog when refused."""
+        other = chart_set_of_file(path, self.sets)
+        switched = ""
+        if other is not None and other != self.set_name and self.show_set(other):
+            switched = f" (the file holds the {other} charts: shown now)"     # not refused against the set shown
         if self.book is None:
             return False
         try:
@@ -374,7 +378,7 @@ class ChartEditor(QMainWindow):
             self._problems("Cannot import these charts", f"Nothing was imported from {path}:", e.strerror or str(e))
             return False
         self._show_grid()
-        self._saved(f"imported {added} cell(s) from {path}")
+        self._saved(f"imported {added} cell(s) from {path}{switched}")
         return True
 
     def export_file(self, path: str | Path) -> bool:
