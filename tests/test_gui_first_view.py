@@ -409,3 +409,31 @@ def test_a_jpeg_small_enough_is_built_whole_without_a_first_view(tmp_path, scan_
     monkeypatch.setattr(tiles, "QUICK_PIXELS", W * H - 1)
     pyramid = build_pyramid(image, tmp_path / "again", preview=previews.append)
     assert len(previews) == 1 and previews[0].first > 0 and pyramid.first == 0
+
+
+def test_when_the_pyramid_is_ready_a_zoomed_view_reads_the_finest_tiles_it_shows_and_no_others(
+        qtbot, tmp_path, scan_map):
+    """A view zoomed in while the first view is shown turns sharp when the pyramid is ready, without being
+    moved: the tiles on screen are read, and not every tile of the sheet (a 32,000 x 20,000 scan at 130 %
+    stayed blurred until panned, its 2,520 finest tiles all asked for and the ones on screen dropped)."""
+    board = load_map(scan_map)
+    view = MapView(cache=tmp_path)
+    qtbot.addWidget(view)
+    view.resize(420, 300)
+    view.show()
+    view.show_board(board)
+    layer, job = view.images[0], view.jobs[0]
+    view.set_zoom(1.3)
+    view.centerOn(layer.scene_rect().center())
+    qtbot.waitUntil(lambda: job.finished, timeout=120_000)
+    folder = str(layer.pyramid.folder)
+    on_screen = layer.to_scene.inverted()[0].mapRect(
+        view.mapToScene(view.viewport().rect()).boundingRect()).intersected(layer.rect())
+    wanted = {(folder, 0, c, r) for c, r in layer.visible_tiles(on_screen, 0)}
+    qtbot.waitUntil(lambda: wanted <= set(layer.store._pixmaps), timeout=20_000)
+    qtbot.wait(200)
+    read = {k for k in layer.store._pixmaps if k[0] == folder and k[1] == 0}
+    all_tiles = layer.pyramid.levels[0].cols * layer.pyramid.levels[0].rows
+    assert len(wanted) < all_tiles / 2
+    assert read == wanted
+    assert layer.last_level == 0
