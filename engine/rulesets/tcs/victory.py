@@ -31,7 +31,7 @@ def condition_met(rules, st, c) -> tuple[bool, str]:
             return held + n >= c.count, f"{c.side} occupies {held} hexes + {n} credited ({why}) (needs {c.count})"
         return held >= c.count, f"{c.side} occupies {held} hexes (needs {c.count})"
     if c.kind == "hold_fewer":
-        return held < c.count, f"{c.side} occupies {held} hexes (fewer than {c.count} needed)"
+        return held < c.count, f"{c.side} occupies {held} hexes (the condition needs fewer than {c.count})"
     if c.kind == "occupy_any":
         parts = rules.condition_parts[c.id]
         full = [i for i, p in enumerate(parts) if p and all(st.control.get(h) == c.side for h in p)]
