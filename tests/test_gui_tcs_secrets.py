@@ -84,6 +84,9 @@ def test_a_reason_naming_a_secret_objective_hides_that_hex_and_keeps_the_rest(qt
     session.play(action.text(), by_computer=True, why=why)
     line = session.log_lines()[-1]
     assert objective not in line and f"objective {HIDDEN} ({sheet.id})" in line
+    # nor its distance from the objective: the placed hex is public, and a few distances would place the objective
+    assert "hexes from" in why and "hexes from" not in line
+    assert f"nearer its attack objective {HIDDEN} ({sheet.id}) than where the scenario put it" in line
     assert line.startswith(f"{len(g.log)}. [computer] {action.text()} (")     # the action itself is public
     # the person playing every side reads it whole
     session.set_computer(set())

@@ -54,4 +54,11 @@ def hidden_reason(st, rules, reason: str, secret_sides) -> str:
     if not secret:
         return reason
     names = sorted({rules.hid(h) for h in secret}, key=len, reverse=True)
-    return re.sub(r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w|\.\d)", HIDDEN, reason)
+    shown = re.sub(r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w|\.\d)", HIDDEN, reason)
+    if shown == reason:
+        return reason
+    # a distance to a hidden hex goes too: a placement's hex is public, and its distance from the objective,
+    # over a few placements, would show where the objective lies
+    hid = re.escape(HIDDEN)
+    return re.sub(r"\d+ hexes? from ([^,;:]*?" + hid + r"(?: \([^()]*\))?) \(\d+ where the scenario put it\)",
+                  r"nearer \1 than where the scenario put it", shown)
