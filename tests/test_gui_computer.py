@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from engine.computer import bot_for, fork, side_to_act
 from engine.scenario.newgame import new_game
+from gui.play.session import Refusal
 from playwindow import play_window
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +163,20 @@ def test_while_the_computer_plays_the_map_and_next_phase_wait_for_it(window, qtb
     assert window.log_dock.lines()[0].startswith("1. [computer] ")
     window.pause_act.setChecked(True)
     assert not window.computer.busy()
+
+
+def test_while_the_computer_plays_a_side_the_persons_actions_for_it_are_refused_until_it_is_paused(window, qtbot):
+    """The panels' buttons stay where they are; the session refuses what they would play for the computer's side."""
+    window.computer_step_ms = 60000            # the computer's first action is due in a minute
+    assert window.start_new_game(SEED, computer={"german"})
+    text = bot_for(window.session.rules, "german")(window.session.state).text()
+    refused = window.session.play(text)
+    assert isinstance(refused, Refusal) and len(window.session.game.log) == 0
+    assert "The computer is playing German now" in refused.message and "Ctrl+Shift+P" in refused.message
+    window.pause_act.setChecked(True)
+    assert not isinstance(window.session.play(text), Refusal) and len(window.session.game.log) == 1
+    window._stop_computer()                    # the computer no longer plays: nothing is held
+    assert window.session.table_holder is None
 
 
 def test_the_players_undo_refuses_when_only_the_computer_has_played(window, qtbot):

@@ -105,3 +105,23 @@ def test_a_save_never_starts_in_the_programs_folders_and_names_the_turn_as_shown
     mine.mkdir()
     remember_folder(mine / "a.toml")                            # a folder of the user's own is kept
     assert Path(win.menus.save_start()).parent == mine
+
+
+def test_a_long_log_entry_wraps_to_the_docks_width_and_is_kept_whole(qtbot):
+    """A massed fire of a dozen units is one token joined by '+': it breaks after a '+', never scrolls sideways."""
+    from gui.play.playpanels import LogDock
+
+    dock = LogDock()
+    qtbot.addWidget(dock)
+    dock.resize(300, 400)
+    dock.show()
+    units = "+".join(f"2-342-63Gd:{c}Co-P{p}" for c in (1, 2, 3) for p in (1, 2, 3))
+    line = f"12. [computer] fire {units} at B27.22 — 9 units fire: 14 FP"
+    dock.show_lines(["1. pass", line])
+    qtbot.wait(50)
+    assert dock.lines() == ["1. pass", line]                     # the text kept has no break marks in it
+    lst = dock.list
+    assert lst.horizontalScrollBar().maximum() == 0
+    short, long_ = lst.visualItemRect(lst.item(0)), lst.visualItemRect(lst.item(1))
+    assert long_.width() <= lst.viewport().width()
+    assert long_.height() >= 4 * short.height()                 # wrapped on several lines

@@ -88,6 +88,7 @@ def test_a_reason_naming_a_secret_objective_hides_that_hex_and_keeps_the_rest(qt
     assert "hexes from" in why and "hexes from" not in line
     assert f"nearer its attack objective {HIDDEN} ({sheet.id}) than where the scenario put it" in line
     assert line.startswith(f"{len(g.log)}. [computer] {action.text()} (")     # the action itself is public
+    assert why.startswith(action.text() + ": ") and line.count(action.text()) == 1     # not said twice
     # the person playing every side reads it whole
     session.set_computer(set())
     assert f"objective {objective}" in session.log_lines()[-1]

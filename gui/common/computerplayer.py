@@ -71,7 +71,14 @@ class ComputerPlayer(QObject):
         self._timer.setInterval(step_ms)
         self._timer.timeout.connect(self.think)
         session.changed.connect(self._changed)
+        session.table_holder = self.holding     # the person's own actions wait while the computer plays
         self.schedule()
+
+    def holding(self) -> str | None:
+        """The side the computer is playing now, not paused (the person may not act for it), or None."""
+        if self.paused or not self.to_play():
+            return None
+        return self.side_to_act()
 
     def side_to_act(self) -> str | None:
         """The side the game waits for now (the engine's answer)."""
@@ -102,6 +109,8 @@ class ComputerPlayer(QObject):
         """Stop for good (a new game replaces this one)."""
         self._timer.stop()
         self.sides = frozenset()
+        if getattr(self.session, "table_holder", None) == self.holding:
+            self.session.table_holder = None
         self._cancel.set()
         if self._thinker is not None:
             self._thinker.wait(10000)           # a worker thread never outlives its player

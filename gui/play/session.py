@@ -49,6 +49,7 @@ class PlaySession(QObject):
         self.rules = game.rules
         self.path: Path | None = None          # where this game was last saved or opened from
         self.computer = game.computer          # who the computer plays (engine.computer.ComputerSides), or None
+        self.table_holder = None               # while the computer plays: the side it is playing now, or None
         self._by_computer: list[bool] = []     # beside each log entry: played by the computer
         self._reasons: dict[int, tuple[str, str]] = {}   # log entry (from 1) -> (its action, the computer's reason)
         self._redo_by_computer: list[bool] = []
@@ -272,7 +273,13 @@ class PlaySession(QObject):
     # ------------------------------------------------------------ telling the game
     def play(self, text: str, by_computer: bool = False, why: str = "") -> list | Refusal:
         """Play one action in its text form (``by_computer``: the computer's, ``why`` its reason in one line, shown
-        in the log); the events, or the refusal with its rule."""
+        in the log); the events, or the refusal with its rule.  While the computer plays a side (not paused), the
+        person's own actions are refused: the panels' buttons must not play for it behind its back."""
+        side = self.table_holder() if self.table_holder is not None and not by_computer else None
+        if side:
+            name = getattr(self.scenario.sides.get(side), "name", side)
+            return Refusal("", f"The computer is playing {name} now: wait for it, or pause it "
+                               "(Pause the computer, Ctrl+Shift+P) to play for it yourself")
         try:
             marks = self._marks()
             events = self.game.play(text)
@@ -387,14 +394,17 @@ class PlaySession(QObject):
             who = "[computer] " if self.by_computer(i - 1) and not owners else ""
             reason = getattr(self, "_reasons", {}).get(i)
             text = entry.action.text()
-            why = f" ({reason[1]})" if reason and reason[0] == text else ""
+            words = reason[1] if reason and reason[0] == text else ""
+            if words.startswith(text + ": "):      # the reason opens with the action the line already gives
+                words = words[len(text) + 2:]
+            why = f" ({words})" if words else ""
             text = said or text
             if who and self._secret_plans():
                 shown = self._shown(text)
                 if shown != text:             # the computer's written plan, hidden until revealed (its reason too)
                     text, why, events = shown, " (its plan is secret until revealed)", ""
                 elif why:                     # a reason naming a hex of a secret objective or route: that hex hidden
-                    why = f" ({self._shown_reason(reason[1])})"
+                    why = f" ({self._shown_reason(words)})"
             lines.append(f"{i}. {who}{text}{why}" + (f" — {events}" if events else ""))
         return lines
 
