@@ -44,8 +44,8 @@ SAMPLE_RADIUS = 0.66               # hex sizes from the centre: inside the inscr
 SAMPLE_RINGS = 9                   # rings of sample points inside that radius (1 + 6 + 12 + ... points)
 FINE_STEP_PX = 1.0                 # the fine texture scale: neighbouring pixels
 COARSE_STEP = 0.12                 # the coarse texture scale, in hex sizes
-SELF_TRAINING = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)   # the share of each class's
-                                   # unlabelled hexes (its surest first) that teach it at each step
+SELF_TRAINING = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)   # the share of each class's unlabelled hexes (its
+                                   # surest first) that teach it at each step; the least sure 40 % never do
 LABEL_WEIGHT = 3.0                 # a painted hex counts as this many suggested ones
 OUTLIER_MADS = 5.0                 # a hex this many spreads further than usual from every class is odd
 OUTLIER_CONFIDENCE = 0.73          # a hex decided by its neighbours: 0.732 of 224 right on the tuning scans (0-59)
@@ -379,8 +379,8 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
 
     ``labels`` maps a row of ``features`` to its terrain (a hex the person painted). A linear
     discriminant with a shrunk shared covariance starts from them; then, over SELF_TRAINING steps, the
-    unlabelled rows each class is surest of join it, a growing share at each step (the nearest tenth
-    first, all at the end), and the classes are refitted: a class drifts along its own hexes instead of
+    unlabelled rows each class is surest of join it, a growing share at each step (the surest twentieth
+    first, its surest 60 % at the end), and the classes are refitted: a class drifts along its own hexes instead of
     jumping to whatever is nearest its few examples. ``guesses`` are terrains not confirmed (a new map's
     starting terrain, counted when the person asks): they teach the first fit as one row each, then are
     classified like every other row, never kept because they were given. ``rounds`` (default: all)
