@@ -241,3 +241,26 @@ def test_move_chosen_for_a_unit_under_the_top_of_a_stack_makes_the_next_drag_mov
     drag_through(qtbot, window, ["B02.04", "B03.04"])
     assert state(window).units["1-1"].hex == hx(window, "B03.04")      # the top unit was lifted, and refused
     assert state(window).units["1-3"].hex == h
+
+
+def test_while_the_computer_plays_a_side_its_counters_menus_and_the_panels_offer_nothing(window):
+    """The computer's turn: a right-click on its counter says so instead of listing actions the person would play
+    behind its back, and the panels' buttons wait; paused, the person may play for it."""
+    end_until(window, "action", "red")
+    window.computer_step_ms = 60000              # the computer's first action is due in a minute
+    window._start_computer({"red"})
+    name = window.session.scenario.sides["red"].name
+    assert window.session.computer_holding() == name
+    window.session.changed.emit()
+    assert window.tcs.legal == []
+    menu = right_click(window, "B03.05")         # 1-3, red
+    entries = menu.entries()
+    assert entries[0] == ("1-3 (rifle platoon): fire mode", False)
+    assert entries[1:] == [(f"Nothing to do now — the computer is playing {name} (Pause the computer, "
+                            "Ctrl+Shift+P, to play for it yourself)", False)]
+    menu.close()
+    window.pause_act.setChecked(True)
+    assert window.session.computer_holding() == "" and window.tcs.legal
+    menu = right_click(window, "B03.05")
+    assert ("Change to Move mode (costs half its movement allowance: 3 of 6 MPs)", True) in menu.entries()
+    menu.close()

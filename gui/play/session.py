@@ -275,9 +275,8 @@ class PlaySession(QObject):
         """Play one action in its text form (``by_computer``: the computer's, ``why`` its reason in one line, shown
         in the log); the events, or the refusal with its rule.  While the computer plays a side (not paused), the
         person's own actions are refused: the panels' buttons must not play for it behind its back."""
-        side = self.table_holder() if self.table_holder is not None and not by_computer else None
-        if side:
-            name = getattr(self.scenario.sides.get(side), "name", side)
+        name = self.computer_holding() if not by_computer else ""
+        if name:
             return Refusal("", f"The computer is playing {name} now: wait for it, or pause it "
                                "(Pause the computer, Ctrl+Shift+P) to play for it yourself")
         try:
@@ -291,6 +290,11 @@ class PlaySession(QObject):
         self._redo_by_computer = []
         self.changed.emit()
         return events
+
+    def computer_holding(self) -> str:
+        """The name of the side the computer is playing now (not paused), or "": the person's actions wait."""
+        side = self.table_holder() if self.table_holder is not None else None
+        return getattr(self.scenario.sides.get(side), "name", side) if side else ""
 
     # ------------------------------------------------------------ who played what
     def _marks(self) -> list[bool]:

@@ -226,7 +226,8 @@ class TcsPlay:
             else:
                 self.tracks.hide()
                 self.board.hide()
-        self.legal = s.legal_texts() if self.window.viewing_past is None else []
+        # a past position, or the computer's turn: the panels' buttons wait (nothing is the person's to play)
+        self.legal = s.legal_texts() if self.window.viewing_past is None and not s.computer_holding() else []
         self.clock.show_game(s, self.legal, self.shown_elsewhere)
         self.sheets.show_game(s, self.legal)
         self.artillery.show_game(s, self.legal)
@@ -290,7 +291,7 @@ class TcsPlay:
         self.selected_unit = uids[0]
         if not view.viewer.pinned:
             view.viewer.close()                # the stack's pictures would sit over its menu
-        menu = UnitMenu(s.rules, s.state, uids, self.window)
+        menu = UnitMenu(s.rules, s.state, uids, self.window, held=s.computer_holding())
         menu.play.connect(self.play)
         menu.fire.connect(self.open_fire)
         menu.show_moves.connect(self._light_moves)

@@ -26,11 +26,12 @@ class UnitMenu(QMenu):
     fire = Signal(str, str, str, str)  # firer, target hex, kind, target unit (point fire): open the fire panel
     show_moves = Signal(str)         # a unit whose moves to light on the map
 
-    def __init__(self, rules, state, uids: list[str], parent=None):
+    def __init__(self, rules, state, uids: list[str], parent=None, held: str = ""):
         super().__init__(parent)
         self.setObjectName("tcsunitmenu")
         self.setToolTipsVisible(True)
         self.rules, self.state = rules, state
+        self.held = held                 # the side the computer is playing now: nothing here is the person's
         self.uids = list(uids)
         if len(uids) == 1:
             self._fill(self, uids[0])
@@ -56,6 +57,11 @@ class UnitMenu(QMenu):
         head = menu.addAction(self._title(uid))
         head.setEnabled(False)
         menu.addSeparator()
+        if self.held:
+            a = menu.addAction(f"Nothing to do now — the computer is playing {self.held} "
+                               "(Pause the computer, Ctrl+Shift+P, to play for it yourself)")
+            a.setEnabled(False)
+            return
         idle = why_idle(self.rules, self.state, uid)
         if idle is not None:
             a = menu.addAction(elide(f"Nothing to do now — {idle}"))
