@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine.bench.digitise import centre_error
 from engine.cli import main
-from engine.maps.gridfind import find_grid
+from engine.maps.gridfind import _search, find_grid, load_grey
 from engine.maps.mapfile import load_map
 from engine.maps.scanset import make_scan
 
@@ -360,3 +360,23 @@ def test_a_small_tile_board_is_not_refused_for_the_paper_round_it():
     assert prop.found, prop.reason
     assert sweep_error(scan, prop) <= 2.0
     assert prop.details["confirmed"] < 0.7 <= prop.details["confirmed_printed"]
+
+
+@pytest.mark.parametrize("seed", [3057, 3126])
+def test_the_fill_between_light_lines_is_not_taken_for_the_dark_lines_of_a_coarser_grid(seed):
+    # small flat hexes (radius 11 px) between light lines: a dark map ruled in white, and a tile board with white
+    # gaps.  The search on dark lines took the hexes' dark fill for the lines of a pointy grid 3.5 times the size,
+    # whose centres lie on the printed ones, and proposed it as sure (1.0 and 0.77): its 'lines' were 17 px wide,
+    # 46 % of its side.  Lines that wide are no printed hex lines: that grid is doubted, and the search on the
+    # light lines finds the printed one
+    from engine.maps.gridfind import _doubt
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(seed)
+    assert scan.orientation == "flat" and 10.5 < scan.radius < 11.5
+    prop = find_grid(scan.image)
+    assert prop.found and prop.orientation == "flat" and prop.details.get("light_lines")
+    assert sweep_error(scan, prop) <= 2.0
+    coarse = _search(load_grey(scan.image))          # the dark-line search alone
+    assert coarse.orientation == "pointy" and coarse.details["line_px"] > 15 and coarse.confidence == 0.0
+    assert "px wide" in _doubt(coarse, 0.6) and "of a hex side" in _doubt(coarse, 0.6)

@@ -48,6 +48,8 @@ FINE_REGION = 1024                # the middle of the scan at full resolution, f
 LOCAL_FITS = 8                    # the likeliest lattices fitted near the middle to choose among them
 MIN_CONFIDENCE = 0.6              # below this the grid is not proposed
 STRONG_CONFIRMED = 0.7            # edges found across the scan above which a coarser grid on the same centres is no rival
+WIDE_LINES = (0.40, 0.45)         # lines this wide (a share of the hex side) are doubtful, then no printed hex lines:
+                                  # the fill of smaller hexes between light lines, read as dark lines of a coarser grid
 
 
 @dataclass
@@ -361,6 +363,7 @@ def _finish(img: "_Sampler", M0, t0, orient: str, margin: float, details: dict, 
             and "margin_finest" in details:
         margin = max(margin, details["margin_finest"])
         details = {**details, "margin": round(margin, 3)}
+    stats["hex_px"] = hex_px                  # the lines' width is judged against the hex's side
     conf = _confidence(stats, margin)
     details = {**details, **{k: v for k, v in stats.items() if k != "extent"}}
     details["whole_hexes"] = len(whole)
@@ -442,6 +445,10 @@ def _doubt(prop: GridProposal, min_confidence: float) -> str:
     if weakest == "confirmed":
         return (f"{kind} fit some of the lines, but only {d.get('confirmed', 0):.0%} of their edges find a line "
                 f"{sure}; the lines may be too faint, broken or hidden: click the centres of two neighbouring hexes")
+    if weakest == "line_width":
+        return (f"{kind} were seen, but their 'lines' are {d.get('line_px', 0):.0f} px wide, "
+                f"{_line_share(d):.0%} of a hex side: more likely the fill of smaller hexes than printed lines "
+                f"{sure}; click the centres of two neighbouring hexes")
     if weakest == "region_err":
         return (f"{kind} fit the lines near the middle but drift off them elsewhere (by {d.get('region_err', 0):.1f} "
                 f"px) {sure}: click the centres of two neighbouring hexes")
@@ -460,7 +467,14 @@ def _confidence_parts(stats: dict, margin: float) -> dict:
         "edges_used": min(1.0, stats.get("edges_used", 0) / 150.0),
         "edge_score": min(1.0, max(0.0, stats.get("edge_score", 0.0) / 0.3)),
         "whole_hexes": min(1.0, stats.get("whole_hexes", 0) / stats.get("whole_needed", 12.0)),
+        "line_width": min(1.0, max(0.0, (WIDE_LINES[1] - _line_share(stats)) / (WIDE_LINES[1] - WIDE_LINES[0]))),
     }
+
+
+def _line_share(stats: dict) -> float:
+    """The lines' measured width as a share of the hex side (0 when not measured)."""
+    px, line = stats.get("hex_px"), stats.get("line_px")
+    return float(line) / (float(px) / SQRT3) if px and line else 0.0
 
 
 def find_grid_from_clicks(source, a, b, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal:
