@@ -20,7 +20,7 @@ sample of one: the look across the sample's line, along point by along point,
 is learnt against the ordinary hexside's (a linear discriminant), the
 hexsides found teach it again, those that make no line count half, and the
 inks of the sample's line found along a hexside, but not beside it, lift one
-the learnt look half sees.
+the learnt look half sees where it goes on a line.
 
 numpy only; no Qt (engine/ never imports it).
 """
@@ -82,6 +82,7 @@ PATTERN_SLACK = 0.25                            # the look with the fills taken 
                                                 # score this much under the whole look and not hold it down
 INK_SURE = 0.7                                  # the inks' score that lifts a hexside the pattern half sees ...
 INK_LIFT = 0.2                                  # ... when its pattern score is at most this under SIDE_ACCEPT
+INK_ALONE = 0.9                                 # ... and with no other hexside found at either end, this
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
@@ -603,6 +604,22 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     sample_rows = [row[s] for s in samples if s in row and ok[row[s]]]
     if not sample_rows:
         raise SuggestError("no sample hexside lies on a scan")
+    ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
+    conf = _hexside_scores(lab, ok, sample_rows, ends, feature)
+    wanted = set(every) if sides is None else set(sides)
+    taken = set(samples)
+    out = HexsideSuggestions(feature)
+    for s, i in row.items():
+        if (s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set())
+                and conf[i] >= SIDE_MIN_CONFIDENCE):
+            out.sides[s] = float(conf[i])
+    return out
+
+
+def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], ends: np.ndarray,
+                    feature: str = "the feature") -> np.ndarray:
+    """Each hexside's score (0-1) from its strip (``lab``, every hexside's; ``ok``: read whole), the samples'
+    rows and the hexsides' ends (n x 2 x 2, where they meet): the steps of ``suggest_hexsides``."""
     centre = np.abs(SIDE_ACROSS) <= SIDE_LINE
     near = lab[:, :, centre]                                       # n x A x c x 3
     # the colours by the sample's line, then only those few hexsides show: the line's inks, not the
@@ -644,18 +661,16 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     unfilled = _pattern_scores(_fills_taken_out(lab), ok, sample_rows)
     line = _pattern_scores(lab, ok, sample_rows, SIDE_LINE)
     pattern = np.minimum(pattern, np.minimum(unfilled, line) + PATTERN_SLACK)
-    ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
-    pattern = _as_lines(pattern, ends, SIDE_ACCEPT)
-    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT)
-    conf = np.where(lift, np.maximum(pattern, SIDE_ACCEPT), pattern)
-    wanted = set(every) if sides is None else set(sides)
-    taken = set(samples)
-    out = HexsideSuggestions(feature)
-    for s, i in row.items():
-        if (s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set())
-                and conf[i] >= SIDE_MIN_CONFIDENCE):
-            out.sides[s] = float(conf[i])
-    return out
+    corners = _corners(ends)
+    pattern = _as_lines(pattern, corners, SIDE_ACCEPT)
+    # the inks lift a hexside the look half sees, if it goes on a line: one found or lifted at one of its
+    # ends at least, or an end on the map's edge, where the line may go on off the map (a contour or a hex
+    # line of the same ink beside a vivid fill is lifted alone); or if its inks run nearly end to end
+    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT)
+    e1, e2 = _others_at_ends(corners, (pattern >= SIDE_ACCEPT) | lift)
+    m1, m2 = _others_at_ends(corners, np.ones(len(corners), dtype=bool))     # the map's own hexsides
+    lift &= (e1 > 0) | (e2 > 0) | (m1 < 2) | (m2 < 2) | (ink >= INK_ALONE)
+    return np.where(lift, SIDE_ACCEPT, pattern)
 
 
 def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
@@ -721,19 +736,29 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
     return np.where(ok, score, 0.0)
 
 
-def _as_lines(score: np.ndarray, ends: np.ndarray, threshold: float) -> np.ndarray:
-    """Scores halved where the hexsides at or above ``threshold`` do not make lines: a hexside with two others
-    at each of its ends (a mesh: the texture of an area, a lake's waves) or none at either (alone)."""
+def _corners(ends: np.ndarray) -> np.ndarray:
+    """Each hexside's two ends (n x 2 x 2, in the layout's units) as indices of the corners where hexsides meet."""
     corner: dict[tuple[int, int], int] = {}
     idx = np.zeros((len(ends), 2), dtype=np.int64)
     for i in range(len(ends)):
         for j in range(2):
             key = (round(float(ends[i, j, 0]) * 1000), round(float(ends[i, j, 1]) * 1000))
             idx[i, j] = corner.setdefault(key, len(corner))
+    return idx
+
+
+def _others_at_ends(corners: np.ndarray, on: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each hexside, how many other hexsides of ``on`` meet it at each of its two ends."""
+    degree = np.bincount(corners[on].ravel(), minlength=int(corners.max()) + 1 if len(corners) else 0)
+    return degree[corners[:, 0]] - on, degree[corners[:, 1]] - on
+
+
+def _as_lines(score: np.ndarray, corners: np.ndarray, threshold: float) -> np.ndarray:
+    """Scores halved where the hexsides at or above ``threshold`` do not make lines: a hexside with two others
+    at each of its ends (a mesh: the texture of an area, a lake's waves) or none at either (alone).
+    ``corners``: each hexside's two ends as corner indices (``_corners``)."""
     on = score >= threshold
-    degree = np.bincount(idx[on].ravel(), minlength=len(corner))
-    e1 = degree[idx[:, 0]] - on
-    e2 = degree[idx[:, 1]] - on
+    e1, e2 = _others_at_ends(corners, on)
     odd = on & (((e1 >= 2) & (e2 >= 2)) | ((e1 == 0) & (e2 == 0)))
     return np.where(odd, score * 0.5, score)
 
