@@ -132,12 +132,14 @@ def _bot_module(rules):
 
 @dataclass(frozen=True)
 class ComputerSides:
-    """Which sides the computer plays, with which bot and options, and which log entries (from 1) it played."""
+    """Which sides the computer plays, with which bot and options, which log entries (from 1) it played, and its
+    reason for each, as the log showed it (kept with a saved game, so a restart shows them again)."""
 
     sides: tuple[str, ...]
     bot: str = BASELINE
     options: dict = field(default_factory=dict)
     played: tuple[int, ...] = ()
+    reasons: dict = field(default_factory=dict)      # log entry (from 1) -> the computer's reason for it
 
     def to_dict(self) -> dict:
         doc: dict[str, Any] = {"sides": list(self.sides), "bot": self.bot}
@@ -145,7 +147,16 @@ class ComputerSides:
             doc["options"] = dict(self.options)
         if self.played:
             doc["played"] = list(self.played)
+        if self.reasons:
+            doc["reasons"] = {str(n): why for n, why in sorted(self.reasons.items())}
         return doc
+
+    def up_to(self, n: int) -> "ComputerSides":
+        """The same, for the log's first ``n`` entries (a game that stops before the rest)."""
+        from dataclasses import replace
+
+        return replace(self, played=tuple(i for i in self.played if i <= n),
+                       reasons={i: why for i, why in self.reasons.items() if i <= n})
 
     @classmethod
     def from_save(cls, path: str, doc: dict, ruleset: str, log_length: int) -> "ComputerSides | None":
@@ -186,6 +197,19 @@ class ComputerSides:
                 or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= log_length for n in played)):
             problems.append(Problem(where, "computer.played",
                                     f"expected the numbers (1 to {log_length}) of the actions the computer played"))
+        reasons = table.get("reasons", {})
+        kept: dict[int, str] = {}
+        if not isinstance(reasons, dict):
+            problems.append(Problem(where, "computer.reasons", "expected a table of the computer's reasons by action "
+                                                               "number, like { \"12\" = \"...\" }"))
+            reasons = {}
+        for key, why in reasons.items():
+            n = int(key) if isinstance(key, str) and key.isdigit() else 0
+            if not 1 <= n <= log_length or not isinstance(why, str):
+                problems.append(Problem(where, f"computer.reasons.{key}",
+                                        f"expected an action number (1 to {log_length}) and its reason in words"))
+            else:
+                kept[n] = why
         if problems:
             raise BadFile(problems)
-        return cls(tuple(sides), bot, dict(options), tuple(sorted(set(played))))
+        return cls(tuple(sides), bot, dict(options), tuple(sorted(set(played))), kept)

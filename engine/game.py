@@ -405,8 +405,6 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
     if rules is not None and getattr(rules, "name", doc["ruleset"]) != doc["ruleset"]:
         raise BadFile([Problem(file, "ruleset", f"the game was saved under the {doc['ruleset']!r} rules, "
                                                 f"but its scenario is played with {rules.name!r}")])
-    from dataclasses import replace
-
     from .computer import ComputerSides
 
     computer = ComputerSides.from_save(file, doc, doc["ruleset"], len(doc["actions"]))
@@ -416,7 +414,7 @@ def load_game(path: str | Path, rules_for_scenario=None) -> Game:
             game.play(text)
         except IllegalAction as e:
             # the game as it stood before the refused action, with the computer's part in what was played
-            game.computer = computer and replace(computer, played=tuple(n for n in computer.played if n <= i))
+            game.computer = computer and computer.up_to(i)
             refused = LogRefused(file, i, text, e.rule, e.message, game, total=len(doc["actions"]))
             _add_lines(path, refused.problems)
             raise refused from None

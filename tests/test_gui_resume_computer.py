@@ -67,6 +67,28 @@ def test_the_autosave_records_the_computers_side_and_a_restart_plays_it_again(wi
     assert all(again.session.by_computer(i) for i in range(n, len(again.session.game.log)))
 
 
+def test_the_computers_reasons_are_kept_with_the_game_and_read_again_after_a_crash(window, qtbot, tmp_path):
+    """The strong player says why for each action; the autosave keeps it, so the log reads the same after a restart
+    (it was held in memory only: after kill -9 the resumed log had the actions without their reasons)."""
+    assert window.start_new_game(7, computer={"soviet"}, bot="strong", options={"budget": 0.3})
+    while acting(window) != "soviet":
+        window.phase_bar.next_act.trigger()
+    start = len(window.session.game.log)
+    qtbot.waitUntil(lambda: len(window.session.game.log) >= start + 2, timeout=60000)
+    window.pause_act.setChecked(True)
+    qtbot.waitUntil(lambda: not window.computer.is_thinking(), timeout=20000)
+    n = len(window.session.game.log)
+    doc = tomli.loads(window.autosave.read_text("utf-8"))
+    reasons = doc["computer"]["reasons"]
+    played = doc["computer"]["played"]
+    assert reasons and set(map(int, reasons)) <= set(played) and len(played) >= 2 and all(reasons.values())
+    again = make_window(qtbot, tmp_path)
+    assert again.open_file(window.autosave)
+    again.pause_act.setChecked(True)
+    assert again.session.log_lines()[:n] == window.session.log_lines()[:n]
+    assert all(f"({why})" in again.session.log_lines()[int(i) - 1] for i, why in reasons.items())
+
+
 def test_a_saved_game_reopens_with_the_computer_and_the_players_undo_still_skips_its_actions(window, qtbot, tmp_path):
     into_the_soviet_turn(window, qtbot, 2)
     path = tmp_path / "mine.toml"
@@ -99,6 +121,9 @@ def test_a_game_without_the_computer_saves_no_computer_table(window, tmp_path):
     ('sides = ["soviet"]\nbot = "strong"\noptions = { min_column = 3 }', "computer.options.min_column"),
     ('sides = ["soviet"]\nbot = "strong"\noptions = { budget = "long" }', "computer.options.budget"),
     ('sides = ["soviet"]\nplayed = [0]', "computer.played"),
+    ('sides = ["soviet"]\nreasons = "it wanted to"', "computer.reasons"),
+    ('sides = ["soviet"]\nreasons = { "0" = "before the start" }', "computer.reasons.0"),
+    ('sides = ["soviet"]\nreasons = { "1" = 7 }', "computer.reasons.1"),
 ])
 def test_a_bad_computer_table_is_named_by_its_key(window, tmp_path, table, key):
     path = tmp_path / "game.toml"

@@ -52,6 +52,10 @@ def test_the_strong_computer_leads_the_attack_and_the_log_gives_its_reasons(qtbo
     qtbot.addWidget(again)
     assert again.computer is not None and again.computer.bot == "strong" and again.computer.sides == {"attacker"}
     assert again.session.game.hash() == win.session.game.hash()
+    # and its reasons: the reopened log reads as it did
+    assert sorted(map(int, doc["computer"]["reasons"])) == [1, 2, 3, 4]
+    again_texts = [again.log_list.item(i).text() for i in range(again.log_list.count())]
+    assert [t for t in again_texts if t.startswith("    why: ")] == [t for t in texts if t.startswith("    why: ")]
     again.close()
     win.close()
 

@@ -64,8 +64,6 @@ class PlaySession(QObject):
         session = cls.of_game(game, parent)
         session.path = Path(path)
         session.mark_saved()
-        if game.computer is not None:          # which of the log's actions the computer played, as saved
-            session._by_computer = [i in game.computer.played for i in range(1, len(game.log) + 1)]
         return session
 
     @classmethod
@@ -74,7 +72,13 @@ class PlaySession(QObject):
         from engine.scenario import load_scenario, scenario_board
 
         scenario = load_scenario(game.scenario_path)
-        return cls(scenario, scenario_board(scenario), parent=parent, game=game)
+        session = cls(scenario, scenario_board(scenario), parent=parent, game=game)
+        if game.computer is not None:          # which of the log's actions the computer played, and why, as saved
+            n = len(game.log)
+            session._by_computer = [i in game.computer.played for i in range(1, n + 1)]
+            session._reasons = {i: (game.log[i - 1].action.text(), why)
+                                for i, why in game.computer.reasons.items() if i <= n}
+        return session
 
     # ------------------------------------------------------------ what is on the map
     @property
@@ -445,8 +449,12 @@ class PlaySession(QObject):
         computer plays and the actions it played; the session's own file stays as it is (an autosave)."""
         from dataclasses import replace
 
-        played = tuple(i for i, mark in enumerate(self._marks(), start=1) if mark)
-        self.game.computer = replace(self.computer, played=played) if self.computer is not None else None
+        marks = self._marks()
+        played = tuple(i for i, mark in enumerate(marks, start=1) if mark)
+        reasons = {i: why for i, (text, why) in sorted(self._reasons.items())
+                   if i <= len(marks) and marks[i - 1] and self.game.log[i - 1].action.text() == text}
+        self.game.computer = (replace(self.computer, played=played, reasons=reasons)
+                              if self.computer is not None else None)
         self.game.save(path)
 
     def save(self, path: Path) -> None:

@@ -30,7 +30,8 @@ class TableSession(QObject):
         self.saved_from: Path | None = None     # the saved game this session was read from, if any
         self.computer = game.computer           # who the computer plays (engine.computer.ComputerSides), or None
         self._by_computer: set[int] = set(game.computer.played) if game.computer is not None else set()
-        self._reasons: dict[int, str] = {}      # log entry (from 1) -> the computer's reason for it
+        self._reasons: dict[int, str] = dict(game.computer.reasons) if game.computer is not None else {}
+        # ^ log entry (from 1) -> the computer's reason for it (a saved game keeps them)
         self.mark_saved()                        # a new game has nothing to save; a saved one is in its file
 
     @classmethod
@@ -168,6 +169,8 @@ class TableSession(QObject):
         from dataclasses import replace
 
         n = len(self.game.log)
-        self.game.computer = (replace(self.computer, played=tuple(sorted(i for i in self._by_computer if i <= n)))
+        self.game.computer = (replace(self.computer, played=tuple(sorted(i for i in self._by_computer if i <= n)),
+                                      reasons={i: why for i, why in sorted(self._reasons.items())
+                                               if i <= n and i in self._by_computer})
                               if self.computer is not None else None)
         self.game.save(path)
