@@ -105,8 +105,8 @@ class PlayCharts:
                 for a in played)
             events = [e.text for entry in s.game.log[-len(played):] for e in entry.events]
             # after the message of the action that asked (the window shows its own once this returns)
-            QTimer.singleShot(0, lambda: (self.window.statusBar().showMessage(said, 15000),
-                                          self.window.combat.show_result([said] + events)))
+            QTimer.singleShot(0, self.window, lambda: (self.window.statusBar().showMessage(said, 15000),
+                                                       self.window.combat.show_result([said] + events)))
             s.changed.emit()        # the pieces, the panels and the autosave, once
             return
         prompt = pending_chart_prompt(s.rules, s.state) if not s.game.is_over() else None
@@ -121,7 +121,7 @@ class PlayCharts:
         was_shown = self.dock.isVisible()
         self.dock.show_prompt(prompt, note, tip)
         if prompt is not None and not was_shown:       # room for the whole working and every result
-            QTimer.singleShot(0, lambda: self.window.resizeDocks(
+            QTimer.singleShot(0, self.window, lambda: self.window.resizeDocks(
                 [self.dock], [self.dock.content.sizeHint().height() + 30], Qt.Vertical))
 
     def _play_marked(self, answer):
@@ -177,7 +177,7 @@ class PlayCharts:
         needs = needs_of(s.rules, s.state, value)
         if not needs or count_filled(needs, value).missing == 0:
             return False
-        QTimer.singleShot(0, self.open_form)        # after the window has shown the game it opened
+        QTimer.singleShot(0, self.window, self.open_form)    # after the window has shown the game it opened
         return True
 
     def open_form(self):

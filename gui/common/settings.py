@@ -132,7 +132,7 @@ def remember_layout(window, key: str, default: QSize, available: QRect | None = 
         if room is not None:
             fit_to(window, room)
 
-    QTimer.singleShot(0, refit)
+    QTimer.singleShot(0, window, refit)        # tied to the window: gone with it if it closes first
     return remembered
 
 

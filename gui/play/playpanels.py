@@ -86,7 +86,9 @@ class LogDock(QDockWidget):
         self.list.clear()
         self.list.addItems(lines)
         self.list.scrollToBottom()
-        QTimer.singleShot(0, self.list.scrollToBottom)     # again once laid out (a saved game opened at start)
+        # again once laid out (a saved game opened at start); tied to the list, so that a window closed before it
+        # fires takes it with it (it fired on the deleted list in the next window: "QListWidget already deleted")
+        QTimer.singleShot(0, self.list, self.list.scrollToBottom)
         self.list.setToolTip("Click an entry to see the board as it was then (read-only); "
                              "the last entry is the game now" if lines else "")
 

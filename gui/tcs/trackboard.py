@@ -327,7 +327,7 @@ class TrackBoard(QGraphicsView):
         counter.setPos(counter.home)
         self._held_units = []
         if where in targets:
-            QTimer.singleShot(0, lambda t=targets[where]: self.act.emit(t))     # the board is redrawn after it
+            QTimer.singleShot(0, self, lambda t=targets[where]: self.act.emit(t))     # the board is redrawn after it
         elif where and where != counter.box:
             title = self.boxes[where].toolTip().split(":")[0]
             self.refused.emit("", f"no action of the game takes {counter.cid} to {title} now"
