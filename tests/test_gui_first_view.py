@@ -65,6 +65,15 @@ def render(layer, size=(260, 170)) -> np.ndarray:
     return arr.reshape(size[1], size[0], 3).astype(float)
 
 
+def shown_view(qtbot, cache, size=(800, 560)) -> MapView:
+    """A map view on screen, its tiles cached under ``cache``."""
+    view = MapView(cache=cache)
+    qtbot.addWidget(view)
+    view.resize(*size)
+    view.show()
+    return view
+
+
 def scan_small(path, size=(260, 170)) -> np.ndarray:
     with Image.open(path) as im:
         return np.asarray(im.convert("RGB").resize(size, Image.BILINEAR), dtype=float)
@@ -99,10 +108,7 @@ def test_the_whole_scan_is_shown_before_its_pyramid_is_built(qtbot, tmp_path, sc
         assert shown.wait(60)
 
     monkeypatch.setattr(PyramidJob, "_preview", preview_then_wait)
-    view = MapView(cache=tmp_path)
-    qtbot.addWidget(view)
-    view.resize(800, 560)
-    view.show()
+    view = shown_view(qtbot, tmp_path)
     seen = []
     view.show_board(board)
     layer, job = view.images[0], view.jobs[0]
@@ -193,10 +199,7 @@ def test_a_job_cancelled_while_it_builds_leaves_nothing(qtbot, tmp_path, scan_ma
 
 def test_a_second_open_reads_the_cache_and_builds_nothing(qtbot, tmp_path, scan_map, monkeypatch):
     board = load_map(scan_map)
-    first = MapView(cache=tmp_path)
-    qtbot.addWidget(first)
-    first.resize(800, 560)
-    first.show()
+    first = shown_view(qtbot, tmp_path)
     first.show_board(board)
     assert first.wait_until_drawn(120)
     folder = first.images[0].pyramid.folder
@@ -208,10 +211,7 @@ def test_a_second_open_reads_the_cache_and_builds_nothing(qtbot, tmp_path, scan_
     monkeypatch.setattr(tiles, "_vips_bands", refuse)
     monkeypatch.setattr(tiles, "_write_levels", refuse)
     monkeypatch.setattr(tiles, "open_map_image", refuse)
-    again = MapView(cache=tmp_path)
-    qtbot.addWidget(again)
-    again.resize(800, 560)
-    again.show()
+    again = shown_view(qtbot, tmp_path)
     previews = []
     again.show_board(board)
     again.jobs[0].preview.connect(previews.append)
@@ -417,10 +417,7 @@ def test_when_the_pyramid_is_ready_a_zoomed_view_reads_the_finest_tiles_it_shows
     moved: the tiles on screen are read, and not every tile of the sheet (a 32,000 x 20,000 scan at 130 %
     stayed blurred until panned, its 2,520 finest tiles all asked for and the ones on screen dropped)."""
     board = load_map(scan_map)
-    view = MapView(cache=tmp_path)
-    qtbot.addWidget(view)
-    view.resize(420, 300)
-    view.show()
+    view = shown_view(qtbot, tmp_path, size=(420, 300))
     view.show_board(board)
     layer, job = view.images[0], view.jobs[0]
     view.set_zoom(1.3)
