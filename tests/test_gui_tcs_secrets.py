@@ -96,3 +96,24 @@ def test_a_reason_naming_a_secret_objective_hides_that_hex_and_keeps_the_rest(qt
     session.set_computer({"soviet"}, bot="strong")
     session.state.over = True
     assert f"objective {objective}" in session.log_lines()[-1]
+
+
+def test_a_tcs_game_reopened_keeps_which_actions_the_computer_played_and_why(qtbot, tmp_path):
+    """A TCS save opened again (the restart after a crash does this): its log marks the computer's actions and
+    gives their reasons as before (the TCS session's own opening once dropped both: every action read as the
+    person's, so their undo would take back the computer's too)."""
+    from engine.game import Game
+    from test_tcs_players import BW4, rules_for_path
+
+    g = Game(rules_for_path(BW4), 4, str(BW4))         # a game as the window starts one (its log replays it)
+    player = TcsPlayer("soviet", "strong")
+    action = player.choose(g.rules, g.state)
+    session = _session(g)
+    session.set_computer({"soviet"}, bot="strong")
+    session.play(action.text(), by_computer=True, why=player.last_reason)
+    path = tmp_path / "bw4.toml"
+    session.write(path)
+    again = TcsSession.open_saved(path)
+    assert again.by_computer(len(g.log) - 1)
+    assert again.log_lines()[-1] == session.log_lines()[-1]
+    assert "nearer its attack objective" in again.log_lines()[-1]

@@ -52,6 +52,11 @@ class PlaySession(QObject):
         self.table_holder = None               # while the computer plays: the side it is playing now, or None
         self._by_computer: list[bool] = []     # beside each log entry: played by the computer
         self._reasons: dict[int, tuple[str, str]] = {}   # log entry (from 1) -> (its action, the computer's reason)
+        if game.computer is not None:          # a saved game: which of its actions the computer played, and why
+            n = len(game.log)
+            self._by_computer = [i in game.computer.played for i in range(1, n + 1)]
+            self._reasons = {i: (game.log[i - 1].action.text(), why)
+                             for i, why in game.computer.reasons.items() if i <= n}
         self._redo_by_computer: list[bool] = []
         self._saved_actions: list = []         # the log as last saved or opened from a file (unsaved(): it differs)
 
@@ -72,13 +77,7 @@ class PlaySession(QObject):
         from engine.scenario import load_scenario, scenario_board
 
         scenario = load_scenario(game.scenario_path)
-        session = cls(scenario, scenario_board(scenario), parent=parent, game=game)
-        if game.computer is not None:          # which of the log's actions the computer played, and why, as saved
-            n = len(game.log)
-            session._by_computer = [i in game.computer.played for i in range(1, n + 1)]
-            session._reasons = {i: (game.log[i - 1].action.text(), why)
-                                for i, why in game.computer.reasons.items() if i <= n}
-        return session
+        return cls(scenario, scenario_board(scenario), parent=parent, game=game)
 
     # ------------------------------------------------------------ what is on the map
     @property
