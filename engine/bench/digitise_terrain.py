@@ -17,6 +17,13 @@ tuning) beside the set's 30.
 46 x 50 sheet (about a 22 x 34 inch map) from its scan already in memory.
 ``terrain_reviewed`` and ``terrain_accuracy_above`` say what the review list
 holds: the share of hexes under LOW_CONFIDENCE and the accuracy of those above.
+``terrain_asked``: the same figures when part of the 5 % is painted where the
+editor asks (``suggest_terrain(ask=...)``, the map editor's "Hexes to paint
+next"): the person paints one hex of each terrain and ASK_FIRST of the hexes at
+random, asks for suggestions, paints the hexes the editor names (``ask_count``
+at a time; one a counter hides is left unpainted, as a person cannot tell its
+terrain, and still counts against the 5 %), and asks again, until 5 % is
+painted or ASK_ROUNDS rounds have passed.
 ``hexsides``: for rivers, walls and ridges, each suggested from one sample
 hexside per scan (one printed clear of counters, town names and other
 features, as a person would mark; ``hexsides_any_sample``: any), the recall
@@ -31,11 +38,14 @@ import time
 import numpy as np
 
 from engine.maps.hexes import Hex
-from engine.maps.suggest import LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, suggest_hexsides, suggest_terrain
+from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, ask_count, suggest_hexsides,
+                                 suggest_terrain)
 
 LABELLED_SHARE = 0.05
 HELD_OUT = (100, 60)          # first seed and count of the scans never used while tuning or calibrating
 CONFIDENCE_BANDS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 1.0001)
+ASK_FIRST = 0.03              # painted at random (one of each terrain at least) before the editor is asked
+ASK_ROUNDS = 4               # times at most the person paints what the editor asks and asks again
 SPEED_HEXES = 2300
 SPEED_REPEAT = 3
 
@@ -58,15 +68,38 @@ def pick_examples(truth: dict[Hex, str], share: float, seed: int, hidden=()) -> 
     return {h: truth[h] for h in sorted(chosen)}
 
 
-def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False) -> dict:
-    """Label ``share`` of one scan's whole hexes, suggest the rest; the figures for that scan (``rows``: each
-    suggestion's true terrain, whether it was right and its confidence)."""
+def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float, hidden) -> dict[Hex, str]:
+    """The hexes a person paints who asks the editor where to (``terrain_asked``): ``share`` of ``truth`` in all,
+    ASK_FIRST of it at random (one of each terrain at least), the rest where the editor asks."""
+    budget = max(1, round(share * len(truth)))
+    examples = pick_examples(truth, min(share, ASK_FIRST), scan.seed, hidden)
+    hidden = set(hidden)
+    spent = len(examples)
+    for _ in range(ASK_ROUNDS):
+        left = budget - spent
+        if left <= 0:
+            break
+        got = suggest_terrain(scan.board, {scan.sheet.id: image}, examples, targets=list(truth),
+                              ask=min(left, ask_count(len(scan.board.hexes()))), ask_among=list(truth))
+        if not got.to_paint:
+            break
+        spent += len(got.to_paint)
+        examples.update({h: truth[h] for h in got.to_paint if h not in hidden})
+    return examples
+
+
+def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool = False) -> dict:
+    """Label ``share`` of one scan's whole hexes (``asked``: partly where the editor asks), suggest the rest; the
+    figures for that scan (``rows``: each suggestion's true terrain, whether it was right and its confidence)."""
     board, sheet = scan.board, scan.sheet
     whole = [sheet.numbering.parse(i) for i in scan.whole]
     truth = {h: board.terrain[h] for h in whole if h in board.terrain}
     hidden = () if any_example else [sheet.numbering.parse(i) for i in scan.covered]
-    examples = pick_examples(truth, share, scan.seed, hidden)
     image = np.asarray(scan.image.convert("RGB"))
+    if asked:
+        examples = asked_examples(scan, truth, image, share, hidden)
+    else:
+        examples = pick_examples(truth, share, scan.seed, hidden)
     t0 = time.perf_counter()
     got = suggest_terrain(board, {sheet.id: image}, examples, targets=list(truth))
     seconds = time.perf_counter() - t0
@@ -93,10 +126,10 @@ def calibration(rows, bands=CONFIDENCE_BANDS) -> list[dict]:
     return out
 
 
-def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False) -> dict:
+def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool = False) -> dict:
     """The mean figures over scans of the set, each scan's own figures in ``scans``; by terrain (pooled) and
     the calibration of the confidence."""
-    per = [scan_accuracy(scan, share, any_example) for scan in scans]
+    per = [scan_accuracy(scan, share, any_example, asked) for scan in scans]
     rows = [r for p in per for r in p["rows"]]
     by: dict[str, list[int]] = {}
     for t, r, _c in rows:
@@ -182,6 +215,13 @@ def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = Fa
     return out
 
 
+def _asked_summary(figures: dict) -> dict:
+    """The headline figures of ``terrain_accuracy(asked=True)``."""
+    keys = ("terrain_accuracy", "terrain_accuracy_worst", "terrain_worst_scan", "terrain_scans_under_085",
+            "terrain_reviewed", "terrain_accuracy_above", "terrain_by_terrain")
+    return {k: figures[k] for k in keys}
+
+
 def measure_terrain(args, bench) -> dict:
     """``bench digitise``'s terrain figures: on its test set (made once for every measurement), the terrain
     accuracy with 5 % labelled, the review share, the speed for 2,350 hexes and the hexside figures."""
@@ -190,6 +230,7 @@ def measure_terrain(args, bench) -> dict:
     figures = terrain_accuracy(scans)
     figures.pop("scans")
     figures.pop("calibration")
+    figures["terrain_asked"] = _asked_summary(terrain_accuracy(scans, asked=True))
     figures.update(terrain_speed(repeat))
     figures.update({f"hexside_{k}": v for k, v in hexside_figures(scans).items()})
     return figures
@@ -213,6 +254,10 @@ def run(args) -> list[dict]:
                  "accuracy": round(p["accuracy"], 4), "reviewed": round(p["reviewed"], 4)} for p in per]
         figures["scans"] = f"{name}: seeds {seeds.start}-{seeds.stop - 1}"
         figures["terrain_accuracy_any_example"] = terrain_accuracy(scans, any_example=True)["terrain_accuracy"]
+        asked = terrain_accuracy(scans, asked=True)
+        figures["terrain_asked"] = _asked_summary(asked)
+        out += [{"scans": name, "asked": True, "scan": p["seed"], "labelled": p["labelled"],
+                 "accuracy": round(p["accuracy"], 4)} for p in asked["scans"]]
         figures["hexsides"] = hexside_figures(scans)
         figures["hexsides_any_sample"] = hexside_figures(scans, any_sample=True)
         out.append(figures)

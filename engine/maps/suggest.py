@@ -58,6 +58,13 @@ CALIBRATION = ((0.0, 0.397), (0.074, 0.447), (0.171, 0.561), (0.241, 0.656), (0.
 NEIGHBOUR_ALIKE = 0.4              # the share of neighbouring pairs (the most alike) that say how a terrain varies
 LEARN_PRIOR = True                 # the self-training steps learn how common each terrain is
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
+ASK_SHARE = 0.01                   # the hexes asked for at a time: this share of the map's, ...
+ASK_MIN = 3                        # ... at least this many
+ASK_UNLIKE = 0.5                   # of them, this share are the hexes most unlike any painted one where many are
+                                   # alike (the rest: the least sure suggestions)
+ASK_DENSITY = 0.5                  # how much where many hexes are alike counts against how unlike (a power)
+ASK_NEAREST = 10                   # the nearest hexes that say how many are alike
+ASK_REFERENCE = 2000               # hexes at most they are found among (a fixed spread of the map's)
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
@@ -293,6 +300,7 @@ class TerrainSuggestions:
     terrain: dict[Hex, tuple[str, float]] = field(default_factory=dict)
     classes: tuple[str, ...] = ()
     unreadable: tuple[Hex, ...] = ()        # hexes no scan shows (no suggestion for them)
+    to_paint: tuple[Hex, ...] = ()          # the hexes whose painting would teach most, when asked for
 
     def low_confidence(self, below: float = LOW_CONFIDENCE) -> list[Hex]:
         """The suggested hexes whose confidence is under ``below``, least confident first."""
@@ -373,10 +381,62 @@ def calibrated(raw: np.ndarray) -> np.ndarray:
     return np.interp(raw, xs, ps)
 
 
+def ask_count(hexes: int) -> int:
+    """How many hexes the editor asks the person to paint at a time on a map of ``hexes`` hexes."""
+    return max(ASK_MIN, round(ASK_SHARE * hexes))
+
+
+def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], among: np.ndarray,
+              n: int) -> list[int]:
+    """The rows of ``among`` whose painting would teach most, ``n`` of them: first (ASK_UNLIKE of them) the hexes
+    most unlike every painted hex where many hexes are alike (a kind of hex no example shows: a second woods
+    symbol, a faded part of the sheet), each chosen one then counting as painted; then the least sure
+    suggestions (``conf``). Unlike: the squared distance, in the features scaled by their spread, to the
+    nearest painted hex; alike: one over the mean squared distance to the ASK_NEAREST nearest hexes, to the
+    power ASK_DENSITY."""
+    ok = ~np.isnan(features).any(axis=1)
+    painted = set(int(r) for r in labelled) & set(np.flatnonzero(ok).tolist())
+    labelled = np.array(sorted(painted), dtype=np.int64)
+    cand = np.array([r for r in among if ok[r] and int(r) not in painted], dtype=np.int64)
+    if n <= 0 or not len(cand):
+        return []
+    med, scale = _robust_scale(features[ok])
+    z = np.where(ok[:, None], (features - med) / scale, 0.0)
+    zc = z[cand]
+
+    def sq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * a @ b.T, 0.0)
+
+    ref = zc if len(zc) <= ASK_REFERENCE else zc[np.linspace(0, len(zc) - 1, ASK_REFERENCE).astype(int)]
+    near = min(ASK_NEAREST, len(ref) - 1)
+    alike = np.ones(len(cand))
+    if near > 0:
+        for lo in range(0, len(cand), 1000):              # a thousand rows at a time: memory stays small
+            d = np.sort(sq(zc[lo:lo + 1000], ref), axis=1)[:, 1:near + 1]
+            alike[lo:lo + 1000] = 1.0 / (1e-9 + d.mean(axis=1))
+    unlike = sq(zc, z[labelled]).min(axis=1) if len(labelled) else np.ones(len(cand))
+    chosen: list[int] = []
+    weight = alike ** ASK_DENSITY
+    for _ in range(min(math.ceil(ASK_UNLIKE * n), len(cand))):
+        i = int(np.argmax(unlike * weight))
+        chosen.append(i)
+        unlike = np.minimum(unlike, sq(zc, zc[i:i + 1])[:, 0])
+        unlike[chosen] = -1.0
+    taken = set(chosen)
+    for i in np.argsort(conf[cand], kind="stable"):
+        if len(chosen) >= min(n, len(cand)):
+            break
+        if int(i) not in taken:
+            chosen.append(int(i))
+            taken.add(int(i))
+    return [int(cand[i]) for i in chosen]
+
+
 def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None = None,
              guesses: Mapping[int, str] | None = None,
-             neighbours: list[list[int]] | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The classes learnt from labelled rows, each row's class (an index) and its confidence (0-1).
+             neighbours: list[list[int]] | None = None) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """The classes learnt from labelled rows, each row's class (an index), its confidence (0-1) and whether it
+    lies far from every class (a hex under a counter, a title).
 
     ``labels`` maps a row of ``features`` to its terrain (a hex the person painted). A linear
     discriminant with a shrunk shared covariance starts from them; then, over SELF_TRAINING steps, the
@@ -402,8 +462,9 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     ok = ~np.isnan(features).any(axis=1)
     best = np.full(n_rows, -1, dtype=np.int64)
     conf = np.zeros(n_rows)
+    odd = np.zeros(n_rows, dtype=bool)
     if not ok.any():
-        return classes, best, conf
+        return classes, best, conf, odd
     med, scale = _robust_scale(features[ok])
     z = np.where(ok[:, None], (features - med) / scale, 0.0)
     k = len(classes)
@@ -413,7 +474,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     if k == 1:
         best[ok] = 0
         conf[ok] = 1.0
-        return classes, best, conf
+        return classes, best, conf, odd
     guess_rows = np.array(sorted(r for r in guesses if ok[r]), dtype=np.int64)
     guess_cls = np.array([index[guesses[r]] for r in guess_rows], dtype=np.int64)
     first_rows = np.concatenate([lab_rows, guess_rows])
@@ -468,17 +529,20 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
                 conf[r] = OUTLIER_CONFIDENCE
     best[lab_rows] = lab_cls
     conf[lab_rows] = 1.0
-    return classes, best, conf
+    return classes, best, conf, odd
 
 
 def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Mapping[Hex, str],
                     targets: Iterable[Hex] | None = None, rounds: int | None = None,
-                    fixed: Iterable[Hex] | None = None) -> TerrainSuggestions:
+                    fixed: Iterable[Hex] | None = None, ask: int = 0,
+                    ask_among: Iterable[Hex] | None = None) -> TerrainSuggestions:
     """A terrain and a confidence for every target hex (default: every hex not in ``examples``).
 
     ``examples`` are the hexes to learn from, hex -> terrain; ``images`` maps sheet ids to scans.
     ``fixed``: the hexes never to suggest (those the person painted); when given, the examples that are
-    not fixed (a starting terrain counted as examples) are suggested too.
+    not fixed (a starting terrain counted as examples) are suggested too. ``ask``: how many hexes to name
+    in ``to_paint``, those whose painting would teach most (``_to_paint``), among ``ask_among`` (default:
+    the targets).
     """
     examples = {h: t for h, t in examples.items() if h in board and t}
     if not examples:
@@ -499,7 +563,7 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
     if not labels and not guesses:
         raise SuggestError("no painted hex lies on a scan")
     neighbours = [[row[n] for n in hex_neighbors(h) if n in row] for h in hexes]
-    classes, best, conf = classify(feats, labels, rounds, guesses=guesses, neighbours=neighbours)
+    classes, best, conf, odd = classify(feats, labels, rounds, guesses=guesses, neighbours=neighbours)
     out = TerrainSuggestions(classes=tuple(classes))
     unreadable = []
     for h in targets:
@@ -510,6 +574,11 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
         c = int(best[i])
         out.terrain[h] = (classes[c], float(conf[i]))
     out.unreadable = tuple(unreadable)
+    if ask > 0:
+        pool = targets if ask_among is None else [h for h in ask_among if h in row and h not in keep]
+        # a hex far from every terrain is mostly under a counter, a title or a legend: its terrain does not show
+        among = np.array([row[h] for h in pool if not unread[row[h]] and not odd[row[h]]], dtype=np.int64)
+        out.to_paint = tuple(hexes[r] for r in _to_paint(feats, conf, labels, among, ask))
     return out
 
 
