@@ -160,3 +160,35 @@ def test_the_starting_terrain_is_no_example_until_the_person_says_so(qtbot, edit
     really_clear = [h for h in ed.suggested if truth.terrain[h] == "clear"]
     right = sum(ed.suggested[h][0] == "clear" for h in really_clear)
     assert right >= 0.9 * len(really_clear)                          # measured: all 150 kept clear
+
+
+def test_the_panel_names_hexes_to_paint_next_and_they_leave_the_list_when_painted(qtbot, editor, tmp_path):
+    """Suggest terrain: the hexes whose painting would teach most are listed and ringed on the map; clicking one
+    centres it; painted by hand it leaves the list (undone, it is back); another map starts with none."""
+    path, truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    editor.set_tool("terrain")
+    for h, t in pick_examples(dict(truth.terrain), 0.03, 4).items():
+        paint_hex(qtbot, editor, h, t)
+    panel, ed, b = editor.suggestions, editor.edit, editor.board
+    editor.suggest_act.trigger()
+    asked = panel.paint_next_hexes()
+    assert len(asked) == 3 and not set(asked) & ed.painted          # 192 hexes: at least three at a time
+    assert panel.paint_next.count() == 3 and panel.paint_next.isVisible()
+    assert "paint the 3 hexes ringed orange and suggest again" in editor.last_message
+    editor.view.viewport().repaint()                                 # the rings paint without error
+    panel.paint_next.setCurrentRow(0)
+    first = panel.paint_next.item(0).data(Qt.UserRole)
+    assert first == asked[0] and editor.marked == [first]
+    assert editor.last_message.endswith("paint it: it teaches most")
+    paint_hex(qtbot, editor, first, truth.terrain[first])
+    assert panel.paint_next_hexes() == asked[1:] and panel.paint_next.count() == 2
+    editor.undo_act.trigger()
+    assert panel.paint_next_hexes() == asked
+    for h in asked:
+        paint_hex(qtbot, editor, h, truth.terrain[h])
+    assert panel.paint_next.count() == 0 and not panel.paint_next.isVisible()
+    editor.suggest_act.trigger()                                     # asked again: other hexes
+    assert panel.paint_next_hexes() and not set(panel.paint_next_hexes()) & set(asked)
+    assert editor.open_file(path)
+    assert editor.suggestions.paint_next_hexes() == [] and editor.suggestions.paint_next.count() == 0

@@ -15,8 +15,8 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
 
-from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, load_image, suggest_hexsides,
-                                 suggest_terrain)
+from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, ask_count, load_image,
+                                 suggest_hexsides, suggest_terrain)
 
 from .overlay import CODES_MIN_PX, TERRAIN_COLOURS, colour_of, hex_polygon, hex_px, visible_hexes
 from .palette import row_of
@@ -24,6 +24,7 @@ from .palette import row_of
 ACCEPT_ABOVE = LOW_CONFIDENCE        # the threshold the panel starts with
 SIDES_ABOVE = SIDE_ACCEPT            # ... and for hexsides (a hexside's confidence: how much of it shows the line)
 REVIEW_ROWS = 300                    # the review list shows at most this many hexes
+PAINT_NEXT = QColor(255, 120, 0)     # the ring of a hex the suggester asks the person to paint
 
 
 class SuggestionPanel(QWidget):
@@ -33,6 +34,7 @@ class SuggestionPanel(QWidget):
         super().__init__(parent)
         self.editor = editor
         self.images: dict[str, object] = {}          # scan path -> RGB array (read once per session)
+        self.to_paint: list = []                       # the hexes whose painting would teach most (last asked)
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)
 
@@ -65,6 +67,13 @@ class SuggestionPanel(QWidget):
         self.accept_class_button = QPushButton("Accept this terrain")
         form.addRow("Terrain", row_of((self.class_combo, 1), self.accept_class_button))
         t.addLayout(form)
+        self.paint_next_label = QLabel("Paint these next (ringed orange; they teach most):")
+        self.paint_next_label.setToolTip("Hexes unlike every hex painted so far, and the least sure suggestions: "
+                                         "paint them with the terrain brush, then suggest again")
+        t.addWidget(self.paint_next_label)
+        self.paint_next = QListWidget()
+        self.paint_next.setMaximumHeight(110)
+        t.addWidget(self.paint_next)
         t.addWidget(QLabel("To review (least sure first; click to go there):"))
         self.review = QListWidget()
         t.addWidget(self.review, 1)
@@ -98,6 +107,7 @@ class SuggestionPanel(QWidget):
         self.threshold.valueChanged.connect(lambda _v: self.refresh())      # the review list follows the line
         self.sides_threshold.valueChanged.connect(lambda _v: self.editor.view.viewport().update())
         self.review.currentItemChanged.connect(lambda item, _old: self._go_to(item))
+        self.paint_next.currentItemChanged.connect(lambda item, _old: self._go_to(item))
         for b in self.findChildren(QPushButton):
             b.setFocusPolicy(Qt.NoFocus)
         self.refresh()
@@ -135,18 +145,22 @@ class SuggestionPanel(QWidget):
         self.show_missing(ed.edit.unexampled(examples))
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            got = suggest_terrain(ed.board, self.scans(), examples, fixed=ed.edit.confirmed() if counted else None)
+            got = suggest_terrain(ed.board, self.scans(), examples, fixed=ed.edit.confirmed() if counted else None,
+                                  ask=ask_count(len(ed.board.hexes())))
         except SuggestError as e:
             ed.status(f"Cannot suggest terrain: {e}")
             return 0
         finally:
             QApplication.restoreOverrideCursor()
+        self.to_paint = list(got.to_paint)
         n = ed.edit.suggest_terrain(got.terrain)
         low = len(got.low_confidence())
         ed.changed()
         where = "painted and unpainted" if counted else "painted"
+        ask = (f"; paint the {len(self.to_paint)} hexes ringed orange and suggest again: they teach most"
+               if self.to_paint else "")
         ed.status(f"Suggested terrain for {n} hexes from {len(examples)} {where} ones ({', '.join(got.classes)}); "
-                  f"{low} to review" + (f". {self.missing.text()}" if self.missing.isVisible() else ""))
+                  f"{low} to review{ask}" + (f". {self.missing.text()}" if self.missing.isVisible() else ""))
         return n
 
     def show_missing(self, unexampled: dict[str, int]) -> None:
@@ -221,6 +235,7 @@ class SuggestionPanel(QWidget):
     def dismiss(self) -> int:
         ed = self.editor
         n = ed.edit.dismiss_suggested()
+        self.to_paint = []
         ed.changed()
         ed.status(f"Dismissed {n} suggestions")
         return n
@@ -239,6 +254,14 @@ class SuggestionPanel(QWidget):
         sug = self.editor.edit.suggested if self.editor.edit is not None else {}
         limit = self.threshold.value()
         return sorted((h for h, (_t, c) in sug.items() if c < limit), key=lambda h: (sug[h][1], h))
+
+    def paint_next_hexes(self) -> list:
+        """The hexes asked for that are still to paint: not painted by hand since, still on the map."""
+        ed = self.editor
+        if ed.edit is None:
+            return []
+        done = ed.edit.painted
+        return [h for h in self.to_paint if h not in done and h in ed.board]
 
     def refresh(self) -> None:
         """Show the session's suggestions: the terrains, the review list and the counts (after any change)."""
@@ -270,12 +293,33 @@ class SuggestionPanel(QWidget):
             if h == keep:
                 self.review.setCurrentItem(item)
         self.review.blockSignals(False)
+        self._show_paint_next()
         if sug or sides:
             self.summary.setText(f"{len(sug)} hexes suggested ({len(self.review_hexes())} under "
                                  f"{self.threshold.value():.3g}), {len(sides)} hexsides suggested; "
                                  "hatched on the map until accepted, never saved")
         else:
             self.summary.setText("No suggestions")
+
+    def _show_paint_next(self) -> None:
+        ed = self.editor
+        sug = ed.edit.suggested if ed.edit is not None else {}
+        current = self.paint_next.currentItem()
+        keep = current.data(Qt.UserRole) if current is not None else None
+        self.paint_next.blockSignals(True)
+        self.paint_next.clear()
+        left = self.paint_next_hexes()
+        for h in left:
+            t, c = sug.get(h, ("?", 0.0))
+            said = f"suggested {t} {int(100 * c) / 100:.2f}" if h in sug else "not suggested"
+            item = QListWidgetItem(f"{ed.board.hex_id(h)}  ({said})")
+            item.setData(Qt.UserRole, h)
+            self.paint_next.addItem(item)
+            if h == keep:
+                self.paint_next.setCurrentItem(item)
+        self.paint_next.blockSignals(False)
+        self.paint_next_label.setVisible(bool(left))
+        self.paint_next.setVisible(bool(left))
 
     def _go_to(self, item) -> None:
         if item is None:
@@ -285,16 +329,18 @@ class SuggestionPanel(QWidget):
         ed.marked = [h]
         ed.go_to_hex(h)
         t, c = ed.edit.suggested.get(h, ("?", 0.0))
-        ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {int(100 * c) / 100:.2f})")
+        ask = "; paint it: it teaches most" if h in self.paint_next_hexes() else ""
+        ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {int(100 * c) / 100:.2f}){ask}")
         ed.view.viewport().update()
 
 
 def paint_suggestions(painter, view, editor) -> None:
     """Suggested hexes hatched in their terrain's colour with a '?' code and the confidence (purple under the
-    review line); suggested hexsides dashed magenta on white, thick at or above the panel's hexside threshold,
+    review line); the hexes asked for ringed orange; suggested hexsides dashed magenta on white, thick at or above the panel's hexside threshold,
     dotted below it (the map shows plainly what is not decided yet)."""
     ed = editor.edit
-    if ed is None or not (ed.suggested or ed.suggested_sides):
+    panel = getattr(editor, "suggestions", None)
+    if ed is None or not (ed.suggested or ed.suggested_sides or (panel is not None and panel.paint_next_hexes())):
         return
     board = view.board
     px = hex_px(view)
@@ -319,6 +365,17 @@ def paint_suggestions(painter, view, editor) -> None:
                 text = suggestion_label(code_of.get(t, t[:1]), c)
                 painter.drawText(QRectF(centre.x() - px / 2, centre.y() + px * 0.05, px, px * 0.3), Qt.AlignCenter,
                                  text)
+    if panel is not None:
+        asked = set(panel.paint_next_hexes())
+        if asked:
+            painter.setBrush(Qt.NoBrush)
+            for h in visible_hexes(view):
+                if h in asked:
+                    poly = hex_polygon(view, h)
+                    painter.setPen(QPen(QColor(255, 255, 255, 230), 7))
+                    painter.drawPolygon(poly)
+                    painter.setPen(QPen(PAINT_NEXT, 4))
+                    painter.drawPolygon(poly)
     lay = board.layout
     sure = editor.suggestions.sides_threshold.value() if hasattr(editor, "suggestions") else SIDES_ABOVE
     for side, (f, c) in ed.suggested_sides.items():
