@@ -183,12 +183,19 @@ def test_the_panel_names_hexes_to_paint_next_and_they_leave_the_list_when_painte
     assert editor.last_message.endswith("paint it: it teaches most")
     paint_hex(qtbot, editor, first, truth.terrain[first])
     assert panel.paint_next_hexes() == asked[1:] and panel.paint_next.count() == 2
+    assert editor.last_message == "2 of the hexes asked for left to paint"
     editor.undo_act.trigger()
     assert panel.paint_next_hexes() == asked
     for h in asked:
         paint_hex(qtbot, editor, h, truth.terrain[h])
     assert panel.paint_next.count() == 0 and not panel.paint_next.isVisible()
+    assert editor.last_message == "Every hex asked for is painted: Suggest terrain (Ctrl+Shift+T) again"
     editor.suggest_act.trigger()                                     # asked again: other hexes
     assert panel.paint_next_hexes() and not set(panel.paint_next_hexes()) & set(asked)
+    editor.suggestions.dismiss()
+    assert panel.paint_next_hexes() == [] and "Every hex asked for" not in editor.last_message
+    editor.suggest_act.trigger()
+    assert panel.paint_next_hexes()
     assert editor.open_file(path)
     assert editor.suggestions.paint_next_hexes() == [] and editor.suggestions.paint_next.count() == 0
+    assert "Every hex asked for" not in editor.last_message

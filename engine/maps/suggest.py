@@ -576,6 +576,9 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
     out.unreadable = tuple(unreadable)
     if ask > 0:
         pool = targets if ask_among is None else [h for h in ask_among if h in row and h not in keep]
+        # a hex at the map's edge is often printed in part (a half hex, the margin beside it): not a good example
+        inner = [h for h in pool if len(neighbours[row[h]]) == 6]
+        pool = inner if len(inner) >= ask else pool
         # a hex far from every terrain is mostly under a counter, a title or a legend: its terrain does not show
         among = np.array([row[h] for h in pool if not unread[row[h]] and not odd[row[h]]], dtype=np.int64)
         out.to_paint = tuple(hexes[r] for r in _to_paint(feats, conf, labels, among, ask))

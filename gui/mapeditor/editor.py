@@ -246,7 +246,7 @@ class MapEditor(QMainWindow):
         calibrated = board.source is not None and all(sh.transform.scale > 1.5 for sh in board.sheets)
         self.set_tool("terrain" if calibrated else "calibrate")
         self.suggestions.images.clear()           # another map: its own scans
-        self.suggestions.to_paint = []            # ... and its own hexes to paint
+        self.suggestions.forget_asked()           # ... and its own hexes to paint
         self.suggestions.refresh()
         self._title()
 

@@ -35,6 +35,7 @@ class SuggestionPanel(QWidget):
         self.editor = editor
         self.images: dict[str, object] = {}          # scan path -> RGB array (read once per session)
         self.to_paint: list = []                       # the hexes whose painting would teach most (last asked)
+        self._asked_left = 0                           # how many of them were left to paint at the last refresh
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)
 
@@ -235,7 +236,7 @@ class SuggestionPanel(QWidget):
     def dismiss(self) -> int:
         ed = self.editor
         n = ed.edit.dismiss_suggested()
-        self.to_paint = []
+        self.forget_asked()
         ed.changed()
         ed.status(f"Dismissed {n} suggestions")
         return n
@@ -254,6 +255,11 @@ class SuggestionPanel(QWidget):
         sug = self.editor.edit.suggested if self.editor.edit is not None else {}
         limit = self.threshold.value()
         return sorted((h for h, (_t, c) in sug.items() if c < limit), key=lambda h: (sug[h][1], h))
+
+    def forget_asked(self) -> None:
+        """No hexes asked for any more (another map, or the suggestions dismissed)."""
+        self.to_paint = []
+        self._asked_left = 0
 
     def paint_next_hexes(self) -> list:
         """The hexes asked for that are still to paint: not painted by hand since, still on the map."""
@@ -320,6 +326,10 @@ class SuggestionPanel(QWidget):
         self.paint_next.blockSignals(False)
         self.paint_next_label.setVisible(bool(left))
         self.paint_next.setVisible(bool(left))
+        before, self._asked_left = self._asked_left, len(left)
+        if len(left) < before:                         # one of them painted: say what is left to do
+            ed.status(f"{len(left)} of the hexes asked for left to paint" if left else
+                      "Every hex asked for is painted: Suggest terrain (Ctrl+Shift+T) again")
 
     def _go_to(self, item) -> None:
         if item is None:
