@@ -192,6 +192,77 @@ def test_a_border_between_two_fills_is_not_taken_for_the_ridge_marked_on_one():
     assert len(found - ridges) <= 12                                    # measured 10 (45 before)
 
 
+def _suggest_on_scan(scan, feature, samples, rejected=()):
+    board = scan.board
+    kept, board.hexsides = board.hexsides, {s: {feature} for s in samples}
+    try:
+        return suggest_hexsides(board, {"A": np.asarray(scan.image)}, feature, samples, rejected=rejected)
+    finally:
+        board.hexsides = kept
+
+
+@pytest.mark.parametrize("seed, feature, sample, rejected, hits, wrong, left", [
+    # scan 51 (seeds 0-59): five hexsides in a hills area taken for ridges, their hex lines in the ridge's brown
+    (51, "ridge", hexside(Hex(8, 1), Hex(9, 1)), hexside(Hex(15, 8), Hex(16, 8)), 6, 5, 0),
+    # scan 7: fifteen hexsides taken for walls; one rejected, one is left
+    (7, "wall", hexside(Hex(-2, 5), Hex(-1, 4)), hexside(Hex(7, 12), Hex(7, 13)), 7, 15, 1),
+])
+def test_one_rejected_hexside_removes_the_wrong_suggestions_that_look_like_it(seed, feature, sample, rejected,
+                                                                              hits, wrong, left):
+    """The person turns down one wrong suggestion: the hexsides that look like it go with it, the true ones
+    found stay."""
+    scan = make_scan(seed)
+    truth = {s for s, fs in scan.board.hexsides.items() if feature in fs}
+    assert sample in truth and rejected not in truth
+    before = set(_suggest_on_scan(scan, feature, [sample]).above(SIDE_ACCEPT))
+    assert rejected in before
+    assert (len(before & truth), len(before - truth)) == (hits, wrong)
+    got = _suggest_on_scan(scan, feature, [sample], [rejected])
+    after = set(got.above(SIDE_ACCEPT))
+    assert rejected not in got.sides
+    assert before & truth <= after                                      # no true one lost
+    assert len(after - truth) == left
+
+
+def test_a_rejected_hexside_is_never_suggested():
+    """Even a hexside drawn like the sample, when the person rejects it; a hexside both marked and rejected
+    counts as marked."""
+    scan = make_scan(51)
+    sample = hexside(Hex(8, 1), Hex(9, 1))
+    first = _suggest_on_scan(scan, "ridge", [sample])
+    surest = sorted(first.sides, key=first.sides.get, reverse=True)[:3]
+    assert all(first.sides[s] >= 0.7 for s in surest)                  # measured 0.72-0.82
+    got = _suggest_on_scan(scan, "ridge", [sample], surest)
+    assert not set(surest) & set(got.sides)
+    again = _suggest_on_scan(scan, "ridge", [sample], [sample])
+    assert again.sides == first.sides
+
+
+def test_a_second_sample_unlike_the_first_does_not_carry_the_suggestion_off():
+    """Scan 33: the ridge marked, then a missed ridge hexside that a river runs along too. The two samples'
+    looks averaged found none of the ridge's other hexsides and 31 river hexsides; the second sample now
+    teaches a look of its own, which only lifts what the first look half sees."""
+    scan = make_scan(33)
+    truth = {s for s, fs in scan.board.hexsides.items() if "ridge" in fs}
+    first, second = hexside(Hex(-4, 10), Hex(-3, 9)), hexside(Hex(-4, 9), Hex(-4, 10))
+    assert scan.board.hexsides[second] == {"ridge", "river"}
+    one = set(_suggest_on_scan(scan, "ridge", [first]).above(SIDE_ACCEPT))
+    two = set(_suggest_on_scan(scan, "ridge", [first, second]).above(SIDE_ACCEPT))
+    assert len(one & truth) == len(two & truth) == 3                   # of 3 left
+    assert len(two - truth) <= 8                                        # measured 6 (31 averaged)
+
+
+def test_the_bench_with_two_corrections():
+    """Scan 51: one mark, then two corrections, each a wrong suggestion rejected or, with none left, a missed
+    hexside marked."""
+    one = hexside_figures([make_scan(51)])
+    corrected = hexside_figures([make_scan(51)], corrections=2)
+    assert one["ridge_precision"] < 0.6 and corrected["ridge_precision"] == 1.0     # measured 0.545 (6 of 11)
+    assert corrected["ridge_recall"] >= one["ridge_recall"]
+    assert corrected["river_recall"] == corrected["river_precision"] == 1.0
+    assert corrected["wall_recall"] == corrected["wall_precision"] == 1.0             # 0.833 and 0.833 with one mark
+
+
 def test_suggestions_are_undoable_and_never_saved(crossing):
     board, images = crossing
     truth = dict(board.terrain)

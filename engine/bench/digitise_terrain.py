@@ -27,7 +27,9 @@ painted or ASK_ROUNDS rounds have passed.
 ``hexsides``: for rivers, walls and ridges, each suggested from one sample
 hexside per scan (one printed clear of counters, town names and other
 features, as a person would mark; ``hexsides_any_sample``: any), the recall
-and precision at SIDE_ACCEPT.
+and precision at SIDE_ACCEPT. ``hexsides_corrected``: the same after the person's CORRECTIONS corrections,
+each a wrong suggestion rejected or, with none, a missed hexside marked, the hexsides suggested again after
+each (counted over the hexsides neither marked nor rejected).
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ ASK_FIRST = 0.03              # painted at random (one of each terrain at least)
 ASK_ROUNDS = 4               # times at most the person paints what the editor asks and asks again
 SPEED_HEXES = 2300
 SPEED_REPEAT = 3
+CORRECTIONS = 2               # the person's corrections after the first hexside suggestion (``hexsides_corrected``)
 
 
 def pick_examples(truth: dict[Hex, str], share: float, seed: int, hidden=()) -> dict[Hex, str]:
@@ -180,11 +183,27 @@ def clear_sample(scan, truth: list) -> list:
     return clear or truth
 
 
-def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = False) -> dict:
+def _suggested(board, images, feature: str, samples: list, rejected: list, threshold: float) -> set:
+    """The hexsides suggested at ``threshold`` or more with ``samples`` marked (the board showing only those)."""
+    kept, board.hexsides = board.hexsides, {s: {feature} for s in samples}
+    try:
+        return set(suggest_hexsides(board, images, feature, samples, rejected=rejected).above(threshold))
+    except SuggestError:
+        return set()
+    finally:
+        board.hexsides = kept
+
+
+def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = False, corrections: int = 0) -> dict:
     """Per hexside feature: one of its hexsides on each scan (chosen from the scan's seed among those where it is
     printed clear of counters, town names and other features, or among all with ``any_sample``) is the sample;
     the share of its other hexsides suggested at ``threshold`` or more (recall) and the share of those
-    suggested that carry it (precision), over the scans that have two or more."""
+    suggested that carry it (precision), over the scans that have two or more.
+
+    With ``corrections``, the person then corrects up to that many times, one at a time, each followed by a
+    new suggestion: a wrong suggestion at ``threshold`` or more rejected if there is one (chosen from the
+    scan's seed), else a missed hexside marked (chosen the same way, one printed clear if any is). Recall and
+    precision are then counted over the hexsides neither marked nor rejected."""
     counts: dict[str, list[int]] = {}
     for scan in scans:
         board = scan.board
@@ -193,15 +212,23 @@ def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = Fa
             truth = sorted(s for s, fs in board.hexsides.items() if feature in fs and s.a in board and s.b in board)
             if len(truth) < 2:
                 continue
-            sample = random.Random(scan.seed).choice(truth if any_sample else clear_sample(scan, truth))
-            kept, board.hexsides = board.hexsides, {sample: {feature}}
-            try:
-                got = set(suggest_hexsides(board, images, feature, [sample]).above(threshold))
-            except SuggestError:
-                got = set()
-            finally:
-                board.hexsides = kept
-            want = set(truth) - {sample}
+            clear = clear_sample(scan, truth)
+            samples = [random.Random(scan.seed).choice(truth if any_sample else clear)]
+            rejected: list = []
+            got = _suggested(board, images, feature, samples, rejected, threshold)
+            rng = random.Random(f"{scan.seed}:{feature}:corrections")
+            for _ in range(corrections):
+                wrong = sorted(got - set(truth))
+                missed = sorted(set(truth) - got - set(samples))
+                if wrong:
+                    rejected.append(rng.choice(wrong))
+                elif missed:
+                    samples.append(rng.choice([s for s in missed if s in clear] or missed))
+                else:
+                    break
+                got = _suggested(board, images, feature, samples, rejected, threshold)
+            want = set(truth) - set(samples)
+            got -= set(samples) | set(rejected)
             c = counts.setdefault(feature, [0, 0, 0, 0])
             c[0] += len(got & want)
             c[1] += len(want)
@@ -233,6 +260,7 @@ def measure_terrain(args, bench) -> dict:
     figures["terrain_asked"] = _asked_summary(terrain_accuracy(scans, asked=True))
     figures.update(terrain_speed(repeat))
     figures.update({f"hexside_{k}": v for k, v in hexside_figures(scans).items()})
+    figures.update({f"hexside_corrected_{k}": v for k, v in hexside_figures(scans, corrections=CORRECTIONS).items()})
     return figures
 
 
@@ -260,6 +288,7 @@ def run(args) -> list[dict]:
                  "accuracy": round(p["accuracy"], 4)} for p in asked["scans"]]
         figures["hexsides"] = hexside_figures(scans)
         figures["hexsides_any_sample"] = hexside_figures(scans, any_sample=True)
+        figures["hexsides_corrected"] = hexside_figures(scans, corrections=CORRECTIONS)
         out.append(figures)
         scans = None
     out.append(terrain_speed(repeat))

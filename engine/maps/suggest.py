@@ -30,7 +30,7 @@ import math
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -94,6 +94,10 @@ LINE_CANDIDATES = 48                            # pixels of the sample's strip t
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
                                                 # average hexside (most hexsides carry no such line)
+SAMPLE_LOOKS = 3                                # looks learnt at most from samples that do not look alike
+SAMPLE_SLACK = 0.15                             # another sample's look scores at most this over the first's
+UNLIKE_FROM = 0.25                              # a hexside this share of the way from a rejected one's look to
+UNLIKE_FULL = 0.6                               # the samples' scores nothing, this share or more in full
 
 
 class SuggestError(SandtableError, ValueError):
@@ -651,7 +655,8 @@ def _coverage(near: np.ndarray, colours: np.ndarray) -> np.ndarray:
 
 
 def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: str,
-                     samples: Iterable[Hexside], sides: Iterable[Hexside] | None = None) -> HexsideSuggestions:
+                     samples: Iterable[Hexside], sides: Iterable[Hexside] | None = None,
+                     rejected: Iterable[Hexside] = ()) -> HexsideSuggestions:
     """The hexsides whose strip shows the inks of the samples' line (hexsides that carry ``feature``).
 
     The candidates are pixels near the sample hexside (within SIDE_LINE hex sizes); an ink is a
@@ -664,6 +669,12 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     nearer the sample's its look across the line is than a plain hexside's (the median colours at each
     offset, either way round; halfway or nearer counts in full): a wall and a hex line are both dark, but
     not equally wide.
+
+    ``rejected``: hexsides the person said do not carry ``feature`` (a wrong suggestion turned down). They
+    are never suggested, and they teach what the line is not: a hexside whose look across is nearer a
+    rejected one's than the samples' scores low, and the inks do not lift it (steps 5 and 7 of
+    docs/terrain-suggestion.md); one rejected hexside stands for the others that look like it. A hexside
+    both marked and rejected counts as marked.
     """
     samples = [s for s in samples if s.a in board and s.b in board]
     if not samples:
@@ -676,22 +687,27 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     sample_rows = [row[s] for s in samples if s in row and ok[row[s]]]
     if not sample_rows:
         raise SuggestError("no sample hexside lies on a scan")
-    ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
-    conf = _hexside_scores(lab, ok, sample_rows, ends, feature)
-    wanted = set(every) if sides is None else set(sides)
     taken = set(samples)
+    refused = {s for s in rejected if s not in taken}
+    rejected_rows = sorted(row[s] for s in refused if s in row and ok[row[s]])
+    ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
+    conf = _hexside_scores(lab, ok, sample_rows, ends, feature, rejected_rows)
+    wanted = set(every) if sides is None else set(sides)
     out = HexsideSuggestions(feature)
     for s, i in row.items():
-        if (s in wanted and s not in taken and ok[i] and feature not in board.hexsides.get(s, set())
+        if (s in wanted and s not in taken and s not in refused and ok[i]
+                and feature not in board.hexsides.get(s, set())
                 and conf[i] >= SIDE_MIN_CONFIDENCE):
             out.sides[s] = float(conf[i])
     return out
 
 
 def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], ends: np.ndarray,
-                    feature: str = "the feature") -> np.ndarray:
+                    feature: str = "the feature", rejected_rows: Sequence[int] = ()) -> np.ndarray:
     """Each hexside's score (0-1) from its strip (``lab``, every hexside's; ``ok``: read whole), the samples'
-    rows and the hexsides' ends (n x 2 x 2, where they meet): the steps of ``suggest_hexsides``."""
+    rows, the hexsides' ends (n x 2 x 2, where they meet) and the rows of the hexsides rejected (scored 0):
+    the steps of ``suggest_hexsides``."""
+    rejected_rows = [i for i in rejected_rows if i not in set(sample_rows)]
     centre = np.abs(SIDE_ACROSS) <= SIDE_LINE
     near = lab[:, :, centre]                                       # n x A x c x 3
     # the colours by the sample's line, then only those few hexsides show: the line's inks, not the
@@ -720,29 +736,61 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     core = np.abs(SIDE_ACROSS) <= SIDE_LINE + 0.04
     prof = np.median(lab[:, :, core], axis=1)                                 # n x c x 3
     flip = prof[:, ::-1]
-    sample = prof[sample_rows].mean(axis=0)
+    first = prof[sample_rows[0]]                 # each sample the way round that matches the first
+    sample = np.mean([flip[r] if ((flip[r] - first) ** 2).sum() < ((prof[r] - first) ** 2).sum() else prof[r]
+                      for r in sample_rows], axis=0)
     plain_p = np.median(np.concatenate([prof[ok], flip[ok]]), axis=0)
     d_s = np.minimum(np.sqrt(((prof - sample) ** 2).sum(axis=(1, 2))),
                      np.sqrt(((flip - sample) ** 2).sum(axis=(1, 2))))
     d_p = np.sqrt(((prof - plain_p) ** 2).sum(axis=(1, 2)))
+    for r in rejected_rows:                      # a rejected hexside's look counts as a plain one's
+        d_r = np.minimum(np.sqrt(((prof - prof[r]) ** 2).sum(axis=(1, 2))),
+                         np.sqrt(((flip - prof[r]) ** 2).sum(axis=(1, 2))))
+        d_p = np.minimum(d_p, d_r)
     like = np.clip(d_p / np.maximum(d_p + d_s, 1e-9), 0, 1)
     ink = conf * np.clip(2 * like, 0, 1)         # halfway between the sample's look and a plain one's: 1
-    pattern = _pattern_scores(lab, ok, sample_rows)
-    # the same look with the fills either side taken out, and the line's own look (its width, its ink): a
-    # hexside between two fills like the sample's, with no line like its line, must not pass on the fills
-    unfilled = _pattern_scores(_fills_taken_out(lab), ok, sample_rows)
-    line = _pattern_scores(lab, ok, sample_rows, SIDE_LINE)
-    pattern = np.minimum(pattern, np.minimum(unfilled, line) + PATTERN_SLACK)
+    # the samples' looks: the first marked teaches one; a later sample that no look so far sees at SIDE_ACCEPT
+    # teaches one of its own, up to SAMPLE_LOOKS, and lifts a hexside at most SAMPLE_SLACK over the first
+    # look's score (a look learnt from one odd sample, a ridge printed under a river, finds that river)
+    unfilled_lab = _fills_taken_out(lab)
+    looks, rest = [], list(dict.fromkeys(sample_rows))
+    while rest and len(looks) < SAMPLE_LOOKS:
+        first, rest = rest[0], rest[1:]
+        look = _looks(lab, unfilled_lab, ok, [first], rejected_rows)
+        rest = [r for r in rest if look[0][r] < SIDE_ACCEPT]
+        looks.append(look)
+    pattern, unlike = looks[0]
+    if len(looks) > 1:
+        best = np.argmax(np.stack([p for p, _u in looks[1:]]), axis=0)
+        other = np.minimum(np.choose(best, [p for p, _u in looks[1:]]), pattern + SAMPLE_SLACK)
+        unlike = np.where(other > pattern, np.choose(best, [u for _p, u in looks[1:]]), unlike)
+        pattern = np.maximum(pattern, other)
+    pattern[rejected_rows] = 0.0                 # nor does a rejected hexside make a line with its neighbours
     corners = _corners(ends)
     pattern = _as_lines(pattern, corners, SIDE_ACCEPT)
     # the inks lift a hexside the look half sees, if it goes on a line: one found or lifted at one of its
     # ends at least, or an end on the map's edge, where the line may go on off the map (a contour or a hex
     # line of the same ink beside a vivid fill is lifted alone); or if its inks run nearly end to end
-    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT)
+    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT) & (unlike >= 1.0)
     e1, e2 = _others_at_ends(corners, (pattern >= SIDE_ACCEPT) | lift)
     m1, m2 = _others_at_ends(corners, np.ones(len(corners), dtype=bool))     # the map's own hexsides
     lift &= (e1 > 0) | (e2 > 0) | (m1 < 2) | (m2 < 2) | (ink >= INK_ALONE)
     return np.where(lift, SIDE_ACCEPT, pattern)
+
+
+def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
+           rejected_rows: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The learnt look of ``sample_rows`` (step 5 of ``_hexside_scores``): each hexside's score, 0-1, and how
+    unlike the rejected hexsides it is, 0-1. The look is learnt on the whole strip, with the fills either
+    side taken out (``unfilled_lab``) and on the line alone: a hexside between two fills like the sample's,
+    with no line like its line, must not pass on the fills; the whole look scores at most PATTERN_SLACK
+    over the lower of the other two. Each look's score is multiplied by how unlike the rejected hexsides
+    it finds a hexside; the lowest of the three is the second result."""
+    whole, unlike = _pattern_scores(lab, ok, sample_rows, rejected_rows=rejected_rows)
+    unfilled, unlike_u = _pattern_scores(unfilled_lab, ok, sample_rows, rejected_rows=rejected_rows)
+    line, unlike_l = _pattern_scores(lab, ok, sample_rows, SIDE_LINE, rejected_rows)
+    return (np.minimum(whole * unlike, np.minimum(unfilled * unlike_u, line * unlike_l) + PATTERN_SLACK),
+            np.minimum(unlike, np.minimum(unlike_u, unlike_l)))
 
 
 def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
@@ -757,8 +805,9 @@ def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
 
 
 def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
-                    width: float = PATTERN_CORE) -> np.ndarray:
-    """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples).
+                    width: float = PATTERN_CORE, rejected_rows: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples),
+    and how far it is from the look of every rejected hexside, 0-1 (1: all of them when none is rejected).
 
     Each along point's look across the line (``width`` either side, Lab, smoothed along) is one
     instance. A linear discriminant between the samples' instances and every hexside's (the ordinary
@@ -766,8 +815,13 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
     side, a wall's blocks, a river's width) against what merely varies. A hexside scores the discriminant
     of its along points at PATTERN_QUANTILE from its worst (so a line must run along most of it: a road or
     a contour crossing it does not), either way round, as a share of the samples' own; and in full only
-    PATTERN_SPREADS spreads above the usual hexside's score. The hexsides found at PATTERN_TAKE or more teach
-    the next of PATTERN_ROUNDS rounds with the samples (a river's width varies from hexside to hexside).
+    PATTERN_SPREADS spreads above the usual hexside's score. Each rejected hexside (the way round it looks
+    most like the samples) gives a second discriminant, between the samples' instances and its own, with
+    the same covariance: a hexside's along points at PATTERN_QUANTILE, as a share of the way from the
+    rejected one's median to the samples', score nothing at UNLIKE_FROM and in full at UNLIKE_FULL; the
+    lowest over the rejected hexsides is the second result. The hexsides found at PATTERN_TAKE or more (the
+    score times the second result) teach the next of PATTERN_ROUNDS rounds with the samples (a river's
+    width varies from hexside to hexside).
     """
     core = np.abs(SIDE_ACROSS) <= width
     x = lab[:, :, core].astype(np.float64)
@@ -786,8 +840,16 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
     cov = ((1 - PATTERN_SHRINK) * cov + PATTERN_SHRINK * np.diag(np.diag(cov))
            + 1e-3 * np.trace(cov) / feats * np.eye(feats))
     inv = np.linalg.inv(cov)
-    positives = fwd[sample_rows].reshape(-1, feats)
+    first = fwd[sample_rows[0]].mean(axis=0)      # each sample the way round that matches the first (a ridge's
+    marked = []                                   # ticks lie on one side, whichever hex is its ``a``)
+    for r in sample_rows:
+        df, db = fwd[r].mean(axis=0) - first, back[r].mean(axis=0) - first
+        marked.append(back[r] if db @ inv @ db < df @ inv @ df else fwd[r])
+    marked = np.concatenate(marked)
+    positives = marked
     score = np.zeros(n)
+    unlike = np.ones(n)
+    negatives: list[np.ndarray] = []
     for rnd in range(PATTERN_ROUNDS + 1):
         w = inv @ (positives.mean(axis=0) - mu)
         a = np.einsum("naf,f->na", fwd - mu, w)
@@ -800,12 +862,25 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
         med = float(np.median(raw[ok]))
         spread = float(np.median(np.abs(raw[ok] - med))) * 1.4826
         score = np.clip(np.minimum(raw / max(ref, 1e-9), (raw - med) / max(PATTERN_SPREADS * spread, 1e-9)), 0, 1)
+        if rnd == 0:                              # each rejected hexside the way round it looked like the samples
+            negatives = [back[r] if flip[r] else fwd[r] for r in rejected_rows]
+        if negatives:
+            unlike = np.ones(n)
+            centre = positives.mean(axis=0)
+            for neg in negatives:
+                v = inv @ (centre - neg.mean(axis=0))
+                lo = float(np.median(neg @ v))
+                hi = float(np.median(positives @ v))
+                if hi - lo <= 1e-9:
+                    continue
+                pv = np.where(flip[:, None], np.einsum("naf,f->na", back, v), np.einsum("naf,f->na", fwd, v))
+                t = (np.quantile(pv, PATTERN_QUANTILE, axis=1) - lo) / (hi - lo)
+                unlike = np.minimum(unlike, np.clip((t - UNLIKE_FROM) / (UNLIKE_FULL - UNLIKE_FROM), 0, 1))
         if rnd == PATTERN_ROUNDS:
             break
-        found = np.flatnonzero(ok & (score >= PATTERN_TAKE))
-        positives = np.concatenate([fwd[sample_rows].reshape(-1, feats)]
-                                   + [back[i] if flip[i] else fwd[i] for i in found])
-    return np.where(ok, score, 0.0)
+        found = np.flatnonzero(ok & (score * unlike >= PATTERN_TAKE))
+        positives = np.concatenate([marked] + [back[i] if flip[i] else fwd[i] for i in found])
+    return np.where(ok, score, 0.0), unlike
 
 
 def _corners(ends: np.ndarray) -> np.ndarray:
