@@ -8,6 +8,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from engine.bench.digitise_terrain import pick_examples
 from engine.maps.mapfile import load_map, save_map
+from engine.maps.suggest import board_hexsides
 from gui.mapeditor.suggestions import suggestion_label
 
 pytest.importorskip("pytestqt")
@@ -199,3 +200,39 @@ def test_the_panel_names_hexes_to_paint_next_and_they_leave_the_list_when_painte
     assert editor.open_file(path)
     assert editor.suggestions.paint_next_hexes() == [] and editor.suggestions.paint_next.count() == 0
     assert "Every hex asked for" not in editor.last_message
+
+
+def test_a_suggested_hexside_turned_down_with_a_right_click_is_not_suggested_again(qtbot, editor, tmp_path):
+    """Hexside tool: a right-click on a suggested hexside turns it down (one undoable step, a grey cross on the
+    map); suggested again, it is not among the suggestions and the status counts it; a right-click on a plain
+    hexside says what to do."""
+    path, truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    river = sorted(s for s, fs in truth.hexsides.items() if "river" in fs)
+    editor.set_tool("hexside")
+    editor.edit.toggle_hexside(river[len(river) // 2], "river")
+    editor.suggest_sides_act.trigger()
+    ed, panel = editor.edit, editor.suggestions
+    assert panel.sides_hint.isVisible()
+    side = max(ed.suggested_sides, key=lambda s: ed.suggested_sides[s][1])
+
+    def right_click(s):
+        editor.go_to_hex(s.a)
+        (x0, y0), (x1, y1) = editor.board.layout.hexside_segment(s)
+        p = editor.view.lattice_to_viewport((x0 + x1) / 2, (y0 + y1) / 2)
+        qtbot.mouseClick(editor.view.viewport(), Qt.RightButton, pos=QPoint(round(p.x()), round(p.y())))
+
+    right_click(side)
+    assert side not in ed.suggested_sides and ed.rejected_sides == {"river": {side}}
+    assert editor.last_message.startswith("Turned down river at ")
+    editor.view.viewport().repaint()                                 # the cross paints without error
+    editor.suggest_sides_act.trigger()
+    assert side not in ed.suggested_sides and ed.suggested_sides
+    assert "and unlike the 1 turned down" in editor.last_message
+    editor.undo_act.trigger()                                        # the second suggestion
+    editor.undo_act.trigger()                                        # the turning down
+    assert side in ed.suggested_sides and ed.rejected_sides == {}
+    plain = next(s for s in board_hexsides(editor.board) if s not in ed.suggested_sides and s not in truth.hexsides)
+    right_click(plain)
+    assert "is not suggested: right-click a suggested hexside" in editor.last_message
+    assert ed.rejected_sides == {}

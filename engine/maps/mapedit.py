@@ -258,7 +258,7 @@ def _copy_field(value):
     return copy.deepcopy(value)
 
 
-SESSION_FIELDS = ("painted", "suggested", "suggested_sides")     # undoable, kept by MapEdit, not the board
+SESSION_FIELDS = ("painted", "suggested", "suggested_sides", "rejected_sides")   # undoable, MapEdit's, not the board
 
 
 @dataclass
@@ -284,6 +284,8 @@ class MapEdit:
         self.painted: set[Hex] = set()
         self.suggested: dict[Hex, tuple[str, float]] = {}
         self.suggested_sides: dict[Hexside, tuple[str, float]] = {}
+        # hexsides the person turned down, by feature: they teach the next suggestions what the line is not
+        self.rejected_sides: dict[str, set[Hexside]] = {}
         self.dirty = False
 
     @property
@@ -572,6 +574,20 @@ class MapEdit:
         self.edit(f"suggest {feature} on {len(sides)} hexsides", ("suggested_sides",),
                   lambda: setattr(self, "suggested_sides", new))
         return len(sides)
+
+    def reject_suggested_side(self, side: Hexside) -> str | None:
+        """Turn down a suggested hexside (one step): it is no longer suggested, and it is kept among its feature's
+        rejected hexsides to teach the next suggestions; returns the feature, or None if it was not suggested."""
+        if side not in self.suggested_sides:
+            return None
+        feature = self.suggested_sides[side][0]
+
+        def change():
+            del self.suggested_sides[side]
+            self.rejected_sides = {f: set(v) for f, v in self.rejected_sides.items()}
+            self.rejected_sides.setdefault(feature, set()).add(side)
+            return feature
+        return self.edit(f"turn down {feature}", ("suggested_sides", "rejected_sides"), change)
 
     def accept_suggested_sides(self, sides: Iterable[Hexside]) -> set[Hexside]:
         """Put their suggested feature on suggested hexsides (one step); returns the hexsides accepted."""

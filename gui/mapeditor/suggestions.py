@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPen
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDockWidget, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget)
@@ -93,6 +93,11 @@ class SuggestionPanel(QWidget):
                                               value=SIDES_ABOVE)
         self.accept_sides_button = QPushButton("Accept hexsides above")
         s.addLayout(row_of(self.sides_threshold, self.accept_sides_button))
+        self.sides_hint = QLabel("A wrong one? Right-click it with the Hexside tool to turn it down, then suggest "
+                                 "again: those that look like it go too.")
+        self.sides_hint.setWordWrap(True)
+        self.sides_hint.setVisible(False)
+        s.addWidget(self.sides_hint)
         box.addWidget(sides)
         self.summary = QLabel("No suggestions")
         self.summary.setWordWrap(True)
@@ -183,9 +188,10 @@ class SuggestionPanel(QWidget):
         self.reveal()
         feature = feature or ed.palette.hexside_feature()
         samples = [s for s, fs in ed.board.hexsides.items() if feature in fs]
+        rejected = sorted(ed.edit.rejected_sides.get(feature, ()))
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            got = suggest_hexsides(ed.board, self.scans(), feature, samples)
+            got = suggest_hexsides(ed.board, self.scans(), feature, samples, rejected=rejected)
         except SuggestError as e:
             ed.status(f"Cannot suggest {feature}: {e}")
             return 0
@@ -194,8 +200,9 @@ class SuggestionPanel(QWidget):
         n = ed.edit.suggest_hexsides(feature, got.sides)
         ed.changed()
         sure = len(got.above(self.sides_threshold.value()))
-        ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked; {sure} at "
-                  f"{self.sides_threshold.value():.2f} or more")
+        turned = f" and unlike the {len(rejected)} turned down" if rejected else ""
+        ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; {sure} at "
+                  f"{self.sides_threshold.value():.2f} or more; a wrong one: right-click it with the Hexside tool")
         return n
 
     # ------------------------------------------------------------ accepting
@@ -278,6 +285,7 @@ class SuggestionPanel(QWidget):
                   self.class_combo):
             w.setEnabled(bool(sug) or (w is self.dismiss_button and bool(sides)))
         self.accept_sides_button.setEnabled(bool(sides))
+        self.sides_hint.setVisible(bool(sides))
         chosen = self.class_combo.currentText()
         classes = sorted({t for t, _c in sug.values()})
         self.class_combo.blockSignals(True)
@@ -350,7 +358,8 @@ def paint_suggestions(painter, view, editor) -> None:
     dotted below it (the map shows plainly what is not decided yet)."""
     ed = editor.edit
     panel = getattr(editor, "suggestions", None)
-    if ed is None or not (ed.suggested or ed.suggested_sides or (panel is not None and panel.paint_next_hexes())):
+    if ed is None or not (ed.suggested or ed.suggested_sides or ed.rejected_sides
+                          or (panel is not None and panel.paint_next_hexes())):
         return
     board = view.board
     px = hex_px(view)
@@ -387,6 +396,14 @@ def paint_suggestions(painter, view, editor) -> None:
                     painter.setPen(QPen(PAINT_NEXT, 4))
                     painter.drawPolygon(poly)
     lay = board.layout
+    for sides in ed.rejected_sides.values():       # turned down: a grey cross on the hexside's middle
+        painter.setPen(QPen(QColor(90, 90, 90, 220), 2))
+        for side in sides:
+            (x0, y0), (x1, y1) = lay.hexside_segment(side)
+            m = view.lattice_to_viewport((x0 + x1) / 2, (y0 + y1) / 2)
+            r = max(3.0, px * 0.06)
+            painter.drawLine(QPointF(m.x() - r, m.y() - r), QPointF(m.x() + r, m.y() + r))
+            painter.drawLine(QPointF(m.x() - r, m.y() + r), QPointF(m.x() + r, m.y() - r))
     sure = editor.suggestions.sides_threshold.value() if hasattr(editor, "suggestions") else SIDES_ABOVE
     for side, (f, c) in ed.suggested_sides.items():
         (x0, y0), (x1, y1) = lay.hexside_segment(side)

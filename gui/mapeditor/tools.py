@@ -274,17 +274,28 @@ class HexsideTool(Tool):
     """Click near a hexside to switch the palette's hexside feature on or off there."""
 
     name = "hexside"
-    hint = "Click a hexside to switch the hexside feature on or off"
+    hint = ("Click a hexside to switch the hexside feature on or off; right-click a suggested one to turn it down "
+            "(the next suggestions learn from it)")
 
     def press(self, pos, button, mods) -> None:
         side = hexside_at(self.board, *pos)
         if side is None:
             self.editor.status("Click closer to a hexside")
             return
+        ids = "/".join(self.board.hex_id(h) if h in self.board else "off map" for h in side.hexes())
+        if button == Qt.RightButton:
+            feature = self.editor.edit.reject_suggested_side(side)
+            if feature is None:
+                self.editor.status(f"{ids} is not suggested: right-click a suggested hexside (dashed magenta) to "
+                                   "turn it down")
+                return
+            self.editor.changed()
+            self.editor.status(f"Turned down {feature} at {ids}: Suggest hexsides again and those that look like "
+                               "it go too")
+            return
         feature = self.editor.palette.hexside_feature()
         on = self.editor.edit.toggle_hexside(side, feature)
         self.editor.changed()
-        ids = "/".join(self.board.hex_id(h) if h in self.board else "off map" for h in side.hexes())
         self.editor.status(f"{feature} {'on' if on else 'off'} at {ids}")
 
     def paint(self, painter, view) -> None:
