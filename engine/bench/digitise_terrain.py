@@ -24,6 +24,9 @@ random, asks for suggestions, paints the hexes the editor names (``ask_count``
 at a time; one a counter hides is left unpainted, as a person cannot tell its
 terrain, and still counts against the 5 %), and asks again, until 5 % is
 painted or ASK_ROUNDS rounds have passed.
+``terrain_asked_one_round``: the same, but at least one round of what the
+editor asks is painted, past the 5 % on a small map where one hex of each
+terrain already spends it.
 ``hexsides``: for rivers, walls and ridges, each suggested from one sample
 hexside per scan (one printed clear of counters, town names and other
 features, as a person would mark; ``hexsides_any_sample``: any), the recall
@@ -71,13 +74,18 @@ def pick_examples(truth: dict[Hex, str], share: float, seed: int, hidden=()) -> 
     return {h: truth[h] for h in sorted(chosen)}
 
 
-def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float, hidden) -> dict[Hex, str]:
+def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float, hidden,
+                   one_round: bool = False) -> dict[Hex, str]:
     """The hexes a person paints who asks the editor where to (``terrain_asked``): ``share`` of ``truth`` in all,
-    ASK_FIRST of it at random (one of each terrain at least), the rest where the editor asks."""
+    ASK_FIRST of it at random (one of each terrain at least), the rest where the editor asks. ``one_round``:
+    at least one round of what the editor asks is painted, past ``share`` if need be (a small map, where one
+    hex of each terrain spends the 5 %: ``terrain_asked_one_round``)."""
     budget = max(1, round(share * len(truth)))
     examples = pick_examples(truth, min(share, ASK_FIRST), scan.seed, hidden)
     hidden = set(hidden)
     spent = len(examples)
+    if one_round:
+        budget = max(budget, spent + ask_count(len(scan.board.hexes())))
     for _ in range(ASK_ROUNDS):
         left = budget - spent
         if left <= 0:
@@ -91,7 +99,7 @@ def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float,
     return examples
 
 
-def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool = False) -> dict:
+def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool | str = False) -> dict:
     """Label ``share`` of one scan's whole hexes (``asked``: partly where the editor asks), suggest the rest; the
     figures for that scan (``rows``: each suggestion's true terrain, whether it was right and its confidence)."""
     board, sheet = scan.board, scan.sheet
@@ -100,7 +108,7 @@ def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False
     hidden = () if any_example else [sheet.numbering.parse(i) for i in scan.covered]
     image = np.asarray(scan.image.convert("RGB"))
     if asked:
-        examples = asked_examples(scan, truth, image, share, hidden)
+        examples = asked_examples(scan, truth, image, share, hidden, one_round=asked == "one_round")
     else:
         examples = pick_examples(truth, share, scan.seed, hidden)
     t0 = time.perf_counter()
@@ -129,7 +137,7 @@ def calibration(rows, bands=CONFIDENCE_BANDS) -> list[dict]:
     return out
 
 
-def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool = False) -> dict:
+def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool | str = False) -> dict:
     """The mean figures over scans of the set, each scan's own figures in ``scans``; by terrain (pooled) and
     the calibration of the confidence."""
     per = [scan_accuracy(scan, share, any_example, asked) for scan in scans]
@@ -258,6 +266,7 @@ def measure_terrain(args, bench) -> dict:
     figures.pop("scans")
     figures.pop("calibration")
     figures["terrain_asked"] = _asked_summary(terrain_accuracy(scans, asked=True))
+    figures["terrain_asked_one_round"] = _asked_summary(terrain_accuracy(scans, asked="one_round"))
     figures.update(terrain_speed(repeat))
     figures.update({f"hexside_{k}": v for k, v in hexside_figures(scans).items()})
     figures.update({f"hexside_corrected_{k}": v for k, v in hexside_figures(scans, corrections=CORRECTIONS).items()})
@@ -284,6 +293,7 @@ def run(args) -> list[dict]:
         figures["terrain_accuracy_any_example"] = terrain_accuracy(scans, any_example=True)["terrain_accuracy"]
         asked = terrain_accuracy(scans, asked=True)
         figures["terrain_asked"] = _asked_summary(asked)
+        figures["terrain_asked_one_round"] = _asked_summary(terrain_accuracy(scans, asked="one_round"))
         out += [{"scans": name, "asked": True, "scan": p["seed"], "labelled": p["labelled"],
                  "accuracy": round(p["accuracy"], 4)} for p in asked["scans"]]
         figures["hexsides"] = hexside_figures(scans)
