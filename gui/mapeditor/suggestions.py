@@ -189,6 +189,8 @@ class SuggestionPanel(QWidget):
         feature = feature or ed.palette.hexside_feature()
         samples = [s for s, fs in ed.board.hexsides.items() if feature in fs]
         rejected = sorted(ed.edit.rejected_sides.get(feature, ()))
+        line = self.sides_threshold.value()
+        before = [s for s, (f, c) in ed.edit.suggested_sides.items() if f == feature and c >= line]
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
             got = suggest_hexsides(ed.board, self.scans(), feature, samples, rejected=rejected)
@@ -201,8 +203,10 @@ class SuggestionPanel(QWidget):
         ed.changed()
         sure = len(got.above(self.sides_threshold.value()))
         turned = f" and unlike the {len(rejected)} turned down" if rejected else ""
+        # a hexside turned down that looks much like the line takes true ones with it: say how many went
+        was = f" (were {len(before)}: Undo twice if true ones went too)" if before and sure < len(before) else ""
         ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; {sure} at "
-                  f"{self.sides_threshold.value():.2f} or more; a wrong one: right-click it with the Hexside tool")
+                  f"{line:.2f} or more{was}; a wrong one: right-click it with the Hexside tool")
         return n
 
     # ------------------------------------------------------------ accepting
