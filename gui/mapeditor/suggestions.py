@@ -204,7 +204,8 @@ class SuggestionPanel(QWidget):
         sure = len(got.above(self.sides_threshold.value()))
         turned = f" and unlike the {len(rejected)} turned down" if rejected else ""
         # a hexside turned down that looks much like the line takes true ones with it: say how many went
-        was = f" (were {len(before)}: Undo twice if true ones went too)" if before and sure < len(before) else ""
+        was = (f" (were {len(before)}: if true ones went with those turned down, Edit > Undo takes them back)"
+               if before and sure < len(before) else "")
         ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; {sure} at "
                   f"{line:.2f} or more{was}; a wrong one: right-click it with the Hexside tool")
         return n
