@@ -137,7 +137,8 @@ def calibration(rows, bands=CONFIDENCE_BANDS) -> list[dict]:
     return out
 
 
-def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool | str = False) -> dict:
+def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = False,
+                     asked: bool | str = False) -> dict:
     """The mean figures over scans of the set, each scan's own figures in ``scans``; by terrain (pooled) and
     the calibration of the confidence."""
     per = [scan_accuracy(scan, share, any_example, asked) for scan in scans]

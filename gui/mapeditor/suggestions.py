@@ -359,8 +359,9 @@ class SuggestionPanel(QWidget):
 
 def paint_suggestions(painter, view, editor) -> None:
     """Suggested hexes hatched in their terrain's colour with a '?' code and the confidence (purple under the
-    review line); the hexes asked for ringed orange; suggested hexsides dashed magenta on white, thick at or above the panel's hexside threshold,
-    dotted below it (the map shows plainly what is not decided yet)."""
+    review line); the hexes asked for ringed orange; suggested hexsides dashed magenta on white, thick at or
+    above the panel's hexside threshold, dotted below it, and those turned down crossed in grey (the map shows
+    plainly what is not decided yet)."""
     ed = editor.edit
     panel = getattr(editor, "suggestions", None)
     if ed is None or not (ed.suggested or ed.suggested_sides or ed.rejected_sides
