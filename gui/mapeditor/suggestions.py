@@ -299,19 +299,9 @@ class SuggestionPanel(QWidget):
         if chosen in classes:
             self.class_combo.setCurrentText(chosen)
         self.class_combo.blockSignals(False)
-        current = self.review.currentItem()
-        keep = current.data(Qt.UserRole) if current is not None else None
-        self.review.blockSignals(True)
-        self.review.clear()
         board = ed.board
-        for h in self.review_hexes()[:REVIEW_ROWS]:
-            t, c = sug[h]
-            item = QListWidgetItem(f"{board.hex_id(h)}  {t}  {int(100 * c) / 100:.2f}")
-            item.setData(Qt.UserRole, h)
-            self.review.addItem(item)
-            if h == keep:
-                self.review.setCurrentItem(item)
-        self.review.blockSignals(False)
+        _fill_hex_list(self.review, [(h, f"{board.hex_id(h)}  {sug[h][0]}  {int(100 * sug[h][1]) / 100:.2f}")
+                                     for h in self.review_hexes()[:REVIEW_ROWS]])
         self._show_paint_next()
         if sug or sides:
             self.summary.setText(f"{len(sug)} hexes suggested ({len(self.review_hexes())} under "
@@ -323,20 +313,12 @@ class SuggestionPanel(QWidget):
     def _show_paint_next(self) -> None:
         ed = self.editor
         sug = ed.edit.suggested if ed.edit is not None else {}
-        current = self.paint_next.currentItem()
-        keep = current.data(Qt.UserRole) if current is not None else None
-        self.paint_next.blockSignals(True)
-        self.paint_next.clear()
         left = self.paint_next_hexes()
-        for h in left:
+
+        def said(h) -> str:
             t, c = sug.get(h, ("?", 0.0))
-            said = f"suggested {t} {int(100 * c) / 100:.2f}" if h in sug else "not suggested"
-            item = QListWidgetItem(f"{ed.board.hex_id(h)}  ({said})")
-            item.setData(Qt.UserRole, h)
-            self.paint_next.addItem(item)
-            if h == keep:
-                self.paint_next.setCurrentItem(item)
-        self.paint_next.blockSignals(False)
+            return f"suggested {t} {int(100 * c) / 100:.2f}" if h in sug else "not suggested"
+        _fill_hex_list(self.paint_next, [(h, f"{ed.board.hex_id(h)}  ({said(h)})") for h in left])
         self.paint_next_label.setVisible(bool(left))
         self.paint_next.setVisible(bool(left))
         before, self._asked_left = self._asked_left, len(left)
@@ -355,6 +337,21 @@ class SuggestionPanel(QWidget):
         ask = "; paint it: it teaches most" if h in self.paint_next_hexes() else ""
         ed.status(f"{ed.board.hex_id(h)}: suggested {t} (confidence {int(100 * c) / 100:.2f}){ask}")
         ed.view.viewport().update()
+
+
+def _fill_hex_list(widget: QListWidget, rows) -> None:
+    """Fill a list of hexes with ``(hex, text)`` rows, the hex chosen before still chosen, without signals."""
+    current = widget.currentItem()
+    keep = current.data(Qt.UserRole) if current is not None else None
+    widget.blockSignals(True)
+    widget.clear()
+    for h, text in rows:
+        item = QListWidgetItem(text)
+        item.setData(Qt.UserRole, h)
+        widget.addItem(item)
+        if h == keep:
+            widget.setCurrentItem(item)
+    widget.blockSignals(False)
 
 
 def paint_suggestions(painter, view, editor) -> None:
