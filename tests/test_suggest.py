@@ -333,8 +333,9 @@ def test_a_terrain_with_one_example_does_not_swallow_another_in_the_last_unsure_
 
 def test_the_editor_names_the_hexes_whose_painting_would_teach_most():
     """Scan 45 of the set, one hex of each terrain and 3 % painted at random: the six hexes the editor asks
-    for are unpainted whole hexes none of them under a counter, the first a woods hex of a kind no painted
-    one shows (suggested as rough); painted, they take the scan from 0.856 right to 0.944."""
+    for are unpainted whole hexes none of them under a counter; among the first three (those that stand for
+    most hexes no painted one is like) a woods hex of a kind no painted one shows (suggested as rough);
+    painted, they take the scan from 0.856 right to 0.950."""
     scan = make_scan(45)
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
@@ -344,13 +345,12 @@ def test_the_editor_names_the_hexes_whose_painting_would_teach_most():
     got = suggest_terrain(board, image, examples, targets=list(truth), ask=6, ask_among=list(truth))
     assert len(got.to_paint) == 6 and len(set(got.to_paint)) == 6
     assert not set(got.to_paint) & (set(examples) | hidden) and set(got.to_paint) <= set(truth)
-    first = got.to_paint[0]
-    assert truth[first] == "woods" and got.terrain[first][0] == "rough"
+    assert any(truth[h] == "woods" and got.terrain[h][0] == "rough" for h in got.to_paint[:3])
     before = np.mean([got.terrain[h][0] == truth[h] for h in got.terrain])
     painted = {**examples, **{h: truth[h] for h in got.to_paint}}
     again = suggest_terrain(board, image, painted, targets=list(truth))
     after = np.mean([again.terrain[h][0] == truth[h] for h in again.terrain])
-    assert before < 0.87 and after > 0.93                  # measured 0.856 and 0.944
+    assert before < 0.87 and after > 0.94                  # measured 0.856 and 0.950
     assert not suggest_terrain(board, image, examples, targets=list(truth)).to_paint    # only when asked
 
 

@@ -60,11 +60,12 @@ LEARN_PRIOR = True                 # the self-training steps learn how common ea
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
 ASK_SHARE = 0.01                   # the hexes asked for at a time: this share of the map's, ...
 ASK_MIN = 3                        # ... at least this many
-ASK_UNLIKE = 0.5                   # of them, this share are the hexes most unlike any painted one where many are
-                                   # alike (the rest: the least sure suggestions)
-ASK_DENSITY = 0.5                  # how much where many hexes are alike counts against how unlike (a power)
-ASK_NEAREST = 10                   # the nearest hexes that say how many are alike
-ASK_REFERENCE = 2000               # hexes at most they are found among (a fixed spread of the map's)
+ASK_UNLIKE = 0.5                   # of them, this share stand for the most hexes no painted one is like (the
+                                   # rest: the least sure suggestions)
+ASK_REFERENCE = 2000               # hexes at most that say how many a hex stands for (a fixed spread of the map's)
+ASK_ALIKE = 1.0                    # hexes nearer than this times the square root of the number of features (in
+                                   # the classes' measure: about the distance of a hex from its terrain's mean)
+                                   # are alike: only what is left of a distance beyond it counts
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
@@ -391,13 +392,19 @@ def ask_count(hexes: int) -> int:
 
 
 def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], among: np.ndarray,
-              n: int) -> list[int]:
+              n: int, metric: np.ndarray | None = None) -> list[int]:
     """The rows of ``among`` whose painting would teach most, ``n`` of them: first (ASK_UNLIKE of them) the hexes
-    most unlike every painted hex where many hexes are alike (a kind of hex no example shows: a second woods
-    symbol, a faded part of the sheet), each chosen one then counting as painted; then the least sure
-    suggestions (``conf``). Unlike: the squared distance, in the features scaled by their spread, to the
-    nearest painted hex; alike: one over the mean squared distance to the ASK_NEAREST nearest hexes, to the
-    power ASK_DENSITY."""
+    that stand for the most hexes no painted one is like (a kind of hex no example shows: a second woods
+    symbol, a faded part of the sheet, the plain hexes of a terrain whose one example a road crosses), each
+    chosen one then counting as painted; then the least sure suggestions (``conf``).
+
+    Like and unlike are distances between hexes in the features scaled by their spread and, given
+    ``metric`` (the classes' shared inverse covariance from ``classify``), weighed as the classes are told
+    apart, so that the ordinary variety within a terrain (where the trees of a woods hex fall) does not make
+    a hex look new. Each hex of the first half is the one whose painting would most shorten the distances of
+    a fixed spread of the map's hexes (ASK_REFERENCE at most) to their nearest painted hex, counting only
+    what lies beyond ASK_ALIKE (a hex already near a painted one needs no other): a hex among many alike that
+    no example shows, never a lone odd one. When no hex would shorten any, the least sure fill the list."""
     ok = ~np.isnan(features).any(axis=1)
     painted = set(int(r) for r in labelled) & set(np.flatnonzero(ok).tolist())
     labelled = np.array(sorted(painted), dtype=np.int64)
@@ -406,26 +413,33 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
         return []
     med, scale = _robust_scale(features[ok])
     z = np.where(ok[:, None], (features - med) / scale, 0.0)
-    zc = z[cand]
+    if metric is not None:
+        z = z @ np.linalg.cholesky(metric)          # squared distances become the classes' Mahalanobis ones
 
-    def sq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * a @ b.T, 0.0)
+    def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.sqrt(np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * a @ b.T, 0.0))
 
-    ref = zc if len(zc) <= ASK_REFERENCE else zc[np.linspace(0, len(zc) - 1, ASK_REFERENCE).astype(int)]
-    near = min(ASK_NEAREST, len(ref) - 1)
-    alike = np.ones(len(cand))
-    if near > 0:
-        for lo in range(0, len(cand), 1000):              # a thousand rows at a time: memory stays small
-            d = np.sort(sq(zc[lo:lo + 1000], ref), axis=1)[:, 1:near + 1]
-            alike[lo:lo + 1000] = 1.0 / (1e-9 + d.mean(axis=1))
-    unlike = sq(zc, z[labelled]).min(axis=1) if len(labelled) else np.ones(len(cand))
+    ref = z[ok]
+    if len(ref) > ASK_REFERENCE:
+        ref = ref[np.linspace(0, len(ref) - 1, ASK_REFERENCE).astype(int)]
+    nearest = dist(ref, z[labelled]).min(axis=1) if len(labelled) else np.full(len(ref), np.inf)
+    to_ref = np.zeros((len(cand), len(ref)), dtype=np.float32)
+    for lo in range(0, len(cand), 1000):              # a thousand rows at a time: memory stays small
+        to_ref[lo:lo + 1000] = dist(z[cand[lo:lo + 1000]], ref)
+    if not len(labelled):
+        nearest = to_ref.max(axis=0).astype(np.float64)
+    alike = ASK_ALIKE * math.sqrt(z.shape[1])        # what is left of a distance beyond this counts
+    nearest = np.maximum(nearest - alike, 0.0)
+    to_ref = np.maximum(to_ref - alike, 0.0)
     chosen: list[int] = []
-    weight = alike ** ASK_DENSITY
     for _ in range(min(math.ceil(ASK_UNLIKE * n), len(cand))):
-        i = int(np.argmax(unlike * weight))
+        gain = np.maximum(nearest[None, :] - to_ref, 0.0).sum(axis=1)
+        gain[chosen] = -1.0
+        i = int(np.argmax(gain))
+        if gain[i] <= 0.0:
+            break
         chosen.append(i)
-        unlike = np.minimum(unlike, sq(zc, zc[i:i + 1])[:, 0])
-        unlike[chosen] = -1.0
+        nearest = np.minimum(nearest, to_ref[i])
     taken = set(chosen)
     for i in np.argsort(conf[cand], kind="stable"):
         if len(chosen) >= min(n, len(cand)):
@@ -438,9 +452,12 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
 
 def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None = None,
              guesses: Mapping[int, str] | None = None,
-             neighbours: list[list[int]] | None = None) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """The classes learnt from labelled rows, each row's class (an index), its confidence (0-1) and whether it
-    lies far from every class (a hex under a counter, a title).
+             neighbours: list[list[int]] | None = None
+             ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The classes learnt from labelled rows, each row's class (an index), its confidence (0-1), whether it
+    lies far from every class (a hex under a counter, a title) and the classes' shared inverse covariance in
+    the features scaled by their spread (None with fewer than two classes): the measure by which they are
+    told apart.
 
     ``labels`` maps a row of ``features`` to its terrain (a hex the person painted). A linear
     discriminant with a shrunk shared covariance starts from them; then, over SELF_TRAINING steps, the
@@ -468,7 +485,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     conf = np.zeros(n_rows)
     odd = np.zeros(n_rows, dtype=bool)
     if not ok.any():
-        return classes, best, conf, odd
+        return classes, best, conf, odd, None
     med, scale = _robust_scale(features[ok])
     z = np.where(ok[:, None], (features - med) / scale, 0.0)
     k = len(classes)
@@ -478,7 +495,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     if k == 1:
         best[ok] = 0
         conf[ok] = 1.0
-        return classes, best, conf, odd
+        return classes, best, conf, odd, None
     guess_rows = np.array(sorted(r for r in guesses if ok[r]), dtype=np.int64)
     guess_cls = np.array([index[guesses[r]] for r in guess_rows], dtype=np.int64)
     first_rows = np.concatenate([lab_rows, guess_rows])
@@ -533,7 +550,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
                 conf[r] = OUTLIER_CONFIDENCE
     best[lab_rows] = lab_cls
     conf[lab_rows] = 1.0
-    return classes, best, conf, odd
+    return classes, best, conf, odd, inv
 
 
 def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Mapping[Hex, str],
@@ -567,7 +584,7 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
     if not labels and not guesses:
         raise SuggestError("no painted hex lies on a scan")
     neighbours = [[row[n] for n in hex_neighbors(h) if n in row] for h in hexes]
-    classes, best, conf, odd = classify(feats, labels, rounds, guesses=guesses, neighbours=neighbours)
+    classes, best, conf, odd, metric = classify(feats, labels, rounds, guesses=guesses, neighbours=neighbours)
     out = TerrainSuggestions(classes=tuple(classes))
     unreadable = []
     for h in targets:
@@ -585,7 +602,7 @@ def suggest_terrain(board: Board, images: Mapping[str, np.ndarray], examples: Ma
         pool = inner if len(inner) >= ask else pool
         # a hex far from every terrain is mostly under a counter, a title or a legend: its terrain does not show
         among = np.array([row[h] for h in pool if not unread[row[h]] and not odd[row[h]]], dtype=np.int64)
-        out.to_paint = tuple(hexes[r] for r in _to_paint(feats, conf, labels, among, ask))
+        out.to_paint = tuple(hexes[r] for r in _to_paint(feats, conf, labels, among, ask, metric))
     return out
 
 
