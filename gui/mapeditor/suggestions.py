@@ -36,6 +36,7 @@ class SuggestionPanel(QWidget):
         self.images: dict[str, object] = {}          # scan path -> RGB array (read once per session)
         self.to_paint: list = []                       # the hexes whose painting would teach most (last asked)
         self._asked_left = 0                           # how many of them were left to paint at the last refresh
+        self.passed_over: set = set()                  # hexes asked for and left unpainted: not asked again
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 6, 6, 6)
 
@@ -149,10 +150,14 @@ class SuggestionPanel(QWidget):
         counted = self.count_unpainted.isChecked()
         examples = ed.edit.examples(counted)
         self.show_missing(ed.edit.unexampled(examples))
+        # a hex asked for and left unpainted is one whose terrain the person could not tell (a counter over it):
+        # asking for it again would name it every time
+        self.passed_over |= set(self.paint_next_hexes())
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
             got = suggest_terrain(ed.board, self.scans(), examples, fixed=ed.edit.confirmed() if counted else None,
-                                  ask=ask_count(len(ed.board.hexes())))
+                                  ask=ask_count(len(ed.board.hexes())),
+                                  ask_among=[h for h in ed.board.hexes() if h not in self.passed_over])
         except SuggestError as e:
             ed.status(f"Cannot suggest terrain: {e}")
             return 0
@@ -272,6 +277,7 @@ class SuggestionPanel(QWidget):
         """No hexes asked for any more (another map, or the suggestions dismissed)."""
         self.to_paint = []
         self._asked_left = 0
+        self.passed_over = set()
 
     def paint_next_hexes(self) -> list:
         """The hexes asked for that are still to paint: not painted by hand since, still on the map."""
