@@ -22,8 +22,8 @@ editor asks (``suggest_terrain(ask=...)``, the map editor's "Hexes to paint
 next"): the person paints one hex of each terrain and ASK_FIRST of the hexes at
 random, asks for suggestions, paints the hexes the editor names (``ask_count``
 at a time; one a counter hides is left unpainted, as a person cannot tell its
-terrain, and still counts against the 5 %), and asks again, until 5 % is
-painted or ASK_ROUNDS rounds have passed.
+terrain, and still counts against the 5 %; the editor does not name it again),
+and asks again, until 5 % is painted or ASK_ROUNDS rounds have passed.
 ``terrain_asked_one_round``: the same, but at least one round of what the
 editor asks is painted, past the 5 % on a small map where one hex of each
 terrain already spends it.
@@ -86,16 +86,19 @@ def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float,
     spent = len(examples)
     if one_round:
         budget = max(budget, spent + ask_count(len(scan.board.hexes())))
+    passed: set[Hex] = set()                 # asked for and left unpainted: the editor does not ask for them again
     for _ in range(ASK_ROUNDS):
         left = budget - spent
         if left <= 0:
             break
         got = suggest_terrain(scan.board, {scan.sheet.id: image}, examples, targets=list(truth),
-                              ask=min(left, ask_count(len(scan.board.hexes()))), ask_among=list(truth))
+                              ask=min(left, ask_count(len(scan.board.hexes()))),
+                              ask_among=[h for h in truth if h not in passed])
         if not got.to_paint:
             break
         spent += len(got.to_paint)
         examples.update({h: truth[h] for h in got.to_paint if h not in hidden})
+        passed.update(h for h in got.to_paint if h in hidden)
     return examples
 
 
@@ -204,10 +207,23 @@ def _suggested(board, images, feature: str, samples: list, rejected: list, thres
 
 
 def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = False, corrections: int = 0) -> dict:
-    """Per hexside feature: one of its hexsides on each scan (chosen from the scan's seed among those where it is
-    printed clear of counters, town names and other features, or among all with ``any_sample``) is the sample;
-    the share of its other hexsides suggested at ``threshold`` or more (recall) and the share of those
-    suggested that carry it (precision), over the scans that have two or more.
+    """Per hexside feature, its recall and precision over ``scans`` and how many scans count
+    (:func:`hexside_counts`)."""
+    out = {}
+    for feature, (hit, want, got, n) in sorted(hexside_counts(scans, threshold, any_sample, corrections).items()):
+        out[f"{feature}_recall"] = round(hit / want, 4) if want else None
+        out[f"{feature}_precision"] = round(hit / got, 4) if got else None
+        out[f"{feature}_scans"] = n
+    return out
+
+
+def hexside_counts(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = False,
+                   corrections: int = 0) -> dict[str, list[int]]:
+    """Per hexside feature, the counts that give its recall and precision (hexsides found that carry it,
+    hexsides that carry it, hexsides found, scans): one of its hexsides on each scan (chosen from the scan's
+    seed among those where it is printed clear of counters, town names and other features, or among all with
+    ``any_sample``) is the sample; the share of its other hexsides suggested at ``threshold`` or more (recall)
+    and the share of those suggested that carry it (precision), over the scans that have two or more.
 
     With ``corrections``, the person then corrects up to that many times, one at a time, each followed by a
     new suggestion: a wrong suggestion at ``threshold`` or more rejected if there is one (chosen from the
@@ -243,12 +259,7 @@ def hexside_figures(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = Fa
             c[1] += len(want)
             c[2] += len(got)
             c[3] += 1
-    out = {}
-    for feature, (hit, want, got, n) in sorted(counts.items()):
-        out[f"{feature}_recall"] = round(hit / want, 4) if want else None
-        out[f"{feature}_precision"] = round(hit / got, 4) if got else None
-        out[f"{feature}_scans"] = n
-    return out
+    return counts
 
 
 def _asked_summary(figures: dict) -> dict:
