@@ -26,6 +26,7 @@ numpy only; no Qt (engine/ never imports it).
 """
 from __future__ import annotations
 
+import heapq
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -432,11 +433,20 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
     nearest = np.maximum(nearest - alike, 0.0)
     to_ref = np.maximum(to_ref - alike, 0.0)
     chosen: list[int] = []
-    for _ in range(min(math.ceil(ASK_UNLIKE * n), len(cand))):
-        gain = np.maximum(nearest[None, :] - to_ref, 0.0).sum(axis=1)
-        gain[chosen] = -1.0
-        i = int(np.argmax(gain))
-        if gain[i] <= 0.0:
+    # greedy, lazily: a hex's gain only falls as others are chosen, so one whose gain, worked out again, still
+    # tops every other's last known gain is the best (the gains are worked out for every hex once)
+    gain = np.zeros(len(cand))
+    for lo in range(0, len(cand), 1000):
+        gain[lo:lo + 1000] = np.maximum(nearest[None, :] - to_ref[lo:lo + 1000], 0.0).sum(axis=1)
+    heap = [(-float(g), i) for i, g in enumerate(gain)]
+    heapq.heapify(heap)
+    while heap and len(chosen) < min(math.ceil(ASK_UNLIKE * n), len(cand)):
+        _g, i = heapq.heappop(heap)
+        now = float(np.maximum(nearest - to_ref[i], 0.0).sum())
+        if heap and now < -heap[0][0]:
+            heapq.heappush(heap, (-now, i))
+            continue
+        if now <= 0.0:
             break
         chosen.append(i)
         nearest = np.minimum(nearest, to_ref[i])
