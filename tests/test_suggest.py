@@ -295,6 +295,21 @@ def test_suggestions_are_undoable_and_never_saved(crossing):
     assert h not in ed.suggested and h in ed.painted and b.terrain[h] == "town"
 
 
+def test_a_partly_done_map_opened_again_learns_from_its_terrain_and_each_hex_painted_since():
+    """The crossing map saved with ten hexes painted and the rest without terrain, opened again: those ten teach;
+    one more painted by hand adds to them instead of leaving it alone (every painted hex would be clear)."""
+    truth = dict(load_map("maps/crossing.toml").terrain)
+    b = load_map("maps/crossing.toml")
+    b.terrain.clear()
+    earlier = pick_examples(truth, 0.05, 2)
+    b.terrain.update(earlier)
+    ed = MapEdit(b)
+    assert ed.examples() == earlier
+    h = next(h for h in sorted(truth) if h not in earlier and truth[h] == "clear")
+    ed.paint(h, "clear")
+    assert ed.examples() == {**earlier, h: "clear"} and len(set(ed.examples().values())) == 4
+
+
 def test_the_bench_figures_of_one_scan(scan11):
     terrain = terrain_accuracy([scan11])
     assert terrain["terrain_accuracy"] == round(terrain["scans"][0]["accuracy"], 4) >= 0.97      # measured 0.995

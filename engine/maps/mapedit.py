@@ -513,15 +513,16 @@ class MapEdit:
             self.suggested.pop(h, None)
 
     def examples(self, count_unpainted: bool = False) -> dict[Hex, str]:
-        """The hexes to learn terrain from: those painted by hand; with none, every hex that has a terrain
-        while some hex has none yet (a map whose terrain is partly done).
+        """The hexes to learn terrain from: those painted by hand and, while some hex has no terrain yet (a map
+        whose terrain is partly done, opened again), every hex that has one: that terrain is the person's own
+        earlier work, and painting one hex more must not set it aside.
 
         The terrain a hex has without being painted (a new map's starting terrain) counts only when the person
         says so (``count_unpainted``): it is a guess, and a map filled with "clear" is mostly not clear.
         """
         b = self.board
         got = {h: b.terrain[h] for h in self.painted if h in b.terrain}
-        if count_unpainted or (not got and len(b.terrain) < len(b.hexes())):
+        if count_unpainted or len(b.terrain) < len(b.hexes()):
             got = {**b.terrain, **got}
         return got
 
