@@ -9,7 +9,7 @@ from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
 from engine.maps.hexes import Hex, hexside
-from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, board_hexsides, load_image,
+from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, _to_paint, board_hexsides, load_image,
                                  suggest_hexsides, suggest_terrain)
 
 
@@ -390,3 +390,21 @@ def test_painting_where_the_editor_asks_rescues_scans_whose_one_example_misleads
     plain, once = scan_accuracy(scan), scan_accuracy(scan, asked="one_round")
     assert plain["labelled"] == 3 and once["labelled"] == 6
     assert plain["accuracy"] < 0.5 and once["accuracy"] == 1.0             # measured 0.455 and 1.0
+
+
+def test_the_first_hex_asked_for_stands_for_a_mass_no_painted_hex_is_like_not_a_lone_odd_one():
+    """21 features: 100 hexes about one painted hex, 50 about a point nobody painted, 5 lone ones further off
+    still. The first hex asked for is one of the 50; with a measure rounded off positive (one eigenvalue a
+    hair under zero) the same, and nothing fails."""
+    rng = np.random.default_rng(3)
+    near = rng.normal(0.0, 1.0, (100, 21))
+    mass = rng.normal(0.0, 1.0, (50, 21)) + 8.0
+    lone = rng.normal(0.0, 1.0, (5, 21)) * 0.1 + np.array([[-30.0], [30.0], [-40.0], [40.0], [50.0]])
+    features = np.concatenate([near, mass, lone])
+    conf = np.full(len(features), 0.95)
+    among = np.arange(1, len(features))
+    first = _to_paint(features, conf, [0], among, 2)[0]
+    assert 100 <= first < 150
+    w, v = np.linalg.eigh(np.eye(21))
+    w[-1] = -1e-12
+    assert 100 <= _to_paint(features, conf, [0], among, 2, (v * w) @ v.T)[0] < 150

@@ -414,8 +414,9 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
         return []
     med, scale = _robust_scale(features[ok])
     z = np.where(ok[:, None], (features - med) / scale, 0.0)
-    if metric is not None:
-        z = z @ np.linalg.cholesky(metric)          # squared distances become the classes' Mahalanobis ones
+    if metric is not None:                          # squared distances become the classes' Mahalanobis ones
+        w, v = np.linalg.eigh((metric + metric.T) / 2)
+        z = z @ (v * np.sqrt(np.clip(w, 0.0, None)))     # (a matrix rounded off positive keeps what it can)
 
     def dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return np.sqrt(np.maximum((a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * a @ b.T, 0.0))
