@@ -424,12 +424,12 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
     ref = z[ok]
     if len(ref) > ASK_REFERENCE:
         ref = ref[np.linspace(0, len(ref) - 1, ASK_REFERENCE).astype(int)]
-    nearest = dist(ref, z[labelled]).min(axis=1) if len(labelled) else np.full(len(ref), np.inf)
     to_ref = np.zeros((len(cand), len(ref)), dtype=np.float32)
     for lo in range(0, len(cand), 1000):              # a thousand rows at a time: memory stays small
         to_ref[lo:lo + 1000] = dist(z[cand[lo:lo + 1000]], ref)
-    if not len(labelled):
-        nearest = to_ref.max(axis=0).astype(np.float64)
+    # with nothing painted yet, every hex is as far from an example as the farthest candidate
+    nearest = (dist(ref, z[labelled]).min(axis=1) if len(labelled)
+               else to_ref.max(axis=0).astype(np.float64))
     alike = ASK_ALIKE * math.sqrt(z.shape[1])        # what is left of a distance beyond this counts
     nearest = np.maximum(nearest - alike, 0.0)
     to_ref = np.maximum(to_ref - alike, 0.0)
