@@ -4,13 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.bench.digitise_terrain import hexside_figures, pick_examples, scan_accuracy, terrain_accuracy
+from engine.bench.digitise_terrain import (hexside_counts, hexside_figures, pick_examples, scan_accuracy,
+                                           terrain_accuracy)
 from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
 from engine.maps.hexes import Hex, hexside
-from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, _to_paint, board_hexsides, load_image,
-                                 suggest_hexsides, suggest_terrain)
+from engine.maps.suggest import (LOW_CONFIDENCE, SIDE_ACCEPT, SuggestError, _short_runs_halved, _to_paint,
+                                 board_hexsides, load_image, suggest_hexsides, suggest_terrain)
 
 
 @pytest.fixture(scope="module")
@@ -142,13 +143,14 @@ def test_a_ridge_is_found_from_one_of_its_hexsides_by_its_look_across():
 def test_the_inks_lift_only_a_hexside_that_goes_on_a_line():
     """Scans 39 (pastel, a ridge among lakes) and 33 (vivid) of the set: hexsides that showed the ridge's inks
     but that the learnt look half saw were lifted to the threshold one by one, 11 on scan 39 and 4 on scan 33,
-    none a ridge, each with no other hexside found at either end. Lifted now only where the line goes on (or
-    with the inks nearly end to end), 1 and 0; the rivers of both scans are still found whole."""
-    for seed, precision in ((39, 0.8), (33, 0.95)):     # measured 0.833 (0.313 before) and 1.0 (0.429 before)
+    none a ridge, each with no other hexside found at either end. Lifted now only where the line goes on from
+    a hexside found (or with the inks nearly end to end): none; the rivers of both scans are still found,
+    whole or all but one (8 of 8, 31 of 32), none wrong."""
+    for seed in (39, 33):                               # measured 1.0 and 1.0 (0.313 and 0.429 lifted alone)
         got = hexside_figures([make_scan(seed)])
-        assert got["ridge_precision"] >= precision, seed
+        assert got["ridge_precision"] == 1.0, seed
         assert got["ridge_recall"] >= 0.7, seed           # measured 0.714 and 0.75, as before
-        assert got["river_recall"] == got["river_precision"] == 1.0, seed
+        assert got["river_recall"] >= 0.95 and got["river_precision"] == 1.0, seed
 
 
 def test_terrain_of_a_faded_scan_from_a_few_painted_hexes():
@@ -204,8 +206,8 @@ def _suggest_on_scan(scan, feature, samples, rejected=()):
 @pytest.mark.parametrize("seed, feature, sample, rejected, hits, wrong, left", [
     # scan 51 (seeds 0-59): five hexsides in a hills area taken for ridges, their hex lines in the ridge's brown
     (51, "ridge", hexside(Hex(8, 1), Hex(9, 1)), hexside(Hex(15, 8), Hex(16, 8)), 6, 5, 0),
-    # scan 7: fifteen hexsides taken for walls; one rejected, one is left
-    (7, "wall", hexside(Hex(-2, 5), Hex(-1, 4)), hexside(Hex(7, 12), Hex(7, 13)), 7, 15, 1),
+    # scan 7: eleven hexsides taken for walls; one rejected, one is left
+    (7, "wall", hexside(Hex(-2, 5), Hex(-1, 4)), hexside(Hex(7, 12), Hex(7, 13)), 5, 11, 1),
 ])
 def test_one_rejected_hexside_removes_the_wrong_suggestions_that_look_like_it(seed, feature, sample, rejected,
                                                                               hits, wrong, left):
@@ -231,7 +233,7 @@ def test_a_rejected_hexside_is_never_suggested():
     sample = hexside(Hex(8, 1), Hex(9, 1))
     first = _suggest_on_scan(scan, "ridge", [sample])
     surest = sorted(first.sides, key=first.sides.get, reverse=True)[:3]
-    assert all(first.sides[s] >= 0.7 for s in surest)                  # measured 0.72-0.82
+    assert all(first.sides[s] >= SIDE_ACCEPT + 0.05 for s in surest)   # measured 0.48-0.59
     got = _suggest_on_scan(scan, "ridge", [sample], surest)
     assert not set(surest) & set(got.sides)
     again = _suggest_on_scan(scan, "ridge", [sample], [sample])
@@ -249,7 +251,7 @@ def test_a_second_sample_unlike_the_first_does_not_carry_the_suggestion_off():
     one = set(_suggest_on_scan(scan, "ridge", [first]).above(SIDE_ACCEPT))
     two = set(_suggest_on_scan(scan, "ridge", [first, second]).above(SIDE_ACCEPT))
     assert len(one & truth) == len(two & truth) == 3                   # of 3 left
-    assert len(two - truth) <= 8                                        # measured 6 (31 averaged)
+    assert len(two - truth) <= 10                                       # measured 9 (31 averaged)
 
 
 def test_the_bench_with_two_corrections():
@@ -316,7 +318,7 @@ def test_the_bench_figures_of_one_scan(scan11):
     sides = hexside_figures([scan11])
     assert sides["river_scans"] == sides["wall_scans"] == sides["ridge_scans"] == 1
     assert sides["river_recall"] >= 0.95 and sides["river_precision"] >= 0.95          # measured 1.0 and 1.0
-    assert sides["wall_recall"] >= 0.95 and sides["wall_precision"] >= 0.85            # measured 1.0 and 0.9
+    assert sides["wall_recall"] >= 0.85 and sides["wall_precision"] >= 0.95            # measured 0.889 and 1.0
     assert scan11.board.hexsides and all(len(fs) for fs in scan11.board.hexsides.values())   # truth left as it was
 
 
@@ -408,3 +410,48 @@ def test_the_first_hex_asked_for_stands_for_a_mass_no_painted_hex_is_like_not_a_
     w, v = np.linalg.eigh(np.eye(21))
     w[-1] = -1e-12
     assert 100 <= _to_paint(features, conf, [0], among, 2, (v * w) @ v.T)[0] < 150
+
+
+def _runs(edges: list[tuple[int, int]], edge_corners: set[int] = frozenset()) -> np.ndarray:
+    """Hexsides as pairs of corners, every corner but those of ``edge_corners`` met by two more hexsides (the
+    inside of a map: three hexsides meet at a corner)."""
+    out = list(edges)
+    for c in sorted({c for e in edges for c in e} - set(edge_corners)):
+        out += [(c, 1000 + c), (c, 2000 + c)]
+    return np.array(out, dtype=np.int64)
+
+
+def test_a_short_run_not_joined_to_a_sample_counts_half():
+    """Step 6 of docs/terrain-suggestion.md: two hexsides suggested alone are no line (a hill's ring touching
+    a hexside here and there); three are, and so are two joined to the sample, two that go on through
+    hexsides showing the line's inks, and two that run off the map."""
+    corners = _runs([(0, 1), (1, 2),                     # 0, 1: two alone
+                     (10, 11), (11, 12), (12, 13),       # 2-4: three
+                     (20, 21), (21, 22), (22, 23),       # 5: suggested, 6 and 7 show the inks
+                     (30, 31), (31, 32),                 # 8: suggested, 9: the sample
+                     (40, 41), (41, 42)],                # 10, 11: two, one end on the map's edge
+                    edge_corners={42})
+    n = len(corners)
+    score = np.zeros(n)
+    score[[0, 1, 2, 3, 4, 5, 8, 10, 11]] = 0.6
+    joining = np.zeros(n, dtype=bool)
+    joining[[6, 7]] = True
+    got = _short_runs_halved(score, corners, joining, [9])
+    assert list(got[:12]) == [0.3, 0.3, 0.6, 0.6, 0.6, 0.6, 0, 0, 0.6, 0, 0.6, 0.6]
+    assert not got[12:].any()
+
+
+def test_a_ridge_through_woods_is_not_taken_for_every_woods_edge():
+    """Scan 1384: the ridge marked runs between two woods hexes. Learnt against the map's average hexside, its
+    woods came with the ridge and 32 other hexsides were suggested, most of them woods edges (3 ridges of 6
+    found); learnt against plain hexsides between fills like its own, 3."""
+    hit, want, got, _n = hexside_counts([make_scan(1384)])["ridge"]
+    assert want == 6 and hit >= 3                                       # measured 3
+    assert got - hit <= 5                                               # measured 3 (32 before)
+
+
+def test_a_river_drawn_a_pixel_off_its_hexside_is_found():
+    """Scan 1200: its river was found on 14 of its 36 hexsides; with the strips' colour smoothed across the
+    line (a line's colour a pixel to one side reads the same), 23, none wrong."""
+    hit, want, got, _n = hexside_counts([make_scan(1200)])["river"]
+    assert want == 36 and hit >= 20 and got == hit                      # measured 23 and 23

@@ -87,10 +87,14 @@ PATTERN_ROUNDS = 2                              # rounds of learning again from 
 PATTERN_TAKE = 0.6                              # a hexside at this score or more teaches the next round
 PATTERN_SPREADS = 4.0                           # a score counts in full this many spreads above the usual
 PATTERN_BACKGROUND = 20000                      # along points at most that describe the ordinary hexside
-PATTERN_SLACK = 0.25                            # the look with the fills taken out, and the line's own look, may
+PATTERN_MATCHED = 30                            # hexsides between fills most like a sample's that say how a plain
+                                                # hexside between those fills looks
+PATTERN_SLACK = 0.15                            # the look with the fills taken out, and the line's own look, may
                                                 # score this much under the whole look and not hold it down
 INK_SURE = 0.7                                  # the inks' score that lifts a hexside the pattern half sees ...
-INK_LIFT = 0.2                                  # ... when its pattern score is at most this under SIDE_ACCEPT
+INK_LIFT = 0.25                                 # ... when its pattern score is at most this under SIDE_ACCEPT
+INK_JOIN = 0.4                                  # hexsides whose inks score this much join a run
+SHORT_RUN = 2                                   # a run of this many hexsides or fewer is not a line
 INK_ALONE = 0.9                                 # ... and with no other hexside found at either end, this
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
@@ -796,14 +800,22 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     pattern[rejected_rows] = 0.0                 # nor does a rejected hexside make a line with its neighbours
     corners = _corners(ends)
     pattern = _as_lines(pattern, corners, SIDE_ACCEPT)
-    # the inks lift a hexside the look half sees, if it goes on a line: one found or lifted at one of its
-    # ends at least, or an end on the map's edge, where the line may go on off the map (a contour or a hex
-    # line of the same ink beside a vivid fill is lifted alone); or if its inks run nearly end to end
-    lift = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT) & (unlike >= 1.0)
-    e1, e2 = _others_at_ends(corners, (pattern >= SIDE_ACCEPT) | lift)
-    m1, m2 = _others_at_ends(corners, np.ones(len(corners), dtype=bool))     # the map's own hexsides
-    lift &= (e1 > 0) | (e2 > 0) | (m1 < 2) | (m2 < 2) | (ink >= INK_ALONE)
-    return np.where(lift, SIDE_ACCEPT, pattern)
+    # the inks lift a hexside the look half sees if its inks run nearly end to end, or if it goes on a line
+    # from a hexside found: joined to one, end to end, through hexsides lifted (a contour or a woods edge in
+    # the same ink, which the look does not find anywhere along it, is not lifted)
+    candidate = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT) & (unlike >= 1.0)
+    grown = (pattern >= SIDE_ACCEPT) | (candidate & (ink >= INK_ALONE))
+    while True:
+        e1, e2 = _others_at_ends(corners, grown)
+        new = candidate & ~grown & ((e1 > 0) | (e2 > 0))
+        if not new.any():
+            break
+        grown |= new
+    score = np.where(candidate & grown, SIDE_ACCEPT, pattern)
+    # a line runs on: a run of SHORT_RUN hexsides or fewer suggested, joined to no sample (contours or stipple
+    # beside a hexside here and there, a hill's ring touching it) is halved; the run goes on through the
+    # hexsides where the line's inks show (a river the look finds in pieces is one run)
+    return _short_runs_halved(score, corners, (ink >= INK_JOIN) & ok, sample_rows)
 
 
 def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
@@ -814,33 +826,57 @@ def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_row
     with no line like its line, must not pass on the fills; the whole look scores at most PATTERN_SLACK
     over the lower of the other two. Each look's score is multiplied by how unlike the rejected hexsides
     it finds a hexside; the lowest of the three is the second result."""
-    whole, unlike = _pattern_scores(lab, ok, sample_rows, rejected_rows=rejected_rows)
-    unfilled, unlike_u = _pattern_scores(unfilled_lab, ok, sample_rows, rejected_rows=rejected_rows)
-    line, unlike_l = _pattern_scores(lab, ok, sample_rows, SIDE_LINE, rejected_rows)
+    fills = _fills(lab)
+    blurred = _chroma_blurred(lab)
+    whole, unlike = _pattern_scores(blurred, ok, sample_rows, rejected_rows=rejected_rows, fills=fills)
+    unfilled, unlike_u = _pattern_scores(_chroma_blurred(unfilled_lab), ok, sample_rows,
+                                         rejected_rows=rejected_rows, fills=fills)
+    line, unlike_l = _pattern_scores(blurred, ok, sample_rows, SIDE_LINE, rejected_rows, fills=fills)
     return (np.minimum(whole * unlike, np.minimum(unfilled * unlike_u, line * unlike_l) + PATTERN_SLACK),
             np.minimum(unlike, np.minimum(unlike_u, unlike_l)))
+
+
+def _fills(lab: np.ndarray) -> np.ndarray:
+    """Each hexside's fill on either side (n x 2 x 3, Lab): the median of its strip beyond SIDE_BESIDE on
+    hex ``a``'s side, then on hex ``b``'s."""
+    return np.stack([np.median(lab[:, :, SIDE_ACROSS <= -SIDE_BESIDE], axis=(1, 2)),
+                     np.median(lab[:, :, SIDE_ACROSS >= SIDE_BESIDE], axis=(1, 2))], axis=1)
+
+
+def _chroma_blurred(lab: np.ndarray) -> np.ndarray:
+    """Each strip with its colour (a*, b*) smoothed across the line ([1 2 1]), its lightness kept: a line's
+    colour a pixel to one side (a river drawn wide, or a little off the hexside) reads the same."""
+    out = lab.copy()
+    c = np.pad(lab[..., 1:], ((0, 0), (0, 0), (1, 1), (0, 0)), mode="edge")
+    out[..., 1:] = (c[:, :, :-2] + 2 * c[:, :, 1:-1] + c[:, :, 2:]) / 4
+    return out
 
 
 def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
     """Each hexside's strip less the fill on either side (the median of the strip beyond SIDE_BESIDE on that
     side, over the whole hexside; the two fills' mean on the line): what is left is the line and its ticks,
     whatever terrains lie either side."""
-    a = np.median(lab[:, :, SIDE_ACROSS <= -SIDE_BESIDE], axis=(1, 2))          # n x 3
-    b = np.median(lab[:, :, SIDE_ACROSS >= SIDE_BESIDE], axis=(1, 2))
+    f = _fills(lab)
+    a, b = f[:, 0], f[:, 1]                                                   # n x 3
     share_b = np.where(SIDE_ACROSS < 0, 0.0, np.where(SIDE_ACROSS > 0, 1.0, 0.5))
     fill = a[:, None, :] * (1 - share_b)[None, :, None] + b[:, None, :] * share_b[None, :, None]   # n x across x 3
     return lab - fill[:, None, :, :]
 
 
 def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
-                    width: float = PATTERN_CORE, rejected_rows: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
+                    width: float = PATTERN_CORE, rejected_rows: Sequence[int] = (),
+                    fills: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples),
     and how far it is from the look of every rejected hexside, 0-1 (1: all of them when none is rejected).
 
     Each along point's look across the line (``width`` either side, Lab, smoothed along) is one
-    instance. A linear discriminant between the samples' instances and every hexside's (the ordinary
-    hexside: a hex line between two fills) weighs what sets the samples apart (a ridge's ticks on one
-    side, a wall's blocks, a river's width) against what merely varies. A hexside scores the discriminant
+    instance. A linear discriminant between the samples' instances and the plain hexside's weighs what
+    sets the samples apart (a ridge's ticks on one side, a wall's blocks, a river's width) against what
+    merely varies (the covariance of every hexside's instances). The plain hexside is the mean of the
+    PATTERN_MATCHED hexsides whose ``fills`` (``_fills``) are most like each sample's, the right way
+    round: what sets a ridge drawn through woods apart from a hex line between two woods hexes is the
+    ridge, not the woods (against the map's average hexside, the woods would count too, and every
+    woods edge would look half like it); with no ``fills``, every hexside's mean. A hexside scores the discriminant
     of its along points at PATTERN_QUANTILE from its worst (so a line must run along most of it: a road or
     a contour crossing it does not), either way round, as a share of the samples' own; and in full only
     PATTERN_SPREADS spreads above the usual hexside's score. Each rejected hexside (the way round it looks
@@ -870,16 +906,45 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
     inv = np.linalg.inv(cov)
     first = fwd[sample_rows[0]].mean(axis=0)      # each sample the way round that matches the first (a ridge's
     marked = []                                   # ticks lie on one side, whichever hex is its ``a``)
+    marked_flip = []
     for r in sample_rows:
         df, db = fwd[r].mean(axis=0) - first, back[r].mean(axis=0) - first
-        marked.append(back[r] if db @ inv @ db < df @ inv @ df else fwd[r])
+        marked_flip.append(bool(db @ inv @ db < df @ inv @ df))
+        marked.append(back[r] if marked_flip[-1] else fwd[r])
     marked = np.concatenate(marked)
     positives = marked
+    plain_of: dict[tuple[int, bool], np.ndarray] = {}
+    rows_ok = np.flatnonzero(ok)
+
+    def plain(rows: Sequence[int], flips: Sequence[bool]) -> np.ndarray:
+        """The mean instance of the plain hexsides between fills like those of ``rows`` (each the way round
+        ``flips`` says), or every hexside's mean without ``fills``."""
+        if fills is None or len(rows_ok) <= PATTERN_MATCHED:
+            return mu
+        out = []
+        for r, fl in zip(rows, flips):
+            key = (int(r), bool(fl))
+            if key not in plain_of:
+                fa, fb = (fills[r, 1], fills[r, 0]) if fl else (fills[r, 0], fills[r, 1])
+                ta, tb = fills[rows_ok, 0], fills[rows_ok, 1]
+                same = np.linalg.norm(ta - fa, axis=1) + np.linalg.norm(tb - fb, axis=1)
+                turned = np.linalg.norm(tb - fa, axis=1) + np.linalg.norm(ta - fb, axis=1)
+                d = np.minimum(same, turned)
+                d[rows_ok == r] = np.inf                          # not the hexside itself
+                near = np.argpartition(d, PATTERN_MATCHED)[:PATTERN_MATCHED]
+                inst = [back[rows_ok[j]] if turned[j] < same[j] else fwd[rows_ok[j]] for j in near]
+                plain_of[key] = np.concatenate(inst).mean(axis=0)
+            out.append(plain_of[key])
+        return np.mean(out, axis=0)
+
+    found = np.zeros(0, dtype=np.int64)
+    flip = np.zeros(n, dtype=bool)
     score = np.zeros(n)
     unlike = np.ones(n)
     negatives: list[np.ndarray] = []
     for rnd in range(PATTERN_ROUNDS + 1):
-        w = inv @ (positives.mean(axis=0) - mu)
+        w = inv @ (positives.mean(axis=0) - plain(list(sample_rows) + [int(i) for i in found],
+                                                   marked_flip + [bool(flip[i]) for i in found]))
         a = np.einsum("naf,f->na", fwd - mu, w)
         b = np.einsum("naf,f->na", back - mu, w)
         ref = float(np.median((positives - mu) @ w))
@@ -926,6 +991,40 @@ def _others_at_ends(corners: np.ndarray, on: np.ndarray) -> tuple[np.ndarray, np
     """For each hexside, how many other hexsides of ``on`` meet it at each of its two ends."""
     degree = np.bincount(corners[on].ravel(), minlength=int(corners.max()) + 1 if len(corners) else 0)
     return degree[corners[:, 0]] - on, degree[corners[:, 1]] - on
+
+
+def _short_runs_halved(score: np.ndarray, corners: np.ndarray, joining: np.ndarray,
+                       sample_rows: Sequence[int]) -> np.ndarray:
+    """``score`` halved for the hexsides at SIDE_ACCEPT or more in a run of SHORT_RUN hexsides or fewer with no
+    sample in it and no end on the map's edge (where the line may go on off the map): a run is hexsides joined
+    end to end, among those suggested, the samples and ``joining``."""
+    on = score >= SIDE_ACCEPT
+    member = on | joining
+    member[list(sample_rows)] = True
+    rows = np.flatnonzero(member)
+    if not len(rows):
+        return score
+    parent = np.arange(int(corners.max()) + 1)
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = int(parent[c])
+        return c
+
+    for i in rows:
+        a, b = root(int(corners[i, 0])), root(int(corners[i, 1]))
+        if a != b:
+            parent[a] = b
+    run = np.array([root(int(corners[i, 0])) for i in rows])
+    size = dict(zip(*np.unique(run, return_counts=True)))
+    sampled = {root(int(corners[r, 0])) for r in sample_rows}
+    m1, m2 = _others_at_ends(corners, np.ones(len(corners), dtype=bool))     # the map's own hexsides
+    edge = (m1 < 2) | (m2 < 2)
+    sampled |= {root(int(corners[i, 0])) for i in rows if edge[i]}        # a line may go on off the map
+    short = np.zeros(len(score), dtype=bool)
+    short[rows] = [size[r] <= SHORT_RUN and r not in sampled for r in run]
+    return np.where(on & short, score * 0.5, score)
 
 
 def _as_lines(score: np.ndarray, corners: np.ndarray, threshold: float) -> np.ndarray:
