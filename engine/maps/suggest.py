@@ -89,6 +89,8 @@ PATTERN_SPREADS = 4.0                           # a score counts in full this ma
 PATTERN_BACKGROUND = 20000                      # along points at most that describe the ordinary hexside
 PATTERN_MATCHED = 30                            # hexsides between fills most like a sample's that say how a plain
                                                 # hexside between those fills looks
+PATTERN_MATCH_ROWS = 300                        # hexsides found at most whose like-filled ones count in later rounds
+PATTERN_MATCH_AMONG = 5000                      # hexsides at most among which the like-filled ones are looked for
 PATTERN_SLACK = 0.15                            # the look with the fills taken out, and the line's own look, may
                                                 # score this much under the whole look and not hold it down
 INK_SURE = 0.7                                  # the inks' score that lifts a hexside the pattern half sees ...
@@ -784,11 +786,12 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     # the samples' looks: the first marked teaches one; a later sample that no look so far sees at SIDE_ACCEPT
     # teaches one of its own, up to SAMPLE_LOOKS, and lifts a hexside at most SAMPLE_SLACK over the first
     # look's score (a look learnt from one odd sample, a ridge printed under a river, finds that river)
-    unfilled_lab = _fills_taken_out(lab)
+    strips = (_chroma_blurred(lab), _chroma_blurred(_fills_taken_out(lab)))
+    near = _FillNeighbours(_fills(lab), ok)
     looks, rest = [], list(dict.fromkeys(sample_rows))
     while rest and len(looks) < SAMPLE_LOOKS:
         first, rest = rest[0], rest[1:]
-        look = _looks(lab, unfilled_lab, ok, [first], rejected_rows)
+        look = _looks(*strips, ok, [first], rejected_rows, near)
         rest = [r for r in rest if look[0][r] < SIDE_ACCEPT]
         looks.append(look)
     pattern, unlike = looks[0]
@@ -819,21 +822,55 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
 
 
 def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
-           rejected_rows: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+           rejected_rows: Sequence[int], near: _FillNeighbours | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The learnt look of ``sample_rows`` (step 5 of ``_hexside_scores``): each hexside's score, 0-1, and how
-    unlike the rejected hexsides it is, 0-1. The look is learnt on the whole strip, with the fills either
-    side taken out (``unfilled_lab``) and on the line alone: a hexside between two fills like the sample's,
-    with no line like its line, must not pass on the fills; the whole look scores at most PATTERN_SLACK
-    over the lower of the other two. Each look's score is multiplied by how unlike the rejected hexsides
-    it finds a hexside; the lowest of the three is the second result."""
-    fills = _fills(lab)
-    blurred = _chroma_blurred(lab)
-    whole, unlike = _pattern_scores(blurred, ok, sample_rows, rejected_rows=rejected_rows, fills=fills)
-    unfilled, unlike_u = _pattern_scores(_chroma_blurred(unfilled_lab), ok, sample_rows,
-                                         rejected_rows=rejected_rows, fills=fills)
-    line, unlike_l = _pattern_scores(blurred, ok, sample_rows, SIDE_LINE, rejected_rows, fills=fills)
+    unlike the rejected hexsides it is, 0-1. The look is learnt on the whole strip (``lab``, its colour
+    smoothed across: ``_chroma_blurred``), with the fills either side taken out (``unfilled_lab``, the same)
+    and on the line alone: a hexside between two fills like the sample's, with no line like its line, must
+    not pass on the fills; the whole look scores at most PATTERN_SLACK over the lower of the other two. Each
+    look's score is multiplied by how unlike the rejected hexsides it finds a hexside; the lowest of the
+    three is the second result. ``near``: the hexsides between like fills (``_FillNeighbours``)."""
+    whole, unlike = _pattern_scores(lab, ok, sample_rows, rejected_rows=rejected_rows, near=near)
+    unfilled, unlike_u = _pattern_scores(unfilled_lab, ok, sample_rows, rejected_rows=rejected_rows, near=near)
+    line, unlike_l = _pattern_scores(lab, ok, sample_rows, SIDE_LINE, rejected_rows, near=near)
     return (np.minimum(whole * unlike, np.minimum(unfilled * unlike_u, line * unlike_l) + PATTERN_SLACK),
             np.minimum(unlike, np.minimum(unlike_u, unlike_l)))
+
+
+class _FillNeighbours:
+    """For a hexside (either way round), the PATTERN_MATCHED hexsides read whole whose fills (``_fills``) are
+    most like its own (among PATTERN_MATCH_AMONG at most, spread over the map), and which of them are the
+    other way round; worked out once for each."""
+
+    def __init__(self, fills: np.ndarray, ok: np.ndarray):
+        self.rows = np.flatnonzero(ok)
+        if len(self.rows) > PATTERN_MATCH_AMONG:                       # a fixed spread of the map's hexsides
+            self.rows = self.rows[np.linspace(0, len(self.rows) - 1, PATTERN_MATCH_AMONG).astype(int)]
+        self.a, self.b = fills[self.rows, 0], fills[self.rows, 1]
+        self.fills = fills
+        self._of: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def of(self, pairs: Sequence[tuple[int, bool]]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each (row, turned), the rows of its like-filled hexsides and whether each is the other way
+        round; worked out in batches for those not asked for before."""
+        todo = sorted({(int(r), bool(t)) for r, t in pairs} - self._of.keys())
+        k = min(PATTERN_MATCHED, len(self.rows) - 1)
+        for start in range(0, len(todo), 256):
+            batch = todo[start:start + 256]
+            f = np.stack([self.fills[r, ::-1] if t else self.fills[r] for r, t in batch])     # B x 2 x 3
+            fa, fb = f[:, None, 0], f[:, None, 1]
+            same = np.linalg.norm(self.a - fa, axis=2) + np.linalg.norm(self.b - fb, axis=2)   # B x n
+            other = np.linalg.norm(self.b - fa, axis=2) + np.linalg.norm(self.a - fb, axis=2)
+            d = np.minimum(same, other)
+            d[self.rows[None, :] == np.array([r for r, _t in batch])[:, None]] = np.inf   # not the hexside itself
+            pick = np.argpartition(d, k, axis=1)[:, :k]
+            turned = np.take_along_axis(other, pick, 1) < np.take_along_axis(same, pick, 1)
+            for i, key in enumerate(batch):
+                self._of[key] = (self.rows[pick[i]], turned[i])
+        return [self._of[(int(r), bool(t))] for r, t in pairs]
 
 
 def _fills(lab: np.ndarray) -> np.ndarray:
@@ -865,7 +902,7 @@ def _fills_taken_out(lab: np.ndarray) -> np.ndarray:
 
 def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
                     width: float = PATTERN_CORE, rejected_rows: Sequence[int] = (),
-                    fills: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    near: _FillNeighbours | None = None) -> tuple[np.ndarray, np.ndarray]:
     """How much each hexside's strip looks like the samples' across its line, 0-1 (1: as much as the samples),
     and how far it is from the look of every rejected hexside, 0-1 (1: all of them when none is rejected).
 
@@ -873,10 +910,11 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
     instance. A linear discriminant between the samples' instances and the plain hexside's weighs what
     sets the samples apart (a ridge's ticks on one side, a wall's blocks, a river's width) against what
     merely varies (the covariance of every hexside's instances). The plain hexside is the mean of the
-    PATTERN_MATCHED hexsides whose ``fills`` (``_fills``) are most like each sample's, the right way
-    round: what sets a ridge drawn through woods apart from a hex line between two woods hexes is the
-    ridge, not the woods (against the map's average hexside, the woods would count too, and every
-    woods edge would look half like it); with no ``fills``, every hexside's mean. A hexside scores the discriminant
+    PATTERN_MATCHED hexsides whose fills are most like each sample's (``near``), the right way round:
+    what sets a ridge drawn through woods apart from a hex line between two woods hexes is the ridge, not
+    the woods (against the map's average hexside, the woods would count too, and every woods edge would
+    look half like it); in later rounds, of the samples' and up to PATTERN_MATCH_ROWS hexsides found;
+    with no ``near``, every hexside's mean. A hexside scores the discriminant
     of its along points at PATTERN_QUANTILE from its worst (so a line must run along most of it: a road or
     a contour crossing it does not), either way round, as a share of the samples' own; and in full only
     PATTERN_SPREADS spreads above the usual hexside's score. Each rejected hexside (the way round it looks
@@ -913,28 +951,19 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
         marked.append(back[r] if marked_flip[-1] else fwd[r])
     marked = np.concatenate(marked)
     positives = marked
-    plain_of: dict[tuple[int, bool], np.ndarray] = {}
-    rows_ok = np.flatnonzero(ok)
+    fwd_mean, back_mean = fwd.mean(axis=1), back.mean(axis=1)
 
     def plain(rows: Sequence[int], flips: Sequence[bool]) -> np.ndarray:
         """The mean instance of the plain hexsides between fills like those of ``rows`` (each the way round
-        ``flips`` says), or every hexside's mean without ``fills``."""
-        if fills is None or len(rows_ok) <= PATTERN_MATCHED:
+        ``flips`` says): the samples' and, of the rest, PATTERN_MATCH_ROWS at most, evenly spread."""
+        if near is None or len(near) <= PATTERN_MATCHED:
             return mu
-        out = []
-        for r, fl in zip(rows, flips):
-            key = (int(r), bool(fl))
-            if key not in plain_of:
-                fa, fb = (fills[r, 1], fills[r, 0]) if fl else (fills[r, 0], fills[r, 1])
-                ta, tb = fills[rows_ok, 0], fills[rows_ok, 1]
-                same = np.linalg.norm(ta - fa, axis=1) + np.linalg.norm(tb - fb, axis=1)
-                turned = np.linalg.norm(tb - fa, axis=1) + np.linalg.norm(ta - fb, axis=1)
-                d = np.minimum(same, turned)
-                d[rows_ok == r] = np.inf                          # not the hexside itself
-                near = np.argpartition(d, PATTERN_MATCHED)[:PATTERN_MATCHED]
-                inst = [back[rows_ok[j]] if turned[j] < same[j] else fwd[rows_ok[j]] for j in near]
-                plain_of[key] = np.concatenate(inst).mean(axis=0)
-            out.append(plain_of[key])
+        pairs = list(zip(rows, flips))
+        first, rest = pairs[:len(sample_rows)], pairs[len(sample_rows):]
+        if len(rest) > PATTERN_MATCH_ROWS:
+            rest = [rest[i] for i in np.linspace(0, len(rest) - 1, PATTERN_MATCH_ROWS).astype(int)]
+        out = [np.where(turned[:, None], back_mean[idx], fwd_mean[idx]).mean(axis=0)
+               for idx, turned in near.of(first + rest)]
         return np.mean(out, axis=0)
 
     found = np.zeros(0, dtype=np.int64)
