@@ -97,7 +97,8 @@ INK_SURE = 0.7                                  # the inks' score that lifts a h
 INK_LIFT = 0.25                                 # ... when its pattern score is at most this under SIDE_ACCEPT
 INK_JOIN = 0.4                                  # hexsides whose inks score this much join a run
 SHORT_RUN = 2                                   # a run of this many hexsides or fewer is not a line
-INK_ALONE = 0.9                                 # ... and with no other hexside found at either end, this
+INK_LIFT_ALONE = 0.2                            # ... or on no line at most this under it, its inks' score
+INK_ALONE = 0.9                                 # ... at least this
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
@@ -803,11 +804,13 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     pattern[rejected_rows] = 0.0                 # nor does a rejected hexside make a line with its neighbours
     corners = _corners(ends)
     pattern = _as_lines(pattern, corners, SIDE_ACCEPT)
-    # the inks lift a hexside the look half sees if its inks run nearly end to end, or if it goes on a line
-    # from a hexside found: joined to one, end to end, through hexsides lifted (a contour or a woods edge in
-    # the same ink, which the look does not find anywhere along it, is not lifted)
+    # the inks lift a hexside the look half sees if it goes on a line from a hexside found: joined to one, end
+    # to end, through hexsides lifted (a contour or a woods edge in the same ink, which the look does not find
+    # anywhere along it, is not lifted); or if its inks run nearly end to end and the look sees it within
+    # INK_LIFT_ALONE (a zone's border printed in a river's blue is not)
     candidate = (ink >= INK_SURE) & (pattern >= SIDE_ACCEPT - INK_LIFT) & (pattern < SIDE_ACCEPT) & (unlike >= 1.0)
-    grown = (pattern >= SIDE_ACCEPT) | (candidate & (ink >= INK_ALONE))
+    alone = (ink >= INK_ALONE) & (pattern >= SIDE_ACCEPT - INK_LIFT_ALONE)
+    grown = (pattern >= SIDE_ACCEPT) | (candidate & alone)
     while True:
         e1, e2 = _others_at_ends(corners, grown)
         new = candidate & ~grown & ((e1 > 0) | (e2 > 0))
