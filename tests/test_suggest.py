@@ -468,3 +468,10 @@ def test_a_river_drawn_a_pixel_off_its_hexside_is_found():
     line (a line's colour a pixel to one side reads the same), 23, none wrong."""
     hit, want, got, _n = hexside_counts([make_scan(1200)])["river"]
     assert want == 36 and hit >= 20 and got == hit                      # measured 23 and 23
+
+
+def test_a_line_in_colours_the_map_shows_everywhere_is_found_by_its_look():
+    """Scan 2503 (pastel): the ridge's brown is along more than an eighth of the ordinary hexsides, so no ink is
+    the line's alone. The sample was refused ("looks like any other hexside"); the learnt look alone finds the
+    ridge's 8 other hexsides and nothing else."""
+    assert hexside_counts([make_scan(2503)])["ridge"] == [8, 8, 8, 1]
