@@ -245,3 +245,18 @@ def test_a_suggested_hexside_turned_down_with_a_right_click_is_not_suggested_aga
     right_click(plain)
     assert "is not suggested: right-click a suggested hexside" in editor.last_message
     assert ed.rejected_sides == {}
+
+
+def test_a_marked_hexside_showing_no_line_says_what_to_do(qtbot, editor, tmp_path):
+    """A plain hexside marked as a ridge (no line printed on it): nothing reaches the threshold, and the status
+    line asks for another hexside where the ridge is clearly printed."""
+    path, truth = unpainted_crossing(tmp_path)
+    assert editor.open_file(path)
+    plain = next(s for s in board_hexsides(editor.board) if s not in truth.hexsides and s.a.q > 3 and s.a.r > 2)
+    editor.set_tool("hexside")
+    editor.edit.toggle_hexside(plain, "ridge")
+    assert editor.suggestions.suggest_hexsides("ridge") >= 0
+    found = [s for s, (_f, c) in editor.edit.suggested_sides.items()
+             if c >= editor.suggestions.sides_threshold.value()]
+    assert found == []
+    assert "none at 0.40 or more: mark another hexside where the ridge is clearly printed" in editor.last_message

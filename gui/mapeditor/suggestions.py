@@ -211,8 +211,13 @@ class SuggestionPanel(QWidget):
         # a hexside turned down that looks much like the line takes true ones with it: say how many went
         was = (f" (were {len(before)}: if true ones went with those turned down, Edit > Undo takes them back)"
                if before and sure < len(before) else "")
-        ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; {sure} at "
-                  f"{line:.2f} or more{was}; a wrong one: right-click it with the Hexside tool")
+        if sure:
+            ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; {sure} at "
+                      f"{line:.2f} or more{was}; a wrong one: right-click it with the Hexside tool")
+        else:                      # the marked hexside shows little of the line: say what to do next
+            ed.status(f"Suggested {feature} on {n} hexsides like the {len(samples)} marked{turned}; none at "
+                      f"{line:.2f} or more{was}: mark another hexside where the {feature} is clearly printed, "
+                      f"or lower the threshold")
         return n
 
     # ------------------------------------------------------------ accepting
