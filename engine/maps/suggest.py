@@ -726,7 +726,7 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
     refused = {s for s in rejected if s not in taken}
     rejected_rows = sorted(row[s] for s in refused if s in row and ok[row[s]])
     ends = np.array([board.layout.hexside_segment(s) for s in every], dtype=np.float64).reshape(-1, 2, 2)
-    conf = _hexside_scores(lab, ok, sample_rows, ends, feature, rejected_rows)
+    conf = _hexside_scores(lab, ok, sample_rows, ends, rejected_rows)
     wanted = set(every) if sides is None else set(sides)
     out = HexsideSuggestions(feature)
     for s, i in row.items():
@@ -738,7 +738,7 @@ def suggest_hexsides(board: Board, images: Mapping[str, np.ndarray], feature: st
 
 
 def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], ends: np.ndarray,
-                    feature: str = "the feature", rejected_rows: Sequence[int] = ()) -> np.ndarray:
+                    rejected_rows: Sequence[int] = ()) -> np.ndarray:
     """Each hexside's score (0-1) from its strip (``lab``, every hexside's; ``ok``: read whole), the samples'
     rows, the hexsides' ends (n x 2 x 2, where they meet) and the rows of the hexsides rejected (scored 0):
     the steps of ``suggest_hexsides``."""
@@ -962,11 +962,11 @@ def _pattern_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
         if near is None or len(near) <= PATTERN_MATCHED:
             return mu
         pairs = list(zip(rows, flips))
-        first, rest = pairs[:len(sample_rows)], pairs[len(sample_rows):]
+        samples, rest = pairs[:len(sample_rows)], pairs[len(sample_rows):]
         if len(rest) > PATTERN_MATCH_ROWS:
             rest = [rest[i] for i in np.linspace(0, len(rest) - 1, PATTERN_MATCH_ROWS).astype(int)]
         out = [np.where(turned[:, None], back_mean[idx], fwd_mean[idx]).mean(axis=0)
-               for idx, turned in near.of(first + rest)]
+               for idx, turned in near.of(samples + rest)]
         return np.mean(out, axis=0)
 
     found = np.zeros(0, dtype=np.int64)
