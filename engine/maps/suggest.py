@@ -37,7 +37,7 @@ import numpy as np
 
 from engine.errors import SandtableError
 from engine.maps.board import Board, Sheet
-from engine.maps.hexes import Hex, Hexside, hex_neighbors, hexside
+from engine.maps.hexes import Hex, Hexside, hex_neighbor, hex_neighbors, hexside
 
 MAX_IMAGE_PIXELS = 1_000_000_000   # the map view's own limit on a scan (a 40,000 x 25,000 sheet)
 MIN_HEX_PX = 12.0                  # a hex fewer pixels across than this (an uncalibrated grid) is not read
@@ -67,6 +67,17 @@ ASK_REFERENCE = 2000               # hexes at most that say how many a hex stand
 ASK_ALIKE = 1.0                    # hexes nearer than this times the square root of the number of features (in
                                    # the classes' measure: about the distance of a hex from its terrain's mean)
                                    # are alike: only what is left of a distance beyond it counts
+ROAD_FROM = 0.14                   # a spoke (centre to a neighbour's centre) is read from here to SAMPLE_RADIUS,
+ROAD_STEPS = 10                    # ... at this many steps out,
+ROAD_ACROSS = (-0.04, 0.0, 0.04)   # ... each at these offsets across it (hex sizes; the grid may be a pixel off)
+ROAD_DELTA_E = 18.0                # a point this far (CIE76) from the hex's median colour is inked
+ROAD_SHARE = 0.8                   # a road's spoke is inked at this share of its steps or more,
+ROAD_SPREAD = 12.0                 # ... in one colour (the median distance from the ink's median under this),
+ROAD_SIDES = (0.18, 0.22, 0.26)    # ... and the strips this far to either side are not inked in that colour
+ROAD_SIDE_SHARE = 0.5              # ... at this share of their steps or more (hatching is)
+ROAD_SAME = 18.0                   # colours this near are one ink (beside the spoke, the neighbour's spoke back)
+ROAD_HALF_WIDTH = 0.1              # sample points this near a road's spoke are left out of the hex's look
+ROAD_CHUNK = 1000                  # hexes read at a time (memory)
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
@@ -248,6 +259,7 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     uv = _to_image(t, pts)
     rgb, valid = _gather(image, uv)
     lab = rgb_to_lab(rgb)
+    valid = valid & ~_road_points(board, t, image, hexes, centres, offsets, lab, valid)
     # texture: brightness steps to a pixel one step right and one step down, at two scales
     coarse = max(2.0, COARSE_STEP * t.scale)
     lum = _luma(rgb)
@@ -297,6 +309,78 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
         cols += [h_mean + v_mean, (h_mean - v_mean) / (h_mean + v_mean + 1.0)]
     cols += cols_radius
     return np.stack(cols, axis=1)
+
+
+def _spokes(board: Board) -> np.ndarray:
+    """Unit vectors (6 x 2, lattice) from a hex's centre towards its six neighbours' centres."""
+    h0 = Hex(0, 0)
+    c = np.array(board.center(h0))
+    out = []
+    for k in range(6):
+        v = np.array(board.center(hex_neighbor(h0, k))) - c
+        out.append(v / np.hypot(*v))
+    return np.array(out)
+
+
+def _road_points(board: Board, t, image: np.ndarray, hexes: list[Hex], centres: np.ndarray, offsets: np.ndarray,
+                 lab: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The sample points (hexes x samples) on a line drawn from the hex's centre towards a neighbour's (a
+    road, a railway), to be left out of the hex's look: a road through the one example of a terrain made
+    the terrain look like its road (scan 1705 of the test set: its one hills example crossed by a road,
+    15 hills hexes taken for rough).
+
+    A spoke (centre to a neighbour's centre) carries a road when, most of the way out (ROAD_SHARE), it is
+    inked unlike the hex's ground (ROAD_DELTA_E) in one colour (ROAD_SPREAD); the strips beside it, a fifth
+    of a hex size off, are not inked in that colour (hatching, a marsh's or a lake's lines, is); and the
+    neighbour's spoke back is a road in the same colour (a road goes on; a row of trees or a town's block
+    does not), unless the neighbour is off the scan's hexes.
+    """
+    spokes = _spokes(board)
+    normals = np.stack([-spokes[:, 1], spokes[:, 0]], axis=1)
+    radii = np.linspace(ROAD_FROM, SAMPLE_RADIUS, ROAD_STEPS)
+    ground = np.stack([_quantiles(lab[..., ch], valid, (0.5,))[0] for ch in range(3)], axis=-1)   # hexes x 3
+    road = np.zeros((len(hexes), 6), dtype=bool)
+    colour = np.zeros((len(hexes), 6, 3))
+
+    def strips(rows, across: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Lab colours (hexes x 6 x radii x across x 3) along each spoke, ``across`` hex sizes to its left."""
+        pts = (centres[rows, None, None, None, :]
+               + radii[None, None, :, None, None] * spokes[None, :, None, None, :]
+               + across[None, None, None, :, None] * normals[None, :, None, None, :])
+        rgb, inside = _gather(image, _to_image(t, pts))
+        return rgb_to_lab(rgb), inside
+
+    side_offsets = np.concatenate([np.array(ROAD_SIDES), -np.array(ROAD_SIDES)])
+    for start in range(0, len(hexes), ROAD_CHUNK):
+        rows = slice(start, start + ROAD_CHUNK)
+        g = ground[rows, None, None, None, :]
+        on, inside = strips(rows, np.array(ROAD_ACROSS))
+        de = np.where(inside, np.linalg.norm(on - g, axis=-1), 0.0)
+        # at each step out, the point across the spoke most unlike the ground (the grid may be a pixel off)
+        pick = de.argmax(axis=3)
+        inked = np.take_along_axis(de, pick[..., None], axis=3)[..., 0] > ROAD_DELTA_E
+        col = np.take_along_axis(on, pick[..., None, None], axis=3)[:, :, :, 0, :]      # hexes x 6 x radii x 3
+        med = np.median(col, axis=2)
+        spread = np.median(np.linalg.norm(col - med[:, :, None, :], axis=-1), axis=2)
+        found = (inked.mean(axis=2) >= ROAD_SHARE) & (spread < ROAD_SPREAD)
+        some = np.nonzero(found.any(axis=1))[0]                                   # only these are read beside
+        if len(some):
+            beside, inside = strips(some + start, side_offsets)
+            alike = (np.linalg.norm(beside - g[some], axis=-1) > ROAD_DELTA_E) & inside \
+                & (np.linalg.norm(beside - med[some, :, None, None, :], axis=-1) < ROAD_SAME)
+            found[some] &= alike.mean(axis=2).max(axis=2) < ROAD_SIDE_SHARE
+        road[rows], colour[rows] = found, med
+    # a road goes on into the neighbour: its spoke back is a road too, in the same colour
+    row = {h: i for i, h in enumerate(hexes)}
+    both = np.zeros_like(road)
+    for i, k in zip(*np.nonzero(road)):
+        j = row.get(hex_neighbor(hexes[i], int(k)))
+        back = (int(k) + 3) % 6
+        both[i, k] = j is None or (road[j, back] and np.linalg.norm(colour[i, k] - colour[j, back]) < ROAD_SAME)
+    along = offsets @ spokes.T                                            # samples x 6
+    off = np.abs(offsets @ normals.T)
+    near = (along > 0) & (off < ROAD_HALF_WIDTH)                          # samples x 6
+    return (both[:, None, :] & near[None, :, :]).any(axis=2)
 
 
 def _luma(rgb: np.ndarray) -> np.ndarray:
