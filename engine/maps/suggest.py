@@ -113,6 +113,8 @@ INK_LIFT = 0.25                                 # ... when its pattern score is 
 INK_LIFT_ALONE = 0.2                            # ... or on no line at most this under it, its inks' score
 INK_ALONE = 0.9                                 # ... at least this
 INK_JOIN = 0.4                                  # hexsides whose inks score this much join a run
+INK_SHOWS = 0.1                                 # a suggestion's line shows the sample's inks along this share
+INK_SHOWS_DELTA_E = 20.0                        # ... within this (CIE76), or its score falls in proportion
 SHORT_RUN = 2                                   # a run of this many hexsides or fewer is not a line
 LINE_CANDIDATES = 48                            # pixels of the sample's strip tried as the line's inks
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
@@ -848,9 +850,15 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     inks = common < LINE_COMMON
     colours = px[inks]
     hit = np.zeros(lab.shape[:3], dtype=bool)
+    shows = np.zeros(near.shape[:3], dtype=bool)
     for c in colours:
-        hit |= (((lab - c) ** 2).sum(axis=-1) < LINE_DELTA_E ** 2)
+        d2 = ((lab - c) ** 2).sum(axis=-1)
+        hit |= d2 < LINE_DELTA_E ** 2
+        shows |= d2[:, :, centre] < INK_SHOWS_DELTA_E ** 2
     on_line = hit[:, :, centre].any(axis=2).mean(axis=1)
+    # a hexside whose line shows none of the sample's inks, near enough, is another line (a wall, a river the
+    # look half sees): scored down in proportion (none when the sample's line has no inks of its own)
+    ink_shows = np.clip(shows.any(axis=2).mean(axis=1) / INK_SHOWS, 0, 1) if len(colours) else np.ones(len(lab))
     # ink that fills a hex beside the hexside too is that hex's terrain (a lake's shore), not a line along it
     side_a = hit[:, :, SIDE_ACROSS <= -SIDE_BESIDE].mean(axis=(1, 2))
     side_b = hit[:, :, SIDE_ACROSS >= SIDE_BESIDE].mean(axis=(1, 2))
@@ -909,7 +917,7 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     # a line runs on: a run of SHORT_RUN hexsides or fewer suggested, joined to no sample (contours or stipple
     # beside a hexside here and there, a hill's ring touching it) is halved; the run goes on through the
     # hexsides where the line's inks show (a river the look finds in pieces is one run)
-    return _short_runs_halved(score, corners, (ink >= INK_JOIN) & ok, sample_rows)
+    return _short_runs_halved(score, corners, (ink >= INK_JOIN) & ok, sample_rows) * ink_shows
 
 
 def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_rows: list[int],
