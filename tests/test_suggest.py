@@ -219,8 +219,9 @@ def _suggest_on_scan(scan, feature, samples, rejected=()):
 
 
 @pytest.mark.parametrize("seed, feature, sample, rejected, hits, wrong, left, lost", [
-    # scan 51 (seeds 0-59): five hexsides in a hills area taken for ridges, their hex lines in the ridge's brown
-    (51, "ridge", hexside(Hex(8, 1), Hex(9, 1)), hexside(Hex(15, 8), Hex(16, 8)), 6, 5, 0, 0),
+    # scan 51 (seeds 0-59): four hexsides in a hills area taken for ridges, their hex lines in the ridge's brown
+    # (five before the sample's inks were asked of a suggestion's line)
+    (51, "ridge", hexside(Hex(8, 1), Hex(9, 1)), hexside(Hex(15, 8), Hex(16, 8)), 6, 4, 0, 0),
     # scan 7: eight hexsides taken for walls (eleven before the sample's inks were asked of a suggestion's line);
     # one rejected, one is left
     (7, "wall", hexside(Hex(-2, 5), Hex(-1, 4)), hexside(Hex(11, 11), Hex(12, 10)), 7, 8, 1, 0),
@@ -275,7 +276,7 @@ def test_the_bench_with_two_corrections():
     hexside marked."""
     one = hexside_figures([make_scan(51)])
     corrected = hexside_figures([make_scan(51)], corrections=2)
-    assert one["ridge_precision"] < 0.6 and corrected["ridge_precision"] == 1.0     # measured 0.545 (6 of 11)
+    assert one["ridge_precision"] < 0.65 and corrected["ridge_precision"] == 1.0    # measured 0.6 (6 of 10)
     assert corrected["ridge_recall"] >= one["ridge_recall"]
     assert corrected["river_recall"] == corrected["river_precision"] == 1.0
     assert corrected["wall_recall"] == corrected["wall_precision"] == 1.0             # 0.833 and 0.833 with one mark
