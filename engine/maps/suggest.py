@@ -933,29 +933,27 @@ def _looks(lab: np.ndarray, unfilled_lab: np.ndarray, ok: np.ndarray, sample_row
     A look (with the fills taken out, or of the line alone) that scores the sample itself under SELF_MIN cannot
     see the line (a ridge a pixel wide on a small scan, its ticks making its own along points vary) and would
     hold every hexside like it under the threshold (scans 2257 and 2336: 0 of 10 and 0 of 7 ridges found with
-    it; every one without it, none wrong): it
-    is left out for the hexsides whose line is of the sample's colour (the darkest part of the line, a* and b*
-    within COLOUR_GATE), so a wall or a river that the looks left would find is still held. When both are
-    blind, only the blinder one is left out (the whole look alone found 73 hexsides in a hills area, scan
-    2341)."""
+    it; every one without it, none wrong): it is left out for the hexsides whose line is of the sample's colour
+    (the darkest part of the line, a* and b* within COLOUR_GATE), so a wall or a river that the looks left
+    would find is still held. When both are blind, only the blinder one is left out (the whole look alone
+    found 73 hexsides in a hills area, scan 2341)."""
     whole, unlike = _pattern_scores(lab, ok, sample_rows, rejected_rows=rejected_rows, near=near)
     unfilled, unlike_u = _pattern_scores(unfilled_lab, ok, sample_rows, rejected_rows=rejected_rows, near=near)
     line, unlike_l = _pattern_scores(lab, ok, sample_rows, SIDE_LINE, rejected_rows, near=near)
     both = [(unfilled, unlike_u), (line, unlike_l)]
     strict = np.minimum(whole * unlike, np.minimum(unfilled * unlike_u, line * unlike_l) + PATTERN_SLACK)
     strict_unlike = np.minimum(unlike, np.minimum(unlike_u, unlike_l))
-    others = [(v, u) for v, u in both if v[sample_rows[0]] >= SELF_MIN]
-    if not others:
-        others = [max(both, key=lambda vu: vu[0][sample_rows[0]])]
-    if len(others) == 2:
+    own = sample_rows[0]
+    seeing = [vu for vu in both if vu[0][own] >= SELF_MIN] or [max(both, key=lambda vu: vu[0][own])]
+    if len(seeing) == 2:
         return strict, strict_unlike
-    lowest = np.min([v * u for v, u in others], axis=0)
-    relaxed = np.minimum(whole * unlike, lowest + PATTERN_SLACK)
-    relaxed_unlike = np.min([unlike] + [u for _v, u in others], axis=0)
+    (kept, kept_unlike), = seeing
+    relaxed = np.minimum(whole * unlike, kept * kept_unlike + PATTERN_SLACK)
+    relaxed_unlike = np.minimum(unlike, kept_unlike)
     centre = np.abs(SIDE_ACROSS) <= SIDE_LINE
     prof = np.median(lab[:, :, centre], axis=1)                           # n x c x 3
     darkest = prof[np.arange(len(prof)), prof[..., 0].argmin(axis=1)]      # n x 3
-    same = np.linalg.norm(darkest[:, 1:] - darkest[sample_rows[0], 1:], axis=1) <= COLOUR_GATE
+    same = np.linalg.norm(darkest[:, 1:] - darkest[own, 1:], axis=1) <= COLOUR_GATE
     return np.where(same, relaxed, strict), np.where(same, relaxed_unlike, strict_unlike)
 
 
