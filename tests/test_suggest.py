@@ -10,9 +10,10 @@ from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
 from engine.maps.hexes import Hex, hexside
-from engine.maps.suggest import (LOW_CONFIDENCE, SAMPLE_RADIUS, SAMPLE_RINGS, SIDE_ACCEPT, SuggestError, _disc_offsets,
-                                 _gather, _road_points, _short_runs_halved, _to_image, _to_paint, board_hexsides,
-                                 load_image, rgb_to_lab, suggest_hexsides, suggest_terrain)
+from engine.maps.suggest import (FEATURE_NAMES, LOW_CONFIDENCE, SAMPLE_RADIUS, SAMPLE_RINGS, SIDE_ACCEPT,
+                                 SuggestError, _disc_offsets, _gather, _road_points, _short_runs_halved, _to_image,
+                                 _to_paint, board_hexsides, hex_features, load_image, rgb_to_lab, suggest_hexsides,
+                                 suggest_terrain)
 
 
 @pytest.fixture(scope="module")
@@ -389,26 +390,26 @@ def test_the_editor_names_the_hexes_whose_painting_would_teach_most():
 
 
 def test_the_asked_protocol_paints_five_percent_and_skips_hexes_under_counters():
-    scan = make_scan(53)
+    scan = make_scan(595)
     got = scan_accuracy(scan, asked=True)
     plain = scan_accuracy(scan)
     assert got["labelled"] <= plain["labelled"]            # the same 5 %, less any hex a counter hid
-    assert got["accuracy"] == 1.0 and plain["accuracy"] < 0.95    # measured 1.0 and 0.933
+    assert got["accuracy"] > 0.99 and plain["accuracy"] < 0.9     # measured 0.992 and 0.853
 
 
 def test_painting_where_the_editor_asks_rescues_scans_whose_one_example_misleads():
-    """Scan 61 (250 hexes) with one hex of each terrain and the rest of its 5 % at random gets 0.74 right; the
-    same number painted, part of them where the editor asks, 0.996. Scan 163 (116 hexes): one hex of each of
-    its seven terrains spends the 5 %, woods is taken for rough (0.716); one round of the three hexes the
-    editor asks gets 0.981."""
-    scan = make_scan(61)
+    """Scan 94 (189 hexes) with one hex of each terrain and the rest of its 5 % at random gets 0.812 right (19
+    woods hexes taken for another terrain); the same number painted, part of them where the editor asks, 0.965.
+    Scan 463 (99 hexes whole): one hex of each of its five terrains spends the 5 %, and 12 woods hexes are
+    taken for another terrain (0.830); one round of the three hexes the editor asks gets 0.967."""
+    scan = make_scan(94)
     plain, asked = scan_accuracy(scan), scan_accuracy(scan, asked=True)
-    assert plain["labelled"] == asked["labelled"] == 13
-    assert plain["accuracy"] < 0.75 and asked["accuracy"] > 0.99           # measured 0.740 and 0.996
-    scan = make_scan(163)
+    assert plain["labelled"] == asked["labelled"] == 8
+    assert plain["accuracy"] < 0.83 and asked["accuracy"] > 0.95           # measured 0.812 and 0.965
+    scan = make_scan(463)
     plain, once = scan_accuracy(scan, asked=True), scan_accuracy(scan, asked="one_round")
-    assert plain["labelled"] == 7 and once["labelled"] == 10
-    assert plain["accuracy"] < 0.75 and once["accuracy"] > 0.97            # measured 0.716 and 0.981
+    assert plain["labelled"] == 5 and once["labelled"] == 8
+    assert plain["accuracy"] < 0.85 and once["accuracy"] > 0.95            # measured 0.830 and 0.967
 
 
 @pytest.mark.parametrize("seed, before", [(680, 0.341), (763, 0.455), (1705, 0.659)])
@@ -525,3 +526,43 @@ def test_a_look_blind_to_its_own_sample_is_left_out(seed, before):
     counts = hexside_counts([make_scan(seed)])["ridge"]
     hit, want, got = counts[:3]
     assert hit == want == got and hit > before + 6          # measured 10 of 10 and 7 of 7, none wrong
+
+
+def test_the_marks_shape_tells_stipple_from_a_contour_and_from_trees():
+    """Three hexes of the River Crossing grid drawn on plain paper: 60 dots a pixel or two across (rough's
+    stipple), a contour ring two pixels wide (a hill), seven blobs a sixth of a hex across (trees). Read round
+    each dark point, a dot is dark alone, the ring one way and its opposite, a tree all round: measured
+    solidity 0.24, 0.32, 0.73 and line share 0.17, 0.50, 0.40."""
+    from PIL import Image, ImageDraw
+    board = load_map("maps/crossing.toml")
+    sheet = board.sheets[0]
+    size = sheet.transform.scale
+    img = Image.new("RGB", Image.open(board.image_path(sheet)).size, (236, 230, 214))
+    d = ImageDraw.Draw(img)
+    hexes = sorted(board.hexes())[30:33]
+    cx = [_to_image(sheet.transform, np.array([board.center(h)], dtype=float))[0] for h in hexes]
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        x, y = cx[0] + rng.uniform(-0.55, 0.55, 2) * size
+        d.ellipse([x - 1, y - 1, x + 1, y + 1], fill=(90, 70, 50))
+    x, y = cx[1]
+    d.ellipse([x - 0.45 * size, y - 0.35 * size, x + 0.45 * size, y + 0.35 * size], outline=(120, 80, 40), width=2)
+    for _ in range(7):
+        x, y = cx[2] + rng.uniform(-0.45, 0.45, 2) * size
+        d.ellipse([x - 0.09 * size, y - 0.09 * size, x + 0.09 * size, y + 0.09 * size], fill=(60, 100, 60))
+    f = hex_features(board, {sheet.id: np.asarray(img)}, hexes)
+    solid, line = f[:, FEATURE_NAMES.index("mark solidity")], f[:, FEATURE_NAMES.index("mark lines")]
+    dots, ring, trees = range(3)
+    assert solid[trees] > 2 * solid[dots] and solid[trees] > 2 * solid[ring]
+    assert line[ring] > 2 * line[dots] and line[ring] > line[trees]
+
+
+@pytest.mark.parametrize("seed, before", [(182, 0.756), (163, 0.716), (1895, 0.669), (1947, 0.816)])
+def test_a_feature_most_hexes_share_one_value_of_no_longer_swamps_the_rest(seed, before):
+    """Small scans, one painted hex of each terrain, the rest where the editor asks. A feature such as the marks'
+    radius takes one value in most hexes (a map mostly clear) and spreads far in a few terrains: scaled by its
+    median deviation alone it counted many times over, and one untypical example (182: a hill with a small
+    contour, its 15 hills hexes taken for rough) carried a terrain off. Now a feature's spread is at least 0.8
+    of its standard deviation, and the marks' shape is read."""
+    got = scan_accuracy(make_scan(seed), asked=True)["accuracy"]
+    assert got > 0.85 and got > before + 0.04         # measured 0.942, 0.963, 0.992, 0.862

@@ -57,6 +57,7 @@ CALIBRATION = ((0.0, 0.397), (0.074, 0.447), (0.171, 0.561), (0.241, 0.656), (0.
                (0.414, 0.866), (0.464, 0.927), (0.508, 0.941), (0.555, 0.965), (0.607, 0.97), (0.667, 0.981),
                (0.721, 0.989), (0.772, 0.993), (0.821, 0.995), (1.0, 0.995))
 NEIGHBOUR_ALIKE = 0.4              # the share of neighbouring pairs (the most alike) that say how a terrain varies
+SCALE_FLOOR = 0.8                  # a feature's spread is at least this share of its standard deviation
 LEARN_PRIOR = True                 # the self-training steps learn how common each terrain is
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
 ASK_SHARE = 0.01                   # the hexes asked for at a time: this share of the map's, ...
@@ -79,10 +80,12 @@ ROAD_SAME = 18.0                   # colours this near are one ink (beside the s
 ROAD_HALF_WIDTH = 0.1              # sample points this near a road's spoke are left out of the hex's look
 ROAD_CHUNK = 1000                  # hexes read at a time (memory)
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
+MARK_AROUND = (2.0, 0.04)          # a mark's shape is read this far round each of its points (pixels, hex sizes:
+                                   # the larger): a stipple dot is dark alone, a contour line along one way
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
                  "fine texture", "fine texture direction", "coarse texture", "coarse texture direction",
-                 "marks radius", "marks radius spread")
+                 "marks radius", "marks radius spread", "mark solidity", "mark lines")
 
 SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
 SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
@@ -173,6 +176,18 @@ def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     lab[..., 1] = 500.0 * (f[..., 0] - f[..., 1])
     lab[..., 2] = 200.0 * (f[..., 1] - f[..., 2])
     return lab
+
+
+_LINEAR = np.where(np.arange(256) / 255.0 > 0.04045, ((np.arange(256) / 255.0 + 0.055) / 1.055) ** 2.4,
+                   np.arange(256) / 255.0 / 12.92).astype(np.float32)     # sRGB 0-255 to linear light
+
+
+def _lightness(rgb: np.ndarray) -> np.ndarray:
+    """CIE L* of sRGB pixels (0-255, any shape ending in 3), as rgb_to_lab gives it."""
+    if rgb.dtype != np.uint8:
+        return rgb_to_lab(rgb)[..., 0]
+    y = _LINEAR[rgb[..., 0]] * 0.2126729 + _LINEAR[rgb[..., 1]] * 0.7151522 + _LINEAR[rgb[..., 2]] * 0.0721750
+    return np.where(y > 0.008856, 116.0 * np.cbrt(y) - 16.0, 116.0 * (7.787 * y + 16.0 / 116.0) - 16.0)
 
 
 def _to_image(t, pts: np.ndarray) -> np.ndarray:
@@ -314,6 +329,19 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
         v_mean = np.where(valid, along, 0).sum(axis=1) / n_valid
         cols += [h_mean + v_mean, (h_mean - v_mean) / (h_mean + v_mean + 1.0)]
     cols += cols_radius
+    # the marks' shape, read at eight points round each dark one: a stipple dot is dark alone, a contour line
+    # dark one way and its opposite (not at right angles), a tree or a town's block dark all round
+    r = max(MARK_AROUND[0], MARK_AROUND[1] * t.scale)
+    which, _point = np.nonzero(dark)                        # only the dark points are read round
+    at = uv[dark]
+    depth = (med_l - MARK_DEPTHS[0])[which]
+    around = np.stack([_lightness(_gather(image, at + r * np.array([np.cos(a), np.sin(a)]))[0]) < depth
+                       for a in np.arange(8) * (np.pi / 4)], axis=-1)       # dark points x 8
+    pair = around[:, :4] & around[:, 4:]                    # dark both ways along an axis
+    line = (pair & ~np.roll(pair, 2, axis=-1)).any(axis=-1) & ~pair.all(axis=-1)
+    n_marks = np.maximum(dark.sum(axis=1), 1)
+    cols += [np.bincount(which, around.mean(axis=-1), minlength=len(hexes)) / n_marks,
+             np.bincount(which, line, minlength=len(hexes)) / n_marks]
     return np.stack(cols, axis=1)
 
 
@@ -415,10 +443,13 @@ class TerrainSuggestions:
 
 
 def _robust_scale(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's median and spread: its median absolute deviation, but at least SCALE_FLOOR of its
+    standard deviation (a feature most hexes share one value of, and a few terrains spread far from, such as
+    the marks' radius of a map mostly clear, would otherwise count its every variation many times over)."""
     med = np.nanmedian(x, axis=0)
     mad = np.nanmedian(np.abs(x - med), axis=0) * 1.4826
     spread = np.nanstd(x, axis=0)
-    scale = np.where(mad > 1e-6, mad, np.where(spread > 1e-6, spread, 1.0))
+    scale = np.maximum(np.where(mad > 1e-6, mad, np.where(spread > 1e-6, spread, 1.0)), SCALE_FLOOR * spread)
     return med, scale
 
 
