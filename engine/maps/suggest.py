@@ -178,18 +178,6 @@ def rgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     return lab
 
 
-_LINEAR = np.where(np.arange(256) / 255.0 > 0.04045, ((np.arange(256) / 255.0 + 0.055) / 1.055) ** 2.4,
-                   np.arange(256) / 255.0 / 12.92).astype(np.float32)     # sRGB 0-255 to linear light
-
-
-def _lightness(rgb: np.ndarray) -> np.ndarray:
-    """CIE L* of sRGB pixels (0-255, any shape ending in 3), as rgb_to_lab gives it."""
-    if rgb.dtype != np.uint8:
-        return rgb_to_lab(rgb)[..., 0]
-    y = _LINEAR[rgb[..., 0]] * 0.2126729 + _LINEAR[rgb[..., 1]] * 0.7151522 + _LINEAR[rgb[..., 2]] * 0.0721750
-    return np.where(y > 0.008856, 116.0 * np.cbrt(y) - 16.0, 116.0 * (7.787 * y + 16.0 / 116.0) - 16.0)
-
-
 def _to_image(t, pts: np.ndarray) -> np.ndarray:
     """Lattice points (..., 2) to image pixels by a sheet's affine transform."""
     x, y = pts[..., 0], pts[..., 1]
@@ -319,9 +307,8 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     r_all = float(radius.mean())
     r_all_sd = float(radius.std())
     cols_radius = [np.where(few, r_all, r_mean) / SAMPLE_RADIUS, np.where(few, r_all_sd, r_sd) / SAMPLE_RADIUS]
-    marks = valid & (lab[..., 0] < med_l[:, None] - MARK_DEPTHS[0])
     for ch in (1, 2):
-        m, = _quantiles(lab[..., ch], marks, (0.5,))
+        m, = _quantiles(lab[..., ch], dark, (0.5,))
         cols.append(np.where(np.isnan(m), feats[ch][1], m))
     n_valid = np.maximum(valid.sum(axis=1), 1)
     for across, along in steps:                 # how busy the texture is, and how much more one way (hatching)
@@ -332,14 +319,14 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     # the marks' shape, read at eight points round each dark one: a stipple dot is dark alone, a contour line
     # dark one way and its opposite (not at right angles), a tree or a town's block dark all round
     r = max(MARK_AROUND[0], MARK_AROUND[1] * t.scale)
-    which, _point = np.nonzero(dark)                        # only the dark points are read round
+    which = np.nonzero(dark)[0]                             # only the dark points are read round
     at = uv[dark]
     depth = (med_l - MARK_DEPTHS[0])[which]
-    around = np.stack([_lightness(_gather(image, at + r * np.array([np.cos(a), np.sin(a)]))[0]) < depth
+    around = np.stack([rgb_to_lab(_gather(image, at + r * np.array([np.cos(a), np.sin(a)]))[0])[:, 0] < depth
                        for a in np.arange(8) * (np.pi / 4)], axis=-1)       # dark points x 8
     pair = around[:, :4] & around[:, 4:]                    # dark both ways along an axis
     line = (pair & ~np.roll(pair, 2, axis=-1)).any(axis=-1) & ~pair.all(axis=-1)
-    n_marks = np.maximum(dark.sum(axis=1), 1)
+    n_marks = np.maximum(n_dark, 1)
     cols += [np.bincount(which, around.mean(axis=-1), minlength=len(hexes)) / n_marks,
              np.bincount(which, line, minlength=len(hexes)) / n_marks]
     return np.stack(cols, axis=1)
