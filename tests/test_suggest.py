@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.bench.digitise_terrain import (hexside_counts, hexside_figures, pick_examples, scan_accuracy,
+from engine.bench.digitise_terrain import (hexside_counts, hexside_figures, pick_examples, scan_accuracy, small_scan,
                                            terrain_accuracy)
 from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
@@ -410,6 +410,16 @@ def test_painting_where_the_editor_asks_rescues_scans_whose_one_example_misleads
     plain, once = scan_accuracy(scan, asked=True), scan_accuracy(scan, asked="one_round")
     assert plain["labelled"] == 5 and once["labelled"] == 8
     assert plain["accuracy"] < 0.85 and once["accuracy"] > 0.95            # measured 0.830 and 0.967
+
+
+def test_a_scan_is_small_when_five_percent_of_it_is_fewer_than_its_terrains():
+    """Scan 463 (99 whole hexes, five terrains): 5 % is 5 hexes, one of each terrain, not small; scan 2199 (78
+    whole hexes, five terrains): 5 % is 4 hexes, fewer than its terrains, small (its one of each is past 5 %)."""
+    assert not scan_accuracy(make_scan(463))["small"]
+    small = scan_accuracy(make_scan(2199))
+    assert small["small"] and small["labelled"] == 5 and small["hexes"] == 78
+    assert small_scan({(q, 0): t for q, t in enumerate(["clear"] * 57 + ["woods", "rough", "hills"])})
+    assert not small_scan({(q, 0): t for q, t in enumerate(["clear"] * 57 + ["woods", "rough"])})
 
 
 @pytest.mark.parametrize("seed, before", [(680, 0.341), (763, 0.455), (1705, 0.659)])

@@ -26,7 +26,10 @@ terrain, and still counts against the 5 %; the editor does not name it again),
 and asks again, until 5 % is painted or ASK_ROUNDS rounds have passed.
 ``terrain_asked_one_round``: the same, but at least one round of what the
 editor asks is painted, past the 5 % on a small map where one hex of each
-terrain already spends it.
+terrain already spends it. ``terrain_small_scans``: the scans where 5 % of the
+hexes is fewer than the terrains they show (each terrain learnt from its one
+example), and ``terrain_scans_under_085_not_small`` the scans under 0.85 among
+the others.
 ``hexsides``: for rivers, walls and ridges, each suggested from one sample
 hexside per scan (one printed clear of counters, town names and other
 features, as a person would mark; ``hexsides_any_sample``: any), the recall
@@ -102,6 +105,12 @@ def asked_examples(scan, truth: dict[Hex, str], image: np.ndarray, share: float,
     return examples
 
 
+def small_scan(truth: dict[Hex, str], share: float = LABELLED_SHARE) -> bool:
+    """Whether ``share`` of the hexes is fewer than the terrains they show: one painted hex of each terrain
+    already spends it, so that each terrain is learnt from one example, typical or not."""
+    return max(1, round(share * len(truth))) < len(set(truth.values()))
+
+
 def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False, asked: bool | str = False) -> dict:
     """Label ``share`` of one scan's whole hexes (``asked``: partly where the editor asks), suggest the rest; the
     figures for that scan (``rows``: each suggestion's true terrain, whether it was right and its confidence)."""
@@ -122,6 +131,7 @@ def scan_accuracy(scan, share: float = LABELLED_SHARE, any_example: bool = False
     conf = np.array([c for _t, _r, c in rows])
     sure = conf >= LOW_CONFIDENCE
     return {"seed": scan.seed, "hexes": len(truth), "labelled": len(examples), "accuracy": float(right.mean()),
+            "small": small_scan(truth, share),
             "reviewed": float((~sure).mean()), "accuracy_above": float(right[sure].mean()) if sure.any() else 1.0,
             "seconds": seconds, "rows": rows}
 
@@ -157,6 +167,8 @@ def terrain_accuracy(scans, share: float = LABELLED_SHARE, any_example: bool = F
             "terrain_accuracy_worst": round(float(min(p["accuracy"] for p in per)), 4),
             "terrain_worst_scan": min(per, key=lambda p: p["accuracy"])["seed"],
             "terrain_scans_under_085": sum(p["accuracy"] < 0.85 for p in per),
+            "terrain_small_scans": sum(p["small"] for p in per),
+            "terrain_scans_under_085_not_small": sum(p["accuracy"] < 0.85 and not p["small"] for p in per),
             "terrain_reviewed": round(float(np.mean([p["reviewed"] for p in per])), 4),
             "terrain_accuracy_above": round(float(np.mean([p["accuracy_above"] for p in per])), 4),
             "terrain_by_terrain": {t: round(a / n, 4) for t, (a, n) in sorted(by.items())},
@@ -265,6 +277,7 @@ def hexside_counts(scans, threshold: float = SIDE_ACCEPT, any_sample: bool = Fal
 def _asked_summary(figures: dict) -> dict:
     """The headline figures of ``terrain_accuracy(asked=True)``."""
     keys = ("terrain_accuracy", "terrain_accuracy_worst", "terrain_worst_scan", "terrain_scans_under_085",
+            "terrain_small_scans", "terrain_scans_under_085_not_small",
             "terrain_reviewed", "terrain_accuracy_above", "terrain_by_terrain")
     return {k: figures[k] for k in keys}
 
