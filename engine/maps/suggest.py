@@ -12,8 +12,8 @@ covariance); the classes then grow outwards over every hex of the map, their
 surest hexes first, refitted at each step. Every other hex gets the terrain
 with the highest score (a hex far from every terrain, under a counter, that of
 most of its neighbours), with a calibrated confidence: the share of suggestions
-like it that were right on the tuning scans (docs/terrain-suggestion.md has
-the method and the figures).
+like it that were right on the tuning scans, lower where the steps drifted from
+the first fit (docs/terrain-suggestion.md has the method and the figures).
 
 Hexside features drawn as lines (rivers, walls, ridges) are suggested from a
 sample of one: the look across the sample's line, along point by along point,
@@ -60,6 +60,7 @@ NEIGHBOUR_ALIKE = 0.4              # the share of neighbouring pairs (the most a
 SCALE_FLOOR = 0.8                  # a feature's spread is at least this share of its standard deviation
 LEARN_PRIOR = True                 # the self-training steps learn how common each terrain is
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
+DRIFT_CONFIDENCE = 0.88            # a suggestion the first fit gave another terrain is at most this sure
 ASK_SHARE = 0.01                   # the hexes asked for at a time: this share of the map's, ...
 ASK_MIN = 3                        # ... at least this many
 ASK_UNLIKE = 0.5                   # of them, this share stand for the most hexes no painted one is like (the
@@ -598,8 +599,8 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     ``neighbours`` (rows, by row) have, when given. A row's confidence is the share of rows with its
     margin ``1 - d1/d2`` (its Mahalanobis distances to the nearest and the second nearest class mean)
     that were right on the tuning scans (:func:`calibrated`); a row decided by its neighbours gets
-    OUTLIER_CONFIDENCE. Labelled rows keep their class with confidence 1; rows with NaN features get
-    class -1.
+    OUTLIER_CONFIDENCE, and one whose class differs from the first fit's (the steps drifted there) at most
+    DRIFT_CONFIDENCE. Labelled rows keep their class with confidence 1; rows with NaN features get class -1.
     """
     guesses = {r: t for r, t in (guesses or {}).items() if r not in labels}
     classes = sorted(set(labels.values()) | set(guesses.values()))
@@ -630,6 +631,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     # hexes say it (most share a terrain); the steps after it have the hexes they took
     prior = _neighbour_spread(z, ok, neighbours) if neighbours is not None else None
     means, inv, _ = _fit_classes(z, first_rows, first_cls, np.ones(len(first_rows)), k, prior)
+    first_best = _mahalanobis(z, means, inv).argmin(axis=1)
     log_prior = np.zeros(k)
     labelled = np.zeros(n_rows, dtype=bool)
     labelled[lab_rows] = True
@@ -674,6 +676,9 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
             if votes.sum():
                 best[r] = int(votes.argmax())
                 conf[r] = OUTLIER_CONFIDENCE
+    # the steps drifted from the first fit here: such suggestions are right less often than their margin says
+    drifted = ok & ~odd & (best != first_best)
+    conf[drifted] = np.minimum(conf[drifted], DRIFT_CONFIDENCE)
     best[lab_rows] = lab_cls
     conf[lab_rows] = 1.0
     return classes, best, conf, odd, inv
