@@ -380,3 +380,19 @@ def test_the_fill_between_light_lines_is_not_taken_for_the_dark_lines_of_a_coars
     coarse = _search(load_grey(scan.image))          # the dark-line search alone
     assert coarse.orientation == "pointy" and coarse.details["line_px"] > 15 and coarse.confidence == 0.0
     assert "px wide" in _doubt(coarse, 0.6) and "of a hex side" in _doubt(coarse, 0.6)
+
+
+def test_a_first_search_proposed_with_doubt_is_checked_against_the_negative():
+    # a pointy tile board of small hexes (radius 11 px, 2 px white gaps, softened): the search on dark lines took
+    # rows of its tiles for the 16 px wide lines of a flat grid 3.5 times the size, 41 % of its side, and proposed
+    # it at 0.80, above the line, so the search on the light gaps was never made; it finds the printed grid surely
+    from engine.maps.sweepset import centre_error as sweep_error, make_sweep_scan
+
+    scan = make_sweep_scan(7172)
+    assert scan.style["tiles"] and scan.orientation == "pointy" and 11 < scan.radius < 11.5
+    first = _search(load_grey(scan.image))           # the dark-line search alone
+    assert first.orientation == "flat" and first.details["line_px"] > 15 and 0.6 <= first.confidence < 0.95
+    assert sweep_error(scan, first) > 2.0
+    prop = find_grid(scan.image)
+    assert prop.found and prop.orientation == "pointy" and prop.details.get("light_lines")
+    assert prop.confidence > first.confidence and sweep_error(scan, prop) <= 2.0

@@ -47,6 +47,7 @@ DECODE_BYTES_PER_BAND = 1.5
 FINE_REGION = 1024                # the middle of the scan at full resolution, for small hexes and thin lines
 LOCAL_FITS = 8                    # the likeliest lattices fitted near the middle to choose among them
 MIN_CONFIDENCE = 0.6              # below this the grid is not proposed
+SURE_FIRST = 0.95                 # a first search this sure is kept without searching the negative and again
 STRONG_CONFIRMED = 0.7            # edges found across the scan above which a coarser grid on the same centres is no rival
 WIDE_LINES = (0.40, 0.45)         # lines this wide (a share of the hex side) are doubtful, then no printed hex lines:
                                   # the fill of smaller hexes between light lines, read as dark lines of a coarser grid
@@ -175,8 +176,12 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     # light lines on a dark map, or a tile board's light gaps between dark tiles: the same search on the negative;
     # then both again with every likely lattice also placed from the lines at full resolution (lines as wide as
     # the fold's top-hat, thin lines round large hexes, a tile board's gaps); the surest of them is kept
+    # a first search proposed with some doubt searches on: a tile board's dark tiles can line up into a coarser
+    # grid of wide 'lines' (a pointy board of 19 px hexes read as flat 67 px ones at 0.80) that the negative, its
+    # light gaps, shows surely wrong
     for invert, refine in ((True, False), (False, True), (True, True)):
-        if (prop.found and prop.confidence >= min_confidence) or not prop.details.get("searched"):
+        sure = SURE_FIRST if not refine else min_confidence
+        if (prop.found and prop.confidence >= sure) or not prop.details.get("searched"):
             break
         other = _search(grey, invert=invert, refine=refine)
         if other.found and (not prop.found or other.confidence > prop.confidence):
