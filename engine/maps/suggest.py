@@ -631,14 +631,15 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     # hexes say it (most share a terrain); the steps after it have the hexes they took
     prior = _neighbour_spread(z, ok, neighbours) if neighbours is not None else None
     means, inv, _ = _fit_classes(z, first_rows, first_cls, np.ones(len(first_rows)), k, prior)
-    first_best = _mahalanobis(z, means, inv).argmin(axis=1)
+    first_maha = _mahalanobis(z, means, inv)        # the first fit's distances: its classes, and the first step's
+    first_best = first_maha.argmin(axis=1)
     log_prior = np.zeros(k)
     labelled = np.zeros(n_rows, dtype=bool)
     labelled[lab_rows] = True
     free = np.flatnonzero(ok & ~labelled)
     steps = SELF_TRAINING if rounds is None else SELF_TRAINING[:max(0, rounds)]
-    for share in steps:
-        maha = _mahalanobis(z[free], means, inv)
+    for step, share in enumerate(steps):
+        maha = first_maha[free] if step == 0 else _mahalanobis(z[free], means, inv)
         got = (-0.5 * maha + log_prior[None, :]).argmax(axis=1)
         two = np.sort(maha, axis=1)[:, :2]
         sure = 1.0 - np.sqrt(np.maximum(two[:, 0], 0) / np.maximum(two[:, 1], 1e-12))
@@ -658,7 +659,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
         means, inv, log_prior = _fit_classes(z, rows, cls, weight, k)
         if not LEARN_PRIOR:
             log_prior = np.zeros(k)
-    maha = _mahalanobis(z, means, inv)
+    maha = _mahalanobis(z, means, inv) if len(steps) else first_maha
     score = -0.5 * maha + log_prior[None, :]
     best[ok] = score[ok].argmax(axis=1)
     two = np.sort(maha, axis=1)[:, :2]
