@@ -175,12 +175,12 @@ def find_grid(source, *, min_confidence: float = MIN_CONFIDENCE) -> GridProposal
     prop = _search(grey)
     # light lines on a dark map, or a tile board's light gaps between dark tiles: the same search on the negative;
     # then both again with every likely lattice also placed from the lines at full resolution (lines as wide as
-    # the fold's top-hat, thin lines round large hexes, a tile board's gaps); the surest of them is kept
-    # a first search proposed with some doubt searches on: a tile board's dark tiles can line up into a coarser
-    # grid of wide 'lines' (a pointy board of 19 px hexes read as flat 67 px ones at 0.80) that the negative, its
-    # light gaps, shows surely wrong
+    # the fold's top-hat, thin lines round large hexes, a tile board's gaps); the surest of them is kept. A first
+    # search proposed with some doubt (under SURE_FIRST) has the negative searched too: a tile board's dark tiles
+    # can line up into a coarser grid of wide 'lines' (a pointy board of 19 px hexes read as flat 67 px ones at
+    # 0.80) that its light gaps show surely wrong
     for invert, refine in ((True, False), (False, True), (True, True)):
-        sure = SURE_FIRST if not refine else min_confidence
+        sure = max(SURE_FIRST, min_confidence) if not refine else min_confidence
         if (prop.found and prop.confidence >= sure) or not prop.details.get("searched"):
             break
         other = _search(grey, invert=invert, refine=refine)
