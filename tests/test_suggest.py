@@ -9,6 +9,7 @@ from engine.bench.digitise_terrain import (hexside_counts, hexside_figures, pick
 from engine.maps.mapedit import MapEdit
 from engine.maps.mapfile import dumps_map, load_map
 from engine.maps.scanset import make_scan
+import engine.maps.suggest as suggest_module
 from engine.maps.hexes import Hex, hexside
 from engine.maps.suggest import (DRIFT_CONFIDENCE, FEATURE_NAMES, LOW_CONFIDENCE, SAMPLE_RADIUS, SAMPLE_RINGS,
                                  SIDE_ACCEPT, SuggestError, _disc_offsets, _gather, _road_points, _short_runs_halved,
@@ -367,72 +368,80 @@ def test_a_terrain_with_one_example_does_not_swallow_another_in_the_last_unsure_
 
 
 def test_the_editor_names_the_hexes_whose_painting_would_teach_most():
-    """Scan 45 of the set, one hex of each terrain and 3 % painted at random: the six hexes the editor asks
-    for are unpainted whole hexes none of them under a counter; among the first three (those that stand for
-    most hexes no painted one is like) a woods hex of a kind no painted one shows (suggested as rough);
-    painted, they take the scan from 0.878 right to 0.953."""
-    scan = make_scan(45)
+    """Scan 55 of the set, one hex of each terrain and 3 % painted at random: its one clear example misleads,
+    and 133 of its 134 clear hexes are suggested as rough (0.500 right). The six hexes the editor asks for are
+    unpainted whole hexes none of them under a counter; among the first three (those that stand for most
+    hexes no painted one is like) a clear hex of the kind no painted one shows (suggested as rough); painted,
+    they take the scan to 0.982 right."""
+    scan = make_scan(55)
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
     hidden = {sheet.numbering.parse(i) for i in scan.covered}
     image = {"A": np.asarray(scan.image)}
-    examples = pick_examples(truth, 0.03, 45, hidden)
+    examples = pick_examples(truth, 0.03, 55, hidden)
     got = suggest_terrain(board, image, examples, targets=list(truth), ask=6, ask_among=list(truth))
     assert len(got.to_paint) == 6 and len(set(got.to_paint)) == 6
     assert not set(got.to_paint) & (set(examples) | hidden) and set(got.to_paint) <= set(truth)
-    assert any(truth[h] == "woods" and got.terrain[h][0] == "rough" for h in got.to_paint[:3])
+    assert any(truth[h] == "clear" and got.terrain[h][0] == "rough" for h in got.to_paint[:3])
     before = np.mean([got.terrain[h][0] == truth[h] for h in got.terrain])
     painted = {**examples, **{h: truth[h] for h in got.to_paint}}
     again = suggest_terrain(board, image, painted, targets=list(truth))
     after = np.mean([again.terrain[h][0] == truth[h] for h in again.terrain])
-    assert before < 0.89 and after > 0.95                  # measured 0.878 and 0.953
+    assert before < 0.6 and after > 0.95                   # measured 0.500 and 0.982
     assert not suggest_terrain(board, image, examples, targets=list(truth)).to_paint    # only when asked
 
 
 def test_the_asked_protocol_paints_five_percent_and_skips_hexes_under_counters():
-    scan = make_scan(595)
+    """Scan 341 (231 whole hexes): its one town example lies under a town's name; at random 0.840 right (the
+    town hexes taken for clear and woods), partly where the editor asks 0.986."""
+    scan = make_scan(341)
     got = scan_accuracy(scan, asked=True)
     plain = scan_accuracy(scan)
     assert got["labelled"] <= plain["labelled"]            # the same 5 %, less any hex a counter hid
-    assert got["accuracy"] > 0.99 and plain["accuracy"] < 0.9     # measured 0.992 and 0.853
+    assert got["accuracy"] > 0.98 and plain["accuracy"] < 0.85    # measured 0.986 and 0.840
 
 
 def test_painting_where_the_editor_asks_rescues_scans_whose_one_example_misleads():
-    """Scan 94 (189 hexes) with one hex of each terrain and the rest of its 5 % at random gets 0.812 right (19
-    woods hexes taken for another terrain); the same number painted, part of them where the editor asks, 0.965.
-    Scan 463 (99 hexes whole): one hex of each of its five terrains spends the 5 %, and 12 woods hexes are
-    taken for another terrain (0.830); one round of the three hexes the editor asks gets 0.967."""
-    scan = make_scan(94)
+    """Scan 2523 (120 hexes whole) with one hex of each terrain and the rest of its 5 % at random gets 0.693
+    right: its one hills example has a road across it and a river beside it, and 31 of its 34 hills hexes are
+    taken for clear; the same number painted, part of them where the editor asks, 1.000.
+    Scan 2310 (98 hexes whole): one hex of each of its seven terrains spends the 5 %, and its town hexes are
+    taken for rough (0.802); one round of the hexes the editor asks gets 0.966."""
+    scan = make_scan(2523)
     plain, asked = scan_accuracy(scan), scan_accuracy(scan, asked=True)
-    assert plain["labelled"] == asked["labelled"] == 8
-    assert plain["accuracy"] < 0.83 and asked["accuracy"] > 0.95           # measured 0.812 and 0.965
-    scan = make_scan(463)
+    assert plain["labelled"] == asked["labelled"] == 6
+    assert plain["accuracy"] < 0.75 and asked["accuracy"] > 0.95           # measured 0.693 and 1.000
+    scan = make_scan(2310)
     plain, once = scan_accuracy(scan, asked=True), scan_accuracy(scan, asked="one_round")
-    assert plain["labelled"] == 5 and once["labelled"] == 8
-    assert plain["accuracy"] < 0.85 and once["accuracy"] > 0.95            # measured 0.830 and 0.967
+    assert plain["labelled"] == 7 and once["labelled"] == 9
+    assert plain["accuracy"] < 0.85 and once["accuracy"] > 0.95            # measured 0.802 and 0.966
 
 
-def test_a_suggestion_the_steps_drifted_to_from_the_first_fit_is_listed_for_review():
-    """Scan 2199 (78 whole hexes, one example of each of five terrains): the first fit gets 0.973 right, then
-    the refitted steps take 17 of its 19 hills hexes for rough, its one rough example's terrain, at 0.99 (0.761
-    right above the review line). Those suggestions differ from the first fit's: they are now at most
-    DRIFT_CONFIDENCE sure and on the review list; what is left above it is nearly all right."""
-    scan = make_scan(2199)
+def test_a_suggestion_the_steps_drifted_to_from_the_first_fit_is_listed_for_review(monkeypatch):
+    """Scan 153 (279 whole hexes, 5 % painted): the refitted steps change the first fit's terrain on 10 hexes,
+    8 of them wrongly (most of them rough taken for hills, of which there are two), 7 of those at 0.9 or more
+    by their margin. Each differs from the first fit's own class or lay far from every class at the first fit
+    (its neighbours decided it): they are at most DRIFT_CONFIDENCE sure and on the review list, and every
+    suggestion left above it is right (0.973 without the cap)."""
+    scan = make_scan(153)
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
     hidden = [sheet.numbering.parse(i) for i in scan.covered]
     image = {"A": np.asarray(scan.image.convert("RGB"))}
-    examples = pick_examples(truth, 0.05, 2199, hidden)
+    examples = pick_examples(truth, 0.05, 153, hidden)
     first = suggest_terrain(board, image, examples, targets=list(truth), rounds=0)
     got = suggest_terrain(board, image, examples, targets=list(truth))
     drifted = [h for h in got.terrain if got.terrain[h][0] != first.terrain[h][0]]
-    assert len(drifted) >= 15
+    assert len(drifted) >= 8                                                                   # measured 10
     assert all(got.terrain[h][1] <= DRIFT_CONFIDENCE < LOW_CONFIDENCE for h in drifted)
     wrong = [h for h in got.terrain if got.terrain[h][0] != truth[h]]
-    assert sum(truth[h] == "hills" and got.terrain[h][0] == "rough" for h in wrong) >= 15     # measured 16
+    assert sum(h in wrong for h in drifted) >= 7                                               # measured 8
     above = [h for h in got.terrain if got.terrain[h][1] >= LOW_CONFIDENCE]
-    assert np.mean([got.terrain[h][0] == truth[h] for h in above]) > 0.95                    # measured 0.962
-    assert sum(h in above for h in wrong) <= 2                                                # 17 before
+    assert np.mean([got.terrain[h][0] == truth[h] for h in above]) > 0.985                    # measured 1.000
+    assert sum(h in above for h in wrong) <= 1                                                 # measured 0
+    monkeypatch.setattr(suggest_module, "DRIFT_CONFIDENCE", 1.0)
+    uncapped = suggest_terrain(board, image, examples, targets=list(truth))
+    assert sum(uncapped.terrain[h][1] >= LOW_CONFIDENCE for h in wrong if h in drifted) >= 6  # measured 7
 
 
 def test_a_scan_is_small_when_five_percent_of_it_is_fewer_than_its_terrains():
@@ -584,6 +593,11 @@ def test_the_marks_shape_tells_stipple_from_a_contour_and_from_trees():
         x, y = cx[2] + rng.uniform(-0.45, 0.45, 2) * size
         d.ellipse([x - 0.09 * size, y - 0.09 * size, x + 0.09 * size, y + 0.09 * size], fill=(60, 100, 60))
     f = hex_features(board, {sheet.id: np.asarray(img)}, hexes)
+    # read at every pixel, the dots are dozens of blobs, the ring none (one blob less one hole), the trees a
+    # few (those inside the disc read, touching ones as one)
+    blobs = f[:, FEATURE_NAMES.index("ink blobs")]
+    assert blobs[0] >= 20 and abs(blobs[1]) <= 1 and 2 <= blobs[2] <= 7             # measured 26, 0, 3
+    assert f[0, FEATURE_NAMES.index("ink")] < f[2, FEATURE_NAMES.index("ink")]      # the trees cover most
     solid, line = f[:, FEATURE_NAMES.index("mark solidity")], f[:, FEATURE_NAMES.index("mark lines")]
     dots, ring, trees = range(3)
     assert solid[trees] > 2 * solid[dots] and solid[trees] > 2 * solid[ring]

@@ -56,7 +56,8 @@ OUTLIER_CONFIDENCE = 0.73          # a hex decided by its neighbours: 0.732 of 2
 CALIBRATION = ((0.0, 0.397), (0.074, 0.447), (0.171, 0.561), (0.241, 0.656), (0.302, 0.768), (0.356, 0.834),
                (0.414, 0.866), (0.464, 0.927), (0.508, 0.941), (0.555, 0.965), (0.607, 0.97), (0.667, 0.981),
                (0.721, 0.989), (0.772, 0.993), (0.821, 0.995), (1.0, 0.995))
-NEIGHBOUR_ALIKE = 0.4              # the share of neighbouring pairs (the most alike) that say how a terrain varies
+NEIGHBOUR_ALIKE = 0.95             # the share of hexes (those nearest their most alike neighbour) whose difference
+                                   # from that neighbour says how a terrain varies
 SCALE_FLOOR = 0.8                  # a feature's spread is at least this share of its standard deviation
 LEARN_PRIOR = True                 # the self-training steps learn how common each terrain is
 LOW_CONFIDENCE = 0.9               # a suggestion below this (wrong one time in ten or more) is listed for review
@@ -81,12 +82,16 @@ ROAD_SAME = 18.0                   # colours this near are one ink (beside the s
 ROAD_HALF_WIDTH = 0.1              # sample points this near a road's spoke are left out of the hex's look
 ROAD_CHUNK = 1000                  # hexes read at a time (memory)
 MARK_DEPTHS = (12.0, 30.0)         # a printed mark is this much darker (L*) than the hex's median
+MARK_FINE_DEPTHS = (8.0, 16.0)     # the marks read at every pixel: this much darker (L*) than the hex's median
+MARK_FINE_SIDE = 64                # ... read at most this many pixels across a hex (a larger one every few)
+MARK_FINE_CHUNK = 256              # ... for this many hexes at a time (memory)
 MARK_AROUND = (2.0, 0.04)          # a mark's shape is read this far round each of its points (pixels, hex sizes:
                                    # the larger): a stipple dot is dark alone, a contour line along one way
 FEATURE_NAMES = ("L", "a", "b", "L spread", "a spread", "b spread", "L low", "L high",
                  "marks", "dark marks", "inner marks", "middle marks", "outer marks", "marks a", "marks b",
                  "fine texture", "fine texture direction", "coarse texture", "coarse texture direction",
-                 "marks radius", "marks radius spread", "mark solidity", "mark lines")
+                 "marks radius", "marks radius spread", "mark solidity", "mark lines",
+                 "ink", "ink blobs", "deep ink", "deep ink blobs")
 
 SIDE_ALONG = np.linspace(0.2, 0.8, 13)          # where along a hexside its strip is sampled (0, 1: its corners)
 SIDE_ACROSS = np.linspace(-0.32, 0.32, 17)      # how far across it, in hex sizes (the line is at 0)
@@ -330,7 +335,56 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     n_marks = np.maximum(n_dark, 1)
     cols += [np.bincount(which, around.mean(axis=-1), minlength=len(hexes)) / n_marks,
              np.bincount(which, line, minlength=len(hexes)) / n_marks]
+    cols += _fine_marks(image, SAMPLE_RADIUS * t.scale, _to_image(t, centres), med_l)
     return np.stack(cols, axis=1)
+
+
+_SRGB = np.arange(256, dtype=np.float64) / 255.0
+_LINEAR = np.where(_SRGB > 0.04045, ((_SRGB + 0.055) / 1.055) ** 2.4, _SRGB / 12.92)
+_LUMINANCE = (_LINEAR[:, None] * np.array([0.2126729, 0.7151522, 0.0721750])[None, :]).astype(np.float32).T
+
+
+def _luminance_under(lightness: np.ndarray) -> np.ndarray:
+    """The CIE luminance Y (white 1) of a CIE L* (``rgb_to_lab``'s inverse, for L* alone): a pixel is darker than
+    an L* when its luminance is under this, and the luminance of a pixel is three look-ups."""
+    f = (np.asarray(lightness, dtype=np.float64) + 16.0) / 116.0
+    return np.where(f > 0.008856 ** (1 / 3), f ** 3, (f - 16.0 / 116.0) / 7.787)
+
+
+def _fine_marks(image: np.ndarray, radius: float, centres: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
+    """The marks read at every pixel of a disc of ``radius`` pixels round each centre (image pixels), at each
+    of MARK_FINE_DEPTHS under the hex's ``ground`` (its median L*): the share of the disc they cover and how
+    many separate blobs they make (components less holes: the Euler number of the dark pixels, from the
+    2 x 2 squares that show one, three or two diagonal dark pixels). The sample points fall on a thin line or
+    a small dot only now and then; these see all of it: rough's stipple is dozens of blobs, a hill's contour
+    one ring (none), a woods' trees a few."""
+    stride = max(1, math.ceil(2 * radius / MARK_FINE_SIDE))
+    r = math.ceil(radius / stride)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1] * stride
+    disc = xx * xx + yy * yy <= radius * radius
+    h, w = image.shape[:2]
+    n = len(centres)
+    out = [np.zeros(n) for _ in range(2 * len(MARK_FINE_DEPTHS))]
+    steps = np.arange(-r, r + 1) * stride
+    for lo in range(0, n, MARK_FINE_CHUNK):
+        c = np.rint(centres[lo:lo + MARK_FINE_CHUNK]).astype(np.int64)
+        xs, ys = c[:, 0:1] + steps[None, :], c[:, 1:2] + steps[None, :]
+        inside = (((ys >= 0) & (ys < h))[:, :, None] & ((xs >= 0) & (xs < w))[:, None, :]) & disc[None]
+        px = image[np.clip(ys, 0, h - 1)[:, :, None], np.clip(xs, 0, w - 1)[:, None, :]]
+        lum = _LUMINANCE[0][px[..., 0]] + _LUMINANCE[1][px[..., 1]] + _LUMINANCE[2][px[..., 2]]
+        area = np.maximum(inside.sum(axis=(1, 2)), 1)
+        for j, depth in enumerate(MARK_FINE_DEPTHS):
+            under = _luminance_under(ground[lo:lo + MARK_FINE_CHUNK] - depth).astype(np.float32)
+            dark = inside & (lum < under[:, None, None])
+            p = np.pad(dark, ((0, 0), (1, 1), (1, 1))).astype(np.int8)
+            a, b, cc, d = p[:, :-1, :-1], p[:, :-1, 1:], p[:, 1:, :-1], p[:, 1:, 1:]
+            q = a + b + cc + d
+            diagonal = (q == 2) & (a == d)
+            # 8-connected blobs less holes (Gray's bit quads): (Q1 - Q3 - 2 QD) / 4
+            euler = ((q == 1).sum(axis=(1, 2)) - (q == 3).sum(axis=(1, 2)) - 2 * diagonal.sum(axis=(1, 2))) / 4.0
+            out[2 * j][lo:lo + MARK_FINE_CHUNK] = dark.sum(axis=(1, 2)) / area
+            out[2 * j + 1][lo:lo + MARK_FINE_CHUNK] = euler
+    return out
 
 
 def _spokes(board: Board) -> np.ndarray:
@@ -484,16 +538,31 @@ def _fit_classes(z: np.ndarray, rows: np.ndarray, cls: np.ndarray, weight: np.nd
 
 def _neighbour_spread(z: np.ndarray, ok: np.ndarray, neighbours: list[list[int]]) -> np.ndarray | None:
     """How the features vary within a terrain, learnt from the map itself: the covariance of the differences
-    between neighbouring hexes (halved), over the most alike NEIGHBOUR_ALIKE of the pairs (most neighbours share
-    a terrain; the pairs across a terrain's edge differ most and are left out). None with too few pairs."""
-    pairs = np.array([(i, j) for i, ns in enumerate(neighbours) if ok[i] for j in ns if j > i and ok[j]],
-                     dtype=np.int64).reshape(-1, 2)
-    if len(pairs) < 2 * z.shape[1]:
+    between each hex and its most alike neighbour (halved), over the NEIGHBOUR_ALIKE of the hexes nearest
+    theirs (a hex's most alike neighbour is nearly always of its terrain; a lone hex of a terrain, whose is
+    not, is left out). Every terrain counts by its hexes: a varied one (rough's stipple, a town's blocks)
+    as much as a plain one. None with too few hexes."""
+    d = []
+    for i, ns in enumerate(neighbours):
+        js = [j for j in ns if ok[j]]
+        if ok[i] and js:
+            diff = z[js] - z[i]
+            d.append(diff[int((diff ** 2).sum(axis=1).argmin())])
+    if len(d) < 2 * z.shape[1]:
         return None
-    d = z[pairs[:, 0]] - z[pairs[:, 1]]
+    d = np.array(d)
     size = (d ** 2).sum(axis=1)
     d = d[size <= np.quantile(size, NEIGHBOUR_ALIKE)]
     return np.einsum("nf,ng->fg", d, d) / (2.0 * max(1, len(d)))
+
+
+def _far(nearest: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Whether each row's squared distance to its nearest class lies OUTLIER_MADS spreads beyond the usual
+    (the median over the ``ok`` rows)."""
+    d1 = np.sqrt(np.maximum(nearest, 0))
+    typical = np.median(d1[ok])
+    spread = np.median(np.abs(d1[ok] - typical)) * 1.4826
+    return d1 > typical + OUTLIER_MADS * spread
 
 
 def calibrated(raw: np.ndarray) -> np.ndarray:
@@ -628,7 +697,8 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     first_rows = np.concatenate([lab_rows, guess_rows])
     first_cls = np.concatenate([lab_cls, guess_cls])
     # the first fit, from a few painted hexes, has too few to say how a terrain varies: the map's neighbouring
-    # hexes say it (most share a terrain); the steps after it have the hexes they took
+    # hexes say it (most share a terrain); the steps after it learn from the hexes they took, shrunk towards
+    # it while those are few (refitted from a dozen rows alone, the measure drifted between two terrains)
     prior = _neighbour_spread(z, ok, neighbours) if neighbours is not None else None
     means, inv, _ = _fit_classes(z, first_rows, first_cls, np.ones(len(first_rows)), k, prior)
     first_maha = _mahalanobis(z, means, inv)        # the first fit's distances: its classes, and the first step's
@@ -656,7 +726,7 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
             mine = guess_rows[guess_cls == c]
             rows, cls = np.concatenate([rows, mine]), np.concatenate([cls, np.full(len(mine), c)])
             weight = np.concatenate([weight, np.ones(len(mine))])
-        means, inv, log_prior = _fit_classes(z, rows, cls, weight, k)
+        means, inv, log_prior = _fit_classes(z, rows, cls, weight, k, prior)
         if not LEARN_PRIOR:
             log_prior = np.zeros(k)
     maha = _mahalanobis(z, means, inv) if len(steps) else first_maha
@@ -665,20 +735,20 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     two = np.sort(maha, axis=1)[:, :2]
     raw = np.clip(1.0 - np.sqrt(np.maximum(two[:, 0], 0) / np.maximum(two[:, 1], 1e-12)), 0.0, 1.0)
     conf[ok] = calibrated(raw[ok])
+    first_far = np.zeros(n_rows, dtype=bool)
     if neighbours is not None:
         # far from every class: a hex under a counter or a title; its neighbours say more than its pixels
-        d1 = np.sqrt(np.maximum(two[:, 0], 0))
-        typical = np.median(d1[ok])
-        spread = np.median(np.abs(d1[ok] - typical)) * 1.4826
-        odd = ok & ~labelled & (d1 > typical + OUTLIER_MADS * spread)
+        odd = ok & ~labelled & _far(two[:, 0], ok)
+        first_far = ok & ~labelled & _far(first_maha.min(axis=1), ok)
         own = best.copy()
         for r in np.flatnonzero(odd):
             votes = np.bincount([own[j] for j in neighbours[r] if ok[j] and not odd[j]], minlength=k)
             if votes.sum():
                 best[r] = int(votes.argmax())
                 conf[r] = OUTLIER_CONFIDENCE
-    # the steps drifted from the first fit here: such suggestions are right less often than their margin says
-    drifted = ok & ~odd & (best != first_best)
+    # the steps drifted from the first fit here, or the first fit found the hex far from every class (its
+    # neighbours decided it): such suggestions are right less often than their margin says
+    drifted = ok & ~odd & ((best != first_best) | first_far)
     conf[drifted] = np.minimum(conf[drifted], DRIFT_CONFIDENCE)
     best[lab_rows] = lab_cls
     conf[lab_rows] = 1.0
