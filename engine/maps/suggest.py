@@ -585,8 +585,8 @@ def _to_paint(features: np.ndarray, conf: np.ndarray, labelled: Iterable[int], a
     chosen one then counting as painted; then the least sure suggestions (``conf``).
 
     Like and unlike are distances between hexes in the features scaled by their spread and, given
-    ``metric`` (the classes' shared inverse covariance from ``classify``), weighed as the classes are told
-    apart, so that the ordinary variety within a terrain (where the trees of a woods hex fall) does not make
+    ``metric`` (the inverse covariance from ``classify``: how the features vary within a terrain), weighed by
+    it, so that the ordinary variety within a terrain (where the trees of a woods hex fall) does not make
     a hex look new. Each hex of the first half is the one whose painting would most shorten the distances of
     a fixed spread of the map's hexes (ASK_REFERENCE at most) to their nearest painted hex, counting only
     what lies beyond ASK_ALIKE (a hex already near a painted one needs no other): a hex among many alike that
@@ -651,9 +651,10 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
              neighbours: list[list[int]] | None = None
              ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """The classes learnt from labelled rows, each row's class (an index), its confidence (0-1), whether it
-    lies far from every class (a hex under a counter, a title) and the classes' shared inverse covariance in
-    the features scaled by their spread (None with fewer than two classes): the measure by which they are
-    told apart.
+    lies far from every class (a hex under a counter, a title) and the measure by which hexes are told apart:
+    an inverse covariance in the features scaled by their spread, how the features vary within a terrain
+    (the neighbours' spread, given ``neighbours``; else the classes' shared one; None with fewer than two
+    classes).
 
     ``labels`` maps a row of ``features`` to its terrain (a hex the person painted). A linear
     discriminant with a shrunk shared covariance starts from them; then, over SELF_TRAINING steps, the
@@ -752,6 +753,10 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     conf[drifted] = np.minimum(conf[drifted], DRIFT_CONFIDENCE)
     best[lab_rows] = lab_cls
     conf[lab_rows] = 1.0
+    # what tells a new kind of hex from the ordinary variety of a terrain is how a terrain varies, which the
+    # neighbours measure from the whole map; the classes' measure, fitted to the steps, drifts with them
+    if prior is not None:
+        inv = np.linalg.inv(prior + 1e-3 * np.eye(prior.shape[0]))
     return classes, best, conf, odd, inv
 
 
