@@ -12,7 +12,8 @@ from engine.maps.scanset import make_scan
 import engine.maps.suggest as suggest_module
 from engine.maps.hexes import Hex, hexside
 from engine.maps.suggest import (DRIFT_CONFIDENCE, FEATURE_NAMES, LOW_CONFIDENCE, SAMPLE_RADIUS, SAMPLE_RINGS,
-                                 SIDE_ACCEPT, SuggestError, _disc_offsets, _gather, _road_points, _short_runs_halved,
+                                 SIDE_ACCEPT, SuggestError, _disc_offsets, _fine_marks, _gather, _road_points,
+                                 _short_runs_halved,
                                  _to_image, _to_paint, board_hexsides, hex_features, load_image, rgb_to_lab,
                                  suggest_hexsides, suggest_terrain)
 
@@ -402,15 +403,16 @@ def test_the_asked_protocol_paints_five_percent_and_skips_hexes_under_counters()
 
 
 def test_painting_where_the_editor_asks_rescues_scans_whose_one_example_misleads():
-    """Scan 2523 (120 hexes whole) with one hex of each terrain and the rest of its 5 % at random gets 0.693
-    right: its one hills example has a road across it and a river beside it, and 31 of its 34 hills hexes are
-    taken for clear; the same number painted, part of them where the editor asks, 1.000.
+    """Scan 5386 (172 hexes whole) with its 5 % at random gets 0.767 right: its clear hexes are each tinted
+    apart, so that colour tells little within the map, and the woods hexes with a few trees are taken for
+    rough, whose one example is a stipple of dots (35 of 37 woods hexes); the same number painted, part of them
+    where the editor asks, 0.971.
     Scan 2310 (98 hexes whole): one hex of each of its seven terrains spends the 5 %, and its town hexes are
     taken for rough (0.802); one round of the hexes the editor asks gets 0.966."""
-    scan = make_scan(2523)
+    scan = make_scan(5386)
     plain, asked = scan_accuracy(scan), scan_accuracy(scan, asked=True)
-    assert plain["labelled"] == asked["labelled"] == 6
-    assert plain["accuracy"] < 0.75 and asked["accuracy"] > 0.95           # measured 0.693 and 1.000
+    assert plain["labelled"] == asked["labelled"] == 9
+    assert plain["accuracy"] < 0.8 and asked["accuracy"] > 0.95            # measured 0.767 and 0.971
     scan = make_scan(2310)
     plain, once = scan_accuracy(scan, asked=True), scan_accuracy(scan, asked="one_round")
     assert plain["labelled"] == 7 and once["labelled"] == 9
@@ -430,30 +432,32 @@ def test_the_hexes_to_paint_are_weighed_by_how_a_terrain_varies_not_by_a_misled_
 
 
 def test_a_suggestion_the_steps_drifted_to_from_the_first_fit_is_listed_for_review(monkeypatch):
-    """Scan 153 (279 whole hexes, 5 % painted): the refitted steps change the first fit's terrain on 10 hexes,
-    8 of them wrongly (most of them rough taken for hills, of which there are two), 7 of those at 0.9 or more
-    by their margin. Each differs from the first fit's own class or lay far from every class at the first fit
-    (its neighbours decided it): they are at most DRIFT_CONFIDENCE sure and on the review list, and every
-    suggestion left above it is right (0.973 without the cap)."""
-    scan = make_scan(153)
+    """Scan 196 (210 whole hexes, 5 % painted): the refitted steps change the first fit's terrain on 7 hexes,
+    all of them wrongly (the map's two town hexes taught by one example, and the steps take rough hexes for
+    town), all 7 at 0.9 or more by their margin. Each differs from the first fit's own class or lay far from
+    every class at the first fit (its neighbours decided it): they are at most DRIFT_CONFIDENCE sure and on the
+    review list, and 0.995 of the suggestions left above it are right (0.959 without the cap)."""
+    scan = make_scan(196)
     board, sheet = scan.board, scan.sheet
     truth = {h: board.terrain[h] for h in (sheet.numbering.parse(i) for i in scan.whole)}
     hidden = [sheet.numbering.parse(i) for i in scan.covered]
     image = {"A": np.asarray(scan.image.convert("RGB"))}
-    examples = pick_examples(truth, 0.05, 153, hidden)
+    examples = pick_examples(truth, 0.05, 196, hidden)
     first = suggest_terrain(board, image, examples, targets=list(truth), rounds=0)
     got = suggest_terrain(board, image, examples, targets=list(truth))
     drifted = [h for h in got.terrain if got.terrain[h][0] != first.terrain[h][0]]
-    assert len(drifted) >= 8                                                                   # measured 10
+    assert len(drifted) >= 6                                                                   # measured 7
     assert all(got.terrain[h][1] <= DRIFT_CONFIDENCE < LOW_CONFIDENCE for h in drifted)
     wrong = [h for h in got.terrain if got.terrain[h][0] != truth[h]]
-    assert sum(h in wrong for h in drifted) >= 7                                               # measured 8
+    assert sum(h in wrong for h in drifted) >= 6                                               # measured 7
     above = [h for h in got.terrain if got.terrain[h][1] >= LOW_CONFIDENCE]
-    assert np.mean([got.terrain[h][0] == truth[h] for h in above]) > 0.985                    # measured 1.000
-    assert sum(h in above for h in wrong) <= 1                                                 # measured 0
+    assert np.mean([got.terrain[h][0] == truth[h] for h in above]) > 0.985                    # measured 0.995
+    assert sum(h in above for h in wrong) <= 1                                                 # measured 1
     monkeypatch.setattr(suggest_module, "DRIFT_CONFIDENCE", 1.0)
     uncapped = suggest_terrain(board, image, examples, targets=list(truth))
     assert sum(uncapped.terrain[h][1] >= LOW_CONFIDENCE for h in wrong if h in drifted) >= 6  # measured 7
+    sure = [h for h in uncapped.terrain if uncapped.terrain[h][1] >= LOW_CONFIDENCE]
+    assert np.mean([uncapped.terrain[h][0] == truth[h] for h in sure]) < 0.97                 # measured 0.959
 
 
 def test_a_scan_is_small_when_five_percent_of_it_is_fewer_than_its_terrains():
@@ -473,6 +477,38 @@ def test_a_road_through_the_one_example_of_a_terrain_no_longer_carries_it_off(se
     taken for rough; 1705: 15 hills hexes for rough). The road is now left out of a hex's look."""
     got = scan_accuracy(make_scan(seed), asked=True)["accuracy"]
     assert got > 0.96 and got > before + 0.3       # measured 0.992, 1.0, 0.965
+
+
+def test_a_road_is_left_out_of_the_marks_read_at_every_pixel():
+    """A hex of plain ground (sRGB 230) with a road drawn from its centre along one spoke and one dot beside:
+    read at every pixel, the road is a blob and a share of the disc; with that spoke known to carry a road,
+    only the dot is left. Told the road runs along another spoke, the road stays."""
+    image = np.full((200, 200, 3), 230, dtype=np.uint8)
+    image[99:102, 100:150] = 60                           # the road, from the centre to the right
+    image[70:73, 85:88] = 60                              # a dot, off the road
+    angles = np.radians(np.arange(6) * 60.0)
+    spokes = 46.0 * np.stack([np.cos(angles), np.sin(angles)], axis=1)     # image pixels to a hex size
+    ground = rgb_to_lab(np.array([[230, 230, 230]], dtype=np.uint8))[:, 0]
+    centre = np.array([[100.0, 100.0]])
+
+    def read(roads):
+        share, blobs, deep_share, deep_blobs = (float(f[0]) for f in _fine_marks(
+            image, 40.0, centre, ground, None if roads is None else np.array([roads]), spokes))
+        return share, blobs, deep_share, deep_blobs
+
+    plain = read(None)
+    assert plain[1] == plain[3] == 2 and plain[0] > 0.015            # the road and the dot
+    on_road = read([True, False, False, False, False, False])
+    assert on_road[1] == on_road[3] == 1 and 0 < on_road[0] < 0.003  # the dot alone
+    elsewhere = read([False, True, False, False, False, False])
+    assert elsewhere[1] == elsewhere[3] == 2 and elsewhere[0] > 0.015
+
+
+def test_a_road_across_the_one_example_of_a_terrain_no_longer_counts_in_its_marks():
+    """Scan 2523 (120 hexes whole), its 5 % at random: its one hills example has a road across it (and a river
+    beside it). Read at every pixel, the road was a long blob and a share of the hex's ink, and 31 of the 34
+    hills hexes were taken for clear (0.693 right); with the road left out, 1.000."""
+    assert scan_accuracy(make_scan(2523))["accuracy"] > 0.95
 
 
 def test_a_road_drawn_through_hexes_is_left_out_of_their_look():

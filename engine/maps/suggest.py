@@ -274,7 +274,9 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     uv = _to_image(t, pts)
     rgb, valid = _gather(image, uv)
     lab = rgb_to_lab(rgb)
-    valid = valid & ~_road_points(board, t, image, hexes, centres, offsets, lab, valid)
+    roads = _road_spokes(board, t, image, hexes, centres, offsets, lab, valid)
+    spokes = _spokes(board)
+    valid = valid & ~_near_spokes(roads, offsets, spokes)
     # texture: brightness steps to a pixel one step right and one step down, at two scales
     coarse = max(2.0, COARSE_STEP * t.scale)
     lum = _luma(rgb)
@@ -335,7 +337,10 @@ def _sheet_features(board: Board, sheet: Sheet, image: np.ndarray, hexes: list[H
     n_marks = np.maximum(n_dark, 1)
     cols += [np.bincount(which, around.mean(axis=-1), minlength=len(hexes)) / n_marks,
              np.bincount(which, line, minlength=len(hexes)) / n_marks]
-    cols += _fine_marks(image, SAMPLE_RADIUS * t.scale, _to_image(t, centres), med_l)
+    # the roads' spokes in the image's pixels (the scan's own rotation and scale)
+    ends = _to_image(t, np.array([[0.0, 0.0]] + [list(v) for v in spokes]))
+    cols += _fine_marks(image, SAMPLE_RADIUS * t.scale, _to_image(t, centres), med_l,
+                        roads, ends[1:] - ends[0])
     return np.stack(cols, axis=1)
 
 
@@ -351,13 +356,16 @@ def _luminance_under(lightness: np.ndarray) -> np.ndarray:
     return np.where(f > 0.008856 ** (1 / 3), f ** 3, (f - 16.0 / 116.0) / 7.787)
 
 
-def _fine_marks(image: np.ndarray, radius: float, centres: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
+def _fine_marks(image: np.ndarray, radius: float, centres: np.ndarray, ground: np.ndarray,
+                roads: np.ndarray | None = None, spokes: np.ndarray | None = None) -> list[np.ndarray]:
     """The marks read at every pixel of a disc of ``radius`` pixels round each centre (image pixels), at each
     of MARK_FINE_DEPTHS under the hex's ``ground`` (its median L*): the share of the disc they cover and how
     many separate blobs they make (components less holes: the Euler number of the dark pixels, from the
     2 x 2 squares that show one, three or two diagonal dark pixels). The sample points fall on a thin line or
     a small dot only now and then; these see all of it: rough's stipple is dozens of blobs, a hill's contour
-    one ring (none), a woods' trees a few."""
+    one ring (none), a woods' trees a few. Given ``roads`` (hexes x 6, :func:`_road_spokes`) and ``spokes``
+    (6 x 2: a hex size along each spoke, in image pixels), the pixels within ROAD_HALF_WIDTH of a road's
+    spoke are left out: a road across a terrain's one example made the terrain look like its road."""
     stride = max(1, math.ceil(2 * radius / MARK_FINE_SIDE))
     r = math.ceil(radius / stride)
     yy, xx = np.mgrid[-r:r + 1, -r:r + 1] * stride
@@ -366,10 +374,21 @@ def _fine_marks(image: np.ndarray, radius: float, centres: np.ndarray, ground: n
     n = len(centres)
     out = [np.zeros(n) for _ in range(2 * len(MARK_FINE_DEPTHS))]
     steps = np.arange(-r, r + 1) * stride
+    if roads is not None:
+        # the pixels near each spoke: left out of a hex whose spoke carries a road
+        size = np.linalg.norm(spokes, axis=1)                                # pixels to a hex size
+        grid = np.stack([xx.ravel(), yy.ravel()], axis=1).astype(np.float64)
+        width = ROAD_HALF_WIDTH * float(size.mean())
+        on_spoke = _near_spokes(np.eye(6, dtype=bool), grid, spokes / size[:, None], width,
+                                behind=width).reshape(6, *disc.shape)      # the road's ink round the centre too
     for lo in range(0, n, MARK_FINE_CHUNK):
         c = np.rint(centres[lo:lo + MARK_FINE_CHUNK]).astype(np.int64)
         xs, ys = c[:, 0:1] + steps[None, :], c[:, 1:2] + steps[None, :]
         inside = (((ys >= 0) & (ys < h))[:, :, None] & ((xs >= 0) & (xs < w))[:, None, :]) & disc[None]
+        if roads is not None:
+            part = roads[lo:lo + MARK_FINE_CHUNK]
+            if part.any():
+                inside &= ~np.einsum("nk,kyx->nyx", part.astype(np.int8), on_spoke.astype(np.int8)).astype(bool)
         px = image[np.clip(ys, 0, h - 1)[:, :, None], np.clip(xs, 0, w - 1)[:, None, :]]
         lum = _LUMINANCE[0][px[..., 0]] + _LUMINANCE[1][px[..., 1]] + _LUMINANCE[2][px[..., 2]]
         area = np.maximum(inside.sum(axis=(1, 2)), 1)
@@ -403,7 +422,26 @@ def _road_points(board: Board, t, image: np.ndarray, hexes: list[Hex], centres: 
     """The sample points (hexes x samples) on a line drawn from the hex's centre towards a neighbour's (a
     road, a railway), to be left out of the hex's look: a road through the one example of a terrain made
     the terrain look like its road (scan 1705 of the test set: its one hills example crossed by a road,
-    15 hills hexes taken for rough).
+    15 hills hexes taken for rough). The spokes are :func:`_road_spokes`'."""
+    return _near_spokes(_road_spokes(board, t, image, hexes, centres, offsets, lab, valid), offsets,
+                        _spokes(board))
+
+
+def _near_spokes(roads: np.ndarray, offsets: np.ndarray, spokes: np.ndarray,
+                 half_width: float = ROAD_HALF_WIDTH, behind: float = 0.0) -> np.ndarray:
+    """For each hex (the rows of ``roads``, hexes x 6) and each of ``offsets`` (points x 2, in the units of
+    ``spokes``, 6 x 2): whether the point lies within ``half_width`` of one of the hex's road spokes, from
+    ``behind`` the centre outwards."""
+    normals = np.stack([-spokes[:, 1], spokes[:, 0]], axis=1)
+    along = offsets @ spokes.T                                            # points x 6
+    off = np.abs(offsets @ normals.T)
+    near = (along > -behind) & (off < half_width)                         # points x 6
+    return (roads[:, None, :] & near[None, :, :]).any(axis=2)
+
+
+def _road_spokes(board: Board, t, image: np.ndarray, hexes: list[Hex], centres: np.ndarray, offsets: np.ndarray,
+                 lab: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Which of each hex's six spokes (hexes x 6, in the order of :func:`_spokes`) carry a road.
 
     A spoke (centre to a neighbour's centre) carries a road when, most of the way out (ROAD_SHARE), it is
     inked unlike the hex's ground (ROAD_DELTA_E) in one colour (ROAD_SPREAD); the strips beside it, a fifth
@@ -453,10 +491,7 @@ def _road_points(board: Board, t, image: np.ndarray, hexes: list[Hex], centres: 
         j = row.get(hex_neighbor(hexes[i], int(k)))
         back = (int(k) + 3) % 6
         both[i, k] = j is None or (road[j, back] and np.linalg.norm(colour[i, k] - colour[j, back]) < ROAD_SAME)
-    along = offsets @ spokes.T                                            # samples x 6
-    off = np.abs(offsets @ normals.T)
-    near = (along > 0) & (off < ROAD_HALF_WIDTH)                          # samples x 6
-    return (both[:, None, :] & near[None, :, :]).any(axis=2)
+    return both
 
 
 def _luma(rgb: np.ndarray) -> np.ndarray:
