@@ -388,7 +388,7 @@ def _fine_marks(image: np.ndarray, radius: float, centres: np.ndarray, ground: n
         if roads is not None:
             part = roads[lo:lo + MARK_FINE_CHUNK]
             if part.any():
-                inside &= ~np.einsum("nk,kyx->nyx", part.astype(np.int8), on_spoke.astype(np.int8)).astype(bool)
+                inside &= ~(part[:, :, None, None] & on_spoke[None]).any(axis=1)
         px = image[np.clip(ys, 0, h - 1)[:, :, None], np.clip(xs, 0, w - 1)[:, None, :]]
         lum = _LUMINANCE[0][px[..., 0]] + _LUMINANCE[1][px[..., 1]] + _LUMINANCE[2][px[..., 2]]
         area = np.maximum(inside.sum(axis=(1, 2)), 1)
