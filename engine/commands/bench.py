@@ -32,10 +32,10 @@ def register(subparsers) -> None:
     p.add_argument("--sweep", type=int, nargs="?", const=200, default=None, metavar="N",
                    help="digitise: grid detection over N scans (default 200) drawn at random across the space of "
                         "hex sizes and styles (engine/maps/sweepset.py), reported by hex size band; "
-                        "digitise_terrain: N held-out scans of the test set (default 60)")
+                        "digitise_terrain: N held-out scans of the test set (default 100)")
     p.add_argument("--first", type=int, default=None, metavar="SEED",
                    help="digitise --sweep: the first seed (default 0); digitise_terrain: the first held-out seed "
-                        "(default 100)")
+                        "(default 9000)")
     p.set_defaults(func=run)
 
 
