@@ -280,3 +280,22 @@ def test_saving_a_map_never_offers_the_programs_own_maps_folder(editor, tmp_path
     editor.save()                                               # Ctrl+S on a shipped map: Save as, the user's own
     assert offered == [str(games_folder() / "demyansk.toml")] and shipped.read_bytes() == before
     assert editor.path == tmp_path / "mine.toml"
+
+
+def test_the_editor_run_on_its_own_never_opens_larger_than_the_screen(qtbot, tmp_path):
+    """``python -m gui.mapeditor`` opened a 1500 x 950 window whatever the screen: on a 1400-pixel-wide one the
+    suggestions dock lay half off it. It now opens as the editor does from the play window (FIRST_SIZE shrunk
+    to the screen), and a size asked for is shrunk too."""
+    from gui.mapeditor.__main__ import main, open_window
+
+    room = None
+    for size in (None, "3000x2000"):
+        win = open_window(size)
+        qtbot.addWidget(win)
+        room = win.screen().availableGeometry()
+        qtbot.waitUntil(lambda: win.frameGeometry().width() <= room.width(), timeout=2000)
+        assert win.frameGeometry().height() <= room.height()
+        assert room.contains(win.geometry())
+        win.close()
+    with pytest.raises(SystemExit):
+        main(["--size", "wide"])          # a size that is not one: a usage error, not a traceback

@@ -97,7 +97,7 @@ def _dispose(editor: MapEditor) -> None:
     if all(job.wait(0) for job in jobs):
         editor.deleteLater()
     else:
-        QTimer.singleShot(100, lambda: _dispose(editor))
+        QTimer.singleShot(100, editor, lambda: _dispose(editor))      # tied to it: dropped if it is gone first
 
 
 def _to_front(widget) -> None:
