@@ -469,3 +469,22 @@ def test_removing_calibration_points_refits_down_to_the_starting_grid():
     ed.remove_click("A", 0)
     ed.remove_click("A", 0)
     assert b.sheets[0].transform == start
+
+
+def test_the_hexes_painted_on_a_new_map_are_still_its_examples_when_it_is_opened_again(tmp_path):
+    """A new map starts every hex clear; the person paints a few hexes, saves and closes. Opened again, those
+    hexes are still the examples terrain is suggested from, and the starting "clear" of the rest still is
+    not one (it was: nothing was painted any more, and only the starting terrain was left to learn from)."""
+    b = new_board("x", "flat", [SheetSpec("A", "scan.png", 5, 4)])
+    ed = MapEdit(b)
+    ed.paint(h(b, "A01.01"), "woods")
+    ed.paint(h(b, "A03.02"), "clear")
+    assert ed.examples() == {h(b, "A01.01"): "woods", h(b, "A03.02"): "clear"}
+    (tmp_path / "scan.png").write_bytes(b"png")
+    save_map(b, tmp_path / "m.toml")
+    again = MapEdit(load_map(tmp_path / "m.toml"))
+    assert again.examples() == {h(b, "A01.01"): "woods", h(b, "A03.02"): "clear"}
+    assert again.confirmed() == {h(b, "A01.01"), h(b, "A03.02")}
+    assert len(again.examples(count_unpainted=True)) == 20        # the starting terrain, when asked for
+    again.paint(h(b, "A02.02"), "rough")
+    assert again.undo() and h(b, "A02.02") not in again.painted     # painting stays one undoable step

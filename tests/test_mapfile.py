@@ -678,3 +678,40 @@ def test_bad_row_direction_is_named(tmp_path):
     with pytest.raises(BadFile) as e:
         load_map(path)
     assert "sheets[0].row_direction" in str(e.value) and "'left' is not one of down, up" in str(e.value)
+
+
+# ---------------------------------------------------------------- the hexes painted by hand
+
+def test_the_hexes_painted_by_hand_are_saved_and_read_back(tmp_path):
+    """The map editor's examples (hexes a person painted) were the session's alone: a map painted, saved and
+    opened again had none, and every hex looked like the new map's starting terrain. They are the board's
+    now, written under the first sheet that has them (A04.02 is B01.02 too: once)."""
+    board = load_map(write_map(tmp_path))
+    a = board.sheet("A").numbering
+    board.painted = {a.parse("A01.01"), a.parse("A02.01"), a.parse("A04.02")}
+    text = dumps_map(board)
+    assert 'painted = [\n  "A01.01",\n  "A02.01",\n  "A04.02",\n]' in text
+    assert "[terrain.B]" in text and text.count("painted = ") == 1
+    again = load_map(write_map(tmp_path, text, name="again.toml"))
+    assert again.painted == board.painted
+    assert dumps_map(again) == text
+
+
+@pytest.mark.parametrize("painted, words", [
+    ('["A09.01"]', "'A09.01' is not a hex of sheet A (ids like A01.01, columns 1-4, rows 1-3)"),
+    ('["woods"]', "'woods' is not a hex of sheet A"),
+    ('[3]', "expected a hex id (a string), found an integer"),
+    ('"A01.01"', "expected an array, found a string"),
+])
+def test_a_painted_hex_that_is_not_one_is_named(tmp_path, painted, words):
+    text = MAP_TEXT.replace('[terrain.A]\nrows = [', f'[terrain.A]\npainted = {painted}\nrows = [')
+    (pr,) = problems_of(write_map(tmp_path, text))
+    assert pr.key.startswith("terrain.A.painted")
+    assert words in pr.message
+
+
+def test_a_painted_hex_without_terrain_is_named(tmp_path):
+    text = MAP_TEXT.replace('[terrain.B]\nrows = [', '[terrain.B]\npainted = ["B03.03"]\nrows = [')
+    (pr,) = problems_of(write_map(tmp_path, text))
+    assert pr.key == "terrain.B.painted[0]"
+    assert pr.message == "'B03.03' is listed as painted but has no terrain in the rows"

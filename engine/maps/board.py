@@ -189,6 +189,7 @@ class Board:
     sheets: list[Sheet] = field(default_factory=list)
     legend: dict[str, str] = field(default_factory=dict)       # code letter -> terrain name
     terrain: dict[Hex, str] = field(default_factory=dict)      # hex -> terrain name
+    painted: set[Hex] = field(default_factory=set)             # hexes whose terrain a person painted by hand
     features: dict[Hex, set[str]] = field(default_factory=dict)
     elevation: dict[Hex, float] = field(default_factory=dict)
     hexsides: dict[Hexside, set[str]] = field(default_factory=dict)

@@ -258,7 +258,7 @@ def _copy_field(value):
     return copy.deepcopy(value)
 
 
-SESSION_FIELDS = ("painted", "suggested", "suggested_sides", "rejected_sides")   # undoable, MapEdit's, not the board
+SESSION_FIELDS = ("suggested", "suggested_sides", "rejected_sides")   # undoable, MapEdit's, not the board
 
 
 @dataclass
@@ -278,15 +278,23 @@ class MapEdit:
         self.redo_stack: list[Step] = []
         self.max_undo = max_undo
         self.calibrations: dict[str, Calibration] = {sh.id: Calibration(sh.id, start=sh.transform) for sh in board.sheets}
-        # what the session knows and the map file does not: the hexes a person painted by hand (the examples
-        # terrain is suggested from) and the suggestions not accepted yet (never saved), hex or hexside ->
-        # (terrain or feature, confidence)
-        self.painted: set[Hex] = set()
+        # what the session knows and the map file does not: the suggestions not accepted yet (never saved), hex
+        # or hexside -> (terrain or feature, confidence); the hexes painted by hand are the board's (saved with
+        # the map, so that its examples are still there when it is opened again)
         self.suggested: dict[Hex, tuple[str, float]] = {}
         self.suggested_sides: dict[Hexside, tuple[str, float]] = {}
         # hexsides the person turned down, by feature: they teach the next suggestions what the line is not
         self.rejected_sides: dict[str, set[Hexside]] = {}
         self.dirty = False
+
+    @property
+    def painted(self) -> set[Hex]:
+        """The hexes a person painted by hand: the examples terrain is suggested from (``Board.painted``)."""
+        return self.board.painted
+
+    @painted.setter
+    def painted(self, hexes: set[Hex]) -> None:
+        self.board.painted = hexes
 
     @property
     def contours(self) -> list[Contour]:

@@ -28,6 +28,7 @@ MAP_KEYS = ("format", "name", "orientation", "elevation_unit", "contour_interval
 SHEET_KEYS = ("id", "image", "numbering", "first_col", "first_row", "cols", "rows", "shifted",
               "row_direction", "origin", "transform", "col_digits", "row_digits", "vassal")
 ROWS_KEYS = ("rows",)
+TERRAIN_KEYS = ("rows", "painted")
 AREA_KEYS = ("name", "kind", "hexes")
 LINE_KEYS = ("name", "kind", "hexsides")
 BOX_KEYS = ("id", "name", "kind")
@@ -448,7 +449,7 @@ class _Loader:
             b = self.table(block, path)
             if b is None:
                 continue
-            if not self.keys(b, path, ROWS_KEYS, required=("rows",)):
+            if not self.keys(b, path, TERRAIN_KEYS if section == "terrain" else ROWS_KEYS, required=("rows",)):
                 continue
             rows = self.array(b["rows"], path + ("rows",))
             if rows is None:
@@ -474,7 +475,34 @@ class _Loader:
                             other = board.sheet(prev[1]).numbering.format(h)
                             self.problem(rpath, f"column {ci + 1} ({ns.format(h)}) says {_show(v)}, "
                                                 f"but sheet {prev[1]} says {_show(prev[0])} for the same hex ({other})")
+            if section == "terrain" and "painted" in b:
+                self.load_painted(b["painted"], path + ("painted",), board, sid)
         return
+
+    def load_painted(self, value: Any, path: tuple, board: Board, sid: str) -> None:
+        """The hexes of a sheet whose terrain a person painted by hand (the map editor's examples), by id."""
+        ids = self.array(value, path)
+        if ids is None:
+            return
+        ns = board.sheet(sid).numbering
+        on_sheet = {h for row in self.sheet_grids[sid] for h in row}
+        for i, text in enumerate(ids):
+            if not isinstance(text, str):
+                self.problem(path + (i,), f"expected a hex id (a string), found {_kind_of(text)}")
+                continue
+            try:
+                h = ns.parse(text.strip())
+            except BadHexId:
+                h = None
+            if h not in on_sheet:
+                self.problem(path + (i,), f"{excerpt(text)} is not a hex of sheet {sid} (ids like "
+                                          f"{ns.format_colrow(ns.first_col, ns.first_row)}, columns "
+                                          f"{ns.format_range()})")
+                continue
+            if h not in board.terrain:
+                self.problem(path + (i,), f"{excerpt(text)} is listed as painted but has no terrain in the rows")
+                continue
+            board.painted.add(h)
 
     def terrain_row(self, row: Any, path: tuple, hexes: list[Hex], board: Board, ns) -> list | None:
         if not isinstance(row, str):

@@ -65,6 +65,7 @@ def dumps_map(board: Board) -> str:
     code_of = {}
     for code in sorted(legend, reverse=True):
         code_of[legend[code]] = code
+    painted_done: set[Hex] = set()
     for sh in board.sheets:
         hexes = sh.hexes()
         if not any(h in board.terrain for h in hexes):
@@ -76,6 +77,11 @@ def dumps_map(board: Board) -> str:
             rows.append("".join(code_of[board.terrain[h]] if h in board.terrain else NO_VALUE
                                 for h in hexes[r:r + cols]))
         w.rows("rows", rows)
+        # the hexes painted by hand, under the first sheet that has them (a hex two sheets share, once)
+        mine = [h for h in hexes if h in board.painted and h in board.terrain and h not in painted_done]
+        if mine:
+            painted_done.update(mine)
+            w.rows("painted", sorted(sh.numbering.format(h) for h in mine))
     for sh in board.sheets:
         hexes = sh.hexes()
         if not any(h in board.elevation for h in hexes):
