@@ -49,7 +49,10 @@ SELF_TRAINING = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6)   # the share of each class
                                    # surest first) that teach it at each step; the least sure 40 % never do
 LABEL_WEIGHT = 3.0                 # a painted hex counts as this many suggested ones
 OUTLIER_MADS = 5.0                 # a hex this many spreads further than usual from every class is odd
-OUTLIER_CONFIDENCE = 0.73          # a hex decided by its neighbours: 0.732 of 224 right on the tuning scans (0-59)
+OUTLIER_CONFIDENCE = 0.59          # a hex its neighbours decide against its own look: 0.594 of 1,427 right (0-299)
+OUTLIER_AGREE = ((0.45, 0.80), (0.6, 0.94), (0.75, 0.98), (0.85, 0.99))   # ... and with it: by its own
+                                   # confidence, the share right (0-299: under 0.5 0.80 of 210, 0.5-0.7 0.94 of
+                                   # 117, 0.7-0.8 0.98 of 49, 0.8 and more all 126)
 # Confidence calibrated: a suggestion's raw margin 1 - d1/d2 -> the share of suggestions with that margin that
 # were right on the tuning scans (seeds 0-59 of the test set, 5 % labelled, 25,000 suggestions; bins of the
 # margin made monotone). Never 1: even the surest suggestions were wrong once in a few hundred.
@@ -704,7 +707,8 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
     ``neighbours`` (rows, by row) have, when given. A row's confidence is the share of rows with its
     margin ``1 - d1/d2`` (its Mahalanobis distances to the nearest and the second nearest class mean)
     that were right on the tuning scans (:func:`calibrated`); a row decided by its neighbours gets
-    OUTLIER_CONFIDENCE, and one whose class differs from the first fit's (the steps drifted there) at most
+    OUTLIER_CONFIDENCE, or, when its own nearest class is the neighbours' too, OUTLIER_AGREE of its own
+    confidence; one whose class differs from the first fit's (the steps drifted there) at most
     DRIFT_CONFIDENCE. Labelled rows keep their class with confidence 1; rows with NaN features get class -1.
     """
     guesses = {r: t for r, t in (guesses or {}).items() if r not in labels}
@@ -781,7 +785,10 @@ def classify(features: np.ndarray, labels: Mapping[int, str], rounds: int | None
             votes = np.bincount([own[j] for j in neighbours[r] if ok[j] and not odd[j]], minlength=k)
             if votes.sum():
                 best[r] = int(votes.argmax())
-                conf[r] = OUTLIER_CONFIDENCE
+                # its own look, though far from every terrain, may still point the neighbours' way (a hex a
+                # river's ink crosses): then the neighbours are right far more often than against it
+                conf[r] = (float(np.interp(conf[r], *zip(*OUTLIER_AGREE))) if best[r] == own[r]
+                           else OUTLIER_CONFIDENCE)
     # the steps drifted from the first fit here, or the first fit found the hex far from every class (its
     # neighbours decided it): such suggestions are right less often than their margin says
     drifted = ok & ~odd & ((best != first_best) | first_far)
