@@ -132,6 +132,11 @@ LINE_CANDIDATES = 48                            # pixels of the sample's strip t
 COMMON_JUDGES = 600                             # hexsides that say how common a candidate ink is
 LINE_COMMON = 0.12                              # an ink is the line's when it covers less than this of the
                                                 # average hexside (most hexsides carry no such line)
+LINE_SELF = 0.6                                 # when those inks show along less than this of the sample's
+LINE_DENSE = 0.3                                # line (a map thick with rivers: their colour is common), a
+LINE_ALONE = 0.25                               # colour covering less than LINE_DENSE, at most LINE_ALONE as
+LINE_PRESENT = 0.3                              # much beside the line, on under LINE_PRESENT of the hexsides
+                                                # and along LINE_SELF of the sample's line is the line's too
 SAMPLE_LOOKS = 3                                # looks learnt at most from samples that do not look alike
 SAMPLE_SLACK = 0.15                             # another sample's look scores at most this over the first's
 UNLIKE_FROM = 0.25                              # a hexside this share of the way from a rejected one's look to
@@ -984,11 +989,24 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     judges = np.flatnonzero(ok)
     if len(judges) > COMMON_JUDGES:                                # how common an ink is, from a fixed spread
         judges = judges[np.linspace(0, len(judges) - 1, COMMON_JUDGES).astype(int)]
-    common = _coverage(near[judges], px).mean(axis=0)
+    cover = _coverage(near[judges], px)
+    common = cover.mean(axis=0)
     # none: the line is printed in colours the map shows everywhere (a ridge's brown in a pastel palette);
     # the inks then lift nothing and the learnt look alone decides (it found 28 of 42 such ridges on four
     # scans the inks refused, 1 wrong)
     inks = common < LINE_COMMON
+    own = np.zeros(near[sample_rows].shape[:2], dtype=bool)
+    for c in px[inks]:
+        own |= (((near[sample_rows] - c) ** 2).sum(axis=-1) < LINE_DELTA_E ** 2).any(axis=2)
+    if own.mean() < LINE_SELF:
+        # the rare inks miss most of the sample's own line: on a map where rivers run along one hexside in five
+        # their blue is common too. A colour on the line and seldom beside it (not a fill), on fewer than
+        # LINE_PRESENT of the hexsides (not the printed hex line) and along most of the sample, is the line's
+        beside = _coverage(lab[judges][:, :, np.abs(SIDE_ACROSS) >= SIDE_BESIDE], px).mean(axis=0)
+        present = (cover > 0).mean(axis=0)
+        along = _coverage(near[sample_rows], px).mean(axis=0)
+        inks |= ((common < LINE_DENSE) & (beside < LINE_ALONE * common) & (present < LINE_PRESENT)
+                 & (along >= LINE_SELF))
     colours = px[inks]
     hit = np.zeros(lab.shape[:3], dtype=bool)
     shows = np.zeros(near.shape[:3], dtype=bool)
