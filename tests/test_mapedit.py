@@ -488,3 +488,22 @@ def test_the_hexes_painted_on_a_new_map_are_still_its_examples_when_it_is_opened
     assert len(again.examples(count_unpainted=True)) == 20        # the starting terrain, when asked for
     again.paint(h(b, "A02.02"), "rough")
     assert again.undo() and h(b, "A02.02") not in again.painted     # painting stays one undoable step
+
+
+def test_suggestions_alone_leave_the_map_as_its_file_has_it(tmp_path):
+    """Suggesting terrain or hexsides, turning one down or dismissing them changes nothing a file holds, so
+    closing the editor after them need not ask to save; accepting one does. Each stays one undoable step."""
+    b = new_board("x", "flat", [SheetSpec("A", "scan.png", 5, 4)])
+    (tmp_path / "scan.png").write_bytes(b"png")
+    save_map(b, tmp_path / "m.toml")
+    ed = MapEdit(load_map(tmp_path / "m.toml"))
+    b = ed.board
+    ed.suggest_terrain({h(b, "A01.01"): ("woods", 0.95), h(b, "A02.01"): ("rough", 0.5)})
+    side = hexside(h(b, "A01.01"), h(b, "A01.02"))
+    ed.suggest_hexsides("river", {side: 0.8})
+    ed.reject_suggested_side(side)
+    ed.dismiss_suggested()
+    assert not ed.dirty
+    assert ed.undo() == "dismiss suggestions" and not ed.dirty and ed.suggested
+    ed.accept_suggested([h(b, "A01.01")])
+    assert ed.dirty and b.terrain[h(b, "A01.01")] == "woods"

@@ -342,8 +342,14 @@ class MapEdit:
         self.undo_stack.append(Step(label, before))
         del self.undo_stack[:-self.max_undo]
         self.redo_stack.clear()
-        self.dirty = True
+        self._changed(names)
         return result
+
+    def _changed(self, names: Iterable[str]) -> None:
+        """A step touched these fields: the map differs from its file unless they are all the session's own
+        (suggestions, hexsides turned down), which no file holds."""
+        if any(n not in SESSION_FIELDS for n in names):
+            self.dirty = True
 
     def begin(self, label: str, names: tuple[str, ...]) -> None:
         """Start a step made of many small changes (a drag of the brush); ``commit`` ends it."""
@@ -359,7 +365,7 @@ class MapEdit:
         self.undo_stack.append(step)
         del self.undo_stack[:-self.max_undo]
         self.redo_stack.clear()
-        self.dirty = True
+        self._changed(step.fields)
 
     def can_undo(self) -> bool:
         return bool(self.undo_stack)
@@ -374,7 +380,7 @@ class MapEdit:
         step = self.undo_stack.pop()
         self.redo_stack.append(Step(step.label, self._snapshot(step.fields)))
         self._restore(step.fields)
-        self.dirty = True
+        self._changed(step.fields)
         return step.label
 
     def redo(self) -> str | None:
@@ -384,7 +390,7 @@ class MapEdit:
         step = self.redo_stack.pop()
         self.undo_stack.append(Step(step.label, self._snapshot(step.fields)))
         self._restore(step.fields)
-        self.dirty = True
+        self._changed(step.fields)
         return step.label
 
     # ------------------------------------------------------------ the operations as steps
