@@ -995,16 +995,17 @@ def _hexside_scores(lab: np.ndarray, ok: np.ndarray, sample_rows: list[int], end
     # the inks then lift nothing and the learnt look alone decides (it found 28 of 42 such ridges on four
     # scans the inks refused, 1 wrong)
     inks = common < LINE_COMMON
-    own = np.zeros(near[sample_rows].shape[:2], dtype=bool)
+    mine = near[sample_rows]
+    own = np.zeros(mine.shape[:2], dtype=bool)
     for c in px[inks]:
-        own |= (((near[sample_rows] - c) ** 2).sum(axis=-1) < LINE_DELTA_E ** 2).any(axis=2)
+        own |= (((mine - c) ** 2).sum(axis=-1) < LINE_DELTA_E ** 2).any(axis=2)
     if own.mean() < LINE_SELF:
         # the rare inks miss most of the sample's own line: on a map where rivers run along one hexside in five
         # their blue is common too. A colour on the line and seldom beside it (not a fill), on fewer than
         # LINE_PRESENT of the hexsides (not the printed hex line) and along most of the sample, is the line's
         beside = _coverage(lab[judges][:, :, np.abs(SIDE_ACROSS) >= SIDE_BESIDE], px).mean(axis=0)
         present = (cover > 0).mean(axis=0)
-        along = _coverage(near[sample_rows], px).mean(axis=0)
+        along = _coverage(mine, px).mean(axis=0)
         inks |= ((common < LINE_DENSE) & (beside < LINE_ALONE * common) & (present < LINE_PRESENT)
                  & (along >= LINE_SELF))
     colours = px[inks]

@@ -120,10 +120,17 @@ def fit_to(window, available: QRect) -> None:
 def remember_layout(window, key: str, default: QSize, available: QRect | None = None) -> bool:
     """Restore a window's remembered layout now, fit it to the screen again once it is shown (its docks filled), and
     save it when the window closes (``save_layout``)."""
-    from PySide6.QtCore import QTimer
-
     window.layout_key = key
     remembered = restore_window(window, key, default, available)
+    fit_later(window, available)
+    return remembered
+
+
+def fit_later(window, available: QRect | None = None) -> None:
+    """Fit a window to ``available`` (default: its screen's available area) once it is shown, when its frame
+    and docks are known."""
+    from PySide6.QtCore import QTimer
+
     area = QRect(available) if available is not None else None
 
     def refit():
@@ -133,7 +140,6 @@ def remember_layout(window, key: str, default: QSize, available: QRect | None = 
             fit_to(window, room)
 
     QTimer.singleShot(0, window, refit)        # tied to the window: gone with it if it closes first
-    return remembered
 
 
 def save_layout(window) -> None:

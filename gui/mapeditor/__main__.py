@@ -9,9 +9,9 @@ from pathlib import Path
 def open_window(size: str | None = None, file: str | None = None):
     """The editor's window, shown: ``size`` like "1500x950" (never larger than the screen), else as it was last
     left, or FIRST_SIZE shrunk to the screen, as when it opens from the play window."""
-    from PySide6.QtCore import QSize, QTimer
+    from PySide6.QtCore import QSize
 
-    from gui.common.settings import fit_to, remember_layout, save_window
+    from gui.common.settings import SCREEN_SHARE, fit_later, remember_layout, save_window
 
     from .editor import MapEditor
     from .mode import FIRST_SIZE, LAYOUT_KEY
@@ -20,14 +20,12 @@ def open_window(size: str | None = None, file: str | None = None):
     win.leave.connect(win.close)
     if size:
         w, h = (int(x) for x in size.lower().split("x"))
+        screen = win.screen()
+        if screen is not None:          # room for the window manager's frame, as the remembered layout leaves
+            room = screen.availableGeometry()
+            w, h = min(w, int(room.width() * SCREEN_SHARE)), min(h, int(room.height() * SCREEN_SHARE))
         win.resize(w, h)
-
-        def refit():                    # once shown, when its frame is known
-            screen = win.screen()
-            if screen is not None:
-                fit_to(win, screen.availableGeometry())
-
-        QTimer.singleShot(0, win, refit)
+        fit_later(win)                  # never larger than the screen, its frame included
     else:
         remember_layout(win, LAYOUT_KEY, QSize(*FIRST_SIZE))
         win.closed.connect(lambda: save_window(win, LAYOUT_KEY))
